@@ -1,0 +1,39 @@
+/*
+ * aes_ct.h -- AES-256 in portable, constant-time C (bitsliced).
+ *
+ * This is tier 0 of the cipher: it runs on any CPU and uses no table
+ * indexed by secret data and no branch on secret data.  It is built from
+ * plain C over a GCC/Clang vector type, so the compiler may use SSE2 or
+ * AVX2 lanes, but never AES instructions.
+ */
+#ifndef AE_AES_CT_H
+#define AE_AES_CT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AES_CT_ROUNDS 14
+
+/* Round keys in bitsliced form: 15 round keys of 8 bit-planes.  Secret. */
+struct aes_ct_key {
+	uint64_t sk[AES_CT_ROUNDS + 1][8];
+};
+
+/* Expand a 32-byte AES-256 key.  The caller wipes k when done. */
+void aes_ct_init(struct aes_ct_key *k, const uint8_t key[32]);
+
+/*
+ * CTR mode with the GCM counter rule: ctr is a 16-byte counter block
+ * whose last 4 bytes are a big-endian counter incremented modulo 2^32
+ * ("inc32"); the first 12 bytes never change.  Encrypts nblocks counter
+ * blocks starting at *ctr, XORs them into in and writes out (in == out is
+ * allowed; partial overlap is not).  On return ctr holds the next counter.
+ */
+void aes_ct_ctr32(const struct aes_ct_key *k, uint8_t ctr[16],
+    const uint8_t *in, uint8_t *out, size_t nblocks);
+
+/* Encrypt one block (used for H = E(K, 0^128)). in == out is allowed. */
+void aes_ct_encrypt_block(const struct aes_ct_key *k, const uint8_t in[16],
+    uint8_t out[16]);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * gcm.c -- the mode around the tiers: J0, AAD, tails, lengths, tag.
+ *
+ * Each tier supplies only full-block bulk operations; everything that is
+ * the same for all tiers (partial blocks, the length block, the tag
+ * check) lives here once, so the tiers cannot drift apart on it.
+ *
+ * gcm_open() makes two passes: GHASH over the ciphertext first, then,
+ * only if the tag matches, CTR decryption into out.  A fused single pass
+ * would be faster but would write unauthenticated plaintext.
+ */
+#include "config.h"
+#include "gcm.h"
+#include "error.h"
+#include "wipe.h"
+
+#include <string.h>
+
+/* What a tier provides: full blocks only. */
+struct gcm_impl {
+	enum gcm_tier tier;
+	const char *name;
+	int (*available)(void);
+	void (*init)(gcm_ctx *c, const uint8_t key[32]);
+	void (*block)(const gcm_ctx *c, const uint8_t in[16], uint8_t out[16]);
+	void (*ghash)(const gcm_ctx *c, uint8_t y[16], const uint8_t *in,
+	    size_t n);
+	void (*ctr32)(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
+	    uint8_t *out, size_t n);
+	void (*ctr32_ghash)(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+	    const uint8_t *in, uint8_t *out, size_t n);
+};
+
+/* ---- tier 0 ---- */
+
+static int
+soft_available(void)
+{
+	return 1;
+}
+
+static void
+soft_init(gcm_ctx *c, const uint8_t key[32])
+{
+	uint8_t h[16] = { 0 };
+
+	aes_ct_init(&c->u.soft.aes, key);
+	aes_ct_encrypt_block(&c->u.soft.aes, h, h);
+	ghash_ct_init(&c->u.soft.gh, h);
+	ae_wipe(h, sizeof h);
+}
+
+static void
+soft_block(const gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
+{
+	aes_ct_encrypt_block(&c->u.soft.aes, in, out);
+}
+
+static void
+soft_ghash(const gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
+{
+	ghash_ct_update(&c->u.soft.gh, y, in, n);
+}
+
+static void
+soft_ctr32(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
+    uint8_t *out, size_t n)
+{
+	aes_ct_ctr32(&c->u.soft.aes, ctr, in, out, n);
+}
+
+/* Bounded slices keep the ciphertext in L1 between the two passes. */
+static void
+soft_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+    const uint8_t *in, uint8_t *out, size_t n)
+{
+	while (n > 0) {
+		size_t m = n < 256 ? n : 256;
+
+		aes_ct_ctr32(&c->u.soft.aes, ctr, in, out, m);
+		ghash_ct_update(&c->u.soft.gh, y, out, m);
+		in += 16 * m;
+		out += 16 * m;
+		n -= m;
+	}
+}
+
+/* ---- tier 1 ---- */
+
+#ifdef HAVE_TARGET_AESNI
+static void
+ni_init(gcm_ctx *c, const uint8_t key[32])
+{
+	gcm_ni_init(&c->u.ni, key);
+}
+
+static void
+ni_block(const gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
+{
+	gcm_ni_encrypt_block(&c->u.ni, in, out);
+}
+
+static void
+ni_ghash(const gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
+{
+	gcm_ni_ghash(&c->u.ni, y, in, n);
+}
+
+static void
+ni_ctr32(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+    size_t n)
+{
+	gcm_ni_ctr32(&c->u.ni, ctr, in, out, n);
+}
+
+static void
+ni_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+    const uint8_t *in, uint8_t *out, size_t n)
+{
+	gcm_ni_ctr32_ghash(&c->u.ni, ctr, y, in, out, n);
+}
+#endif
+
+static const struct gcm_impl impls[GCM_TIER_COUNT] = {
+	{ GCM_TIER_SOFT, "soft-ct", soft_available, soft_init, soft_block,
+	  soft_ghash, soft_ctr32, soft_ctr32_ghash },
+#ifdef HAVE_TARGET_AESNI
+	{ GCM_TIER_NI, "aesni-pclmul", gcm_ni_available, ni_init, ni_block,
+	  ni_ghash, ni_ctr32, ni_ctr32_ghash },
+#else
+	{ GCM_TIER_NI, "aesni-pclmul", gcm_ni_available, NULL, NULL, NULL,
+	  NULL, NULL },
+#endif
+};
+
+/* Written only by gcm_force_software(), before threads start. */
+static int g_force_soft;
+
+void
+gcm_force_software(void)
+{
+	g_force_soft = 1;
+}
+
+int
+gcm_tier_available(enum gcm_tier t)
+{
+	if ((unsigned)t >= GCM_TIER_COUNT)
+		return 0;
+	return impls[t].available();
+}
+
+enum gcm_tier
+gcm_default_tier(void)
+{
+	int t;
+
+	if (g_force_soft)
+		return GCM_TIER_SOFT;
+	for (t = GCM_TIER_COUNT - 1; t > GCM_TIER_SOFT; t--)
+		if (impls[t].available())
+			return (enum gcm_tier)t;
+	return GCM_TIER_SOFT;
+}
+
+const char *
+gcm_tier_name(enum gcm_tier t)
+{
+	if ((unsigned)t >= GCM_TIER_COUNT)
+		return "unknown";
+	return impls[t].name;
+}
+
+int
+gcm_init_tier(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN], enum gcm_tier t)
+{
+	if ((unsigned)t >= GCM_TIER_COUNT)
+		return AE_EINVAL;
+	if (!impls[t].available())
+		return AE_ENOTSUP;
+	memset(ctx, 0, sizeof *ctx);
+	ctx->impl = &impls[t];
+	ctx->impl->init(ctx, key);
+	return AE_OK;
+}
+
+int
+gcm_init(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN])
+{
+	return gcm_init_tier(ctx, key, gcm_default_tier());
+}
+
+enum gcm_tier
+gcm_ctx_tier(const gcm_ctx *ctx)
+{
+	return ctx->impl->tier;
+}
+
+void
+gcm_wipe(gcm_ctx *ctx)
+{
+	ae_wipe(ctx, sizeof *ctx);
+}
+
+static void
+put_be64(uint8_t *p, uint64_t x)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--, x >>= 8)
+		p[i] = (uint8_t)x;
+}
+
+/* GHASH over data of any length, zero-padding the last block. */
+static void
+ghash_padded(const gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
+{
+	uint8_t last[16];
+	size_t full = len / 16;
+
+	if (full > 0)
+		c->impl->ghash(c, y, p, full);
+	if (len % 16) {
+		memset(last, 0, sizeof last);
+		memcpy(last, p + 16 * full, len % 16);
+		c->impl->ghash(c, y, last, 1);
+		ae_wipe(last, sizeof last);
+	}
+}
+
+/* J0: IV || 0^31 || 1 for 96-bit IVs, else GHASH(IV pad || 0^64 || [ivlen]64). */
+static void
+derive_j0(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, uint8_t j0[16])
+{
+	uint8_t lens[16];
+
+	if (ivlen == GCM_IV_LEN) {
+		memcpy(j0, iv, 12);
+		j0[12] = j0[13] = j0[14] = 0;
+		j0[15] = 1;
+		return;
+	}
+	memset(j0, 0, 16);
+	ghash_padded(c, j0, iv, ivlen);
+	memset(lens, 0, 8);
+	put_be64(lens + 8, (uint64_t)ivlen * 8);
+	c->impl->ghash(c, j0, lens, 1);
+}
+
+/* CTR over any length: full blocks in bulk, the tail through a buffer. */
+static void
+ctr_any(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+    size_t len)
+{
+	uint8_t buf[16];
+	size_t full = len / 16, rem = len % 16;
+
+	if (full > 0)
+		c->impl->ctr32(c, ctr, in, out, full);
+	if (rem) {
+		memset(buf, 0, sizeof buf);
+		memcpy(buf, in + 16 * full, rem);
+		c->impl->ctr32(c, ctr, buf, buf, 1);
+		memcpy(out + 16 * full, buf, rem);
+		ae_wipe(buf, sizeof buf);
+	}
+}
+
+/* Start the GHASH with the AAD and return the first data counter. */
+static int
+begin(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+    size_t aadlen, size_t len, uint8_t j0[16], uint8_t ctr[16], uint8_t y[16])
+{
+	uint32_t n;
+
+	if (ivlen == 0 || (iv == NULL) || (aadlen > 0 && aad == NULL))
+		return AE_EINVAL;
+	if ((uint64_t)len > GCM_MAX_LEN)
+		return AE_ETOOBIG;
+	derive_j0(c, iv, ivlen, j0);
+	memcpy(ctr, j0, 16);
+	n = ((uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16
+	    | (uint32_t)ctr[14] << 8 | ctr[15]) + 1;
+	ctr[12] = (uint8_t)(n >> 24); ctr[13] = (uint8_t)(n >> 16);
+	ctr[14] = (uint8_t)(n >> 8);  ctr[15] = (uint8_t)n;
+	memset(y, 0, 16);
+	ghash_padded(c, y, aad, aadlen);
+	return AE_OK;
+}
+
+/* Fold in the length block and mask with E(K, J0). */
+static void
+finish(const gcm_ctx *c, const uint8_t j0[16], size_t aadlen, size_t len,
+    uint8_t y[16], uint8_t tag[16])
+{
+	uint8_t lens[16], ek[16];
+	int i;
+
+	put_be64(lens, (uint64_t)aadlen * 8);
+	put_be64(lens + 8, (uint64_t)len * 8);
+	c->impl->ghash(c, y, lens, 1);
+	c->impl->block(c, j0, ek);
+	for (i = 0; i < 16; i++)
+		tag[i] = y[i] ^ ek[i];
+	ae_wipe(ek, sizeof ek);
+}
+
+int
+gcm_seal(const gcm_ctx *c, const uint8_t *iv, size_t ivlen,
+    const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+    uint8_t *out, uint8_t tag[GCM_TAG_LEN])
+{
+	uint8_t j0[16], ctr[16], y[16];
+	size_t full = len / 16;
+	int err;
+
+	if ((err = begin(c, iv, ivlen, aad, aadlen, len, j0, ctr, y)) != 0)
+		return err;
+	if (full > 0)
+		c->impl->ctr32_ghash(c, ctr, y, in, out, full);
+	if (len % 16) {
+		ctr_any(c, ctr, in + 16 * full, out + 16 * full, len % 16);
+		ghash_padded(c, y, out + 16 * full, len % 16);
+	}
+	finish(c, j0, aadlen, len, y, tag);
+	ae_wipe(j0, sizeof j0);
+	ae_wipe(y, sizeof y);
+	return AE_OK;
+}
+
+int
+gcm_open(const gcm_ctx *c, const uint8_t *iv, size_t ivlen,
+    const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+    const uint8_t *tag, size_t taglen, uint8_t *out)
+{
+	uint8_t j0[16], ctr[16], y[16], want[16];
+	int err, ok;
+
+	if (taglen != 4 && taglen != 8 && (taglen < 12 || taglen > 16))
+		return AE_EINVAL;
+	if ((err = begin(c, iv, ivlen, aad, aadlen, len, j0, ctr, y)) != 0)
+		return err;
+	ghash_padded(c, y, in, len);
+	finish(c, j0, aadlen, len, y, want);
+	ok = ae_ct_equal(want, tag, taglen);
+	AE_DECLASSIFY(&ok, sizeof ok);   /* accept/reject is public */
+	ae_wipe(want, sizeof want);
+	ae_wipe(y, sizeof y);
+	ae_wipe(j0, sizeof j0);
+	if (!ok)
+		return AE_EAUTH;
+	ctr_any(c, ctr, in, out, len);
+	return AE_OK;
+}

@@ -1,0 +1,107 @@
+/*
+ * gcm.h -- AES-256-GCM (NIST SP 800-38D) with run-time tier dispatch.
+ *
+ * Tiers:
+ *   GCM_TIER_SOFT  0  portable constant-time C (bitsliced AES, ctmul GHASH)
+ *   GCM_TIER_NI    1  AES-NI + PCLMULQDQ
+ *
+ * gcm_init() picks the best tier the CPU offers, unless
+ * gcm_force_software() was called first.  The context is allocated by the
+ * caller, holds the expanded key, and is read-only after init, so one
+ * context may be shared by many threads sealing or opening at once.
+ */
+#ifndef AE_GCM_H
+#define AE_GCM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aes_ct.h"
+#include "ghash_ct.h"
+#include "gcm_ni.h"
+
+enum gcm_tier {
+	GCM_TIER_SOFT = 0,
+	GCM_TIER_NI = 1,
+	GCM_TIER_COUNT
+};
+
+#define GCM_KEY_LEN 32
+#define GCM_TAG_LEN 16
+#define GCM_IV_LEN 12      /* the recommended IV length */
+/* SP 800-38D: plaintext at most 2^39 - 256 bits. */
+#define GCM_MAX_LEN ((((uint64_t)1) << 36) - 32)
+
+struct gcm_impl;
+
+typedef struct gcm_ctx {
+	const struct gcm_impl *impl;
+	union {
+		struct {
+			struct aes_ct_key aes;
+			struct ghash_ct_key gh;
+		} soft;
+		struct gcm_ni_key ni;
+	} u;
+} gcm_ctx;
+
+/*
+ * Make every later gcm_init() use the software tier.  Call it before any
+ * thread uses this module (the CLI does it while parsing --no-hw); it
+ * cannot be undone.
+ */
+void gcm_force_software(void);
+
+/* The tier gcm_init() will use now. */
+enum gcm_tier gcm_default_tier(void);
+
+/* 1 if tier t can run on this CPU and build, else 0. */
+int gcm_tier_available(enum gcm_tier t);
+
+/* Short name of a tier: "soft-ct", "aesni-pclmul". */
+const char *gcm_tier_name(enum gcm_tier t);
+
+/*
+ * Set up ctx for key with the default tier.  Returns 0.
+ * The caller MUST call gcm_wipe() when done: ctx holds round keys and H.
+ */
+int gcm_init(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN]);
+
+/*
+ * Test hook: as gcm_init() but with tier t.  Returns AE_ENOTSUP if the
+ * tier is not available here, AE_EINVAL for an unknown tier.
+ */
+int gcm_init_tier(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN], enum gcm_tier t);
+
+/* The tier a context was set up with. */
+enum gcm_tier gcm_ctx_tier(const gcm_ctx *ctx);
+
+/* Erase every secret in ctx. */
+void gcm_wipe(gcm_ctx *ctx);
+
+/*
+ * Encrypt len bytes of in to out and write the 16-byte tag.
+ *   iv, ivlen: ivlen MUST be >= 1; 12 is the fast, recommended length,
+ *              others go through GHASH as SP 800-38D says.  Each
+ *              (key, IV) pair MUST be used only once.
+ *   aad:       authenticated, not encrypted; may be NULL if aadlen is 0.
+ *   in, out:   equal, or not overlapping at all.
+ * Returns 0, AE_EINVAL for ivlen 0, AE_ETOOBIG if len > GCM_MAX_LEN.
+ */
+int gcm_seal(const gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
+    const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+    uint8_t *out, uint8_t tag[GCM_TAG_LEN]);
+
+/*
+ * Check tag over (aad, in) and, only if it verifies, decrypt in to out.
+ *   taglen: 4, 8, or 12..16 bytes (SP 800-38D); the tag is compared in
+ *           constant time over taglen bytes.
+ * Returns 0 on success; AE_EAUTH if the tag does not verify, in which
+ * case out is left untouched (no plaintext is ever written); AE_EINVAL or
+ * AE_ETOOBIG for bad lengths as gcm_seal().
+ */
+int gcm_open(const gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
+    const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
+    const uint8_t *tag, size_t taglen, uint8_t *out);
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * gcm_ni.c -- AES-256-GCM with AES-NI and PCLMULQDQ intrinsics.
+ *
+ * Implementation notes
+ * --------------------
+ * Eight counter blocks are kept in flight: AESENC has a latency of
+ * several cycles but a throughput of one or two per cycle, so eight
+ * independent blocks keep the unit busy.  GHASH is aggregated the same
+ * way: X1*H^8 + X2*H^7 + ... + X8*H^1 is summed unreduced (three
+ * carry-less multiplies per block, Karatsuba) and reduced once per eight
+ * blocks.  The counter is held with its last word byte-swapped so that
+ * PADDD gives GCM's inc32 (wrap modulo 2^32, upper 96 bits untouched).
+ *
+ * In the fused seal loop the CPU's out-of-order window overlaps one
+ * batch's GHASH with the next batch's AES rounds, as they are
+ * independent; that is why both sit in one loop.
+ */
+#include "config.h"
+#include "gcm_ni.h"
+#include "cpu.h"
+
+#ifdef HAVE_TARGET_AESNI
+
+#include <immintrin.h>
+#include <string.h>
+
+#define NI __attribute__((target("aes,pclmul,ssse3,sse4.1")))
+#define NI_INLINE static inline __attribute__((always_inline)) NI
+
+int
+gcm_ni_available(void)
+{
+	const struct cpu_features *f = cpu_features();
+
+	return f->aesni && f->pclmul && f->ssse3 && f->sse41;
+}
+
+NI_INLINE __m128i
+bswap128(__m128i x)
+{
+	return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8,
+	    9, 10, 11, 12, 13, 14, 15));
+}
+
+/* Swap the bytes of the last 32-bit word only (the GCM counter). */
+NI_INLINE __m128i
+bswap_ctr(__m128i x)
+{
+	return _mm_shuffle_epi8(x, _mm_set_epi8(12, 13, 14, 15, 11, 10, 9,
+	    8, 7, 6, 5, 4, 3, 2, 1, 0));
+}
+
+NI_INLINE __m128i
+expand_a(__m128i k, __m128i t)
+{
+	t = _mm_shuffle_epi32(t, 0xff);
+	k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
+	k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
+	k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
+	return _mm_xor_si128(k, t);
+}
+
+NI_INLINE __m128i
+expand_b(__m128i k, __m128i t)
+{
+	t = _mm_shuffle_epi32(t, 0xaa);
+	k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
+	k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
+	k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
+	return _mm_xor_si128(k, t);
+}
+
+NI_INLINE __m128i
+aes_block(const struct gcm_ni_key *k, __m128i b)
+{
+	int r;
+
+	b = _mm_xor_si128(b, _mm_load_si128((const __m128i *)k->rk[0]));
+	for (r = 1; r < 14; r++)
+		b = _mm_aesenc_si128(b, _mm_load_si128((const __m128i *)k->rk[r]));
+	return _mm_aesenclast_si128(b, _mm_load_si128((const __m128i *)k->rk[14]));
+}
+
+/* Unreduced 256-bit sum of products, Karatsuba middle kept apart. */
+struct acc {
+	__m128i lo, hi, mid;
+};
+
+NI_INLINE void
+mul_acc(struct acc *a, __m128i x, __m128i h, __m128i hk)
+{
+	__m128i xk = _mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e));
+
+	a->lo = _mm_xor_si128(a->lo, _mm_clmulepi64_si128(x, h, 0x00));
+	a->hi = _mm_xor_si128(a->hi, _mm_clmulepi64_si128(x, h, 0x11));
+	a->mid = _mm_xor_si128(a->mid, _mm_clmulepi64_si128(xk, hk, 0x00));
+}
+
+/* Fold the Karatsuba middle, shift the 256-bit product left by one (the
+ * operands are bit-reflected) and reduce modulo the GCM polynomial. */
+NI_INLINE __m128i
+reduce(const struct acc *a)
+{
+	__m128i lo = a->lo, hi = a->hi;
+	__m128i mid = _mm_xor_si128(a->mid, _mm_xor_si128(lo, hi));
+	__m128i t, u, v;
+
+	lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+	hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+
+	t = _mm_srli_epi32(lo, 31);
+	u = _mm_srli_epi32(hi, 31);
+	lo = _mm_slli_epi32(lo, 1);
+	hi = _mm_slli_epi32(hi, 1);
+	v = _mm_srli_si128(t, 12);
+	u = _mm_slli_si128(u, 4);
+	t = _mm_slli_si128(t, 4);
+	lo = _mm_or_si128(lo, t);
+	hi = _mm_or_si128(hi, _mm_or_si128(u, v));
+
+	t = _mm_xor_si128(_mm_slli_epi32(lo, 31),
+	    _mm_xor_si128(_mm_slli_epi32(lo, 30), _mm_slli_epi32(lo, 25)));
+	v = _mm_srli_si128(t, 4);
+	lo = _mm_xor_si128(lo, _mm_slli_si128(t, 12));
+	t = _mm_xor_si128(_mm_srli_epi32(lo, 1),
+	    _mm_xor_si128(_mm_srli_epi32(lo, 2), _mm_srli_epi32(lo, 7)));
+	t = _mm_xor_si128(t, v);
+	lo = _mm_xor_si128(lo, t);
+	return _mm_xor_si128(hi, lo);
+}
+
+NI_INLINE __m128i
+hkey(__m128i h)
+{
+	return _mm_xor_si128(h, _mm_shuffle_epi32(h, 0x4e));
+}
+
+NI_INLINE __m128i
+gfmul(__m128i x, __m128i h)
+{
+	struct acc a = { _mm_setzero_si128(), _mm_setzero_si128(),
+	    _mm_setzero_si128() };
+
+	mul_acc(&a, x, h, hkey(h));
+	return reduce(&a);
+}
+
+#define HP(i) _mm_load_si128((const __m128i *)k->hp[i])
+#define HK(i) _mm_load_si128((const __m128i *)k->hk[i])
+
+/* y <- (y + b[0])H^8 + b[1]H^7 + ... + b[7]H^1; b already reflected. */
+NI_INLINE __m128i
+ghash8(const struct gcm_ni_key *k, __m128i y, const __m128i b[8])
+{
+	struct acc a = { _mm_setzero_si128(), _mm_setzero_si128(),
+	    _mm_setzero_si128() };
+	int i;
+
+	mul_acc(&a, _mm_xor_si128(y, b[0]), HP(7), HK(7));
+	for (i = 1; i < 8; i++)
+		mul_acc(&a, b[i], HP(7 - i), HK(7 - i));
+	return reduce(&a);
+}
+
+NI void
+gcm_ni_init(struct gcm_ni_key *k, const uint8_t key[32])
+{
+	__m128i k0 = _mm_loadu_si128((const __m128i *)key);
+	__m128i k1 = _mm_loadu_si128((const __m128i *)(key + 16));
+	__m128i h, hp;
+	int i;
+
+	/* AES-256 schedule: odd round keys from RotWord+SubWord+Rcon of
+	 * the previous even one, even keys from SubWord alone. */
+#define STORE(i, v) _mm_store_si128((__m128i *)k->rk[i], (v))
+	STORE(0, k0);
+	STORE(1, k1);
+#define STEP(i, rcon)							\
+	k0 = expand_a(k0, _mm_aeskeygenassist_si128(k1, rcon));		\
+	STORE(i, k0);							\
+	if (i < 14) {							\
+		k1 = expand_b(k1, _mm_aeskeygenassist_si128(k0, 0));	\
+		STORE(i + 1, k1);					\
+	}
+	STEP(2, 0x01) STEP(4, 0x02) STEP(6, 0x04) STEP(8, 0x08)
+	STEP(10, 0x10) STEP(12, 0x20) STEP(14, 0x40)
+#undef STEP
+#undef STORE
+
+	h = bswap128(aes_block(k, _mm_setzero_si128()));
+	hp = h;
+	for (i = 0; i < 8; i++) {
+		_mm_store_si128((__m128i *)k->hp[i], hp);
+		_mm_store_si128((__m128i *)k->hk[i], hkey(hp));
+		hp = gfmul(hp, h);
+	}
+}
+
+NI void
+gcm_ni_encrypt_block(const struct gcm_ni_key *k, const uint8_t in[16],
+    uint8_t out[16])
+{
+	__m128i b = _mm_loadu_si128((const __m128i *)in);
+
+	_mm_storeu_si128((__m128i *)out, aes_block(k, b));
+}
+
+NI void
+gcm_ni_ghash(const struct gcm_ni_key *k, uint8_t y[16], const uint8_t *in,
+    size_t nblocks)
+{
+	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
+	__m128i b[8];
+	int i;
+
+	for (; nblocks >= 8; nblocks -= 8, in += 128) {
+		for (i = 0; i < 8; i++)
+			b[i] = bswap128(_mm_loadu_si128((const __m128i *)(in + 16 * i)));
+		acc = ghash8(k, acc, b);
+	}
+	for (; nblocks > 0; nblocks--, in += 16) {
+		acc = _mm_xor_si128(acc,
+		    bswap128(_mm_loadu_si128((const __m128i *)in)));
+		acc = gfmul(acc, HP(0));
+	}
+	_mm_storeu_si128((__m128i *)y, bswap128(acc));
+}
+
+/* Encrypt the 8 counter blocks at ctr, ctr+1, ..., XOR into in, write
+ * out, and hand back the ciphertext blocks. */
+NI_INLINE void
+ctr8(const struct gcm_ni_key *k, __m128i ctr, const uint8_t *in,
+    uint8_t *out, __m128i c[8])
+{
+	__m128i rk = _mm_load_si128((const __m128i *)k->rk[0]);
+	int i, r;
+
+	for (i = 0; i < 8; i++)
+		c[i] = _mm_xor_si128(bswap_ctr(_mm_add_epi32(ctr,
+		    _mm_set_epi32(i, 0, 0, 0))), rk);
+	for (r = 1; r < 14; r++) {
+		rk = _mm_load_si128((const __m128i *)k->rk[r]);
+		for (i = 0; i < 8; i++)
+			c[i] = _mm_aesenc_si128(c[i], rk);
+	}
+	rk = _mm_load_si128((const __m128i *)k->rk[14]);
+	for (i = 0; i < 8; i++) {
+		c[i] = _mm_aesenclast_si128(c[i], rk);
+		c[i] = _mm_xor_si128(c[i],
+		    _mm_loadu_si128((const __m128i *)(in + 16 * i)));
+		_mm_storeu_si128((__m128i *)(out + 16 * i), c[i]);
+	}
+}
+
+/* Blocks past the last multiple of 8, one at a time. */
+NI_INLINE __m128i
+ctr_tail(const struct gcm_ni_key *k, __m128i ctr, const uint8_t *in,
+    uint8_t *out, size_t n, __m128i *acc, int hash)
+{
+	for (; n > 0; n--, in += 16, out += 16) {
+		__m128i c = aes_block(k, bswap_ctr(ctr));
+
+		c = _mm_xor_si128(c, _mm_loadu_si128((const __m128i *)in));
+		_mm_storeu_si128((__m128i *)out, c);
+		if (hash)
+			*acc = gfmul(_mm_xor_si128(*acc, bswap128(c)), HP(0));
+		ctr = _mm_add_epi32(ctr, _mm_set_epi32(1, 0, 0, 0));
+	}
+	return ctr;
+}
+
+NI void
+gcm_ni_ctr32(const struct gcm_ni_key *k, uint8_t ctr[16], const uint8_t *in,
+    uint8_t *out, size_t nblocks)
+{
+	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
+	__m128i b[8];
+
+	for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
+		ctr8(k, c, in, out, b);
+		c = _mm_add_epi32(c, _mm_set_epi32(8, 0, 0, 0));
+	}
+	c = ctr_tail(k, c, in, out, nblocks, NULL, 0);
+	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
+}
+
+NI void
+gcm_ni_ctr32_ghash(const struct gcm_ni_key *k, uint8_t ctr[16], uint8_t y[16],
+    const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
+	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
+	__m128i b[8];
+	int i;
+
+	for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
+		ctr8(k, c, in, out, b);
+		c = _mm_add_epi32(c, _mm_set_epi32(8, 0, 0, 0));
+		for (i = 0; i < 8; i++)
+			b[i] = bswap128(b[i]);
+		acc = ghash8(k, acc, b);
+	}
+	c = ctr_tail(k, c, in, out, nblocks, &acc, 1);
+	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
+	_mm_storeu_si128((__m128i *)y, bswap128(acc));
+}
+
+#else /* !HAVE_TARGET_AESNI */
+
+int
+gcm_ni_available(void)
+{
+	return 0;
+}
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * ghash_ct.h -- GHASH (GCM's universal hash) in portable, constant-time C.
+ *
+ * No per-key tables: multiplication in GF(2^128) uses integer multiplies
+ * on operands with "holes" so that carries never reach a bit that is kept.
+ */
+#ifndef AE_GHASH_CT_H
+#define AE_GHASH_CT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The hash key H = E(K, 0^128) and its powers H^1..H^4, as big-endian
+ * 64-bit halves, plus their bit reversals.  Secret. */
+struct ghash_ct_key {
+	uint64_t h[4][2];     /* h[i] = H^(i+1): [0] high half, [1] low half */
+	uint64_t hr[4][2];    /* the same, each half bit-reversed */
+};
+
+/* Set up from H (16 bytes, GCM byte order).  The caller wipes k. */
+void ghash_ct_init(struct ghash_ct_key *k, const uint8_t h[16]);
+
+/*
+ * y <- (y xor X1)*H ... over nblocks 16-byte blocks of in, the GHASH
+ * update of SP 800-38D section 6.4.  y is in GCM byte order.
+ */
+void ghash_ct_update(const struct ghash_ct_key *k, uint8_t y[16],
+    const uint8_t *in, size_t nblocks);
+
+#endif

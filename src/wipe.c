@@ -1,0 +1,33 @@
+#include "config.h"
+#include "wipe.h"
+
+#include <string.h>
+
+void
+ae_wipe(void *p, size_t n)
+{
+	if (n == 0)
+		return;
+#ifdef HAVE_EXPLICIT_BZERO
+	explicit_bzero(p, n);
+#else
+	/* A volatile function pointer stops the compiler proving the
+	 * memset dead; this is the fallback zlib and libsodium also use. */
+	static void *(*const volatile memset_v)(void *, int, size_t) = memset;
+	memset_v(p, 0, n);
+#endif
+}
+
+int
+ae_ct_equal(const void *a, const void *b, size_t n)
+{
+	const volatile unsigned char *x = a;
+	const volatile unsigned char *y = b;
+	unsigned d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= x[i] ^ y[i];
+	/* Map d == 0 to 1 and 1..255 to 0 without a branch on d. */
+	return (int)(1 & ((d - 1) >> 8));
+}

@@ -1,0 +1,37 @@
+/*
+ * wipe.h -- clearing secrets and comparing them in constant time.
+ */
+#ifndef AE_WIPE_H
+#define AE_WIPE_H
+
+#include <stddef.h>
+
+/*
+ * Overwrite n bytes at p with zeros in a way the compiler may not elide,
+ * even when p is about to go out of scope or be freed.  p may be NULL
+ * when n is 0.
+ */
+void ae_wipe(void *p, size_t n);
+
+/*
+ * Compare n bytes of a and b.  Return 1 if they are equal, 0 if not.
+ * The time taken depends on n only, never on the contents, so it is safe
+ * for authentication tags and MACs.
+ */
+int ae_ct_equal(const void *a, const void *b, size_t n);
+
+/*
+ * AE_DECLASSIFY(p, n): tell the constant-time checker that n bytes at p
+ * are public from here on.  Used only where a secret-derived value is
+ * public by design (the accept/reject bit of a tag check).  In normal
+ * builds it does nothing; the ctgrind build (-DAE_CTGRIND) marks the
+ * bytes defined for valgrind memcheck.
+ */
+#ifdef AE_CTGRIND
+#include <valgrind/memcheck.h>
+#define AE_DECLASSIFY(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#else
+#define AE_DECLASSIFY(p, n) ((void)(p), (void)(n))
+#endif
+
+#endif
