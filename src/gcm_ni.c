@@ -27,6 +27,10 @@
 #define NI __attribute__((target("aes,pclmul,ssse3,sse4.1")))
 #define NI_INLINE static inline __attribute__((always_inline)) NI
 
+/* The 8-block arrays must live in registers: fully unroll the loops over
+ * them (GCC otherwise keeps them in memory and runs 3x slower). */
+#define UNROLL _Pragma("GCC unroll 16")
+
 int
 gcm_ni_available(void)
 {
@@ -76,7 +80,7 @@ aes_block(const struct gcm_ni_key *k, __m128i b)
 	int r;
 
 	b = _mm_xor_si128(b, _mm_load_si128((const __m128i *)k->rk[0]));
-	for (r = 1; r < 14; r++)
+	UNROLL for (r = 1; r < 14; r++)
 		b = _mm_aesenc_si128(b, _mm_load_si128((const __m128i *)k->rk[r]));
 	return _mm_aesenclast_si128(b, _mm_load_si128((const __m128i *)k->rk[14]));
 }
@@ -157,7 +161,7 @@ ghash8(const struct gcm_ni_key *k, __m128i y, const __m128i b[8])
 	int i;
 
 	mul_acc(&a, _mm_xor_si128(y, b[0]), HP(7), HK(7));
-	for (i = 1; i < 8; i++)
+	UNROLL for (i = 1; i < 8; i++)
 		mul_acc(&a, b[i], HP(7 - i), HK(7 - i));
 	return reduce(&a);
 }
@@ -214,7 +218,7 @@ gcm_ni_ghash(const struct gcm_ni_key *k, uint8_t y[16], const uint8_t *in,
 	int i;
 
 	for (; nblocks >= 8; nblocks -= 8, in += 128) {
-		for (i = 0; i < 8; i++)
+		UNROLL for (i = 0; i < 8; i++)
 			b[i] = bswap128(_mm_loadu_si128((const __m128i *)(in + 16 * i)));
 		acc = ghash8(k, acc, b);
 	}
@@ -235,16 +239,16 @@ ctr8(const struct gcm_ni_key *k, __m128i ctr, const uint8_t *in,
 	__m128i rk = _mm_load_si128((const __m128i *)k->rk[0]);
 	int i, r;
 
-	for (i = 0; i < 8; i++)
+	UNROLL for (i = 0; i < 8; i++)
 		c[i] = _mm_xor_si128(bswap_ctr(_mm_add_epi32(ctr,
 		    _mm_set_epi32(i, 0, 0, 0))), rk);
-	for (r = 1; r < 14; r++) {
+	UNROLL for (r = 1; r < 14; r++) {
 		rk = _mm_load_si128((const __m128i *)k->rk[r]);
-		for (i = 0; i < 8; i++)
+		UNROLL for (i = 0; i < 8; i++)
 			c[i] = _mm_aesenc_si128(c[i], rk);
 	}
 	rk = _mm_load_si128((const __m128i *)k->rk[14]);
-	for (i = 0; i < 8; i++) {
+	UNROLL for (i = 0; i < 8; i++) {
 		c[i] = _mm_aesenclast_si128(c[i], rk);
 		c[i] = _mm_xor_si128(c[i],
 		    _mm_loadu_si128((const __m128i *)(in + 16 * i)));
@@ -296,7 +300,7 @@ gcm_ni_ctr32_ghash(const struct gcm_ni_key *k, uint8_t ctr[16], uint8_t y[16],
 	for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
 		ctr8(k, c, in, out, b);
 		c = _mm_add_epi32(c, _mm_set_epi32(8, 0, 0, 0));
-		for (i = 0; i < 8; i++)
+		UNROLL for (i = 0; i < 8; i++)
 			b[i] = bswap128(b[i]);
 		acc = ghash8(k, acc, b);
 	}

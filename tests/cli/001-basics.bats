@@ -1,0 +1,60 @@
+#!/usr/bin/env bats
+# The command line's first minute: help, version, and bad options.
+
+load test_helper
+
+@test "--help prints usage on stdout and exits 0" {
+	run_aescrypt 0 --help
+	assert_match '^Usage: aescrypt'
+	assert_match '--version'
+}
+
+@test "-h is --help" {
+	run_aescrypt 0 -h
+	assert_match '^Usage: aescrypt'
+}
+
+@test "--version names the version, tier in use, CPU features and libraries" {
+	run_aescrypt 0 --version
+	assert_match '^aescrypt [0-9]+\.[0-9]+\.[0-9]+'
+	assert_match 'tier in use: (soft-ct|aesni-pclmul)'
+	assert_match 'tiers available: soft-ct'
+	assert_match 'cpu features: '
+	assert_match 'zlib [0-9]'
+	assert_match 'libargon2'
+}
+
+@test "--no-hw --version reports the software tier in use" {
+	run_aescrypt 0 --no-hw --version
+	assert_match 'tier in use: soft-ct'
+}
+
+@test "the tier in use is the best one available" {
+	run_aescrypt 0 --version
+	if grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; then
+		assert_match 'tier in use: aesni-pclmul'
+	else
+		assert_match 'tier in use: soft-ct'
+	fi
+}
+
+@test "an unknown long option is a usage error (exit 2) with a hint" {
+	run_aescrypt 2 --frobnicate
+	assert_match "aescrypt: error: unknown option '--frobnicate'"
+	assert_match "hint: run 'aescrypt --help'"
+}
+
+@test "an unknown short option is a usage error (exit 2)" {
+	run_aescrypt 2 -Z
+	assert_match "aescrypt: error: unknown option '-Z'"
+}
+
+@test "no mode at all is a usage error with usage on stderr" {
+	run_aescrypt 2
+	assert_match '^Usage: aescrypt'
+}
+
+@test "a stray operand is a usage error" {
+	run_aescrypt 2 stray
+	assert_match "unexpected argument 'stray'"
+}

@@ -1,0 +1,185 @@
+/*
+ * test_hash.c -- SHA-256 (FIPS 180-4 examples), HMAC-SHA-256 (RFC 4231)
+ * and HKDF-SHA-256 (RFC 5869) known answers.
+ */
+#include "check.h"
+
+#include "hkdf.h"
+#include "hmac_sha256.h"
+#include "sha256.h"
+
+static void
+check_hex(const uint8_t *got, const char *hex, const char *what)
+{
+	size_t n;
+	uint8_t *want = t_unhex(hex, strlen(hex), &n);
+
+	CHECK_MEM(got, want, n, "%s: wrong output", what);
+	free(want);
+}
+
+/* Hash msg whole, one byte at a time, and in ragged pieces. */
+static void
+sha_case(const char *msg, size_t len, const char *hex)
+{
+	uint8_t out[32];
+	struct sha256 s;
+	size_t i, step;
+
+	sha256(msg, len, out);
+	check_hex(out, hex, "sha256 one-shot");
+	sha256_init(&s);
+	for (i = 0; i < len; i++)
+		sha256_update(&s, msg + i, 1);
+	sha256_final(&s, out);
+	check_hex(out, hex, "sha256 byte by byte");
+	sha256_init(&s);
+	for (i = 0, step = 1; i < len; i += step, step = step * 3 % 71 + 1)
+		sha256_update(&s, msg + i, len - i < step ? len - i : step);
+	sha256_final(&s, out);
+	check_hex(out, hex, "sha256 ragged pieces");
+}
+
+static void
+test_sha256(void)
+{
+	static const char m448[] =
+	    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	static const char m896[] =
+	    "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+	    "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+	char *million = malloc(1000000);
+	uint8_t out[32];
+	struct sha256 s;
+	int i;
+
+	sha_case("abc", 3,
+	    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha_case("", 0,
+	    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha_case(m448, strlen(m448),
+	    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	sha_case(m896, strlen(m896),
+	    "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+	memset(million, 'a', 1000000);
+	sha256(million, 1000000, out);
+	check_hex(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+	    "sha256 million a");
+	sha256_init(&s);
+	for (i = 0; i < 1000; i++)
+		sha256_update(&s, million, 1000);
+	sha256_final(&s, out);
+	check_hex(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+	    "sha256 million a in 1000-byte pieces");
+	free(million);
+}
+
+static void
+test_hmac(void)
+{
+	static const struct {
+		const char *key, *data, *mac;   /* key and data as hex */
+	} v[] = {
+		{ "0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b", "4869205468657265",
+		  "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7" },
+		{ "4a656665",
+		  "7768617420646f2079612077616e7420666f72206e6f7468696e673f",
+		  "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843" },
+		{ "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+		  "dddddddddddddddddddddddddddddddddddd",
+		  "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe" },
+		{ "0102030405060708090a0b0c0d0e0f10111213141516171819",
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+		  "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+		  "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b" },
+		/* case 5: the RFC gives the 128-bit truncation */
+		{ "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c",
+		  "546573742057697468205472756e636174696f6e",
+		  "a3b6167473100ee06e0c796c2955552b" },
+	};
+	char key131[263], d6[256], d7[400];
+	uint8_t out[32];
+	size_t i, kl, dl;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		uint8_t *k = t_unhex(v[i].key, strlen(v[i].key), &kl);
+		uint8_t *d = t_unhex(v[i].data, strlen(v[i].data), &dl);
+
+		hmac_sha256(k, kl, d, dl, out);
+		check_hex(out, v[i].mac, "hmac rfc4231");
+		free(k);
+		free(d);
+	}
+	/* cases 6 and 7: a 131-byte key, hashed first */
+	memset(key131, 0xaa, 131);
+	strcpy(d6, "Test Using Larger Than Block-Size Key - Hash Key First");
+	hmac_sha256(key131, 131, d6, strlen(d6), out);
+	check_hex(out, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+	    "hmac rfc4231 case 6");
+	strcpy(d7, "This is a test using a larger than block-size key and a larger "
+	    "than block-size data. The key needs to be hashed before being used "
+	    "by the HMAC algorithm.");
+	hmac_sha256(key131, 131, d7, strlen(d7), out);
+	check_hex(out, "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
+	    "hmac rfc4231 case 7");
+}
+
+static void
+hkdf_case(const uint8_t *ikm, size_t ikml, const uint8_t *salt, size_t sl,
+    const uint8_t *info, size_t il, size_t L, const char *prk_hex,
+    const char *okm_hex)
+{
+	uint8_t prk[32], okm[100], okm2[100];
+
+	hkdf_sha256_extract(salt, sl, ikm, ikml, prk);
+	check_hex(prk, prk_hex, "hkdf prk");
+	CHECK(hkdf_sha256_expand(prk, info, il, okm, L) == 0, "hkdf expand");
+	check_hex(okm, okm_hex, "hkdf okm");
+	CHECK(hkdf_sha256(salt, sl, ikm, ikml, info, il, okm2, L) == 0, "hkdf");
+	CHECK_MEM(okm, okm2, L, "hkdf one-shot differs");
+}
+
+static void
+test_hkdf(void)
+{
+	uint8_t ikm[80], salt[80], info[80], big[256 * 32];
+	uint8_t prk[32] = { 0 };
+	int i;
+
+	memset(ikm, 0x0b, 22);
+	for (i = 0; i < 13; i++) salt[i] = (uint8_t)i;
+	for (i = 0; i < 10; i++) info[i] = (uint8_t)(0xf0 + i);
+	hkdf_case(ikm, 22, salt, 13, info, 10, 42,
+	    "077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5",
+	    "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf"
+	    "34007208d5b887185865");
+	for (i = 0; i < 80; i++) {
+		ikm[i] = (uint8_t)i;
+		salt[i] = (uint8_t)(0x60 + i);
+		info[i] = (uint8_t)(0xb0 + i);
+	}
+	hkdf_case(ikm, 80, salt, 80, info, 80, 82,
+	    "06a6b88c5853361a06104c9ceb35b45cef760014904671014a193f40c15fc244",
+	    "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c"
+	    "59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71"
+	    "cc30c58179ec3e87c14c01d5c1f3434f1d87");
+	memset(ikm, 0x0b, 22);
+	hkdf_case(ikm, 22, NULL, 0, NULL, 0, 42,
+	    "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04",
+	    "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d"
+	    "9d201395faa4b61a96c8");
+	CHECK(hkdf_sha256_expand(prk, NULL, 0, big, 255 * 32) == 0,
+	    "hkdf: 255 blocks is the limit and allowed");
+	CHECK(hkdf_sha256_expand(prk, NULL, 0, big, 255 * 32 + 1) != 0,
+	    "hkdf: more than 255 blocks must be refused");
+}
+
+int
+main(void)
+{
+	test_sha256();
+	test_hmac();
+	test_hkdf();
+	return t_finish("hash");
+}
