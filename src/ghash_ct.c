@@ -67,42 +67,44 @@ rev64(uint64_t x)
 	return __builtin_bswap64(x);
 }
 
-/* 256-bit unreduced accumulator, v[3] most significant. */
+/*
+ * Unreduced sums of partial products for up to four blocks.  Bit
+ * reversal and the Karatsuba recombination are linear, so both are
+ * applied once to the sums (in reduce()) rather than once per block.
+ */
 struct acc {
-	uint64_t v[4];
+	uint64_t lo[3];   /* low halves: a0*h0, a1*h1, (a0^a1)*(h0^h1) */
+	uint64_t hr[3];   /* the same products of the bit-reversed operands */
 };
 
-/* acc += (a1:a0) * (h1:h0), Karatsuba on the 64-bit halves. */
+/* acc += (a1:a0) * (h1:h0); h[0] is the high half. */
 static inline void
 mul_acc(struct acc *r, uint64_t a1, uint64_t a0, const uint64_t h[2],
     const uint64_t hr[2])
 {
 	uint64_t a1r = rev64(a1), a0r = rev64(a0);
-	uint64_t a2 = a0 ^ a1, a2r = a0r ^ a1r;
-	uint64_t h2 = h[0] ^ h[1], h2r = hr[0] ^ hr[1];
-	uint64_t lo0 = bmul64(a0, h[1]), lo1 = bmul64(a1, h[0]);
-	uint64_t lo2 = bmul64(a2, h2);
-	uint64_t hi0 = rev64(bmul64(a0r, hr[1])) >> 1;
-	uint64_t hi1 = rev64(bmul64(a1r, hr[0])) >> 1;
-	uint64_t hi2 = rev64(bmul64(a2r, h2r)) >> 1;
 
-	lo2 ^= lo0 ^ lo1;
-	hi2 ^= hi0 ^ hi1;
-	r->v[0] ^= lo0;
-	r->v[1] ^= hi0 ^ lo2;
-	r->v[2] ^= lo1 ^ hi2;
-	r->v[3] ^= hi1;
+	r->lo[0] ^= bmul64(a0, h[1]);
+	r->lo[1] ^= bmul64(a1, h[0]);
+	r->lo[2] ^= bmul64(a0 ^ a1, h[0] ^ h[1]);
+	r->hr[0] ^= bmul64(a0r, hr[1]);
+	r->hr[1] ^= bmul64(a1r, hr[0]);
+	r->hr[2] ^= bmul64(a0r ^ a1r, hr[0] ^ hr[1]);
 }
 
-/* Shift left by one and reduce modulo x^128 + x^7 + x^2 + x + 1
- * (reflected); the result goes to (*y1:*y0). */
+/* Recombine into the 256-bit product, shift left by one and reduce
+ * modulo x^128 + x^7 + x^2 + x + 1 (reflected); result in (*y1:*y0). */
 static inline void
 reduce(const struct acc *a, uint64_t *y1, uint64_t *y0)
 {
-	uint64_t x0 = a->v[0] << 1;
-	uint64_t x1 = (a->v[1] << 1) | (a->v[0] >> 63);
-	uint64_t x2 = (a->v[2] << 1) | (a->v[1] >> 63);
-	uint64_t x3 = (a->v[3] << 1) | (a->v[2] >> 63);
+	uint64_t hi0 = rev64(a->hr[0]) >> 1, hi1 = rev64(a->hr[1]) >> 1;
+	uint64_t lo2 = a->lo[2] ^ a->lo[0] ^ a->lo[1];
+	uint64_t hi2 = (rev64(a->hr[2]) >> 1) ^ hi0 ^ hi1;
+	uint64_t v0 = a->lo[0], v1 = hi0 ^ lo2, v2 = a->lo[1] ^ hi2, v3 = hi1;
+	uint64_t x0 = v0 << 1;
+	uint64_t x1 = (v1 << 1) | (v0 >> 63);
+	uint64_t x2 = (v2 << 1) | (v1 >> 63);
+	uint64_t x3 = (v3 << 1) | (v2 >> 63);
 	uint64_t d = x1 ^ (x0 << 63) ^ (x0 << 62) ^ (x0 << 57);
 	uint64_t e0 = x0 ^ (x0 >> 1) ^ (d << 63) ^ (x0 >> 2) ^ (d << 62)
 	    ^ (x0 >> 7) ^ (d << 57);
@@ -115,7 +117,7 @@ reduce(const struct acc *a, uint64_t *y1, uint64_t *y0)
 static void
 mul_h(const struct ghash_ct_key *k, int pow, uint64_t *y1, uint64_t *y0)
 {
-	struct acc a = { { 0, 0, 0, 0 } };
+	struct acc a = { { 0, 0, 0 }, { 0, 0, 0 } };
 
 	mul_acc(&a, *y1, *y0, k->h[pow], k->hr[pow]);
 	reduce(&a, y1, y0);
@@ -147,7 +149,7 @@ ghash_ct_update(const struct ghash_ct_key *k, uint8_t y[16],
 	uint64_t y1 = be64(y), y0 = be64(y + 8);
 
 	for (; nblocks >= 4; nblocks -= 4, in += 64) {
-		struct acc a = { { 0, 0, 0, 0 } };
+		struct acc a = { { 0, 0, 0 }, { 0, 0, 0 } };
 
 		mul_acc(&a, y1 ^ be64(in), y0 ^ be64(in + 8), k->h[3], k->hr[3]);
 		mul_acc(&a, be64(in + 16), be64(in + 24), k->h[2], k->hr[2]);
