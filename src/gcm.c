@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "gcm.h"
+#include "bytes.h"
 #include "error.h"
 #include "wipe.h"
 
@@ -202,15 +203,6 @@ gcm_wipe(gcm_ctx *ctx)
 	ae_wipe(ctx, sizeof *ctx);
 }
 
-static void
-put_be64(uint8_t *p, uint64_t x)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--, x >>= 8)
-		p[i] = (uint8_t)x;
-}
-
 /* GHASH over data of any length, zero-padding the last block. */
 static void
 ghash_padded(const gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
@@ -243,7 +235,7 @@ derive_j0(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, uint8_t j0[16])
 	memset(j0, 0, 16);
 	ghash_padded(c, j0, iv, ivlen);
 	memset(lens, 0, 8);
-	put_be64(lens + 8, (uint64_t)ivlen * 8);
+	store_be64(lens + 8, (uint64_t)ivlen * 8);
 	c->impl->ghash(c, j0, lens, 1);
 }
 
@@ -279,10 +271,8 @@ begin(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
 		return AE_ETOOBIG;
 	derive_j0(c, iv, ivlen, j0);
 	memcpy(ctr, j0, 16);
-	n = ((uint32_t)ctr[12] << 24 | (uint32_t)ctr[13] << 16
-	    | (uint32_t)ctr[14] << 8 | ctr[15]) + 1;
-	ctr[12] = (uint8_t)(n >> 24); ctr[13] = (uint8_t)(n >> 16);
-	ctr[14] = (uint8_t)(n >> 8);  ctr[15] = (uint8_t)n;
+	n = load_be32(ctr + 12) + 1;   /* inc32 */
+	store_be32(ctr + 12, n);
 	memset(y, 0, 16);
 	ghash_padded(c, y, aad, aadlen);
 	return AE_OK;
@@ -296,8 +286,8 @@ finish(const gcm_ctx *c, const uint8_t j0[16], size_t aadlen, size_t len,
 	uint8_t lens[16], ek[16];
 	int i;
 
-	put_be64(lens, (uint64_t)aadlen * 8);
-	put_be64(lens + 8, (uint64_t)len * 8);
+	store_be64(lens, (uint64_t)aadlen * 8);
+	store_be64(lens + 8, (uint64_t)len * 8);
 	c->impl->ghash(c, y, lens, 1);
 	c->impl->block(c, j0, ek);
 	for (i = 0; i < 16; i++)

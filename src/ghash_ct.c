@@ -20,27 +20,8 @@
  * which gives the multiplier independent work and saves three reductions.
  */
 #include "ghash_ct.h"
+#include "bytes.h"
 #include "wipe.h"
-
-static inline uint64_t
-be64(const uint8_t *p)
-{
-	return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48
-	    | (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32
-	    | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16
-	    | (uint64_t)p[6] << 8 | (uint64_t)p[7];
-}
-
-static inline void
-put_be64(uint8_t *p, uint64_t x)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--) {
-		p[i] = (uint8_t)x;
-		x >>= 8;
-	}
-}
 
 /* Low 64 bits of the carry-less product of x and y. */
 static inline uint64_t
@@ -126,7 +107,7 @@ mul_h(const struct ghash_ct_key *k, int pow, uint64_t *y1, uint64_t *y0)
 void
 ghash_ct_init(struct ghash_ct_key *k, const uint8_t h[16])
 {
-	uint64_t y1 = be64(h), y0 = be64(h + 8);
+	uint64_t y1 = load_be64(h), y0 = load_be64(h + 8);
 	int i;
 
 	k->h[0][0] = y1;
@@ -146,22 +127,22 @@ void
 ghash_ct_update(const struct ghash_ct_key *k, uint8_t y[16],
     const uint8_t *in, size_t nblocks)
 {
-	uint64_t y1 = be64(y), y0 = be64(y + 8);
+	uint64_t y1 = load_be64(y), y0 = load_be64(y + 8);
 
 	for (; nblocks >= 4; nblocks -= 4, in += 64) {
 		struct acc a = { { 0, 0, 0 }, { 0, 0, 0 } };
 
-		mul_acc(&a, y1 ^ be64(in), y0 ^ be64(in + 8), k->h[3], k->hr[3]);
-		mul_acc(&a, be64(in + 16), be64(in + 24), k->h[2], k->hr[2]);
-		mul_acc(&a, be64(in + 32), be64(in + 40), k->h[1], k->hr[1]);
-		mul_acc(&a, be64(in + 48), be64(in + 56), k->h[0], k->hr[0]);
+		mul_acc(&a, y1 ^ load_be64(in), y0 ^ load_be64(in + 8), k->h[3], k->hr[3]);
+		mul_acc(&a, load_be64(in + 16), load_be64(in + 24), k->h[2], k->hr[2]);
+		mul_acc(&a, load_be64(in + 32), load_be64(in + 40), k->h[1], k->hr[1]);
+		mul_acc(&a, load_be64(in + 48), load_be64(in + 56), k->h[0], k->hr[0]);
 		reduce(&a, &y1, &y0);
 	}
 	for (; nblocks > 0; nblocks--, in += 16) {
-		y1 ^= be64(in);
-		y0 ^= be64(in + 8);
+		y1 ^= load_be64(in);
+		y0 ^= load_be64(in + 8);
 		mul_h(k, 0, &y1, &y0);
 	}
-	put_be64(y, y1);
-	put_be64(y + 8, y0);
+	store_be64(y, y1);
+	store_be64(y + 8, y0);
 }

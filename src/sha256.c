@@ -1,4 +1,5 @@
 #include "sha256.h"
+#include "bytes.h"
 #include "wipe.h"
 
 #include <string.h>
@@ -30,8 +31,7 @@ compress(uint32_t h[8], const uint8_t *p)
 	int i;
 
 	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16
-		    | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+		w[i] = load_be32(p + 4 * i);
 	for (i = 16; i < 64; i++) {
 		uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
 		uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -109,15 +109,10 @@ sha256_final(struct sha256 *s, uint8_t out[SHA256_LEN])
 		s->fill = 0;
 	}
 	memset(s->buf + s->fill, 0, SHA256_BLOCK - 8 - s->fill);
-	for (i = 0; i < 8; i++)
-		s->buf[SHA256_BLOCK - 1 - i] = (uint8_t)(bits >> (8 * i));
+	store_be64(s->buf + SHA256_BLOCK - 8, bits);
 	compress(s->h, s->buf);
-	for (i = 0; i < 8; i++) {
-		out[4 * i] = (uint8_t)(s->h[i] >> 24);
-		out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
-		out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
-		out[4 * i + 3] = (uint8_t)s->h[i];
-	}
+	for (i = 0; i < 8; i++)
+		store_be32(out + 4 * i, s->h[i]);
 	ae_wipe(s, sizeof *s);
 }
 

@@ -1,0 +1,53 @@
+/*
+ * bytes.h -- loading and storing integers at fixed byte order.
+ *
+ * Byte-by-byte so they are alignment- and endian-neutral; compilers turn
+ * them into single loads/stores (plus a byte swap) on x86.
+ */
+#ifndef AE_BYTES_H
+#define AE_BYTES_H
+
+#include <stdint.h>
+
+static inline uint32_t
+load_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16
+	    | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static inline void
+store_be32(uint8_t *p, uint32_t x)
+{
+	p[0] = (uint8_t)(x >> 24); p[1] = (uint8_t)(x >> 16);
+	p[2] = (uint8_t)(x >> 8);  p[3] = (uint8_t)x;
+}
+
+static inline uint64_t
+load_be64(const uint8_t *p)
+{
+	return (uint64_t)load_be32(p) << 32 | load_be32(p + 4);
+}
+
+static inline void
+store_be64(uint8_t *p, uint64_t x)
+{
+	store_be32(p, (uint32_t)(x >> 32));
+	store_be32(p + 4, (uint32_t)x);
+}
+
+static inline uint32_t
+load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
+	    | (uint32_t)p[3] << 24;
+}
+
+static inline void
+store_le32(uint8_t *p, uint32_t x)
+{
+	p[0] = (uint8_t)x;         p[1] = (uint8_t)(x >> 8);
+	p[2] = (uint8_t)(x >> 16); p[3] = (uint8_t)(x >> 24);
+}
+
+#endif
