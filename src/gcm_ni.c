@@ -152,17 +152,23 @@ gfmul(__m128i x, __m128i h)
 #define HP(i) _mm_load_si128((const __m128i *)k->hp[i])
 #define HK(i) _mm_load_si128((const __m128i *)k->hk[i])
 
-/* y <- (y + b[0])H^8 + b[1]H^7 + ... + b[7]H^1; b already reflected. */
+/*
+ * y <- (y + X1)H^8 + X2 H^7 + ... + X8 H^1 over the 8 blocks at p.
+ * Blocks are loaded one at a time as they are multiplied: holding all
+ * eight in registers spills on a 16-register machine.
+ */
 NI_INLINE __m128i
-ghash8(const struct gcm_ni_key *k, __m128i y, const __m128i b[8])
+ghash8(const struct gcm_ni_key *k, __m128i y, const uint8_t *p)
 {
 	struct acc a = { _mm_setzero_si128(), _mm_setzero_si128(),
 	    _mm_setzero_si128() };
 	int i;
 
-	mul_acc(&a, _mm_xor_si128(y, b[0]), HP(7), HK(7));
+	mul_acc(&a, _mm_xor_si128(y, bswap128(_mm_loadu_si128(
+	    (const __m128i *)p))), HP(7), HK(7));
 	UNROLL for (i = 1; i < 8; i++)
-		mul_acc(&a, b[i], HP(7 - i), HK(7 - i));
+		mul_acc(&a, bswap128(_mm_loadu_si128((const __m128i *)(p + 16 * i))),
+		    HP(7 - i), HK(7 - i));
 	return reduce(&a);
 }
 
@@ -214,14 +220,9 @@ gcm_ni_ghash(const struct gcm_ni_key *k, uint8_t y[16], const uint8_t *in,
     size_t nblocks)
 {
 	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
-	__m128i b[8];
-	int i;
 
-	for (; nblocks >= 8; nblocks -= 8, in += 128) {
-		UNROLL for (i = 0; i < 8; i++)
-			b[i] = bswap128(_mm_loadu_si128((const __m128i *)(in + 16 * i)));
-		acc = ghash8(k, acc, b);
-	}
+	for (; nblocks >= 8; nblocks -= 8, in += 128)
+		acc = ghash8(k, acc, in);
 	for (; nblocks > 0; nblocks--, in += 16) {
 		acc = _mm_xor_si128(acc,
 		    bswap128(_mm_loadu_si128((const __m128i *)in)));
@@ -231,12 +232,13 @@ gcm_ni_ghash(const struct gcm_ni_key *k, uint8_t y[16], const uint8_t *in,
 }
 
 /* Encrypt the 8 counter blocks at ctr, ctr+1, ..., XOR into in, write
- * out, and hand back the ciphertext blocks. */
+ * out. */
 NI_INLINE void
 ctr8(const struct gcm_ni_key *k, __m128i ctr, const uint8_t *in,
-    uint8_t *out, __m128i c[8])
+    uint8_t *out)
 {
 	__m128i rk = _mm_load_si128((const __m128i *)k->rk[0]);
+	__m128i c[8];
 	int i, r;
 
 	UNROLL for (i = 0; i < 8; i++)
@@ -278,10 +280,9 @@ gcm_ni_ctr32(const struct gcm_ni_key *k, uint8_t ctr[16], const uint8_t *in,
     uint8_t *out, size_t nblocks)
 {
 	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
-	__m128i b[8];
 
 	for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
-		ctr8(k, c, in, out, b);
+		ctr8(k, c, in, out);
 		c = _mm_add_epi32(c, _mm_set_epi32(8, 0, 0, 0));
 	}
 	c = ctr_tail(k, c, in, out, nblocks, NULL, 0);
@@ -294,15 +295,13 @@ gcm_ni_ctr32_ghash(const struct gcm_ni_key *k, uint8_t ctr[16], uint8_t y[16],
 {
 	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
 	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
-	__m128i b[8];
-	int i;
 
+	/* The ciphertext is hashed from out, just stored: the loads are
+	 * served by store forwarding, and the registers stay free. */
 	for (; nblocks >= 8; nblocks -= 8, in += 128, out += 128) {
-		ctr8(k, c, in, out, b);
+		ctr8(k, c, in, out);
 		c = _mm_add_epi32(c, _mm_set_epi32(8, 0, 0, 0));
-		UNROLL for (i = 0; i < 8; i++)
-			b[i] = bswap128(b[i]);
-		acc = ghash8(k, acc, b);
+		acc = ghash8(k, acc, out);
 	}
 	c = ctr_tail(k, c, in, out, nblocks, &acc, 1);
 	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
