@@ -119,30 +119,27 @@ ossl_open(void *arg, size_t len)
 	return 0;
 }
 
-/* GB/s for [seal 16K, open 16K, seal 1M, open 1M], median of ROUNDS. */
+/* One round of OpenSSL: GB/s for [seal 16K, open 16K, seal 1M, open 1M]. */
 static void
-bench_openssl(double res[4])
+round_openssl(double res[4])
 {
 	EVP_CIPHER_CTX *e = EVP_CIPHER_CTX_new(), *d = EVP_CIPHER_CTX_new();
-	double v[4][ROUNDS];
-	int r, s;
+	int s;
 
 	EVP_EncryptInit_ex(e, EVP_aes_256_gcm(), NULL, key, iv);
 	EVP_DecryptInit_ex(d, EVP_aes_256_gcm(), NULL, key, iv);
-	for (r = 0; r < ROUNDS; r++)
-		for (s = 0; s < NSIZES; s++) {
-			v[2 * s][r] = measure(ossl_seal, e, sizes[s]);
-			v[2 * s + 1][r] = measure(ossl_open, d, sizes[s]);
-		}
-	for (s = 0; s < 4; s++)
-		res[s] = median(v[s], ROUNDS);
+	for (s = 0; s < NSIZES; s++) {
+		res[2 * s] = measure(ossl_seal, e, sizes[s]);
+		res[2 * s + 1] = measure(ossl_open, d, sizes[s]);
+	}
 	EVP_CIPHER_CTX_free(e);
 	EVP_CIPHER_CTX_free(d);
 }
 
-/* OpenSSL with AES-NI and PCLMULQDQ masked, measured in a child. */
+/* One round of OpenSSL with AES-NI and PCLMULQDQ masked, in a child
+ * (the mask is read when libcrypto starts). */
 static int
-bench_openssl_nohw(const char *self, double res[4])
+round_openssl_nohw(const char *self, double res[4])
 {
 	char cmd[4200];
 	FILE *p;
@@ -158,23 +155,17 @@ bench_openssl_nohw(const char *self, double res[4])
 }
 #endif
 
+/* One round of one tier. */
 static void
-bench_tier(enum gcm_tier t, double res[4])
+round_tier(const gcm_ctx *ctx, double res[4])
 {
-	double v[4][ROUNDS];
-	gcm_ctx ctx;
-	int r, s;
+	int s;
 
-	gcm_init_tier(&ctx, key, t);
-	for (r = 0; r < ROUNDS; r++)
-		for (s = 0; s < NSIZES; s++) {
-			our_seal(&ctx, sizes[s]);
-			v[2 * s][r] = measure(our_seal, &ctx, sizes[s]);
-			v[2 * s + 1][r] = measure(our_open, &ctx, sizes[s]);
-		}
-	for (s = 0; s < 4; s++)
-		res[s] = median(v[s], ROUNDS);
-	gcm_wipe(&ctx);
+	for (s = 0; s < NSIZES; s++) {
+		our_seal((void *)ctx, sizes[s]);
+		res[2 * s] = measure(our_seal, (void *)ctx, sizes[s]);
+		res[2 * s + 1] = measure(our_open, (void *)ctx, sizes[s]);
+	}
 }
 
 static void
@@ -191,11 +182,19 @@ ratio_row(const char *name, const double a[4], const double b[4],
 	    a[0] / b[0], a[1] / b[1], a[2] / b[2], a[3] / b[3], target);
 }
 
+/* Rows: our tiers, then OpenSSL with and without AES-NI. */
+#define ROW_OSSL GCM_TIER_COUNT
+#define ROW_OSSL_NOHW (GCM_TIER_COUNT + 1)
+#define NROWS (GCM_TIER_COUNT + 2)
+
 int
 main(int argc, char **argv)
 {
-	double ours[GCM_TIER_COUNT][4];
-	int t, i;
+	static double v[NROWS][4][ROUNDS];
+	double res[NROWS][4];
+	int have[NROWS] = { 0 };
+	gcm_ctx ctx[GCM_TIER_COUNT];
+	int t, i, r, s;
 
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--quick") == 0)
@@ -209,13 +208,41 @@ main(int argc, char **argv)
 
 #ifdef HAVE_OPENSSL
 	if (argc > 1 && strcmp(argv[1], "--openssl-child") == 0) {
-		double r[4];
-
-		bench_openssl(r);
-		printf("%f %f %f %f\n", r[0], r[1], r[2], r[3]);
+		round_openssl(res[0]);
+		printf("%f %f %f %f\n", res[0][0], res[0][1], res[0][2], res[0][3]);
 		return 0;
 	}
+	have[ROW_OSSL] = have[ROW_OSSL_NOHW] = 1;
 #endif
+	for (t = 0; t < GCM_TIER_COUNT; t++)
+		have[t] = gcm_init_tier(&ctx[t], key, (enum gcm_tier)t) == 0;
+
+	/* Every implementation once per round, so a change in the machine's
+	 * speed during the run hits all of them alike. */
+	for (r = 0; r < ROUNDS; r++) {
+		for (t = 0; t < GCM_TIER_COUNT; t++)
+			if (have[t]) {
+				round_tier(&ctx[t], res[t]);
+				for (s = 0; s < 4; s++)
+					v[t][s][r] = res[t][s];
+			}
+#ifdef HAVE_OPENSSL
+		round_openssl(res[ROW_OSSL]);
+		if (have[ROW_OSSL_NOHW]
+		    && round_openssl_nohw(argv[0], res[ROW_OSSL_NOHW]) != 0) {
+			printf("OpenSSL with AES-NI masked: child run failed\n");
+			have[ROW_OSSL_NOHW] = 0;
+		}
+		for (i = ROW_OSSL; i <= ROW_OSSL_NOHW; i++)
+			for (s = 0; s < 4; s++)
+				v[i][s][r] = res[i][s];
+#endif
+	}
+	for (i = 0; i < NROWS; i++)
+		if (have[i])
+			for (s = 0; s < 4; s++)
+				res[i][s] = median(v[i][s], ROUNDS);
+
 	printf("AES-256-GCM throughput, GB/s (median of %d interleaved rounds)\n\n",
 	    ROUNDS);
 	printf("%-34s %8s %8s %8s %8s\n", "", "seal", "open", "seal", "open");
@@ -224,37 +251,31 @@ main(int argc, char **argv)
 	for (t = 0; t < GCM_TIER_COUNT; t++) {
 		char name[64];
 
-		if (!gcm_tier_available((enum gcm_tier)t)) {
-			printf("%-34s (not available on this CPU)\n",
-			    gcm_tier_name((enum gcm_tier)t));
-			continue;
-		}
-		bench_tier((enum gcm_tier)t, ours[t]);
 		snprintf(name, sizeof name, "aescrypt %s (tier %d)",
 		    gcm_tier_name((enum gcm_tier)t), t);
-		row(name, ours[t]);
+		if (have[t])
+			row(name, res[t]);
+		else
+			printf("%-34s (not available on this CPU)\n", name);
+		if (have[t])
+			gcm_wipe(&ctx[t]);
 	}
 #ifdef HAVE_OPENSSL
-	{
-		double hw[4], sw[4];
-		int have_sw;
-
-		bench_openssl(hw);
-		row("OpenSSL EVP_aes_256_gcm (AES-NI)", hw);
-		have_sw = bench_openssl_nohw(argv[0], sw) == 0;
-		if (have_sw)
-			row("OpenSSL, AES-NI/PCLMUL masked", sw);
-		else
-			printf("OpenSSL, AES-NI masked: child run failed\n");
-		printf("\nratios ours / OpenSSL\n");
-		if (gcm_tier_available(GCM_TIER_NI))
-			ratio_row("tier 1 vs OpenSSL AES-NI", ours[GCM_TIER_NI], hw, 1.0);
-		if (have_sw)
-			ratio_row("tier 0 vs OpenSSL no-AES-NI", ours[GCM_TIER_SOFT],
-			    sw, 0.5);
-		printf("(OpenSSL's no-AES-NI GHASH uses a 4-bit table: not "
-		    "constant-time; ours is.)\n");
-	}
+	row("OpenSSL EVP_aes_256_gcm (AES-NI)", res[ROW_OSSL]);
+	if (have[ROW_OSSL_NOHW])
+		row("OpenSSL, AES-NI/PCLMUL masked", res[ROW_OSSL_NOHW]);
+	printf("\nratios ours / OpenSSL\n");
+	if (have[GCM_TIER_NI])
+		ratio_row("tier 1 vs OpenSSL AES-NI", res[GCM_TIER_NI],
+		    res[ROW_OSSL], 1.0);
+	if (have[GCM_TIER_VAES])
+		ratio_row("tier 2 vs OpenSSL AES-NI", res[GCM_TIER_VAES],
+		    res[ROW_OSSL], 1.0);
+	if (have[ROW_OSSL_NOHW])
+		ratio_row("tier 0 vs OpenSSL no-AES-NI", res[GCM_TIER_SOFT],
+		    res[ROW_OSSL_NOHW], 0.5);
+	printf("(OpenSSL's no-AES-NI GHASH uses a 4-bit table: not "
+	    "constant-time; ours is.)\n");
 #else
 	printf("\nOpenSSL libcrypto not found at configure time "
 	    "(apt-get install libssl-dev): no peer measured.\n");

@@ -122,6 +122,42 @@ ni_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
 }
 #endif
 
+/* ---- tier 2 ---- */
+
+#if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_VAES_AVX2)
+static void
+vaes_init(gcm_ctx *c, const uint8_t key[32])
+{
+	gcm_vaes_init(&c->u.vaes, key);
+}
+
+static void
+vaes_block(const gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
+{
+	gcm_ni_encrypt_block(&c->u.vaes.ni, in, out);
+}
+
+static void
+vaes_ghash(const gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
+{
+	gcm_vaes_ghash(&c->u.vaes, y, in, n);
+}
+
+static void
+vaes_ctr32(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
+    uint8_t *out, size_t n)
+{
+	gcm_vaes_ctr32(&c->u.vaes, ctr, in, out, n);
+}
+
+static void
+vaes_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+    const uint8_t *in, uint8_t *out, size_t n)
+{
+	gcm_vaes_ctr32_ghash(&c->u.vaes, ctr, y, in, out, n);
+}
+#endif
+
 static const struct gcm_impl impls[GCM_TIER_COUNT] = {
 	{ GCM_TIER_SOFT, "soft-ct", soft_available, soft_init, soft_block,
 	  soft_ghash, soft_ctr32, soft_ctr32_ghash },
@@ -130,6 +166,13 @@ static const struct gcm_impl impls[GCM_TIER_COUNT] = {
 	  ni_ghash, ni_ctr32, ni_ctr32_ghash },
 #else
 	{ GCM_TIER_NI, "aesni-pclmul", gcm_ni_available, NULL, NULL, NULL,
+	  NULL, NULL },
+#endif
+#if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_VAES_AVX2)
+	{ GCM_TIER_VAES, "vaes-avx2", gcm_vaes_available, vaes_init, vaes_block,
+	  vaes_ghash, vaes_ctr32, vaes_ctr32_ghash },
+#else
+	{ GCM_TIER_VAES, "vaes-avx2", gcm_vaes_available, NULL, NULL, NULL,
 	  NULL, NULL },
 #endif
 };

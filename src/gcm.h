@@ -3,7 +3,8 @@
  *
  * Tiers:
  *   GCM_TIER_SOFT  0  portable constant-time C (bitsliced AES, ctmul GHASH)
- *   GCM_TIER_NI    1  AES-NI + PCLMULQDQ
+ *   GCM_TIER_NI    1  AES-NI + PCLMULQDQ, 8 blocks per step
+ *   GCM_TIER_VAES  2  VAES + VPCLMULQDQ on 256-bit vectors, 16 per step
  *
  * gcm_init() picks the best tier the CPU offers, unless
  * gcm_force_software() was called first.  The context is allocated by the
@@ -19,10 +20,12 @@
 #include "aes_ct.h"
 #include "ghash_ct.h"
 #include "gcm_ni.h"
+#include "gcm_vaes.h"
 
 enum gcm_tier {
 	GCM_TIER_SOFT = 0,
 	GCM_TIER_NI = 1,
+	GCM_TIER_VAES = 2,
 	GCM_TIER_COUNT
 };
 
@@ -42,6 +45,7 @@ typedef struct gcm_ctx {
 			struct ghash_ct_key gh;
 		} soft;
 		struct gcm_ni_key ni;
+		struct gcm_vaes_key vaes;
 	} u;
 } gcm_ctx;
 
@@ -58,7 +62,7 @@ enum gcm_tier gcm_default_tier(void);
 /* 1 if tier t can run on this CPU and build, else 0. */
 int gcm_tier_available(enum gcm_tier t);
 
-/* Short name of a tier: "soft-ct", "aesni-pclmul". */
+/* Short name of a tier: "soft-ct", "aesni-pclmul", "vaes-avx2". */
 const char *gcm_tier_name(enum gcm_tier t);
 
 /*
