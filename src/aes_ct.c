@@ -3,29 +3,30 @@
  *
  * Implementation notes
  * --------------------
- * The state of 16 blocks is held in 8 "bit-plane" vectors q[0..7] of four
- * 64-bit lanes; plane i holds bit i of every state byte.  Each lane
- * carries 4 blocks, and inside a lane the bit for (row, col, block) sits
- * at position row*16 + col*4 + block.  With that placement:
+ * The state of 16 blocks is held in 8 "bit-plane" vectors q[0..7] of two
+ * 128-bit lanes; plane i holds bit i of every state byte.  Each lane
+ * carries 8 blocks, one byte per state cell: byte k of a lane (k = row +
+ * 4*col, the cell's position in the block) holds, in bit j, bit i of
+ * cell k of block j.  With that placement:
  *
  *   - SubBytes is a Boolean circuit applied to the eight planes at once,
  *     the 113-gate depth-16 circuit of Boyar and Peralta ("A depth-16
  *     circuit for the AES S-box", 2011), so no byte is ever used as an
  *     index;
- *   - ShiftRows rotates each 16-bit row segment of a plane, which is a
- *     fixed set of masks and shifts;
- *   - MixColumns needs "the byte one row down", which is a 16-bit
- *     rotation of the whole lane, plus xtime, which moves whole planes.
+ *   - ShiftRows moves whole cells, so it is one constant byte shuffle
+ *     per plane (PSHUFB on x86);
+ *   - MixColumns needs "the cell one row down" in each column, another
+ *     constant byte shuffle, plus xtime, which moves whole planes.
  *
- * Converting 64 bytes to planes is an 8x8 bit transpose between "which
- * word" and "which bit of the byte" (three swap-move steps, its own
- * inverse), after the bytes are first spread so that word j, byte g holds
- * the state byte at position 8g + j.
+ * Loading is an 8x8 bit transpose between "which block" (vector index)
+ * and "which bit of the byte" (three swap-move steps, its own inverse),
+ * so block j simply goes into vector j (lane 0) or j - 8 (lane 1).
  *
- * The vector type lets one body serve several widths: the default build
- * lowers it to SSE2 pairs (or scalars off x86), and a target_clones
- * variant uses AVX2 where the CPU has it.  None of this uses AES
- * instructions, so --no-hw really measures software AES.
+ * The shuffles use constant indices only, so no address or branch
+ * depends on data.  The vector type lets one body serve several widths:
+ * a target_clones variant uses AVX2 where the CPU has it, the default
+ * build lowers the same code for the baseline ISA.  None of this uses
+ * AES instructions, so --no-hw really measures software AES.
  */
 #include "config.h"
 #include "aes_ct.h"
@@ -44,6 +45,7 @@
 #endif
 
 typedef uint64_t ctv __attribute__((vector_size(32)));
+typedef uint8_t ctb __attribute__((vector_size(32)));
 
 #define INLINE static inline __attribute__((always_inline))
 
@@ -53,8 +55,26 @@ typedef uint64_t ctv __attribute__((vector_size(32)));
 #define CT_CLONES
 #endif
 
-#define LANES 4
-#define BLOCKS (LANES * 4)
+#define BLOCKS 16
+
+/* A constant byte shuffle inside each 128-bit lane.  Clang and GCC 12+
+ * take the indices as arguments; older GCC takes a mask vector. */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define SHUF(x, ...) ((ctv)__builtin_shufflevector((ctb)(x), (ctb)(x), __VA_ARGS__))
+#else
+#define SHUF(x, ...) ((ctv)__builtin_shuffle((ctb)(x), (ctb){ __VA_ARGS__ }))
+#endif
+
+/* Cell k = row + 4*col takes the cell at row, col + row. */
+#define SR_LANE(o) o+0, o+5, o+10, o+15, o+4, o+9, o+14, o+3, \
+	o+8, o+13, o+2, o+7, o+12, o+1, o+6, o+11
+/* Cell (row, col) takes (row + 1, col), and (row + 2, col). */
+#define ROT1_LANE(o) o+1, o+2, o+3, o+0, o+5, o+6, o+7, o+4, \
+	o+9, o+10, o+11, o+8, o+13, o+14, o+15, o+12
+#define ROT2_LANE(o) o+2, o+3, o+0, o+1, o+6, o+7, o+4, o+5, \
+	o+10, o+11, o+8, o+9, o+14, o+15, o+12, o+13
+#define rot1(x) SHUF(x, ROT1_LANE(0), ROT1_LANE(16))
+#define rot2(x) SHUF(x, ROT2_LANE(0), ROT2_LANE(16))
 
 INLINE ctv
 bcast(uint64_t x)
@@ -125,30 +145,14 @@ sub_bytes(ctv q[8])
 	q[5] = t55 ^ ~t67;
 }
 
-/* Row r of the state moves left by r columns: rotate each 16-bit row
- * segment right by 4r bits. */
 INLINE void
 shift_rows(ctv q[8])
 {
 	int i;
 
-	for (i = 0; i < 8; i++) {
-		ctv x = q[i];
-
-		q[i] = (x & bcast(0x000000000000FFFF))
-		    | ((x & bcast(0x00000000FFF00000)) >> 4)
-		    | ((x & bcast(0x00000000000F0000)) << 12)
-		    | ((x & bcast(0x0000FF0000000000)) >> 8)
-		    | ((x & bcast(0x000000FF00000000)) << 8)
-		    | ((x & bcast(0xF000000000000000)) >> 12)
-		    | ((x & bcast(0x0FFF000000000000)) << 4);
-	}
+	for (i = 0; i < 8; i++)
+		q[i] = SHUF(q[i], SR_LANE(0), SR_LANE(16));
 }
-
-/* Macros, not functions: GCC notes an ABI change for every function
- * that takes a 32-byte vector by value, inline or not. */
-#define rotr16(x) (((x) >> 16) | ((x) << 48))
-#define rotr32(x) (((x) >> 32) | ((x) << 32))
 
 /*
  * out[r] = 2a[r] + 3a[r+1] + a[r+2] + a[r+3]
@@ -162,18 +166,18 @@ mix_columns(ctv q[8])
 	int i;
 
 	for (i = 0; i < 8; i++) {
-		a1[i] = rotr16(q[i]);
+		a1[i] = rot1(q[i]);
 		b[i] = q[i] ^ a1[i];
 	}
 	/* xtime modulo x^8 + x^4 + x^3 + x + 1, plane by plane. */
-	q[0] = b[7] ^ a1[0] ^ rotr32(b[0]);
-	q[1] = b[0] ^ b[7] ^ a1[1] ^ rotr32(b[1]);
-	q[2] = b[1] ^ a1[2] ^ rotr32(b[2]);
-	q[3] = b[2] ^ b[7] ^ a1[3] ^ rotr32(b[3]);
-	q[4] = b[3] ^ b[7] ^ a1[4] ^ rotr32(b[4]);
-	q[5] = b[4] ^ a1[5] ^ rotr32(b[5]);
-	q[6] = b[5] ^ a1[6] ^ rotr32(b[6]);
-	q[7] = b[6] ^ a1[7] ^ rotr32(b[7]);
+	q[0] = b[7] ^ a1[0] ^ rot2(b[0]);
+	q[1] = b[0] ^ b[7] ^ a1[1] ^ rot2(b[1]);
+	q[2] = b[1] ^ a1[2] ^ rot2(b[2]);
+	q[3] = b[2] ^ b[7] ^ a1[3] ^ rot2(b[3]);
+	q[4] = b[3] ^ b[7] ^ a1[4] ^ rot2(b[4]);
+	q[5] = b[4] ^ a1[5] ^ rot2(b[5]);
+	q[6] = b[5] ^ a1[6] ^ rot2(b[6]);
+	q[7] = b[6] ^ a1[7] ^ rot2(b[7]);
 }
 
 /* Exchange bits where (word index bit k) != (bit-in-byte index bit k). */
@@ -203,46 +207,16 @@ ortho(ctv q[8])
 	swapmove(&q[3], &q[7], 0x0F0F0F0F0F0F0F0F, 4);
 }
 
-/* Bytes of a 32-bit word to the even bytes of a 64-bit word, and back. */
-INLINE uint64_t
-spread(uint32_t w)
-{
-	uint64_t x = w;
-
-	x = (x | x << 16) & 0x0000FFFF0000FFFF;
-	x = (x | x << 8) & 0x00FF00FF00FF00FF;
-	return x;
-}
-
-INLINE uint32_t
-unspread(uint64_t x)
-{
-	x &= 0x00FF00FF00FF00FF;
-	x = (x | x >> 8) & 0x0000FFFF0000FFFF;
-	x = (x | x >> 16) & 0x00000000FFFFFFFF;
-	return (uint32_t)x;
-}
-
-/* Load 16 blocks into bit planes. */
+/* Load 16 blocks into bit planes: block j to lane 0 of vector j, block
+ * j + 8 to lane 1. */
 INLINE void
 load16(ctv q[8], const uint8_t *in)
 {
-	uint64_t w[8][LANES];
-	int lane, blk;
+	int j;
 
-	for (lane = 0; lane < LANES; lane++) {
-		for (blk = 0; blk < 4; blk++) {
-			const uint8_t *b = in + 16 * (4 * lane + blk);
-
-			/* Column c of the block is bytes 4c..4c+3. */
-			w[blk][lane] = spread(load_le32(b)) | spread(load_le32(b + 8)) << 8;
-			w[4 + blk][lane] = spread(load_le32(b + 4))
-			    | spread(load_le32(b + 12)) << 8;
-		}
-	}
-	for (blk = 0; blk < 8; blk++) {
-		ctv v = { w[blk][0], w[blk][1], w[blk][2], w[blk][3] };
-		q[blk] = v;
+	for (j = 0; j < 8; j++) {
+		memcpy((uint8_t *)&q[j], in + 16 * j, 16);
+		memcpy((uint8_t *)&q[j] + 16, in + 16 * (j + 8), 16);
 	}
 	ortho(q);
 }
@@ -250,29 +224,25 @@ load16(ctv q[8], const uint8_t *in)
 INLINE void
 store16(ctv q[8], uint8_t *out)
 {
-	int lane, blk;
+	int j;
 
 	ortho(q);
-	for (lane = 0; lane < LANES; lane++) {
-		for (blk = 0; blk < 4; blk++) {
-			uint8_t *b = out + 16 * (4 * lane + blk);
-			uint64_t lo = q[blk][lane], hi = q[4 + blk][lane];
-
-			store_le32(b, unspread(lo));
-			store_le32(b + 8, unspread(lo >> 8));
-			store_le32(b + 4, unspread(hi));
-			store_le32(b + 12, unspread(hi >> 8));
-		}
+	for (j = 0; j < 8; j++) {
+		memcpy(out + 16 * j, (uint8_t *)&q[j], 16);
+		memcpy(out + 16 * (j + 8), (uint8_t *)&q[j] + 16, 16);
 	}
 }
 
 INLINE void
-add_round_key(ctv q[8], const uint64_t sk[8])
+add_round_key(ctv q[8], const uint64_t sk[8][2])
 {
 	int i;
 
-	for (i = 0; i < 8; i++)
-		q[i] ^= bcast(sk[i]);
+	for (i = 0; i < 8; i++) {
+		ctv v = { sk[i][0], sk[i][1], sk[i][0], sk[i][1] };
+
+		q[i] ^= v;
+	}
 }
 
 /* Encrypt 16 blocks in place. */
@@ -339,7 +309,7 @@ aes_ct_init(struct aes_ct_key *k, const uint8_t key[32])
 		w[i] = w[i - 8] ^ t;
 	}
 	/* Each round key, copied into all 16 block slots, then to planes;
-	 * every lane then holds the same words, so keep lane 0. */
+	 * both lanes then hold the same 16 bytes, so keep lane 0. */
 	for (r = 0; r <= AES_CT_ROUNDS; r++) {
 		for (i = 0; i < BLOCKS; i++) {
 			store_le32(buf + 16 * i, w[4 * r]);
@@ -349,7 +319,7 @@ aes_ct_init(struct aes_ct_key *k, const uint8_t key[32])
 		}
 		load16(q, buf);
 		for (i = 0; i < 8; i++)
-			k->sk[r][i] = q[i][0];
+			memcpy(k->sk[r][i], &q[i], 16);
 	}
 	ae_wipe(w, sizeof w);
 	ae_wipe(buf, sizeof buf);

@@ -14,9 +14,10 @@
 
 #define AES_CT_ROUNDS 14
 
-/* Round keys in bitsliced form: 15 round keys of 8 bit-planes.  Secret. */
+/* Round keys in bitsliced form: 15 round keys of 8 bit-planes of 128
+ * bits (one byte per state cell).  Secret. */
 struct aes_ct_key {
-	uint64_t sk[AES_CT_ROUNDS + 1][8];
+	uint64_t sk[AES_CT_ROUNDS + 1][8][2];
 };
 
 /* Expand a 32-byte AES-256 key.  The caller wipes k when done. */

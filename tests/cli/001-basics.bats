@@ -17,7 +17,7 @@ load test_helper
 @test "--version names the version, tier in use, CPU features and libraries" {
 	run_aescrypt 0 --version
 	assert_match '^aescrypt [0-9]+\.[0-9]+\.[0-9]+'
-	assert_match 'tier in use: (soft-ct|aesni-pclmul)'
+	assert_match 'tier in use: (soft-ct|aesni-pclmul|vaes-avx2)'
 	assert_match 'tiers available: soft-ct'
 	assert_match 'cpu features: '
 	assert_match 'zlib [0-9]'
@@ -31,7 +31,10 @@ load test_helper
 
 @test "the tier in use is the best one available" {
 	run_aescrypt 0 --version
-	if grep -qw aes /proc/cpuinfo && grep -qw pclmulqdq /proc/cpuinfo; then
+	has() { grep -qw "$1" /proc/cpuinfo; }
+	if has vaes && has vpclmulqdq && has avx2 && has aes && has pclmulqdq; then
+		assert_match 'tier in use: vaes-avx2'
+	elif has aes && has pclmulqdq; then
 		assert_match 'tier in use: aesni-pclmul'
 	else
 		assert_match 'tier in use: soft-ct'
