@@ -3,8 +3,8 @@
  *
  * This is tier 0 of the cipher: it runs on any CPU and uses no table
  * indexed by secret data and no branch on secret data.  It is built from
- * plain C over a GCC/Clang vector type, so the compiler may use SSE2 or
- * AVX2 lanes, but never AES instructions.
+ * plain C over GCC/Clang vector types, so the compiler may use SSSE3 or
+ * AVX2 (or NEON) lanes, but never AES instructions.
  */
 #ifndef AE_AES_CT_H
 #define AE_AES_CT_H

@@ -308,7 +308,7 @@ begin(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
 {
 	uint32_t n;
 
-	if (ivlen == 0 || (iv == NULL) || (aadlen > 0 && aad == NULL))
+	if (ivlen == 0 || iv == NULL || (aadlen > 0 && aad == NULL))
 		return AE_EINVAL;
 	if ((uint64_t)len > GCM_MAX_LEN)
 		return AE_ETOOBIG;

@@ -21,8 +21,6 @@
 
 #if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_VAES_AVX2)
 
-#include <string.h>
-
 #include "gcm_x86.h"
 #include "wipe.h"
 

@@ -114,12 +114,13 @@ reduce(const struct acc *a, uint64_t *y1, uint64_t *y0)
 	reduce256(v, y1, y0);
 }
 
+/* (y1:y0) <- (y1:y0) * H */
 static void
-mul_h(const struct ghash_ct_key *k, int pow, uint64_t *y1, uint64_t *y0)
+mul_h(const struct ghash_ct_key *k, uint64_t *y1, uint64_t *y0)
 {
 	struct acc a = { { 0, 0, 0 }, { 0, 0, 0 } };
 
-	mul_acc(&a, *y1, *y0, k->h[pow], k->hr[pow]);
+	mul_acc(&a, *y1, *y0, k->h[0], k->hr[0]);
 	reduce(&a, y1, y0);
 }
 
@@ -275,12 +276,9 @@ ghash_ct_init(struct ghash_ct_key *k, const uint8_t h[16])
 	uint64_t y1 = load_be64(h), y0 = load_be64(h + 8);
 	int i;
 
-	k->h[0][0] = y1;
-	k->h[0][1] = y0;
-	k->hr[0][0] = rev64(y1);
-	k->hr[0][1] = rev64(y0);
-	for (i = 1; i < 4; i++) {
-		mul_h(k, 0, &y1, &y0);
+	for (i = 0; i < 4; i++) {
+		if (i > 0)
+			mul_h(k, &y1, &y0);   /* H^(i+1) = H^i * H */
 		k->h[i][0] = y1;
 		k->h[i][1] = y0;
 		k->hr[i][0] = rev64(y1);
@@ -309,7 +307,7 @@ update_portable(const struct ghash_ct_key *k, uint64_t *py1, uint64_t *py0,
 	for (; nblocks > 0; nblocks--, in += 16) {
 		y1 ^= load_be64(in);
 		y0 ^= load_be64(in + 8);
-		mul_h(k, 0, &y1, &y0);
+		mul_h(k, &y1, &y0);
 	}
 	*py1 = y1;
 	*py0 = y0;
