@@ -1,11 +1,12 @@
 /*
- * main.c -- the aescrypt command line.
+ * main.c -- the aescrypt command line: options, then one mode.
  *
  * Only the CLI prints and exits; everything under src/ (but src/cli/)
  * returns error codes.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,26 +16,54 @@
 #include <zlib.h>
 
 #include "../cpu.h"
+#include "../format.h"
 #include "../gcm.h"
 #include "../version.h"
 #include "exitcode.h"
-
-static const char *progname = "aescrypt";
+#include "msg.h"
+#include "opts.h"
+#include "secret.h"
+#include "signals.h"
 
 static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "Usage: %s [OPTION]...\n"
-	    "Encrypted, compressed, streamed archives (AES-256-GCM).\n"
+	    "Usage: aescrypt -e [OPTION]... [-o OUT] [IN]    encrypt a stream\n"
+	    "       aescrypt -d [OPTION]... [-o OUT] [IN]    decrypt a stream\n"
+	    "       aescrypt --gen-key FILE                  make a key file\n"
 	    "\n"
-	    "Options:\n"
-	    "  --no-hw        use the portable constant-time cipher, not AES-NI\n"
-	    "  -h, --help     show this help and exit\n"
-	    "  -V, --version  show version, cipher tiers and library versions\n"
+	    "Encrypted, compressed, streamed containers (AES-256-GCM, Argon2id).\n"
+	    "IN and OUT default to standard input and output; '-' means them too.\n"
 	    "\n"
-	    "The archive, stream and benchmark modes are not built yet.\n",
-	    progname);
+	    "Keys (never on the command line):\n"
+	    "  -k, --key-file FILE       use a key file (from --gen-key)\n"
+	    "  -P, --passphrase          also use a passphrase when -k is given\n"
+	    "      --passphrase-file F   read the passphrase from F's first line\n"
+	    "      --passphrase-fd N     read the passphrase from descriptor N\n"
+	    "  (or AESCRYPT_PASSPHRASE in the environment, or the terminal)\n"
+	    "\n"
+	    "Encryption:\n"
+	    "  -0 ... -9                 deflate level; -0 stores (default -6)\n"
+	    "      --chunk-size SIZE     64K..4M, a power of two (default 256K)\n"
+	    "      --kdf-memory SIZE     Argon2id memory (default 256M)\n"
+	    "      --kdf-time N          Argon2id passes (default 3)\n"
+	    "      --kdf-parallelism N   Argon2id lanes (default 4)\n"
+	    "\n"
+	    "Decryption:\n"
+	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
+	    "                            (default: 2G or half the RAM)\n"
+	    "\n"
+	    "Other:\n"
+	    "      --no-hw               use the portable constant-time cipher\n"
+	    "  -h, --help                show this help\n"
+	    "  -V, --version             show version, cipher tiers, libraries\n"
+	    "\n"
+	    "Examples:\n"
+	    "  pg_dump db | aescrypt -e > db.aes          (asks for a passphrase)\n"
+	    "  aescrypt -d db.aes | psql db\n"
+	    "  aescrypt --gen-key backup.key\n"
+	    "  aescrypt -e -k backup.key -o logs.aes logs.txt\n");
 }
 
 static void
@@ -44,7 +73,8 @@ version(void)
 	int t;
 
 	cpu_describe(feat, sizeof feat);
-	printf("aescrypt %s\n", AESCRYPT_VERSION);
+	printf("aescrypt %s (container format v%d)\n", AESCRYPT_VERSION,
+	    AE_VERSION);
 	printf("cipher: AES-256-GCM, tier in use: %s\n",
 	    gcm_tier_name(gcm_default_tier()));
 	printf("tiers available:");
@@ -56,49 +86,248 @@ version(void)
 	    ARGON2_VERSION_NUMBER);
 }
 
+/* Parse "256M", "64K", "1G", "1048576" (bytes; K, M, G, T are binary
+ * multiples, with an optional "iB" or "B").  0 or -1. */
+static int
+parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	}
+	if (shift != 0 && strcmp(end, "iB") == 0)
+		end += 2;
+	else if (strcmp(end, "B") == 0)
+		end++;
+	if (*end != '\0' || (shift != 0 && v > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int
+parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int
+bad_value(const char *opt, const char *val, const char *want)
+{
+	msg_error("%s: invalid value '%s'", opt, val);
+	msg_hint("%s takes %s", opt, want);
+	return EXIT_USAGE;
+}
+
+static int
+set_mode(struct opts *o, int m)
+{
+	if (o->mode != 0 && o->mode != m) {
+		msg_error("only one of -e, -d and --gen-key may be given");
+		return EXIT_USAGE;
+	}
+	o->mode = m;
+	return EXIT_OK;
+}
+
+static int
+set_pass(struct opts *o, enum pass_source src, const char *arg)
+{
+	if (o->pass_src != PASS_NONE) {
+		msg_error("only one of --passphrase-file and --passphrase-fd "
+		    "may be given");
+		return EXIT_USAGE;
+	}
+	o->pass_src = src;
+	o->pass_arg = arg;
+	return EXIT_OK;
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_NO_HW = 256 };
+	enum {
+		OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
+		OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM,
+		OPT_CHUNK
+	};
 	static const struct option longopts[] = {
+		{ "encrypt", no_argument, NULL, 'e' },
+		{ "decrypt", no_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "key-file", required_argument, NULL, 'k' },
+		{ "passphrase", no_argument, NULL, 'P' },
+		{ "passphrase-file", required_argument, NULL, OPT_PASS_FILE },
+		{ "passphrase-fd", required_argument, NULL, OPT_PASS_FD },
+		{ "gen-key", required_argument, NULL, OPT_GEN_KEY },
+		{ "kdf-memory", required_argument, NULL, OPT_KDF_MEM },
+		{ "kdf-time", required_argument, NULL, OPT_KDF_TIME },
+		{ "kdf-parallelism", required_argument, NULL, OPT_KDF_PAR },
+		{ "max-kdf-memory", required_argument, NULL, OPT_MAX_KDF_MEM },
+		{ "chunk-size", required_argument, NULL, OPT_CHUNK },
+		{ "no-hw", no_argument, NULL, OPT_NO_HW },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ "no-hw", no_argument, NULL, OPT_NO_HW },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, want_version = 0;
+	struct opts o;
+	const char *genkey = NULL;
+	uint64_t size;
+	int c, rc, want_version = 0;
+
+	memset(&o, 0, sizeof o);
+	o.level = 6;
+	o.chunk_log2 = AE_CHUNK_LOG2_DEFAULT;
+	o.kdf.m_kib = AE_KDF_DEFAULT_M_KIB;
+	o.kdf.t = AE_KDF_DEFAULT_T;
+	o.kdf.p = AE_KDF_DEFAULT_P;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":edo:k:PhV0123456789", longopts,
+	    NULL)) != -1) {
+		rc = EXIT_OK;
 		switch (c) {
+		case 'e':
+		case 'd':
+			rc = set_mode(&o, c);
+			break;
+		case OPT_GEN_KEY:
+			rc = set_mode(&o, 'g');
+			genkey = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'k':
+			o.keyfile = optarg;
+			break;
+		case 'P':
+			o.want_pass = 1;
+			break;
+		case OPT_PASS_FILE:
+			rc = set_pass(&o, PASS_FILE, optarg);
+			break;
+		case OPT_PASS_FD:
+			rc = set_pass(&o, PASS_FD, optarg);
+			break;
+		case '0': case '1': case '2': case '3': case '4':
+		case '5': case '6': case '7': case '8': case '9':
+			o.level = c - '0';
+			break;
+		case OPT_CHUNK:
+			if (parse_size(optarg, &size) != 0 || size == 0
+			    || (size & (size - 1)) != 0
+			    || size < (1u << AE_CHUNK_LOG2_MIN)
+			    || size > (1u << AE_CHUNK_LOG2_MAX))
+				return bad_value("--chunk-size", optarg,
+				    "a power of two from 64K to 4M");
+			for (o.chunk_log2 = 0; (1ull << o.chunk_log2) < size;
+			    o.chunk_log2++)
+				;
+			break;
+		case OPT_KDF_MEM:
+			if (parse_size(optarg, &size) != 0 || size % 1024 != 0
+			    || size < 8 * 1024 || size / 1024 > UINT32_MAX)
+				return bad_value("--kdf-memory", optarg,
+				    "a size of at least 8K, in whole KiB "
+				    "(e.g. 64M, 1G)");
+			o.kdf.m_kib = (uint32_t)(size / 1024);
+			break;
+		case OPT_KDF_TIME:
+			if (parse_u32(optarg, 1, AE_KDF_CAP_T, &o.kdf.t) != 0)
+				return bad_value("--kdf-time", optarg,
+				    "a number of passes from 1 to 10");
+			break;
+		case OPT_KDF_PAR:
+			if (parse_u32(optarg, 1, AE_KDF_CAP_P, &o.kdf.p) != 0)
+				return bad_value("--kdf-parallelism", optarg,
+				    "a number of lanes from 1 to 16");
+			break;
+		case OPT_MAX_KDF_MEM:
+			if (parse_size(optarg, &size) != 0 || size < 1024)
+				return bad_value("--max-kdf-memory", optarg,
+				    "a size (e.g. 4G)");
+			o.max_kdf_kib = size / 1024;
+			break;
+		case OPT_NO_HW:
+			gcm_force_software();
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
 		case 'V':
 			want_version = 1;
 			break;
-		case OPT_NO_HW:
-			gcm_force_software();
-			break;
+		case ':':
+			msg_error("option '%s' needs a value",
+			    argv[optind - 1]);
+			msg_hint("run 'aescrypt --help' for usage");
+			return EXIT_USAGE;
 		default:
-			if (optopt && optopt < 256)
-				fprintf(stderr, "%s: error: unknown option '-%c'\n",
-				    progname, optopt);
+			if (optopt != 0 && optopt < 256)
+				msg_error("unknown option '-%c'", optopt);
 			else
-				fprintf(stderr, "%s: error: unknown option '%s'\n",
-				    progname, argv[optind - 1]);
-			fprintf(stderr, "%s: hint: run '%s --help' for usage\n",
-			    progname, progname);
+				msg_error("unknown option '%s'",
+				    argv[optind - 1]);
+			msg_hint("run 'aescrypt --help' for usage");
 			return EXIT_USAGE;
 		}
+		if (rc != EXIT_OK)
+			return rc;
 	}
 	if (want_version) {
 		version();
 		return EXIT_OK;
 	}
+	if ((uint64_t)o.kdf.m_kib < 8ull * o.kdf.p) {
+		msg_error("--kdf-memory must be at least 8K per lane "
+		    "(%u lanes need %uK)", o.kdf.p, 8 * o.kdf.p);
+		return EXIT_USAGE;
+	}
+	signals_init();
+	switch (o.mode) {
+	case 'g':
+		if (optind < argc) {
+			msg_error("unexpected argument '%s'", argv[optind]);
+			return EXIT_USAGE;
+		}
+		return secret_keyfile_generate(genkey);
+	case 'e':
+	case 'd':
+		if (argc - optind > 1) {
+			msg_error("unexpected argument '%s'", argv[optind + 1]);
+			msg_hint("-%c takes one input; use -c for archives "
+			    "of many files (coming)", o.mode);
+			return EXIT_USAGE;
+		}
+		o.input = optind < argc ? argv[optind] : NULL;
+		return o.mode == 'e' ? cmd_encrypt(&o) : cmd_decrypt(&o);
+	}
 	if (optind < argc) {
-		fprintf(stderr, "%s: error: unexpected argument '%s'\n",
-		    progname, argv[optind]);
+		msg_error("unexpected argument '%s'", argv[optind]);
+		msg_hint("give a mode: -e to encrypt or -d to decrypt");
 		return EXIT_USAGE;
 	}
 	usage(stderr);

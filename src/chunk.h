@@ -1,0 +1,82 @@
+/*
+ * chunk.h -- one payload chunk, sealed or opened on its own
+ * (format/aescrypt-v1.md, section 5).
+ *
+ * A chunk is the unit of work of the pipeline: compress then encrypt, or
+ * decrypt then inflate, with no state shared between chunks except the
+ * read-only key.  Its nonce comes from its index and final flag, which
+ * the caller (the dispatcher, never a worker) assigns.
+ *
+ * A record on the wire is  flags(1) length(4) ciphertext(length) tag(16)
+ * and the 5-byte frame is the GCM associated data.
+ */
+#ifndef AE_CHUNK_H
+#define AE_CHUNK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <zlib.h>
+
+#include "error.h"
+#include "format.h"
+#include "gcm.h"
+
+/* Per-thread compression state, reused from chunk to chunk. */
+struct ae_chunk_coder {
+	z_stream z;
+	int zlive;          /* z holds a deflate or inflate state */
+	int level;          /* 0 (store) .. 9 */
+	size_t chunk_size;
+};
+
+/*
+ * Set up a coder for sealing at zlib level 0..9 (0: every chunk is
+ * stored), or for opening.  Returns 0, AE_EINVAL, or AE_ENOMEM.
+ * ae_chunk_coder_free() releases either kind.
+ */
+int ae_chunk_coder_init_seal(struct ae_chunk_coder *c, size_t chunk_size,
+    int level);
+int ae_chunk_coder_init_open(struct ae_chunk_coder *c, size_t chunk_size);
+void ae_chunk_coder_free(struct ae_chunk_coder *c);
+
+/* The 12-byte nonce: 11-byte big-endian index, then 0x01 if final. */
+void ae_chunk_nonce(uint64_t index, int final, uint8_t nonce[AE_NONCE_LEN]);
+
+/*
+ * Seal len bytes of in as chunk `index`.  len MUST equal the chunk size
+ * for a non-final chunk, and be 1..chunk size for a final one (0 only
+ * for a final chunk 0).  The record goes to rec, which MUST hold
+ * AE_RECORD_MAX(chunk size) bytes and not overlap in; *reclen is its
+ * length.  The chunk is deflated if that makes it smaller, else stored.
+ * Returns 0, AE_EINVAL for a length that breaks the rules above, or
+ * AE_ENOMEM (zlib).
+ */
+int ae_chunk_seal(struct ae_chunk_coder *c, const gcm_ctx *key,
+    uint64_t index, int final, const uint8_t *in, size_t len,
+    uint8_t *rec, size_t *reclen);
+
+/*
+ * Parse a frame.  Returns 0 with *final, *deflated and *ctlen set, or
+ * AE_EFORMAT for unknown flag bits or a length over the chunk size (so a
+ * hostile length is refused before anything is read or allocated).
+ */
+int ae_chunk_frame(const uint8_t frame[AE_FRAME_LEN], size_t chunk_size,
+    int *final, int *deflated, size_t *ctlen, struct ae_diag *d);
+
+/*
+ * Open chunk `index` whose frame is `frame` and whose ciphertext and tag
+ * (ctlen + 16 bytes) are at body.  The plaintext goes to out, which
+ * MUST hold the chunk size; scratch (also the chunk size) holds the
+ * decrypted DEFLATE data on the way.  Nothing is written to out unless
+ * the tag verifies.  Returns 0 with *outlen set; AE_EAUTH if the tag
+ * fails (wrong position, tampering); AE_EFORMAT if the authenticated
+ * contents break a rule (bad DEFLATE data, inflating past the chunk
+ * size, a short non-final chunk, an empty final chunk after chunk 0).
+ */
+int ae_chunk_open(struct ae_chunk_coder *c, const gcm_ctx *key,
+    uint64_t index, const uint8_t frame[AE_FRAME_LEN], const uint8_t *body,
+    size_t ctlen, uint8_t *scratch, uint8_t *out, size_t *outlen,
+    struct ae_diag *d);
+
+#endif

@@ -1,0 +1,138 @@
+#include "config.h"
+#include "msg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exitcode.h"
+#include "signals.h"
+
+static void
+vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	/* One fprintf-sized burst per line, so lines from different
+	 * threads do not interleave mid-line. */
+	char line[1024];
+
+	vsnprintf(line, sizeof line, fmt, ap);
+	fprintf(stderr, "aescrypt: %s: %s\n", kind, line);
+}
+
+void
+msg_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+}
+
+void
+msg_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning", fmt, ap);
+	va_end(ap);
+}
+
+void
+msg_hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("hint", fmt, ap);
+	va_end(ap);
+}
+
+int
+exit_for(int err)
+{
+	switch (err) {
+	case AE_OK:
+		return EXIT_OK;
+	case AE_EKEY:
+		return EXIT_KEY;
+	case AE_EAUTH:
+	case AE_EFORMAT:
+	case AE_ETRUNC:
+	case AE_ENOTSUP:
+		return EXIT_DATA;
+	case AE_ELIMIT:
+		return EXIT_LIMIT;
+	case AE_EINTR:
+		return EXIT_SIGNAL + signals_caught();
+	}
+	return EXIT_SYSTEM;
+}
+
+/* A KiB count as the unit a person would use. */
+static void
+kib_words(unsigned long long kib, char *buf, size_t n)
+{
+	if (kib >= 1024 * 1024 && kib % (1024 * 1024) == 0)
+		snprintf(buf, n, "%llu GiB", kib / (1024 * 1024));
+	else if (kib >= 1024)
+		snprintf(buf, n, "%llu MiB", kib / 1024);
+	else
+		snprintf(buf, n, "%llu KiB", kib);
+}
+
+int
+msg_core_error(const char *name, int err, const struct ae_diag *d)
+{
+	const char *what = d->what != NULL ? d->what : ae_strerror(err);
+
+	if (err == AE_EINTR) {
+		msg_error("%s: interrupted", name);
+		return exit_for(err);
+	}
+	switch (d->where) {
+	case AE_AT_CHUNK:
+		msg_error("%s: chunk %llu at offset %llu %s", name, d->index,
+		    d->offset, what);
+		break;
+	case AE_AT_STANZA:
+		if (err == AE_ELIMIT) {
+			char have[32], lim[32];
+			if (strcmp(what, "Argon2id memory") == 0) {
+				kib_words(d->have, have, sizeof have);
+				kib_words(d->limit, lim, sizeof lim);
+			} else {
+				snprintf(have, sizeof have, "%llu", d->have);
+				snprintf(lim, sizeof lim, "%llu", d->limit);
+			}
+			msg_error("%s: key slot %llu asks for %s %s, over the "
+			    "limit of %s", name, d->index, what, have, lim);
+			if (strcmp(what, "Argon2id memory") == 0)
+				msg_hint("if you trust this file, raise the "
+				    "limit with --max-kdf-memory %s", have);
+			break;
+		}
+		msg_error("%s: key slot %llu: %s", name, d->index, what);
+		break;
+	case AE_AT_HEADER:
+		if (err == AE_ENOTSUP)
+			msg_error("%s: %s %llu", name, what, d->have);
+		else
+			msg_error("%s: %s", name, what);
+		break;
+	case AE_AT_INPUT:
+	case AE_AT_OUTPUT:
+		if (err == AE_EIO)
+			msg_error("%s: %s: %s", name, what,
+			    strerror(d->sys_errno));
+		else
+			msg_error("%s: %s (at offset %llu)", name, what,
+			    d->offset);
+		break;
+	case AE_AT_NONE:
+		msg_error("%s: %s", name, what);
+		break;
+	}
+	return exit_for(err);
+}

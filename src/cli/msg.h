@@ -1,0 +1,29 @@
+/*
+ * msg.h -- every line aescrypt prints to stderr goes through here, so the
+ * wording has one shape: "aescrypt: error: ...", "aescrypt: warning: ...",
+ * "aescrypt: hint: ...".
+ */
+#ifndef AE_CLI_MSG_H
+#define AE_CLI_MSG_H
+
+#include "../error.h"
+
+void msg_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+void msg_warn(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+void msg_hint(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* The exit status (exitcode.h) for a core error code. */
+int exit_for(int err);
+
+/*
+ * Report a core failure while processing `name` (a file name, or
+ * "standard input"), using what d says about where it happened, and
+ * return the exit status.  AE_EKEY is the caller's to word, as only it
+ * knows which key sources were tried.
+ */
+int msg_core_error(const char *name, int err, const struct ae_diag *d);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * opts.h -- the parsed command line, shared by the mode implementations.
+ */
+#ifndef AE_CLI_OPTS_H
+#define AE_CLI_OPTS_H
+
+#include <stdint.h>
+
+#include "../kdf.h"
+#include "secret.h"
+
+struct opts {
+	int mode;                   /* 'e', 'd', or 0 */
+	const char *input;          /* NULL or "-": standard input */
+	const char *output;         /* NULL or "-": standard output */
+	const char *keyfile;        /* -k */
+	int want_pass;              /* -P: a passphrase as well as -k */
+	enum pass_source pass_src;  /* explicit source, or PASS_NONE */
+	const char *pass_arg;
+	struct ae_kdf_params kdf;   /* costs for new files */
+	uint64_t max_kdf_kib;       /* 0: the default cap */
+	int level;                  /* 0..9 */
+	unsigned chunk_log2;
+};
+
+/* -e: encrypt a byte stream.  Returns an exit status. */
+int cmd_encrypt(const struct opts *o);
+
+/* -d: decrypt a byte stream.  Returns an exit status. */
+int cmd_decrypt(const struct opts *o);
+
+#endif

@@ -1,0 +1,123 @@
+#include "config.h"
+#include "outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exitcode.h"
+#include "msg.h"
+
+int
+outfile_open(struct outfile *o, const char *path)
+{
+	char *copy1, *copy2, *dir, *base;
+	mode_t mask;
+	size_t n;
+
+	memset(o, 0, sizeof *o);
+	if (path == NULL || strcmp(path, "-") == 0) {
+		o->fd = STDOUT_FILENO;
+		o->is_stdout = 1;
+		o->name = "standard output";
+		return EXIT_OK;
+	}
+	o->name = path;
+	copy1 = strdup(path);
+	copy2 = strdup(path);
+	if (copy1 == NULL || copy2 == NULL) {
+		free(copy1);
+		free(copy2);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	dir = dirname(copy1);
+	base = basename(copy2);
+	n = strlen(dir) + strlen(base) + 32;
+	o->tmp = malloc(n);
+	if (o->tmp == NULL) {
+		free(copy1);
+		free(copy2);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	/* A dot name, so ls and globs pass over it while it is incomplete. */
+	snprintf(o->tmp, n, "%s/.%s.aescrypt-XXXXXX", dir, base);
+	free(copy1);
+	free(copy2);
+	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (o->fd < 0) {
+		msg_error("%s: cannot create a file in its directory: %s",
+		    path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return EXIT_SYSTEM;
+	}
+	/* mkstemp makes 0600; give the file the mode a plain create would. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(o->fd, 0666 & ~mask) != 0) {
+		/* keep 0600: safe, and not worth failing the job over */
+	}
+	return EXIT_OK;
+}
+
+/* fsync the directory that holds path, so the rename is durable. */
+static void
+sync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd;
+
+	if (copy == NULL)
+		return;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(copy);
+}
+
+int
+outfile_commit(struct outfile *o)
+{
+	if (o->is_stdout)
+		return EXIT_OK;
+	if (fsync(o->fd) != 0 || close(o->fd) != 0) {
+		msg_error("%s: %s", o->name, strerror(errno));
+		o->fd = -1;
+		outfile_abort(o);
+		return EXIT_SYSTEM;
+	}
+	o->fd = -1;
+	if (rename(o->tmp, o->name) != 0) {
+		msg_error("%s: %s", o->name, strerror(errno));
+		outfile_abort(o);
+		return EXIT_SYSTEM;
+	}
+	sync_dir(o->name);
+	free(o->tmp);
+	o->tmp = NULL;
+	return EXIT_OK;
+}
+
+void
+outfile_abort(struct outfile *o)
+{
+	if (o->is_stdout)
+		return;
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	if (o->tmp != NULL) {
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+}

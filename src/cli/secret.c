@@ -1,0 +1,317 @@
+#include "config.h"
+#include "secret.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "../error.h"
+#include "../keyfile.h"
+#include "../random.h"
+#include "../wipe.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "signals.h"
+
+#define ENV_NAME "AESCRYPT_PASSPHRASE"
+
+enum pass_source
+secret_env_source(void)
+{
+	return getenv(ENV_NAME) != NULL ? PASS_ENV : PASS_NONE;
+}
+
+void
+secret_wipe(struct passphrase *p)
+{
+	ae_wipe(p, sizeof *p);
+}
+
+/*
+ * Read one line from fd, a byte at a time so that nothing after the
+ * newline is consumed (--passphrase-fd 0 may be followed by the data).
+ * Returns the length, -1 on a read error, -2 if the line is too long,
+ * -3 if interrupted.
+ */
+static long
+read_line(int fd, uint8_t *buf, size_t cap)
+{
+	size_t n = 0;
+
+	for (;;) {
+		uint8_t c;
+		ssize_t r = read(fd, &c, 1);
+
+		if (r < 0) {
+			if (errno == EINTR && !signals_stop)
+				continue;
+			return errno == EINTR ? -3 : -1;
+		}
+		if (r == 0 || c == '\n')
+			break;
+		if (n == cap)
+			return -2;
+		buf[n++] = c;
+	}
+	if (n > 0 && buf[n - 1] == '\r')
+		n--;
+	return (long)n;
+}
+
+/* Prompt on the terminal with echo off.  0 or an exit status. */
+static int
+prompt(int tty, const char *text, struct passphrase *p)
+{
+	struct termios old, quiet;
+	int have_old;
+	long n;
+
+	have_old = tcgetattr(tty, &old) == 0;
+	if (have_old) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+		quiet.c_lflag |= ICANON;
+		tcsetattr(tty, TCSAFLUSH, &quiet);
+	}
+	if (write(tty, text, strlen(text)) < 0) {
+		/* the read below will fail too, and say why */
+	}
+	n = read_line(tty, p->buf, sizeof p->buf);
+	if (have_old)
+		tcsetattr(tty, TCSAFLUSH, &old);
+	if (write(tty, "\n", 1) < 0) {
+		/* nothing more to say on a broken terminal */
+	}
+	if (n == -3) {
+		msg_error("interrupted");
+		return EXIT_SIGNAL + signals_caught();
+	}
+	if (n == -2) {
+		msg_error("passphrase is longer than %d bytes", PASS_MAX);
+		return EXIT_USAGE;
+	}
+	if (n < 0) {
+		msg_error("reading the passphrase from the terminal: %s",
+		    strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	p->len = (size_t)n;
+	return EXIT_OK;
+}
+
+static int
+from_tty(int confirm, struct passphrase *p)
+{
+	struct passphrase again;
+	int tty, rc;
+
+	tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (tty < 0) {
+		msg_error("a passphrase is needed and there is no terminal "
+		    "to ask for it");
+		msg_hint("use --passphrase-file FILE, --passphrase-fd N, "
+		    "AESCRYPT_PASSPHRASE, or -k KEYFILE");
+		return EXIT_KEY;
+	}
+	rc = prompt(tty, confirm ? "Enter passphrase: " : "Passphrase: ", p);
+	if (rc == EXIT_OK && confirm && p->len > 0) {
+		rc = prompt(tty, "Confirm passphrase: ", &again);
+		if (rc == EXIT_OK && (again.len != p->len
+		    || !ae_ct_equal(again.buf, p->buf, p->len))) {
+			msg_error("the passphrases do not match");
+			rc = EXIT_USAGE;
+		}
+		secret_wipe(&again);
+	}
+	close(tty);
+	return rc;
+}
+
+static int
+from_fd(int fd, const char *what, struct passphrase *p)
+{
+	long n = read_line(fd, p->buf, sizeof p->buf);
+
+	if (n == -3) {
+		msg_error("interrupted");
+		return EXIT_SIGNAL + signals_caught();
+	}
+	if (n == -2) {
+		msg_error("%s: passphrase is longer than %d bytes", what,
+		    PASS_MAX);
+		return EXIT_USAGE;
+	}
+	if (n < 0) {
+		msg_error("%s: %s", what, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	p->len = (size_t)n;
+	return EXIT_OK;
+}
+
+static int
+from_env(struct passphrase *p)
+{
+	char *v = getenv(ENV_NAME);
+	size_t n = v != NULL ? strlen(v) : 0;
+
+	if (n > PASS_MAX) {
+		msg_error("%s is longer than %d bytes", ENV_NAME, PASS_MAX);
+		return EXIT_USAGE;
+	}
+	if (n > 0)
+		memcpy(p->buf, v, n);
+	p->len = n;
+	/* Our copy of the environment is ours to wipe; child processes
+	 * (there are none) and /proc/PID/environ (read at exec time by
+	 * anyone with our uid) are the documented risk. */
+	if (v != NULL)
+		ae_wipe(v, n);
+	unsetenv(ENV_NAME);
+	return EXIT_OK;
+}
+
+int
+secret_passphrase(enum pass_source src, const char *arg, int confirm,
+    struct passphrase *p)
+{
+	int rc = EXIT_OK, fd;
+	char *end;
+	long v;
+
+	memset(p, 0, sizeof *p);
+	switch (src) {
+	case PASS_NONE:
+	case PASS_TTY:
+		rc = from_tty(confirm, p);
+		break;
+	case PASS_FILE:
+		fd = open(arg, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			msg_error("%s: %s", arg, strerror(errno));
+			return EXIT_SYSTEM;
+		}
+		rc = from_fd(fd, arg, p);
+		close(fd);
+		break;
+	case PASS_FD:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno != 0 || *end != '\0' || end == arg || v < 0
+		    || v > 1 << 20) {
+			msg_error("--passphrase-fd: '%s' is not a file "
+			    "descriptor number", arg);
+			return EXIT_USAGE;
+		}
+		rc = from_fd((int)v, "--passphrase-fd", p);
+		break;
+	case PASS_ENV:
+		rc = from_env(p);
+		break;
+	}
+	if (rc == EXIT_OK && confirm && p->len == 0) {
+		msg_error("the passphrase is empty");
+		msg_hint("an empty passphrase protects nothing; use -k "
+		    "KEYFILE for unattended use");
+		rc = EXIT_USAGE;
+	}
+	if (rc != EXIT_OK)
+		secret_wipe(p);
+	return rc;
+}
+
+int
+secret_keyfile_read(const char *path, uint8_t key[32])
+{
+	char text[AE_KEYFILE_MAX + 1];
+	ssize_t n;
+	size_t len = 0;
+	int fd, rc = EXIT_OK;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		msg_error("%s: %s", path, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	while (len < sizeof text) {
+		n = read(fd, text + len, sizeof text - len);
+		if (n < 0 && errno == EINTR && !signals_stop)
+			continue;
+		if (n < 0) {
+			msg_error("%s: %s", path, strerror(errno));
+			rc = EXIT_SYSTEM;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (rc == EXIT_OK && ae_keyfile_parse(text, len, key) != AE_OK) {
+		msg_error("%s: not an aescrypt key file", path);
+		msg_hint("make one with 'aescrypt --gen-key FILE'");
+		rc = EXIT_KEY;
+	}
+	ae_wipe(text, sizeof text);
+	return rc;
+}
+
+int
+secret_keyfile_generate(const char *path)
+{
+	uint8_t key[32];
+	char text[256];
+	size_t len, off = 0;
+	int fd, rc = EXIT_OK, to_stdout = strcmp(path, "-") == 0;
+
+	if (ae_random(key, sizeof key) != AE_OK) {
+		msg_error("the system random number generator failed: %s",
+		    strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	len = ae_keyfile_format(key, text, sizeof text);
+	ae_wipe(key, sizeof key);
+	if (to_stdout) {
+		fd = STDOUT_FILENO;
+	} else {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			msg_error("%s: %s", path, strerror(errno));
+			if (errno == EEXIST)
+				msg_hint("a key file is never overwritten; "
+				    "remove it first if you mean to");
+			ae_wipe(text, sizeof text);
+			return EXIT_SYSTEM;
+		}
+	}
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+		if (n < 0 && errno == EINTR && !signals_stop)
+			continue;
+		if (n < 0) {
+			rc = EXIT_SYSTEM;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (rc == EXIT_OK && !to_stdout && fsync(fd) != 0)
+		rc = EXIT_SYSTEM;
+	if (rc != EXIT_OK)
+		msg_error("%s: %s", to_stdout ? "standard output" : path,
+		    strerror(errno));
+	if (!to_stdout) {
+		if (close(fd) != 0 && rc == EXIT_OK) {
+			msg_error("%s: %s", path, strerror(errno));
+			rc = EXIT_SYSTEM;
+		}
+		/* Never leave half a key behind under the name. */
+		if (rc != EXIT_OK)
+			unlink(path);
+	}
+	ae_wipe(text, sizeof text);
+	return rc;
+}

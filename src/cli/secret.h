@@ -1,0 +1,54 @@
+/*
+ * secret.h -- where passphrases and key files come from.
+ *
+ * Never argv: a command line is visible to every user through ps and
+ * /proc.  The sources are the terminal (/dev/tty, echo off), a file, a
+ * file descriptor, and the AESCRYPT_PASSPHRASE environment variable.
+ * Every buffer that held a secret is wiped before it is released.
+ */
+#ifndef AE_CLI_SECRET_H
+#define AE_CLI_SECRET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PASS_MAX 1024
+
+enum pass_source {
+	PASS_NONE = 0,
+	PASS_TTY,       /* prompt on /dev/tty */
+	PASS_FILE,      /* first line of a file */
+	PASS_FD,        /* first line read from a descriptor */
+	PASS_ENV        /* AESCRYPT_PASSPHRASE */
+};
+
+struct passphrase {
+	uint8_t buf[PASS_MAX];
+	size_t len;
+};
+
+/* The environment variable, if set, as a source; else PASS_NONE. */
+enum pass_source secret_env_source(void);
+
+/*
+ * Get a passphrase from src (arg: the file name or the fd number as
+ * text).  With `confirm` (encryption) the terminal asks twice and an
+ * empty passphrase is refused from every source.  Prints its own errors;
+ * returns 0 or an exit status.
+ */
+int secret_passphrase(enum pass_source src, const char *arg, int confirm,
+    struct passphrase *p);
+
+/* Read the key in key file `path`.  Prints errors; 0 or an exit status. */
+int secret_keyfile_read(const char *path, uint8_t key[32]);
+
+/*
+ * --gen-key: write a new random key file at path (mode 0600, never over
+ * an existing file; "-" is standard output).  0 or an exit status.
+ */
+int secret_keyfile_generate(const char *path);
+
+/* Wipe a passphrase. */
+void secret_wipe(struct passphrase *p);
+
+#endif

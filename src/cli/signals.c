@@ -1,0 +1,36 @@
+#include "config.h"
+#include "signals.h"
+
+#include <string.h>
+
+volatile sig_atomic_t signals_stop;
+static volatile sig_atomic_t caught;
+
+static void
+on_signal(int sig)
+{
+	caught = sig;
+	signals_stop = 1;
+}
+
+void
+signals_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+int
+signals_caught(void)
+{
+	return caught;
+}

@@ -1,0 +1,57 @@
+/*
+ * format.h -- the constants of the aescrypt v1 container.
+ *
+ * format/aescrypt-v1.md is the normative text; every number here is a
+ * number there, and the section it comes from is named beside it.
+ */
+#ifndef AE_FORMAT_H
+#define AE_FORMAT_H
+
+/* 2. Header */
+#define AE_MAGIC "\x89" "aesc\r\n\x1a"
+#define AE_MAGIC_LEN 8
+#define AE_VERSION 1
+#define AE_PREFIX_LEN 30          /* magic .. payload salt */
+#define AE_HEADER_MAX 4096
+#define AE_CHECK_LEN 4            /* CRC-32 */
+#define AE_MAC_LEN 32             /* HMAC-SHA-256 */
+#define AE_SALT_LEN 16
+#define AE_MAX_STANZAS 16
+
+enum ae_payload_type {
+	AE_PAYLOAD_STREAM = 0,    /* an opaque byte stream (-e / -d) */
+	AE_PAYLOAD_PAX = 1        /* a POSIX pax archive (-c / -x / -t) */
+};
+
+/* 3. Stanzas */
+#define AE_STANZA_HEAD_LEN 3      /* type, body length */
+#define AE_FILE_KEY_LEN 32
+#define AE_WRAP_LEN 64            /* encrypted file key || HMAC */
+enum ae_stanza_type {
+	AE_STANZA_ARGON2ID = 0x01,
+	AE_STANZA_KEYFILE = 0x02
+};
+#define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
+#define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
+
+/* 4. Keys: the HKDF info labels. */
+#define AE_LABEL_WRAP "aescrypt-v1 wrap"
+#define AE_LABEL_KEYFILE "aescrypt-v1 key-file"
+#define AE_LABEL_HEADER "aescrypt-v1 header"
+#define AE_LABEL_PAYLOAD "aescrypt-v1 payload"
+
+/* 5. Payload */
+#define AE_CHUNK_LOG2_MIN 16      /* 64 KiB */
+#define AE_CHUNK_LOG2_MAX 22      /* 4 MiB */
+#define AE_CHUNK_LOG2_DEFAULT 18  /* 256 KiB; see the spec for why */
+#define AE_FRAME_LEN 5            /* flags, length */
+#define AE_TAG_LEN 16
+#define AE_FLAG_FINAL 0x01
+#define AE_FLAG_DEFLATE 0x02
+#define AE_FLAGS_KNOWN (AE_FLAG_FINAL | AE_FLAG_DEFLATE)
+#define AE_NONCE_LEN 12
+
+/* The largest record a chunk of size cs can take on the wire. */
+#define AE_RECORD_MAX(cs) ((size_t)AE_FRAME_LEN + (cs) + AE_TAG_LEN)
+
+#endif

@@ -1,0 +1,309 @@
+#include "config.h"
+#include "header.h"
+
+#include <string.h>
+
+#include <zlib.h>
+
+#include "bytes.h"
+#include "hkdf.h"
+#include "hmac_sha256.h"
+#include "wipe.h"
+
+/* Byte offsets of the fixed fields (spec, section 2.1). */
+enum {
+	OFF_VERSION = 8,
+	OFF_LENGTH = 9,
+	OFF_PAYLOAD_TYPE = 11,
+	OFF_CHUNK_LOG2 = 12,
+	OFF_NSTANZAS = 13,
+	OFF_SALT = 14,
+	/* magic, version and length: enough to know how much to read */
+	LEAD_LEN = 11,
+	/* the prefix, one empty stanza, the CRC and the MAC */
+	HEADER_MIN = AE_PREFIX_LEN + AE_STANZA_HEAD_LEN + AE_CHECK_LEN
+	    + AE_MAC_LEN
+};
+
+static uint32_t
+crc_of(const uint8_t *p, size_t n)
+{
+	return (uint32_t)crc32(crc32(0L, Z_NULL, 0), p, (uInt)n);
+}
+
+static void
+header_mac(const uint8_t *raw, size_t len,
+    const uint8_t file_key[AE_FILE_KEY_LEN], uint8_t mac[AE_MAC_LEN])
+{
+	uint8_t hk[32];
+
+	hkdf_sha256(NULL, 0, file_key, AE_FILE_KEY_LEN,
+	    (const uint8_t *)AE_LABEL_HEADER, sizeof AE_LABEL_HEADER - 1,
+	    hk, sizeof hk);
+	hmac_sha256(hk, sizeof hk, raw, len - AE_MAC_LEN, mac);
+	ae_wipe(hk, sizeof hk);
+}
+
+int
+ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
+{
+	size_t off = AE_PREFIX_LEN, len;
+	unsigned i;
+
+	if (h->nstanzas < 1 || h->nstanzas > AE_MAX_STANZAS
+	    || h->chunk_log2 < AE_CHUNK_LOG2_MIN
+	    || h->chunk_log2 > AE_CHUNK_LOG2_MAX
+	    || h->payload_type > AE_PAYLOAD_PAX)
+		return AE_EINVAL;
+	len = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN;
+	for (i = 0; i < h->nstanzas; i++) {
+		if (ae_stanza_len(h->stanza[i].type) == 0)
+			return AE_EINVAL;
+		len += ae_stanza_len(h->stanza[i].type);
+	}
+	if (len > AE_HEADER_MAX)
+		return AE_EINVAL;
+
+	memcpy(h->raw, AE_MAGIC, AE_MAGIC_LEN);
+	h->raw[OFF_VERSION] = AE_VERSION;
+	h->raw[OFF_LENGTH] = (uint8_t)(len >> 8);
+	h->raw[OFF_LENGTH + 1] = (uint8_t)len;
+	h->raw[OFF_PAYLOAD_TYPE] = h->payload_type;
+	h->raw[OFF_CHUNK_LOG2] = h->chunk_log2;
+	h->raw[OFF_NSTANZAS] = (uint8_t)h->nstanzas;
+	memcpy(h->raw + OFF_SALT, h->payload_salt, AE_SALT_LEN);
+	for (i = 0; i < h->nstanzas; i++) {
+		h->stanza[i].offset = off;
+		h->stanza[i].len = ae_stanza_len(h->stanza[i].type);
+		ae_stanza_encode(&h->stanza[i], h->raw + off);
+		off += h->stanza[i].len;
+	}
+	store_be32(h->raw + off, crc_of(h->raw, off));
+	h->len = len;
+	header_mac(h->raw, len, file_key, h->raw + len - AE_MAC_LEN);
+	return AE_OK;
+}
+
+/* Check the first LEAD_LEN bytes; on success *total is the header length. */
+static int
+parse_lead(const uint8_t *b, size_t *total, struct ae_diag *d)
+{
+	size_t len;
+
+	if (memcmp(b, AE_MAGIC, AE_MAGIC_LEN) != 0) {
+		/* AES Crypt (the older tool that also writes .aes files)
+		 * starts with "AES" and a version byte 0..3. */
+		if (memcmp(b, "AES", 3) == 0 && b[3] <= 3)
+			return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+			    "this is an AES Crypt file, not an aescrypt container",
+			    0, 0);
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+		    "not an aescrypt container (bad magic)", 0, 0);
+	}
+	if (b[OFF_VERSION] != AE_VERSION) {
+		if (d != NULL)
+			d->have = b[OFF_VERSION];
+		return ae_fail(d, AE_ENOTSUP, AE_AT_HEADER,
+		    "unsupported format version", 0, OFF_VERSION);
+	}
+	len = (size_t)b[OFF_LENGTH] << 8 | b[OFF_LENGTH + 1];
+	if (len < HEADER_MIN || len > AE_HEADER_MAX)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+		    "header length out of range", 0, OFF_LENGTH);
+	*total = len;
+	return AE_OK;
+}
+
+int
+ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
+    struct ae_diag *d)
+{
+	size_t total, off, end;
+	unsigned i;
+	int r;
+
+	if (len < LEAD_LEN)
+		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
+		    "header is truncated", 0, len);
+	if ((r = parse_lead(buf, &total, d)) != AE_OK)
+		return r;
+	if (len < total)
+		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
+		    "header is truncated", 0, len);
+	if (len > total)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+		    "header length does not match", 0, OFF_LENGTH);
+
+	/* The CRC first: random damage anywhere is "corrupt", before any
+	 * field is believed. */
+	end = total - AE_MAC_LEN - AE_CHECK_LEN;
+	if (load_be32(buf + end) != crc_of(buf, end))
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+		    "header checksum mismatch (the header is corrupt)", 0, end);
+
+	memset(h, 0, sizeof *h);
+	memcpy(h->raw, buf, total);
+	h->len = total;
+	h->payload_type = buf[OFF_PAYLOAD_TYPE];
+	h->chunk_log2 = buf[OFF_CHUNK_LOG2];
+	h->nstanzas = buf[OFF_NSTANZAS];
+	memcpy(h->payload_salt, buf + OFF_SALT, AE_SALT_LEN);
+	if (h->payload_type > AE_PAYLOAD_PAX) {
+		if (d != NULL)
+			d->have = h->payload_type;
+		return ae_fail(d, AE_ENOTSUP, AE_AT_HEADER,
+		    "unknown payload type", 0, OFF_PAYLOAD_TYPE);
+	}
+	if (h->chunk_log2 < AE_CHUNK_LOG2_MIN
+	    || h->chunk_log2 > AE_CHUNK_LOG2_MAX)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+		    "chunk size out of range", 0, OFF_CHUNK_LOG2);
+	if (h->nstanzas < 1 || h->nstanzas > AE_MAX_STANZAS)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+		    "key slot count out of range", 0, OFF_NSTANZAS);
+	off = AE_PREFIX_LEN;
+	for (i = 0; i < h->nstanzas; i++) {
+		r = ae_stanza_parse(buf + off, end - off, &h->stanza[i], d);
+		if (r != AE_OK) {
+			if (d != NULL)
+				d->offset = off;
+			return r;
+		}
+		h->stanza[i].offset = off;
+		off += h->stanza[i].len;
+	}
+	if (off != end)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+		    "key slots do not fill the header", 0, off);
+	return AE_OK;
+}
+
+int
+ae_header_read(struct ae_reader *r, struct ae_header *h, struct ae_diag *d)
+{
+	uint8_t buf[AE_HEADER_MAX];
+	size_t total, got;
+	int e;
+
+	if ((e = r->read(r->ctx, buf, LEAD_LEN, &got)) != AE_OK)
+		return ae_fail(d, e, AE_AT_INPUT, "reading the header", 0, 0);
+	if (got == 0)
+		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
+		    "input is empty", 0, 0);
+	if (got < LEAD_LEN) {
+		/* Too short to hold a lead, but say "bad magic" if even the
+		 * magic is wrong, as that is the more useful message. */
+		if (memcmp(buf, AE_MAGIC, got < AE_MAGIC_LEN ? got :
+		    AE_MAGIC_LEN) != 0)
+			return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+			    "not an aescrypt container (bad magic)", 0, 0);
+		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
+		    "header is truncated", 0, got);
+	}
+	if ((e = parse_lead(buf, &total, d)) != AE_OK)
+		return e;
+	e = r->read(r->ctx, buf + LEAD_LEN, total - LEAD_LEN, &got);
+	if (e != AE_OK)
+		return ae_fail(d, e, AE_AT_INPUT, "reading the header", 0,
+		    LEAD_LEN);
+	return ae_header_parse(buf, LEAD_LEN + got, h, d);
+}
+
+unsigned
+ae_header_count(const struct ae_header *h, uint8_t type)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < h->nstanzas; i++)
+		n += h->stanza[i].type == type;
+	return n;
+}
+
+static int
+verify_mac(const struct ae_header *h, const uint8_t fk[AE_FILE_KEY_LEN],
+    struct ae_diag *d)
+{
+	uint8_t mac[AE_MAC_LEN];
+	int ok;
+
+	header_mac(h->raw, h->len, fk, mac);
+	ok = ae_ct_equal(mac, h->raw + h->len - AE_MAC_LEN, AE_MAC_LEN);
+	if (!ok)
+		return ae_fail(d, AE_EAUTH, AE_AT_HEADER,
+		    "header failed authentication (it was modified)", 0,
+		    h->len - AE_MAC_LEN);
+	return AE_OK;
+}
+
+int
+ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d)
+{
+	uint8_t S[32], fk[AE_FILE_KEY_LEN];
+	int r = AE_EKEY, skipped = 0, pass;
+	struct ae_diag lim = { 0 };
+	unsigned i;
+
+	/* Two passes: key files (cheap) first, then passphrases. */
+	for (pass = 0; pass < 2 && r != AE_OK; pass++) {
+		for (i = 0; i < h->nstanzas && r != AE_OK; i++) {
+			const struct ae_stanza *s = &h->stanza[i];
+
+			if (pass == 0 && s->type == AE_STANZA_KEYFILE
+			    && u->key != NULL) {
+				ae_stanza_secret_keyfile(s, u->key, S);
+			} else if (pass == 1 && s->type == AE_STANZA_ARGON2ID
+			    && u->pass != NULL) {
+				if (ae_kdf_valid(&s->kdf) != AE_OK) {
+					r = ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
+					    "invalid Argon2id parameters", i,
+					    s->offset);
+					goto out;
+				}
+				if (ae_kdf_within(&s->kdf, &u->limits,
+				    &lim) != AE_OK) {
+					lim.index = i;
+					lim.offset = s->offset;
+					skipped = 1;
+					continue;
+				}
+				r = ae_stanza_secret_passphrase(s, u->pass,
+				    u->passlen, S);
+				if (r != AE_OK) {
+					r = ae_fail(d, r, AE_AT_STANZA,
+					    "running Argon2id", i, s->offset);
+					goto out;
+				}
+			} else {
+				continue;
+			}
+			r = ae_stanza_unwrap(s, S, fk);
+		}
+	}
+	if (r != AE_OK) {
+		if (skipped) {
+			if (d != NULL)
+				*d = lim;
+			r = AE_ELIMIT;
+		} else {
+			ae_fail(d, AE_EKEY, AE_AT_HEADER,
+			    "no key slot opened", 0, 0);
+		}
+		goto out;
+	}
+	if ((r = verify_mac(h, fk, d)) == AE_OK)
+		memcpy(file_key, fk, AE_FILE_KEY_LEN);
+out:
+	ae_wipe(S, sizeof S);
+	ae_wipe(fk, sizeof fk);
+	return r;
+}
+
+void
+ae_header_payload_key(const struct ae_header *h,
+    const uint8_t file_key[AE_FILE_KEY_LEN], uint8_t key[32])
+{
+	hkdf_sha256(h->payload_salt, AE_SALT_LEN, file_key, AE_FILE_KEY_LEN,
+	    (const uint8_t *)AE_LABEL_PAYLOAD, sizeof AE_LABEL_PAYLOAD - 1,
+	    key, 32);
+}

@@ -1,0 +1,88 @@
+/*
+ * header.h -- the container header (format/aescrypt-v1.md, section 2):
+ * building it, reading and checking it, opening it with a key, and the
+ * keys it leads to.
+ *
+ * Reading happens in three steps so that each failure has its own name:
+ *   ae_header_read()    structure and CRC-32     -> "corrupt header"
+ *   ae_header_unlock()  a key slot opens         -> "wrong passphrase/key"
+ *                       the header HMAC verifies -> "header was modified"
+ * and so that the caller can see which key slots there are (to know
+ * whether to prompt for a passphrase) before it unlocks.
+ */
+#ifndef AE_HEADER_H
+#define AE_HEADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "format.h"
+#include "io.h"
+#include "kdf.h"
+#include "stanza.h"
+
+struct ae_header {
+	uint8_t payload_type;           /* enum ae_payload_type */
+	uint8_t chunk_log2;
+	uint8_t payload_salt[AE_SALT_LEN];
+	unsigned nstanzas;
+	struct ae_stanza stanza[AE_MAX_STANZAS];
+	size_t len;                     /* bytes in raw */
+	uint8_t raw[AE_HEADER_MAX];     /* the header as written or read */
+};
+
+/*
+ * Lay out h->raw from h's fields and stanzas (already wrapped), then add
+ * the CRC-32 and the HMAC keyed from file_key.  Returns 0, or AE_EINVAL
+ * if a field is out of range or there are no stanzas.
+ */
+int ae_header_encode(struct ae_header *h,
+    const uint8_t file_key[AE_FILE_KEY_LEN]);
+
+/*
+ * Parse and check the len bytes at buf (a whole header) into h: magic,
+ * version, length, CRC-32, fields, stanzas.  Returns 0; AE_EFORMAT for a
+ * malformed or corrupt header; AE_ENOTSUP for a version or payload type
+ * this code does not know (d->have holds the number).  d->what says
+ * which check failed.  Nothing is trusted yet: the MAC is unchecked.
+ */
+int ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
+    struct ae_diag *d);
+
+/*
+ * Read one header from r and parse it as above.  Reads exactly the
+ * header's bytes, so r is left at the first chunk.  Also returns
+ * AE_ETRUNC if the input ends inside the header, and the errors of r.
+ */
+int ae_header_read(struct ae_reader *r, struct ae_header *h,
+    struct ae_diag *d);
+
+/* The number of stanzas of a type. */
+unsigned ae_header_count(const struct ae_header *h, uint8_t type);
+
+/* What ae_header_unlock() may try. */
+struct ae_unlock {
+	const uint8_t *pass;            /* passphrase, or NULL */
+	size_t passlen;
+	const uint8_t *key;             /* 32-byte key-file key, or NULL */
+	struct ae_kdf_limits limits;    /* caps on Argon2id costs */
+};
+
+/*
+ * Find a stanza that opens with what u offers (key-file slots first, as
+ * they are cheap), then verify the header MAC with the file key it holds.
+ * Returns 0 with file_key set; AE_EKEY if no slot opens (d->index is the
+ * last slot tried); AE_ELIMIT if a passphrase slot was skipped for its
+ * cost and nothing else opened (d->have, d->limit); AE_EAUTH if a slot
+ * opened but the MAC does not verify (the header was altered); AE_ENOMEM.
+ * file_key is written only on success.
+ */
+int ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d);
+
+/* The payload key: HKDF(file key, payload salt, "aescrypt-v1 payload"). */
+void ae_header_payload_key(const struct ae_header *h,
+    const uint8_t file_key[AE_FILE_KEY_LEN], uint8_t key[32]);
+
+#endif
