@@ -175,6 +175,12 @@ cmd_encrypt(const struct opts *o)
 
 	if ((rc = outfile_open(&out, o->output)) != EXIT_OK)
 		goto done;
+	if (isatty(out.fd)) {
+		msg_error("refusing to write encrypted data to a terminal");
+		outfile_abort(&out);
+		rc = EXIT_USAGE;
+		goto done;
+	}
 	rd.fd = in.fd;
 	rd.stop = &signals_stop;
 	wr.fd = out.fd;
@@ -238,10 +244,21 @@ unlock(const struct opts *o, struct input *in, struct ae_reader *reader,
 	enum pass_source src = pass_source(o);
 	uint8_t key[32];
 	unsigned nk, np;
-	int r, rc, use_key, use_pass;
+	int r, rc, use_key, use_pass, have_pass = 0;
 
-	if ((r = ae_header_read(reader, h, &d)) != AE_OK)
+	/* A descriptor may be the input itself (--passphrase-fd 0 with the
+	 * container after the first line), so its line is taken first. */
+	memset(&pass, 0, sizeof pass);
+	if (src == PASS_FD) {
+		rc = secret_passphrase(src, o->pass_arg, 0, &pass);
+		if (rc != EXIT_OK)
+			return rc;
+		have_pass = 1;
+	}
+	if ((r = ae_header_read(reader, h, &d)) != AE_OK) {
+		secret_wipe(&pass);
 		return msg_core_error(in->name, r, &d);
+	}
 	nk = ae_header_count(h, AE_STANZA_KEYFILE);
 	np = ae_header_count(h, AE_STANZA_ARGON2ID);
 
@@ -250,15 +267,24 @@ unlock(const struct opts *o, struct input *in, struct ae_reader *reader,
 	use_key = o->keyfile != NULL;
 	use_pass = src != PASS_NONE || o->want_pass
 	    || (!use_key && np > 0);
-	if (!use_key && !use_pass) {
-		msg_error("%s: this file opens only with a key file", in->name);
-		msg_hint("give it with -k FILE");
+	if (nk == 0 && np == 0) {
+		secret_wipe(&pass);
+		msg_error("%s: no key slot of a type this version knows",
+		    in->name);
+		msg_hint("the file may need a newer aescrypt");
 		return EXIT_KEY;
 	}
-	if (use_key && !use_pass && nk == 0) {
-		msg_error("%s: this file has no key-file slot, only a "
-		    "passphrase", in->name);
-		msg_hint("drop -k to be asked for the passphrase");
+	if (!(use_key && nk > 0) && !(use_pass && np > 0)) {
+		secret_wipe(&pass);
+		if (np == 0) {
+			msg_error("%s: this file opens only with a key file",
+			    in->name);
+			msg_hint("give it with -k FILE");
+		} else {
+			msg_error("%s: this file has no key-file slot, only "
+			    "a passphrase", in->name);
+			msg_hint("drop -k to be asked for the passphrase");
+		}
 		return EXIT_KEY;
 	}
 	memset(&u, 0, sizeof u);
@@ -266,13 +292,15 @@ unlock(const struct opts *o, struct input *in, struct ae_reader *reader,
 	if (o->max_kdf_kib != 0)
 		u.limits.max_m_kib = o->max_kdf_kib;
 	if (use_key) {
-		if ((rc = secret_keyfile_read(o->keyfile, key)) != EXIT_OK)
+		if ((rc = secret_keyfile_read(o->keyfile, key)) != EXIT_OK) {
+			secret_wipe(&pass);
 			return rc;
+		}
 		u.key = key;
 	}
-	memset(&pass, 0, sizeof pass);
 	if (use_pass && np > 0) {
-		rc = secret_passphrase(src, o->pass_arg, 0, &pass);
+		if (!have_pass)
+			rc = secret_passphrase(src, o->pass_arg, 0, &pass);
 		if (rc != EXIT_OK) {
 			ae_wipe(key, sizeof key);
 			return rc;
@@ -333,11 +361,11 @@ cmd_decrypt(const struct opts *o)
 	if (r != AE_OK) {
 		rc = msg_core_error(d.where == AE_AT_OUTPUT ? out.name :
 		    in.name, r, &d);
-		if (out.is_stdout && st.plain_bytes > 0)
+		if (out.in_place && st.plain_bytes > 0)
 			msg_error("the output is incomplete: only the first "
 			    "%llu bytes were written, and they must not be "
 			    "used as a whole", (unsigned long long)st.plain_bytes);
-		else if (!out.is_stdout)
+		else if (!out.in_place)
 			msg_hint("%s was not written", out.name);
 		outfile_abort(&out);
 		goto done;

@@ -286,7 +286,12 @@ main(int argc, char **argv)
 			msg_hint("run 'aescrypt --help' for usage");
 			return EXIT_USAGE;
 		default:
-			if (optopt != 0 && optopt < 256)
+			if (optopt != 0 && strncmp(argv[optind - 1], "--", 2)
+			    == 0)
+				msg_error("option '%.*s' does not take a value",
+				    (int)strcspn(argv[optind - 1], "="),
+				    argv[optind - 1]);
+			else if (optopt != 0 && optopt < 256)
 				msg_error("unknown option '-%c'", optopt);
 			else
 				msg_error("unknown option '%s'",

@@ -17,17 +17,41 @@ int
 outfile_open(struct outfile *o, const char *path)
 {
 	char *copy1, *copy2, *dir, *base;
+	struct stat st;
 	mode_t mask;
 	size_t n;
 
 	memset(o, 0, sizeof *o);
 	if (path == NULL || strcmp(path, "-") == 0) {
 		o->fd = STDOUT_FILENO;
-		o->is_stdout = 1;
+		o->in_place = 1;
 		o->name = "standard output";
 		return EXIT_OK;
 	}
 	o->name = path;
+	/* Devices, FIFOs and the like (-o /dev/null, -o /dev/tape) are
+	 * written in place: there is nothing to rename over them, so they
+	 * are as irrevocable as standard output. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (o->fd < 0) {
+			msg_error("%s: %s", path, strerror(errno));
+			return EXIT_SYSTEM;
+		}
+		o->in_place = 1;
+		return EXIT_OK;
+	}
+	/* A symlink to a file: replace the file it points to, not the
+	 * link, as writing through the link would. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		o->resolved = realpath(path, NULL);
+		if (o->resolved == NULL) {
+			msg_error("%s: %s", path, strerror(errno));
+			return EXIT_SYSTEM;
+		}
+		path = o->resolved;
+	}
+	o->target = path;
 	copy1 = strdup(path);
 	copy2 = strdup(path);
 	if (copy1 == NULL || copy2 == NULL) {
@@ -87,8 +111,13 @@ sync_dir(const char *path)
 int
 outfile_commit(struct outfile *o)
 {
-	if (o->is_stdout)
+	if (o->in_place) {
+		if (o->fd != STDOUT_FILENO && close(o->fd) != 0) {
+			msg_error("%s: %s", o->name, strerror(errno));
+			return EXIT_SYSTEM;
+		}
 		return EXIT_OK;
+	}
 	if (fsync(o->fd) != 0 || close(o->fd) != 0) {
 		msg_error("%s: %s", o->name, strerror(errno));
 		o->fd = -1;
@@ -96,22 +125,27 @@ outfile_commit(struct outfile *o)
 		return EXIT_SYSTEM;
 	}
 	o->fd = -1;
-	if (rename(o->tmp, o->name) != 0) {
+	if (rename(o->tmp, o->target) != 0) {
 		msg_error("%s: %s", o->name, strerror(errno));
 		outfile_abort(o);
 		return EXIT_SYSTEM;
 	}
-	sync_dir(o->name);
+	sync_dir(o->target);
 	free(o->tmp);
 	o->tmp = NULL;
+	free(o->resolved);
+	o->resolved = NULL;
 	return EXIT_OK;
 }
 
 void
 outfile_abort(struct outfile *o)
 {
-	if (o->is_stdout)
+	if (o->in_place) {
+		if (o->fd != STDOUT_FILENO)
+			close(o->fd);
 		return;
+	}
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
@@ -120,4 +154,6 @@ outfile_abort(struct outfile *o)
 		free(o->tmp);
 		o->tmp = NULL;
 	}
+	free(o->resolved);
+	o->resolved = NULL;
 }

@@ -5,17 +5,20 @@
  * rename is atomic), which is fsynced and renamed over FILE only when the
  * whole job has succeeded; on any failure it is removed.  A half-written
  * or unauthenticated file never sits under the name the user asked for.
- * Standard output cannot be taken back, so there the caller must say
- * that the output is incomplete.
+ * Standard output, devices and FIFOs are written in place; they cannot
+ * be taken back, so there the caller must say that the output is
+ * incomplete.
  */
 #ifndef AE_CLI_OUTFILE_H
 #define AE_CLI_OUTFILE_H
 
 struct outfile {
 	int fd;
-	int is_stdout;
-	const char *name;   /* the final name, or "standard output" */
-	char *tmp;          /* the temp file's path, NULL for stdout */
+	int in_place;      /* written in place: stdout, a device, a FIFO */
+	const char *name;   /* the name for messages */
+	const char *target; /* the path renamed onto (name, or resolved) */
+	char *resolved;     /* name with its symlinks resolved, if it was one */
+	char *tmp;          /* the temp file's path, NULL if in place */
 };
 
 /*

@@ -36,3 +36,76 @@ assert_match() {
 		return 1
 	fi
 }
+
+SAMPLES=$BATS_TEST_DIRNAME/../samples
+
+# Small Argon2id costs, so the suite runs in seconds; the defaults are
+# measured and documented, not tested for speed.
+FAST_KDF=(--kdf-memory 8M --kdf-time 1 --kdf-parallelism 1)
+
+# make_key FILE: a fresh key file.
+make_key() {
+	"$AESCRYPT" --gen-key "$1"
+}
+
+# assert_no_output DIR NAME: NAME does not exist in DIR, and no temp
+# file (.NAME.aescrypt-*) was left beside it.
+assert_no_output() {
+	local dir=$1 name=$2
+	if [ -e "$dir/$name" ]; then
+		echo "$dir/$name exists but must not" >&2
+		return 1
+	fi
+	if compgen -G "$dir/.$name.aescrypt-*" >/dev/null; then
+		echo "a temp file was left: $(ls -a "$dir")" >&2
+		return 1
+	fi
+}
+
+# assert_same A B: files are byte-identical.
+assert_same() {
+	if ! cmp "$1" "$2"; then
+		echo "$1 and $2 differ" >&2
+		return 1
+	fi
+}
+
+# tty_run LOG CMD [PROMPT ANSWER]...: run CMD (a shell string) on a
+# pseudo-terminal made by script(1), writing the terminal's output to
+# LOG; each time PROMPT appears in LOG (once more than before), type
+# ANSWER and Enter.  Waiting for the prompt, not typing ahead, is what a
+# person does, and it means the answer is typed after echo is off.
+# Sets $status.
+tty_run() {
+	local log=$1 cmd=$2 i want
+	local -A asked=()
+	shift 2
+	rm -f "$T/tty.fifo"
+	mkfifo "$T/tty.fifo"
+	: > "$log"
+	script -qfec "$cmd" /dev/null < "$T/tty.fifo" > "$log" 2>&1 &
+	local pid=$!
+	exec 7> "$T/tty.fifo"
+	while [ $# -ge 2 ]; do
+		want=$(( ${asked[$1]:-0} + 1 ))
+		asked[$1]=$want
+		for i in $(seq 1 200); do
+			[ "$(grep -o -- "$1" "$log" | wc -l)" -ge "$want" ] && break
+			sleep 0.05
+		done
+		printf '%s\n' "$2" >&7
+		shift 2
+	done
+	exec 7>&-
+	status=0
+	wait "$pid" || status=$?
+}
+
+# refute CMD...: CMD must fail.  (A bare "! CMD" asserts nothing in bats,
+# because set -e ignores negated commands.)
+refute() {
+	if "$@"; then
+		echo "expected to fail: $*" >&2
+		return 1
+	fi
+}

@@ -1,0 +1,440 @@
+/*
+ * mksamples.c -- write the sample containers of tests/samples/.
+ *
+ * Usage: mksamples DIR
+ *
+ * Every byte is determined: the "random" file keys and salts come from
+ * SHA-256 of fixed labels, so the output is the same on every run and
+ * `make check` compares it with the committed files.  That makes the
+ * good samples known-answer tests of the encoder, and the bad ones
+ * exact, named breakages of one rule each.  MANIFEST (hand-written)
+ * says what each file must do.
+ *
+ * It builds files from the core's parts (header, stanzas, chunk seals)
+ * rather than through the CLI, because the bad files need things the
+ * CLI never does: two final chunks, swapped records, a KDF cost of 4 GiB.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "bytes.h"
+#include "chunk.h"
+#include "format.h"
+#include "gcm.h"
+#include "header.h"
+#include "hkdf.h"
+#include "hmac_sha256.h"
+#include "keyfile.h"
+#include "sha256.h"
+#include "stanza.h"
+
+#define PASSPHRASE "correct horse battery staple"
+#define WRONG_PASSPHRASE "Tr0ub4dor&3"
+
+static const char *outdir;
+
+/* Deterministic stand-in for ae_random(): SHA-256(label || counter). */
+static void
+fixed_bytes(const char *label, uint8_t *out, size_t n)
+{
+	uint8_t blk[SHA256_LEN];
+	uint32_t ctr = 0;
+	struct sha256 s;
+
+	while (n > 0) {
+		uint8_t c[4];
+		size_t k = n < sizeof blk ? n : sizeof blk;
+
+		store_be32(c, ctr++);
+		sha256_init(&s);
+		sha256_update(&s, label, strlen(label));
+		sha256_update(&s, c, 4);
+		sha256_final(&s, blk);
+		memcpy(out, blk, k);
+		out += k;
+		n -= k;
+	}
+}
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void
+put(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (b->p == NULL) {
+			perror("realloc");
+			exit(1);
+		}
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+static void
+save(const char *name, const void *p, size_t n)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", outdir, name);
+	f = fopen(path, "wb");
+	if (f == NULL || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* The key slots a sample gets. */
+enum { SLOT_KEY = 1, SLOT_PASS = 2, SLOT_WRONG = 4, SLOT_HUGE_KDF = 8 };
+
+static uint8_t sample_key[32];
+
+/* A header for `name` with the given slots, chunk size and type. */
+static void
+make_header(const char *name, int slots, unsigned log2, int type,
+    struct ae_header *h, uint8_t fk[32])
+{
+	char label[256];
+	uint8_t S[32];
+	struct ae_stanza *s;
+
+	memset(h, 0, sizeof *h);
+	h->payload_type = (uint8_t)type;
+	h->chunk_log2 = (uint8_t)log2;
+	snprintf(label, sizeof label, "%s file key", name);
+	fixed_bytes(label, fk, 32);
+	snprintf(label, sizeof label, "%s payload salt", name);
+	fixed_bytes(label, h->payload_salt, AE_SALT_LEN);
+	if (slots & SLOT_KEY) {
+		s = &h->stanza[h->nstanzas++];
+		s->type = AE_STANZA_KEYFILE;
+		snprintf(label, sizeof label, "%s key-file salt", name);
+		fixed_bytes(label, s->salt, AE_SALT_LEN);
+		ae_stanza_secret_keyfile(s, sample_key, S);
+		ae_stanza_wrap(s, S, fk);
+	}
+	if (slots & (SLOT_PASS | SLOT_WRONG | SLOT_HUGE_KDF)) {
+		const char *pw = slots & SLOT_WRONG ? WRONG_PASSPHRASE :
+		    PASSPHRASE;
+		s = &h->stanza[h->nstanzas++];
+		s->type = AE_STANZA_ARGON2ID;
+		s->kdf.m_kib = 1024;
+		s->kdf.t = 1;
+		s->kdf.p = 1;
+		snprintf(label, sizeof label, "%s argon2id salt", name);
+		fixed_bytes(label, s->salt, AE_SALT_LEN);
+		if (slots & SLOT_HUGE_KDF) {
+			/* 4 GiB: a decoder must refuse before running it, so
+			 * the wrap is never checked; fill it with bytes. */
+			s->kdf.m_kib = 4u * 1024 * 1024;
+			fixed_bytes("huge kdf wrap", s->wrap, AE_WRAP_LEN);
+		} else {
+			if (ae_stanza_secret_passphrase(s, pw, strlen(pw), S)
+			    != AE_OK) {
+				fprintf(stderr, "argon2id failed\n");
+				exit(1);
+			}
+			ae_stanza_wrap(s, S, fk);
+		}
+	}
+	if (ae_header_encode(h, fk) != AE_OK) {
+		fprintf(stderr, "%s: header encode failed\n", name);
+		exit(1);
+	}
+}
+
+/* Seal one chunk record onto b. */
+static void
+seal(struct buf *b, const gcm_ctx *k, unsigned log2, int level,
+    uint64_t index, int final, const uint8_t *p, size_t n)
+{
+	struct ae_chunk_coder c;
+	size_t cs = (size_t)1 << log2, rlen;
+	uint8_t *rec = malloc(AE_RECORD_MAX(cs));
+
+	if (rec == NULL || ae_chunk_coder_init_seal(&c, cs, level) != AE_OK
+	    || ae_chunk_seal(&c, k, index, final, p, n, rec, &rlen)
+	    != AE_OK) {
+		fprintf(stderr, "seal failed\n");
+		exit(1);
+	}
+	put(b, rec, rlen);
+	ae_chunk_coder_free(&c);
+	free(rec);
+}
+
+/* Seal all of data as a normal payload.  Records each record's start
+ * in starts[] (up to max) and returns the count. */
+static size_t
+seal_all(struct buf *b, const gcm_ctx *k, unsigned log2, int level,
+    const uint8_t *data, size_t n, size_t *starts, size_t max)
+{
+	size_t cs = (size_t)1 << log2, off = 0, i = 0;
+
+	do {
+		size_t take = n - off < cs ? n - off : cs;
+		int final = off + take == n;
+
+		if (i < max)
+			starts[i] = b->len;
+		seal(b, k, log2, level, i, final, data + off, take);
+		off += take;
+		i++;
+	} while (off < n);
+	return i;
+}
+
+static void
+open_key(const struct ae_header *h, const uint8_t fk[32], gcm_ctx *k)
+{
+	uint8_t pk[32];
+
+	ae_header_payload_key(h, fk, pk);
+	gcm_init(k, pk);
+}
+
+/* A whole good file: header then payload. */
+static size_t
+build(struct buf *b, const char *name, int slots, unsigned log2, int level,
+    const uint8_t *data, size_t n, size_t *starts, size_t max)
+{
+	static struct ae_header h;
+	uint8_t fk[32];
+	gcm_ctx k;
+	size_t cnt;
+
+	make_header(name, slots, log2, AE_PAYLOAD_STREAM, &h, fk);
+	put(b, h.raw, h.len);
+	open_key(&h, fk, &k);
+	cnt = seal_all(b, &k, log2, level, data, n, starts, max);
+	gcm_wipe(&k);
+	return cnt;
+}
+
+static uint8_t *
+text_data(size_t n)
+{
+	uint8_t *p = malloc(n + 64);
+	size_t off = 0;
+	unsigned line = 0;
+
+	while (off < n)
+		off += (size_t)sprintf((char *)p + off,
+		    "line %06u: the quick brown fox jumps over the lazy dog\n",
+		    line++);
+	return p;
+}
+
+static void
+fix_crc(struct buf *b, size_t hlen)
+{
+	size_t end = hlen - AE_MAC_LEN - AE_CHECK_LEN;
+	uLong crc = crc32(crc32(0L, Z_NULL, 0), b->p, (uInt)end);
+
+	store_be32(b->p + end, (uint32_t)crc);
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct ae_header h;
+	struct buf b = { 0 };
+	size_t starts[16], n, hlen;
+	uint8_t fk[32], *text, *rnd;
+	char keytext[256];
+	gcm_ctx k;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mksamples DIR\n");
+		return 2;
+	}
+	outdir = argv[1];
+	fixed_bytes("sample key", sample_key, 32);
+	n = ae_keyfile_format(sample_key, keytext, sizeof keytext);
+	save("sample.key", keytext, n);
+	save("sample.pass", PASSPHRASE "\n", strlen(PASSPHRASE) + 1);
+
+	text = text_data(400000);
+	rnd = malloc(200000);
+	fixed_bytes("random payload", rnd, 200000);
+
+	/* ---- good ---- */
+	build(&b, "good-empty", SLOT_PASS, 16, 6, NULL, 0, starts, 16);
+	save("good-empty.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "good-one-chunk", SLOT_KEY, 16, 6,
+	    (const uint8_t *)"hello, world\n", 13, starts, 16);
+	save("good-one-chunk.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "good-full-final", SLOT_KEY, 16, 6, text, 65536, starts, 16);
+	save("good-full-final.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "good-many-chunks", SLOT_KEY | SLOT_PASS, 16, 6, text,
+	    6 * 65536 - 4321, starts, 16);
+	save("good-many-chunks.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "good-stored", SLOT_KEY, 16, 6, rnd, 200000, starts, 16);
+	save("good-stored.aes", b.p, b.len);
+	b.len = 0;
+
+	/* An unknown slot type (0x7f, 5 body bytes) before a key-file slot:
+	 * a decoder must skip it.  Laid out by hand: the key-file slot is
+	 * built, then the unknown one is inserted and CRC and MAC redone. */
+	make_header("good-unknown-slot", SLOT_KEY, 16, AE_PAYLOAD_STREAM, &h,
+	    fk);
+	{
+		static const uint8_t unk[8] = { 0x7f, 0x00, 0x05, 1, 2, 3, 4,
+		    5 };
+		uint8_t raw[AE_HEADER_MAX];
+		size_t len = h.len + sizeof unk;
+		struct ae_header h2;
+		uint8_t hk[32];
+
+		memcpy(raw, h.raw, AE_PREFIX_LEN);
+		raw[13] = 2;
+		raw[9] = (uint8_t)(len >> 8);
+		raw[10] = (uint8_t)len;
+		memcpy(raw + AE_PREFIX_LEN, unk, sizeof unk);
+		memcpy(raw + AE_PREFIX_LEN + sizeof unk, h.raw + AE_PREFIX_LEN,
+		    h.len - AE_PREFIX_LEN);
+		put(&b, raw, len);
+		fix_crc(&b, len);
+		/* The MAC, as section 4 of the spec computes it. */
+		hkdf_sha256(NULL, 0, fk, 32, (const uint8_t *)AE_LABEL_HEADER,
+		    sizeof AE_LABEL_HEADER - 1, hk, 32);
+		hmac_sha256(hk, 32, b.p, len - AE_MAC_LEN,
+		    b.p + len - AE_MAC_LEN);
+		if (ae_header_parse(b.p, len, &h2, NULL) != AE_OK) {
+			fprintf(stderr, "unknown-slot sample does not parse\n");
+			return 1;
+		}
+		open_key(&h, fk, &k);
+		seal_all(&b, &k, 16, 6, (const uint8_t *)"skip what you do "
+		    "not know\n", 26, starts, 16);
+		gcm_wipe(&k);
+		save("good-unknown-slot.aes", b.p, b.len);
+		b.len = 0;
+	}
+
+	/* ---- bad: each breaks one rule ---- */
+	/* The many-chunk file is the base of the chunk-level breakages:
+	 * 6 chunks, records at starts[0..5]. */
+	build(&b, "bad-base", SLOT_KEY, 16, 6, text, 6 * 65536 - 4321,
+	    starts, 16);
+	starts[6] = b.len;
+	{
+		struct buf c = { 0 };
+
+		/* the final chunk dropped */
+		save("bad-no-final.aes", b.p, starts[5]);
+		/* a middle chunk dropped */
+		put(&c, b.p, starts[2]);
+		put(&c, b.p + starts[3], b.len - starts[3]);
+		save("bad-dropped-chunk.aes", c.p, c.len);
+		c.len = 0;
+		/* chunks 1 and 2 swapped */
+		put(&c, b.p, starts[1]);
+		put(&c, b.p + starts[2], starts[3] - starts[2]);
+		put(&c, b.p + starts[1], starts[2] - starts[1]);
+		put(&c, b.p + starts[3], b.len - starts[3]);
+		save("bad-swapped-chunks.aes", c.p, c.len);
+		c.len = 0;
+		/* chunk 1 duplicated */
+		put(&c, b.p, starts[2]);
+		put(&c, b.p + starts[1], b.len - starts[1]);
+		save("bad-duplicated-chunk.aes", c.p, c.len);
+		c.len = 0;
+		/* a bit of chunk 1's tag flipped */
+		put(&c, b.p, b.len);
+		c.p[starts[2] - 1] ^= 0x01;
+		save("bad-tag-chunk1.aes", c.p, c.len);
+		c.len = 0;
+		/* trailing garbage */
+		put(&c, b.p, b.len);
+		put(&c, "garbage\n", 8);
+		save("bad-trailing-garbage.aes", c.p, c.len);
+		c.len = 0;
+		/* cut in the middle of chunk 3 */
+		save("bad-truncated-chunk.aes", b.p, starts[3] + 1000);
+		/* chunk 2's frame claims more than the chunk size */
+		put(&c, b.p, b.len);
+		store_be32(c.p + starts[2] + 1, 65537);
+		save("bad-chunk-length.aes", c.p, c.len);
+		c.len = 0;
+		/* chunk 0's frame with an unknown flag bit */
+		put(&c, b.p, b.len);
+		c.p[starts[0]] |= 0x80;
+		save("bad-chunk-flags.aes", c.p, c.len);
+		free(c.p);
+		/* the header alone, cut */
+		save("bad-truncated-header.aes", b.p, 50);
+		b.len = 0;
+	}
+
+	/* Two final chunks, both properly sealed: chunk 0 and chunk 1. */
+	make_header("bad-two-final", SLOT_KEY, 16, AE_PAYLOAD_STREAM, &h, fk);
+	put(&b, h.raw, h.len);
+	open_key(&h, fk, &k);
+	seal(&b, &k, 16, 6, 0, 1, (const uint8_t *)"first final\n", 12);
+	seal(&b, &k, 16, 6, 1, 1, (const uint8_t *)"second final\n", 13);
+	gcm_wipe(&k);
+	save("bad-two-final.aes", b.p, b.len);
+	b.len = 0;
+
+	/* Header breakages. */
+	build(&b, "bad-kdf-params", SLOT_PASS, 16, 6,
+	    (const uint8_t *)"x\n", 2, starts, 16);
+	b.p[AE_PREFIX_LEN + 3 + 3] ^= 0x04;   /* m_kib low byte: 1024 -> 1028 */
+	save("bad-kdf-params.aes", b.p, b.len);
+	b.len = 0;
+
+	/* The payload salt changed and the CRC recomputed: the slot still
+	 * opens, so only the header MAC can catch it. */
+	build(&b, "bad-header-mac", SLOT_KEY, 16, 6,
+	    (const uint8_t *)"x\n", 2, starts, 16);
+	hlen = starts[0];
+	b.p[14] ^= 0x01;
+	fix_crc(&b, hlen);
+	save("bad-header-mac.aes", b.p, b.len);
+	b.len = 0;
+
+	build(&b, "bad-wrong-passphrase", SLOT_WRONG, 16, 6,
+	    (const uint8_t *)"x\n", 2, starts, 16);
+	save("bad-wrong-passphrase.aes", b.p, b.len);
+	b.len = 0;
+
+	build(&b, "bad-kdf-cost", SLOT_HUGE_KDF, 16, 6,
+	    (const uint8_t *)"x\n", 2, starts, 16);
+	save("bad-kdf-cost.aes", b.p, b.len);
+	b.len = 0;
+
+	build(&b, "bad-magic", SLOT_KEY, 16, 6, (const uint8_t *)"x\n", 2,
+	    starts, 16);
+	b.p[1] = 'A';
+	save("bad-magic.aes", b.p, b.len);
+	b.p[1] = 'a';
+	b.p[8] = 2;
+	save("bad-version.aes", b.p, b.len);
+	b.len = 0;
+
+	/* What AES Crypt v3 files start with. */
+	put(&b, "AES\x03\x00\x00\x00", 7);
+	put(&b, rnd, 160);
+	save("bad-aes-crypt-v3.aes", b.p, b.len);
+
+	free(b.p);
+	free(text);
+	free(rnd);
+	return 0;
+}
