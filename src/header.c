@@ -228,6 +228,7 @@ verify_mac(const struct ae_header *h, const uint8_t fk[AE_FILE_KEY_LEN],
 
 	header_mac(h->raw, h->len, fk, mac);
 	ok = ae_ct_equal(mac, h->raw + h->len - AE_MAC_LEN, AE_MAC_LEN);
+	AE_DECLASSIFY(&ok, sizeof ok);
 	if (!ok)
 		return ae_fail(d, AE_EAUTH, AE_AT_HEADER,
 		    "header failed authentication (it was modified)", 0,

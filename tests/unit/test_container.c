@@ -1,0 +1,601 @@
+/*
+ * test_container.c -- the v1 container's parts on their own: key files,
+ * Argon2id plumbing, key slots, the header, chunks, and whole payloads
+ * through memory readers and writers, on every cipher tier.
+ *
+ * The CLI tests (tests/cli) drive the same code through the binary;
+ * these reach the cases the binary cannot make: every truncation
+ * length, every bit of a header, a DEFLATE bomb sealed with the right
+ * key, a short non-final chunk.
+ */
+#include "config.h"
+
+#include <zlib.h>
+
+#include "bytes.h"
+#include "check.h"
+#include "chunk.h"
+#include "format.h"
+#include "gcm.h"
+#include "header.h"
+#include "io.h"
+#include "kdf.h"
+#include "keyfile.h"
+#include "payload.h"
+#include "stanza.h"
+
+static uint64_t seed = 0x5eed;
+
+/* ---- memory reader and writer ---- */
+
+struct mem {
+	uint8_t *p;
+	size_t len, cap, pos;
+};
+
+static int
+mem_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
+{
+	struct mem *m = ctx;
+	size_t k = m->len - m->pos < n ? m->len - m->pos : n;
+
+	memcpy(buf, m->p + m->pos, k);
+	m->pos += k;
+	*got = k;
+	return AE_OK;
+}
+
+static int
+mem_write(void *ctx, const uint8_t *buf, size_t n)
+{
+	struct mem *m = ctx;
+
+	if (m->len + n > m->cap) {
+		m->cap = (m->len + n) * 2 + 1024;
+		m->p = realloc(m->p, m->cap);
+		if (m->p == NULL)
+			return AE_ENOMEM;
+	}
+	memcpy(m->p + m->len, buf, n);
+	m->len += n;
+	return AE_OK;
+}
+
+/* ---- key files ---- */
+
+static void
+test_keyfile(void)
+{
+	uint8_t key[32], back[32];
+	char text[256], bad[512];
+	size_t n;
+
+	t_fill(&seed, key, 32);
+	n = ae_keyfile_format(key, text, sizeof text);
+	CHECK(n > 0 && strlen(text) == n, "format length");
+	CHECK(ae_keyfile_parse(text, n, back) == AE_OK, "parse own output");
+	CHECK_MEM(key, back, 32, "key file round trip");
+	CHECK(ae_keyfile_format(key, text, 40) == 0, "small buffer refused");
+
+	/* Upper-case hex, CRLF, no final newline, comments and blanks. */
+	snprintf(bad, sizeof bad, "# c\r\n\r\nAESCRYPT-KEY-V1-%s\r\n",
+	    "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F");
+	CHECK(ae_keyfile_parse(bad, strlen(bad), back) == AE_OK
+	    && back[10] == 0x0a && back[31] == 0x1f, "upper case and CRLF");
+	snprintf(bad, sizeof bad, "AESCRYPT-KEY-V1-%064d", 0);
+	CHECK(ae_keyfile_parse(bad, strlen(bad), back) == AE_OK,
+	    "no final newline");
+
+	/* Refusals. */
+	const char *refuse[] = {
+		"",
+		"# only a comment\n",
+		"AESCRYPT-KEY-V1-00\n",
+		"AESCRYPT-KEY-V2-0000000000000000000000000000000000000000000000000000000000000000\n",
+		"AESCRYPT-KEY-V1-000000000000000000000000000000000000000000000000000000000000000g\n",
+		"AESCRYPT-KEY-V1-0000000000000000000000000000000000000000000000000000000000000000 \n",
+		"AESCRYPT-KEY-V1-0000000000000000000000000000000000000000000000000000000000000000\n"
+		"AESCRYPT-KEY-V1-0000000000000000000000000000000000000000000000000000000000000000\n",
+		" AESCRYPT-KEY-V1-0000000000000000000000000000000000000000000000000000000000000000\n",
+	};
+	for (size_t i = 0; i < sizeof refuse / sizeof *refuse; i++) {
+		memset(back, 0xaa, 32);
+		CHECK(ae_keyfile_parse(refuse[i], strlen(refuse[i]), back)
+		    == AE_EFORMAT, "refuse case %zu", i);
+		CHECK(back[0] == 0xaa && back[31] == 0xaa,
+		    "refused parse wrote the key (case %zu)", i);
+	}
+	/* Every byte that is not a hex digit is refused in a digit spot. */
+	for (int c = 0; c < 256; c++) {
+		int hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')
+		    || (c >= 'A' && c <= 'F');
+		snprintf(bad, sizeof bad, "AESCRYPT-KEY-V1-%064d", 0);
+		bad[16 + 37] = (char)c;
+		if (c == 0 || c == '\n')
+			continue;
+		CHECK((ae_keyfile_parse(bad, strlen(bad), back) == AE_OK) == hex,
+		    "digit 0x%02x accepted=%d", c, !hex);
+	}
+}
+
+/* ---- Argon2id ---- */
+
+static void
+test_kdf(void)
+{
+	/* The reference implementation's own argon2id vector (its test.c:
+	 * "password", "somesalt", t=2, m=2^16, p=1). */
+	static const char want1[] =
+	    "09316115d5cf24ed5a15a31a3ba326e5cf32edc24702987c02b6566f61913cf7";
+	/* Checks the order of t, m, p: t=3, m=256, p=4. */
+	static const char want2[] =
+	    "51211ec791a404f8bc89576f7326f09ac81c0651ff478db0bd7ce51ddfb7201d";
+	struct ae_kdf_params p1 = { 65536, 2, 1 }, p2 = { 256, 3, 4 };
+	struct ae_kdf_limits lim = { 1024, 10, 16 };
+	struct ae_diag d = { 0 };
+	uint8_t out[32], *w;
+	size_t n;
+
+	CHECK(ae_kdf_argon2id("password", 8, (const uint8_t *)"somesalt", 8,
+	    &p1, out) == AE_OK, "argon2id runs");
+	w = t_unhex(want1, 64, &n);
+	CHECK_MEM(out, w, 32, "argon2id reference vector");
+	free(w);
+	CHECK(ae_kdf_argon2id("correct horse", 13,
+	    (const uint8_t *)"0123456789abcdef", 16, &p2, out) == AE_OK,
+	    "argon2id p=4 runs");
+	w = t_unhex(want2, 64, &n);
+	CHECK_MEM(out, w, 32, "argon2id with t=3 m=256 p=4");
+	free(w);
+
+	CHECK(ae_kdf_within(&p2, &lim, &d) == AE_OK, "within limits");
+	CHECK(ae_kdf_within(&p1, &lim, &d) == AE_ELIMIT && d.have == 65536
+	    && d.limit == 1024, "memory over the cap");
+	p2.t = 11;
+	CHECK(ae_kdf_within(&p2, &lim, &d) == AE_ELIMIT && d.have == 11,
+	    "passes over the cap");
+	p2.t = 3;
+	p2.p = 17;
+	p2.m_kib = 17 * 8;
+	CHECK(ae_kdf_within(&p2, &lim, &d) == AE_ELIMIT && d.have == 17,
+	    "lanes over the cap");
+	{
+		struct ae_kdf_params bad[] = { { 8, 0, 1 }, { 8, 1, 0 },
+		    { 31, 1, 4 } };
+		for (size_t i = 0; i < 3; i++)
+			CHECK(ae_kdf_valid(&bad[i]) == AE_EFORMAT,
+			    "invalid params %zu", i);
+	}
+	ae_kdf_default_limits(&lim);
+	CHECK(lim.max_m_kib <= AE_KDF_CAP_M_KIB && lim.max_m_kib > 0
+	    && lim.max_t == 10 && lim.max_p == 16, "default limits");
+}
+
+/* ---- key slots ---- */
+
+static void
+test_stanza(void)
+{
+	struct ae_stanza s, p;
+	uint8_t fk[32], S[32], S2[32], out[32], enc[128];
+	size_t len;
+
+	memset(&s, 0, sizeof s);
+	s.type = AE_STANZA_KEYFILE;
+	t_fill(&seed, s.salt, sizeof s.salt);
+	t_fill(&seed, fk, 32);
+	t_fill(&seed, S, 32);
+	memcpy(S2, S, 32);
+	S2[31] ^= 0x80;
+	ae_stanza_wrap(&s, S, fk);
+	CHECK(ae_stanza_unwrap(&s, S, out) == AE_OK, "unwrap");
+	CHECK_MEM(out, fk, 32, "unwrap gives the file key");
+	memset(out, 0x55, 32);
+	CHECK(ae_stanza_unwrap(&s, S2, out) == AE_EKEY, "wrong S refused");
+	CHECK(out[0] == 0x55 && out[31] == 0x55, "refused unwrap wrote");
+	for (int i = 0; i < AE_WRAP_LEN * 8; i++) {
+		struct ae_stanza t = s;
+		t.wrap[i / 8] ^= (uint8_t)(1 << (i % 8));
+		CHECK(ae_stanza_unwrap(&t, S, out) == AE_EKEY,
+		    "wrap bit %d flip accepted", i);
+	}
+	for (int i = 0; i < AE_SALT_LEN; i++) {
+		struct ae_stanza t = s;
+		t.salt[i] ^= 1;     /* the MAC covers the salt */
+		CHECK(ae_stanza_unwrap(&t, S, out) == AE_EKEY,
+		    "salt byte %d flip accepted", i);
+	}
+	/* Encode and parse back. */
+	len = ae_stanza_len(s.type);
+	CHECK(len == 83, "key-file slot is 83 bytes");
+	ae_stanza_encode(&s, enc);
+	CHECK(ae_stanza_parse(enc, len, &p, NULL) == AE_OK && p.len == len
+	    && memcmp(p.wrap, s.wrap, AE_WRAP_LEN) == 0, "parse back");
+	CHECK(ae_stanza_parse(enc, len - 1, &p, NULL) == AE_EFORMAT,
+	    "slot longer than the room");
+	enc[2]--;
+	CHECK(ae_stanza_parse(enc, len, &p, NULL) == AE_EFORMAT,
+	    "known type with the wrong body length");
+	enc[0] = 0x7e;
+	CHECK(ae_stanza_parse(enc, len, &p, NULL) == AE_OK
+	    && p.len == len - 1, "unknown type: length only");
+	CHECK(ae_stanza_len(AE_STANZA_ARGON2ID) == 95, "passphrase slot is 95");
+}
+
+/* ---- header ---- */
+
+static void
+make_header(struct ae_header *h, uint8_t fk[32], const uint8_t key[32])
+{
+	uint8_t S[32];
+	struct ae_stanza *s;
+
+	memset(h, 0, sizeof *h);
+	h->payload_type = AE_PAYLOAD_STREAM;
+	h->chunk_log2 = 16;
+	t_fill(&seed, h->payload_salt, AE_SALT_LEN);
+	t_fill(&seed, fk, 32);
+	s = &h->stanza[h->nstanzas++];
+	s->type = AE_STANZA_KEYFILE;
+	t_fill(&seed, s->salt, AE_SALT_LEN);
+	ae_stanza_secret_keyfile(s, key, S);
+	ae_stanza_wrap(s, S, fk);
+	s = &h->stanza[h->nstanzas++];
+	s->type = AE_STANZA_ARGON2ID;
+	s->kdf.m_kib = 64;
+	s->kdf.t = 1;
+	s->kdf.p = 1;
+	t_fill(&seed, s->salt, AE_SALT_LEN);
+	ae_stanza_secret_passphrase(s, "pw", 2, S);
+	ae_stanza_wrap(s, S, fk);
+}
+
+/* Recompute the CRC of a raw header after an edit. */
+static void
+fix_crc(uint8_t *raw, size_t len)
+{
+	size_t end = len - AE_MAC_LEN - AE_CHECK_LEN;
+
+	store_be32(raw + end, (uint32_t)crc32(crc32(0, Z_NULL, 0), raw,
+	    (uInt)end));
+}
+
+static void
+test_header(void)
+{
+	static struct ae_header h, p;
+	uint8_t fk[32], key[32], got[32], pk1[32], pk2[32];
+	struct ae_unlock u;
+	struct ae_diag d;
+	uint8_t raw[AE_HEADER_MAX];
+	size_t len;
+	int r;
+
+	t_fill(&seed, key, 32);
+	make_header(&h, fk, key);
+	CHECK(ae_header_encode(&h, fk) == AE_OK, "encode");
+	CHECK(h.len == 30 + 83 + 95 + 36, "header length %zu", h.len);
+	CHECK(memcmp(h.raw, "\x89" "aesc\r\n\x1a\x01", 9) == 0, "magic");
+	CHECK(ae_header_parse(h.raw, h.len, &p, NULL) == AE_OK, "parse");
+	CHECK(p.nstanzas == 2 && p.chunk_log2 == 16 && p.stanza[1].kdf.m_kib
+	    == 64 && memcmp(p.payload_salt, h.payload_salt, 16) == 0,
+	    "fields round trip");
+
+	memset(&u, 0, sizeof u);
+	ae_kdf_default_limits(&u.limits);
+	u.key = key;
+	CHECK(ae_header_unlock(&p, &u, got, NULL) == AE_OK
+	    && memcmp(got, fk, 32) == 0, "unlock with the key file");
+	u.key = NULL;
+	u.pass = (const uint8_t *)"pw";
+	u.passlen = 2;
+	CHECK(ae_header_unlock(&p, &u, got, NULL) == AE_OK
+	    && memcmp(got, fk, 32) == 0, "unlock with the passphrase");
+	u.pass = (const uint8_t *)"pW";
+	memset(got, 0x77, 32);
+	CHECK(ae_header_unlock(&p, &u, got, NULL) == AE_EKEY,
+	    "wrong passphrase is AE_EKEY");
+	CHECK(got[0] == 0x77, "failed unlock wrote the key");
+	u.pass = (const uint8_t *)"pw";
+	u.limits.max_m_kib = 32;
+	memset(&d, 0, sizeof d);
+	CHECK(ae_header_unlock(&p, &u, got, &d) == AE_ELIMIT && d.have == 64
+	    && d.limit == 32 && d.index == 1, "cost over the cap: AE_ELIMIT");
+
+	/* The payload key depends on the salt. */
+	ae_header_payload_key(&h, fk, pk1);
+	h.payload_salt[0] ^= 1;
+	ae_header_payload_key(&h, fk, pk2);
+	h.payload_salt[0] ^= 1;
+	CHECK(memcmp(pk1, pk2, 32) != 0, "payload key uses the salt");
+
+	/* Every truncation is refused. */
+	for (len = 0; len < h.len; len++) {
+		r = ae_header_parse(h.raw, len, &p, NULL);
+		CHECK(r == AE_ETRUNC || r == AE_EFORMAT,
+		    "truncated to %zu: %d", len, r);
+	}
+	/* Every bit flip is refused by parse or by unlock, never accepted. */
+	ae_kdf_default_limits(&u.limits);
+	u.key = key;
+	u.pass = NULL;
+	for (size_t i = 0; i < h.len * 8; i++) {
+		memcpy(raw, h.raw, h.len);
+		raw[i / 8] ^= (uint8_t)(1 << (i % 8));
+		r = ae_header_parse(raw, h.len, &p, NULL);
+		if (r == AE_OK)
+			r = ae_header_unlock(&p, &u, got, NULL);
+		CHECK(r != AE_OK, "bit %zu flip accepted", i);
+	}
+	/* A field changed with the CRC fixed: the MAC catches it. */
+	memcpy(raw, h.raw, h.len);
+	raw[14] ^= 1;               /* payload salt */
+	fix_crc(raw, h.len);
+	CHECK(ae_header_parse(raw, h.len, &p, NULL) == AE_OK, "salt edit parses");
+	memset(&d, 0, sizeof d);
+	CHECK(ae_header_unlock(&p, &u, got, &d) == AE_EAUTH
+	    && d.where == AE_AT_HEADER, "salt edit: header MAC fails");
+
+	/* Fields out of range, with the CRC fixed so the field is the fault. */
+	struct { size_t off; uint8_t val; int want; } cases[] = {
+		{ 8, 2, AE_ENOTSUP },            /* version */
+		{ 11, 2, AE_ENOTSUP },           /* payload type */
+		{ 12, 15, AE_EFORMAT },          /* chunk size 32 KiB */
+		{ 12, 23, AE_EFORMAT },          /* chunk size 8 MiB */
+		{ 13, 0, AE_EFORMAT },           /* no slots */
+		{ 13, 17, AE_EFORMAT },          /* too many slots */
+		{ 13, 1, AE_EFORMAT },           /* slots do not fill */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		memcpy(raw, h.raw, h.len);
+		raw[cases[i].off] = cases[i].val;
+		fix_crc(raw, h.len);
+		r = ae_header_parse(raw, h.len, &p, NULL);
+		CHECK(r == cases[i].want, "field case %zu: %d", i, r);
+	}
+	/* Length field: below the minimum, above the cap, or not the
+	 * actual length. */
+	memcpy(raw, h.raw, h.len);
+	raw[9] = 0x10;              /* 4097 */
+	raw[10] = 0x01;
+	CHECK(ae_header_parse(raw, h.len, &p, NULL) == AE_EFORMAT,
+	    "length over 4096");
+	memcpy(raw, h.raw, h.len);
+	raw[9] = 0;
+	raw[10] = 68;
+	CHECK(ae_header_parse(raw, h.len, &p, NULL) == AE_EFORMAT,
+	    "length under the minimum");
+	/* An AES Crypt file is named as such. */
+	memcpy(raw, "AES\x02\x00", 5);
+	memset(&d, 0, sizeof d);
+	CHECK(ae_header_parse(raw, h.len, &p, &d) == AE_EFORMAT
+	    && strstr(d.what, "AES Crypt") != NULL, "AES Crypt detected");
+	/* Encode refuses what it must not write. */
+	h.nstanzas = 0;
+	CHECK(ae_header_encode(&h, fk) == AE_EINVAL, "no slots");
+	h.nstanzas = 2;
+	h.chunk_log2 = 23;
+	CHECK(ae_header_encode(&h, fk) == AE_EINVAL, "chunk size 8 MiB");
+}
+
+/* ---- chunks ---- */
+
+static void
+test_chunk(void)
+{
+	const size_t cs = 65536;
+	struct ae_chunk_coder sc, oc;
+	uint8_t key[32], *in, *rec, *out, *scratch;
+	size_t rlen, olen;
+	gcm_ctx g;
+	int r;
+
+	t_fill(&seed, key, 32);
+	gcm_init(&g, key);
+	in = malloc(cs);
+	rec = malloc(AE_RECORD_MAX(cs));
+	out = malloc(cs);
+	scratch = malloc(cs);
+	for (size_t i = 0; i < cs; i++)
+		in[i] = (uint8_t)("abcabcabd"[i % 9]);
+	CHECK(ae_chunk_coder_init_open(&oc, cs) == AE_OK, "open coder");
+
+	for (int level = 0; level <= 9; level += 3) {
+		CHECK(ae_chunk_coder_init_seal(&sc, cs, level) == AE_OK,
+		    "seal coder %d", level);
+		size_t sizes[] = { 1, 2, 100, cs - 1, cs };
+		for (size_t k = 0; k < 5; k++) {
+			size_t n = sizes[k];
+			CHECK(ae_chunk_seal(&sc, &g, 3, 1, in, n, rec, &rlen)
+			    == AE_OK, "seal n=%zu", n);
+			CHECK(((rec[0] & AE_FLAG_DEFLATE) != 0) ==
+			    (level > 0 && rlen - 21 < n), "deflate flag");
+			CHECK(rlen <= AE_RECORD_MAX(cs), "record bound");
+			r = ae_chunk_open(&oc, &g, 3, rec, rec + 5, rlen - 21,
+			    scratch, out, &olen, NULL);
+			CHECK(r == AE_OK && olen == n && memcmp(out, in, n) == 0,
+			    "open level %d n=%zu", level, n);
+			/* Wrong position or final flag: nothing written. */
+			memset(out, 0xee, 16);
+			r = ae_chunk_open(&oc, &g, 4, rec, rec + 5, rlen - 21,
+			    scratch, out, &olen, NULL);
+			CHECK(r == AE_EAUTH && out[0] == 0xee, "wrong index");
+			rec[0] ^= AE_FLAG_FINAL;
+			r = ae_chunk_open(&oc, &g, 3, rec, rec + 5, rlen - 21,
+			    scratch, out, &olen, NULL);
+			CHECK(r == AE_EAUTH && out[0] == 0xee, "wrong final");
+			rec[0] ^= AE_FLAG_FINAL ^ AE_FLAG_DEFLATE;
+			r = ae_chunk_open(&oc, &g, 3, rec, rec + 5, rlen - 21,
+			    scratch, out, &olen, NULL);
+			CHECK(r == AE_EAUTH && out[0] == 0xee,
+			    "deflate flag is authenticated");
+		}
+		/* The length rules of seal. */
+		CHECK(ae_chunk_seal(&sc, &g, 0, 0, in, cs - 1, rec, &rlen)
+		    == AE_EINVAL, "short non-final refused");
+		CHECK(ae_chunk_seal(&sc, &g, 1, 1, in, 0, rec, &rlen)
+		    == AE_EINVAL, "empty final after chunk 0 refused");
+		CHECK(ae_chunk_seal(&sc, &g, 0, 1, in, 0, rec, &rlen) == AE_OK
+		    && rlen == 21, "empty final chunk 0");
+		ae_chunk_coder_free(&sc);
+	}
+
+	/* Frames the parser refuses before anything is read. */
+	{
+		uint8_t fr[5] = { 0x04, 0, 0, 0, 1 };
+		int fin, def;
+		size_t cl;
+		CHECK(ae_chunk_frame(fr, cs, &fin, &def, &cl, NULL)
+		    == AE_EFORMAT, "unknown flag bit");
+		fr[0] = 1;
+		store_be32(fr + 1, (uint32_t)cs + 1);
+		CHECK(ae_chunk_frame(fr, cs, &fin, &def, &cl, NULL)
+		    == AE_EFORMAT, "length over chunk size");
+		store_be32(fr + 1, (uint32_t)cs);
+		CHECK(ae_chunk_frame(fr, cs, &fin, &def, &cl, NULL) == AE_OK
+		    && fin && !def && cl == cs, "length = chunk size is fine");
+	}
+
+	/* Authenticated but breaking a rule: a key holder's DEFLATE bomb
+	 * (2 chunks of zeros in one chunk), a short non-final chunk, and an
+	 * empty final chunk after chunk 0. */
+	{
+		uint8_t nonce[12], *z = calloc(1, 2 * cs), *def = malloc(cs);
+		z_stream zs;
+		size_t dl;
+
+		memset(&zs, 0, sizeof zs);
+		deflateInit2(&zs, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+		zs.next_in = z;
+		zs.avail_in = (uInt)(2 * cs);
+		zs.next_out = def;
+		zs.avail_out = (uInt)cs;
+		CHECK(deflate(&zs, Z_FINISH) == Z_STREAM_END, "bomb deflates");
+		dl = cs - zs.avail_out;
+		deflateEnd(&zs);
+		rec[0] = AE_FLAG_FINAL | AE_FLAG_DEFLATE;
+		store_be32(rec + 1, (uint32_t)dl);
+		ae_chunk_nonce(0, 1, nonce);
+		gcm_seal(&g, nonce, 12, rec, 5, def, dl, rec + 5, rec + 5 + dl);
+		memset(&sc, 0, sizeof sc);
+		struct ae_diag d = { 0 };
+		r = ae_chunk_open(&oc, &g, 0, rec, rec + 5, dl, scratch, out,
+		    &olen, &d);
+		CHECK(r == AE_EFORMAT && strstr(d.what, "DEFLATE") != NULL,
+		    "a chunk that inflates past the chunk size is refused");
+
+		/* short non-final, stored */
+		rec[0] = 0;
+		store_be32(rec + 1, 10);
+		ae_chunk_nonce(0, 0, nonce);
+		gcm_seal(&g, nonce, 12, rec, 5, in, 10, rec + 5, rec + 15);
+		r = ae_chunk_open(&oc, &g, 0, rec, rec + 5, 10, scratch, out,
+		    &olen, &d);
+		CHECK(r == AE_EFORMAT && strstr(d.what, "short") != NULL,
+		    "short non-final chunk refused");
+
+		/* empty final chunk 1 */
+		rec[0] = AE_FLAG_FINAL;
+		store_be32(rec + 1, 0);
+		ae_chunk_nonce(1, 1, nonce);
+		gcm_seal(&g, nonce, 12, rec, 5, in, 0, rec + 5, rec + 5);
+		r = ae_chunk_open(&oc, &g, 1, rec, rec + 5, 0, scratch, out,
+		    &olen, &d);
+		CHECK(r == AE_EFORMAT && strstr(d.what, "empty") != NULL,
+		    "empty final chunk after chunk 0 refused");
+		free(z);
+		free(def);
+	}
+	ae_chunk_coder_free(&oc);
+	gcm_wipe(&g);
+	free(in);
+	free(rec);
+	free(out);
+	free(scratch);
+}
+
+/* ---- whole payloads, every tier ---- */
+
+static void
+test_payload(void)
+{
+	const unsigned log2 = 16;
+	const size_t cs = (size_t)1 << log2;
+	size_t sizes[] = { 0, 1, cs - 1, cs, cs + 1, 3 * cs + 5 };
+	uint8_t key[32], *data;
+	size_t maxn = 3 * cs + 5;
+
+	t_fill(&seed, key, 32);
+	data = malloc(maxn);
+	t_fill(&seed, data, maxn / 2);
+	memset(data + maxn / 2, 'z', maxn - maxn / 2);
+
+	for (int t = 0; t < GCM_TIER_COUNT; t++) {
+		gcm_ctx g;
+
+		if (gcm_init_tier(&g, key, (enum gcm_tier)t) != AE_OK) {
+			t_skip("a tier is not available here");
+			continue;
+		}
+		for (size_t k = 0; k < 6; k++) {
+			struct mem src = { data, sizes[k], sizes[k], 0 };
+			struct mem enc = { 0 }, dec = { 0 };
+			struct ae_reader rd = { mem_read, &src };
+			struct ae_writer wr = { mem_write, &enc };
+			struct ae_payload_stats st = { 0 }, st2 = { 0 };
+			struct ae_diag d = { 0 };
+			int r;
+
+			r = ae_payload_encode(&g, log2, 6, &rd, &wr, &st, &d);
+			CHECK(r == AE_OK && st.plain_bytes == sizes[k]
+			    && st.wire_bytes == enc.len, "encode tier %d n=%zu",
+			    t, sizes[k]);
+			CHECK(st.chunks == (sizes[k] == 0 ? 1 :
+			    (sizes[k] + cs - 1) / cs), "chunk count");
+			struct mem csrc = { enc.p, enc.len, enc.len, 0 };
+			struct ae_reader rd2 = { mem_read, &csrc };
+			struct ae_writer wr2 = { mem_write, &dec };
+			r = ae_payload_decode(&g, log2, 0, &rd2, &wr2, &st2, &d);
+			CHECK(r == AE_OK && dec.len == sizes[k]
+			    && memcmp(dec.p, data, sizes[k]) == 0,
+			    "decode tier %d n=%zu", t, sizes[k]);
+
+			/* Every truncation of the largest payload fails, and
+			 * what was written is whole chunks of the plaintext. */
+			if (k == 5 && t == (int)gcm_default_tier()) {
+				for (size_t cut = 0; cut < enc.len; cut +=
+				    (cut < 64 ? 1 : 997)) {
+					struct mem tsrc = { enc.p, cut, cut, 0 };
+					struct mem tdec = { 0 };
+					struct ae_reader rt = { mem_read, &tsrc };
+					struct ae_writer wt = { mem_write, &tdec };
+					struct ae_payload_stats s3 = { 0 };
+					r = ae_payload_decode(&g, log2, 0, &rt,
+					    &wt, &s3, &d);
+					CHECK(r == AE_ETRUNC, "cut at %zu: %d",
+					    cut, r);
+					CHECK(tdec.len % cs == 0 && memcmp(tdec.p,
+					    data, tdec.len) == 0,
+					    "cut at %zu wrote a partial chunk", cut);
+					free(tdec.p);
+				}
+			}
+			free(enc.p);
+			free(dec.p);
+		}
+		gcm_wipe(&g);
+	}
+	free(data);
+}
+
+int
+main(void)
+{
+	test_keyfile();
+	test_kdf();
+	test_stanza();
+	test_header();
+	test_chunk();
+	test_payload();
+	return t_finish("test_container");
+}
