@@ -1,6 +1,6 @@
 /*
  * chunk.h -- one payload chunk, sealed or opened on its own
- * (format/aescrypt-v1.md, section 5).
+ * (format/aescrypt-v1.md, section 6).
  *
  * A chunk is the unit of work of the pipeline: compress then encrypt, or
  * decrypt then inflate, with no state shared between chunks except the

@@ -7,7 +7,7 @@
 #ifndef AE_FORMAT_H
 #define AE_FORMAT_H
 
-/* 2. Header */
+/* 3. Header */
 #define AE_MAGIC "\x89" "aesc\r\n\x1a"
 #define AE_MAGIC_LEN 8
 #define AE_VERSION 1
@@ -23,7 +23,7 @@ enum ae_payload_type {
 	AE_PAYLOAD_PAX = 1        /* a POSIX pax archive (-c / -x / -t) */
 };
 
-/* 3. Stanzas */
+/* 4. Key slots */
 #define AE_STANZA_HEAD_LEN 3      /* type, body length */
 #define AE_FILE_KEY_LEN 32
 #define AE_WRAP_LEN 64            /* encrypted file key || HMAC */
@@ -34,13 +34,13 @@ enum ae_stanza_type {
 #define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
 #define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
 
-/* 4. Keys: the HKDF info labels. */
+/* 4.3 and 5. Keys: the HKDF info labels. */
 #define AE_LABEL_WRAP "aescrypt-v1 wrap"
 #define AE_LABEL_KEYFILE "aescrypt-v1 key-file"
 #define AE_LABEL_HEADER "aescrypt-v1 header"
 #define AE_LABEL_PAYLOAD "aescrypt-v1 payload"
 
-/* 5. Payload */
+/* 6. Payload */
 #define AE_CHUNK_LOG2_MIN 16      /* 64 KiB */
 #define AE_CHUNK_LOG2_MAX 22      /* 4 MiB */
 #define AE_CHUNK_LOG2_DEFAULT 18  /* 256 KiB; see the spec for why */

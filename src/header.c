@@ -10,7 +10,7 @@
 #include "hmac_sha256.h"
 #include "wipe.h"
 
-/* Byte offsets of the fixed fields (spec, section 2.1). */
+/* Byte offsets of the fixed fields (spec, section 3.1). */
 enum {
 	OFF_VERSION = 8,
 	OFF_LENGTH = 9,

@@ -1,5 +1,5 @@
 /*
- * header.h -- the container header (format/aescrypt-v1.md, section 2):
+ * header.h -- the container header (format/aescrypt-v1.md, section 3):
  * building it, reading and checking it, opening it with a key, and the
  * keys it leads to.
  *

@@ -1,6 +1,6 @@
 /*
  * keyfile.h -- the text form of a key file (format/aescrypt-v1.md,
- * section 6).
+ * section 8).
  *
  * A key file holds one 32-byte key as a line "AESCRYPT-KEY-V1-" followed
  * by 64 hex digits.  Lines starting with '#' and blank lines are

@@ -1,6 +1,6 @@
 /*
  * stanza.h -- key slots: the file key wrapped under a passphrase or a
- * key file (format/aescrypt-v1.md, section 3).
+ * key file (format/aescrypt-v1.md, section 4).
  *
  * Every slot type first turns its user secret into a 32-byte slot
  * secret S (Argon2id for a passphrase, HKDF for a key file), then wraps

@@ -1,0 +1,94 @@
+#!/usr/bin/env bats
+# aescrypt against a second implementation of format/aescrypt-v1.md
+# (tests/interop/aescrypt_v1.py: OpenSSL's AES-GCM, Python's HKDF, HMAC,
+# CRC-32 and zlib).  Each reads what the other writes, and both give
+# every sample the same result.
+
+load test_helper
+
+PY=/usr/bin/python3
+IMPL=$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py
+
+setup_file() {
+	if ! /usr/bin/python3 -c 'import cryptography, argon2' 2>/dev/null; then
+		echo "the interop tests need python3-cryptography and python3-argon2" >&2
+		return 1
+	fi
+}
+
+@test "the second implementation gives every sample the recorded result" {
+	local n=0 file key rc sum msg args
+	while IFS=$'\t' read -r file key rc sum msg; do
+		case $file in ''|'#'*) continue ;; esac
+		case $key in
+		key) args=(-k "$SAMPLES/sample.key") ;;
+		pass) args=(-p "$SAMPLES/sample.pass") ;;
+		both) args=(-k "$SAMPLES/sample.key" -p "$SAMPLES/sample.pass") ;;
+		esac
+		run "$PY" "$IMPL" decode "${args[@]}" "$SAMPLES/$file" "$T/out"
+		if [ "$status" -ne "$rc" ]; then
+			echo "$file: python exit $status, expected $rc: $output" >&2
+			return 1
+		fi
+		if [ "$rc" -eq 0 ]; then
+			[ "$(sha256sum < "$T/out" | cut -d' ' -f1)" = "$sum" ] || {
+				echo "$file: python plaintext differs" >&2
+				return 1
+			}
+		fi
+		n=$((n + 1))
+	done < "$SAMPLES/MANIFEST"
+	[ "$n" -ge 25 ]
+}
+
+@test "python decodes what aescrypt encodes: sizes, levels, chunk sizes, slots" {
+	make_key k
+	printf 'pw\n' > pw
+	for n in 0 1 65535 65536 65537 300000; do
+		head -c "$n" /dev/urandom > r.bin
+		seq 1 $((n / 6 + 1)) | head -c "$n" > t.bin
+		for f in r.bin t.bin; do
+			for opt in "-0 --chunk-size 64K" "-6" "-9 --chunk-size 1M"; do
+				"$AESCRYPT" -e -k k $opt -o c.aes "$f"
+				"$PY" "$IMPL" decode -k k c.aes out.bin
+				assert_same "$f" out.bin
+			done
+		done
+	done
+	"$AESCRYPT" -e -k k --passphrase-file pw "${FAST_KDF[@]}" -o c.aes t.bin
+	"$PY" "$IMPL" decode -p pw c.aes out.bin
+	assert_same t.bin out.bin
+}
+
+@test "aescrypt decodes what python encodes: sizes, levels, chunk sizes, slots" {
+	make_key k
+	printf 'pw\n' > pw
+	for n in 0 1 65535 65536 65537 300000; do
+		head -c "$n" /dev/urandom > r.bin
+		seq 1 $((n / 6 + 1)) | head -c "$n" > t.bin
+		for f in r.bin t.bin; do
+			for opt in "--level 0 --chunk-log2 16" "--level 6" "--level 9 --chunk-log2 22"; do
+				"$PY" "$IMPL" encode -k k $opt "$f" c.aes
+				"$AESCRYPT" -d -k k -o out.bin c.aes
+				assert_same "$f" out.bin
+			done
+		done
+	done
+	"$PY" "$IMPL" encode -k k -p pw --kdf 8192,2,2 t.bin c.aes
+	"$AESCRYPT" -d --passphrase-file pw -o out.bin c.aes
+	assert_same t.bin out.bin
+	"$AESCRYPT" -d -k k -o out2.bin c.aes
+	assert_same t.bin out2.bin
+}
+
+@test "the worked example in the spec matches the sample file" {
+	spec=$BATS_TEST_DIRNAME/../../format/aescrypt-v1.md
+	"$PY" "$IMPL" trace -k "$SAMPLES/sample.key" "$SAMPLES/good-one-chunk.aes" > trace
+	local name val
+	while read -r name val; do
+		grep -q "$val" "$spec" || {
+			echo "spec lacks $name = $val" >&2
+			return 1
+		}
+	done < trace
+}

@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""aescrypt_v1.py -- a second, independent implementation of the aescrypt
+container format v1, written from format/aescrypt-v1.md alone.
+
+It shares no code with aescrypt: AES-256-GCM comes from OpenSSL (through
+python3-cryptography), Argon2id from python3-argon2, and HKDF, HMAC,
+CRC-32 and DEFLATE from Python's standard library.  The interop tests
+(tests/cli/040-interop.bats) decode aescrypt's files with it, and decode
+its files with aescrypt; if the spec and the C code ever disagree, they
+fail.
+
+usage:
+  aescrypt_v1.py decode [-k KEYFILE] [-p PASSFILE] [--max-kdf-kib N] IN OUT
+  aescrypt_v1.py encode [-k KEYFILE] [-p PASSFILE] [--chunk-log2 N]
+                        [--level N] [--kdf M,T,P] IN OUT
+  aescrypt_v1.py trace -k KEYFILE IN      (the worked example's values)
+
+Exit status follows the spec's error classes as aescrypt maps them:
+0 ok, 3 wrong key, 4 corrupt/truncated/unsupported, 5 over a limit.
+"""
+import argparse
+import hashlib
+import hmac
+import os
+import struct
+import sys
+import zlib
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from argon2.low_level import Type, hash_secret_raw
+
+MAGIC = b"\x89aesc\r\n\x1a"
+MAX_HEADER = 4096
+MIN_HEADER = 69
+
+
+class Fail(Exception):
+    def __init__(self, status, msg):
+        super().__init__(msg)
+        self.status = status
+
+
+def hkdf(ikm, salt, info, length):
+    """RFC 5869 with SHA-256; an empty salt is 32 zero bytes."""
+    if not salt:
+        salt = b"\0" * 32
+    prk = hmac.new(salt, ikm, hashlib.sha256).digest()
+    out, t, i = b"", b"", 1
+    while len(out) < length:
+        t = hmac.new(prk, t + info + bytes([i]), hashlib.sha256).digest()
+        out += t
+        i += 1
+    return out[:length]
+
+
+def mac(key, msg):
+    return hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def read_keyfile(path):
+    """Section 9."""
+    data = open(path, "rb").read()
+    if len(data) > 4096:
+        raise Fail(3, "not a key file")
+    keys = []
+    for line in data.split(b"\n"):
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if not line or line.startswith(b"#"):
+            continue
+        p = b"AESCRYPT-KEY-V1-"
+        digits = line[len(p):]
+        if (not line.startswith(p) or len(digits) != 64 or
+                any(c not in b"0123456789abcdefABCDEF" for c in digits)):
+            raise Fail(3, "not a key file")
+        keys.append(bytes.fromhex(digits.decode()))
+    if len(keys) != 1:
+        raise Fail(3, "not a key file")
+    return keys[0]
+
+
+def read_passfile(path):
+    line = open(path, "rb").read().split(b"\n")[0]
+    return line[:-1] if line.endswith(b"\r") else line
+
+
+def argon2id(pw, salt, m, t, p):
+    return hash_secret_raw(pw, salt, time_cost=t, memory_cost=m,
+                           parallelism=p, hash_len=32, type=Type.ID,
+                           version=0x13)
+
+
+def wrap_keys(S):
+    okm = hkdf(S, b"", b"aescrypt-v1 wrap", 64)
+    return okm[:32], okm[32:]
+
+
+def xor(a, b):
+    return bytes(x ^ y for x, y in zip(a, b))
+
+
+# ---------------------------------------------------------------- decode
+
+def parse_header(f):
+    """Steps 1-5 of section 11.  Returns (raw, fields, slots)."""
+    lead = f.read(11)
+    if len(lead) == 0:
+        raise Fail(4, "input is empty")
+    if lead[:8] != MAGIC[:len(lead[:8])] or len(lead) >= 8 and lead[:8] != MAGIC:
+        if lead[:3] == b"AES" and len(lead) > 3 and lead[3] <= 3:
+            raise Fail(4, "this is an AES Crypt file")
+        raise Fail(4, "not an aescrypt container (bad magic)")
+    if len(lead) < 11:
+        raise Fail(4, "header is truncated")
+    if lead[8] != 1:
+        raise Fail(4, "unsupported format version %d" % lead[8])
+    L = struct.unpack(">H", lead[9:11])[0]
+    if not MIN_HEADER <= L <= MAX_HEADER:
+        raise Fail(4, "header length out of range")
+    rest = f.read(L - 11)
+    if len(rest) < L - 11:
+        raise Fail(4, "header is truncated")
+    raw = lead + rest
+    if struct.unpack(">I", raw[L - 36:L - 32])[0] != zlib.crc32(raw[:L - 36]):
+        raise Fail(4, "header checksum mismatch")
+    ptype, log2, count = raw[11], raw[12], raw[13]
+    if ptype > 1:
+        raise Fail(4, "unknown payload type %d" % ptype)
+    if not 16 <= log2 <= 22:
+        raise Fail(4, "chunk size out of range")
+    if not 1 <= count <= 16:
+        raise Fail(4, "slot count out of range")
+    slots, off, end = [], 30, L - 36
+    for _ in range(count):
+        if off + 3 > end:
+            raise Fail(4, "slot overruns the header")
+        typ = raw[off]
+        blen = struct.unpack(">H", raw[off + 1:off + 3])[0]
+        if off + 3 + blen > end:
+            raise Fail(4, "slot overruns the header")
+        if typ == 1 and blen != 92 or typ == 2 and blen != 80:
+            raise Fail(4, "slot has the wrong length")
+        slots.append((typ, raw[off:off + 3 + blen]))
+        off += 3 + blen
+    if off != end:
+        raise Fail(4, "slots do not fill the header")
+    return raw, dict(L=L, ptype=ptype, log2=log2,
+                     salt=raw[14:30]), slots
+
+
+def unwrap(slot, S):
+    pad, mk = wrap_keys(S)
+    if not hmac.compare_digest(mac(mk, slot[:-32]), slot[-32:]):
+        return None
+    return xor(slot[-64:-32], pad)
+
+
+def unlock(raw, slots, key, pw, max_m):
+    """Steps 6-7 of section 11."""
+    fk, over = None, None
+    for typ, slot in slots:
+        if typ == 2 and key is not None:
+            S = hkdf(key, slot[3:19], b"aescrypt-v1 key-file", 32)
+            fk = unwrap(slot, S)
+        if fk:
+            break
+    for typ, slot in slots:
+        if fk or typ != 1 or pw is None:
+            continue
+        m, t, p = struct.unpack(">III", slot[3:15])
+        if t < 1 or p < 1 or p > 2**24 - 1 or m < 8 * p:
+            raise Fail(4, "invalid Argon2id parameters")
+        if m > max_m or t > 10 or p > 16:
+            over = (m, t, p)
+            continue
+        fk = unwrap(slot, argon2id(pw, slot[15:31], m, t, p))
+    if fk is None:
+        if over:
+            raise Fail(5, "Argon2id cost over the limit: m=%d t=%d p=%d" % over)
+        raise Fail(3, "wrong passphrase or key")
+    L = len(raw)
+    hk = hkdf(fk, b"", b"aescrypt-v1 header", 32)
+    if not hmac.compare_digest(mac(hk, raw[:L - 32]), raw[L - 32:]):
+        raise Fail(4, "header failed authentication")
+    return fk
+
+
+def decode(f, out, key, pw, max_m):
+    raw, h, slots = parse_header(f)
+    fk = unlock(raw, slots, key, pw, max_m)
+    aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
+    C, off, i = 1 << h["log2"], h["L"], 0
+    while True:
+        frame = f.read(5)
+        if len(frame) == 0:
+            raise Fail(4, "chunk %d at offset %d is missing: no final chunk" % (i, off))
+        if len(frame) < 5:
+            raise Fail(4, "chunk %d at offset %d is truncated" % (i, off))
+        flags, n = frame[0], struct.unpack(">I", frame[1:])[0]
+        if flags & 0xFC:
+            raise Fail(4, "chunk %d at offset %d has unknown flag bits" % (i, off))
+        if n > C:
+            raise Fail(4, "chunk %d at offset %d has a length over the chunk size" % (i, off))
+        body = f.read(n + 16)
+        if len(body) < n + 16:
+            raise Fail(4, "chunk %d at offset %d is truncated" % (i, off))
+        final = flags & 1
+        nonce = i.to_bytes(11, "big") + bytes([final])
+        try:
+            pt = aead.decrypt(nonce, body, frame)
+        except InvalidTag:
+            raise Fail(4, "chunk %d at offset %d failed authentication" % (i, off))
+        if flags & 2:
+            d = zlib.decompressobj(-15)
+            try:
+                plain = d.decompress(pt, C)
+            except zlib.error:
+                raise Fail(4, "chunk %d: bad DEFLATE data" % i)
+            if d.unconsumed_tail or not d.eof or d.unused_data:
+                raise Fail(4, "chunk %d: bad or oversized DEFLATE data" % i)
+        else:
+            plain = pt
+        if not final and len(plain) != C:
+            raise Fail(4, "chunk %d: short chunk before the final one" % i)
+        if final and len(plain) == 0 and i != 0:
+            raise Fail(4, "chunk %d: empty final chunk" % i)
+        out.write(plain)
+        off += 5 + n + 16
+        i += 1
+        if final:
+            break
+    if f.read(1):
+        raise Fail(4, "data after the final chunk (at offset %d)" % off)
+
+
+# ---------------------------------------------------------------- encode
+
+def make_slot(typ, body_wo_wrap, S, fk):
+    pad, mk = wrap_keys(S)
+    blen = len(body_wo_wrap) + 64
+    head = bytes([typ]) + struct.pack(">H", blen) + body_wo_wrap + xor(fk, pad)
+    return head + mac(mk, head)
+
+
+def encode(f, out, key, pw, log2, level, kdf):
+    fk, salt = os.urandom(32), os.urandom(16)
+    slots = []
+    if key is not None:
+        s = os.urandom(16)
+        slots.append(make_slot(2, s, hkdf(key, s, b"aescrypt-v1 key-file", 32), fk))
+    if pw is not None:
+        m, t, p = kdf
+        s = os.urandom(16)
+        slots.append(make_slot(1, struct.pack(">III", m, t, p) + s,
+                               argon2id(pw, s, m, t, p), fk))
+    L = 30 + sum(len(s) for s in slots) + 36
+    raw = (MAGIC + bytes([1]) + struct.pack(">H", L) + bytes([0, log2, len(slots)])
+           + salt + b"".join(slots))
+    raw += struct.pack(">I", zlib.crc32(raw))
+    raw += mac(hkdf(fk, b"", b"aescrypt-v1 header", 32), raw)
+    out.write(raw)
+    aead = AESGCM(hkdf(fk, salt, b"aescrypt-v1 payload", 32))
+    C, i = 1 << log2, 0
+    cur = f.read(C)
+    while True:
+        nxt = f.read(C) if len(cur) == C else b""
+        final = 1 if not nxt else 0
+        body, flags = cur, final
+        if level > 0 and cur:
+            c = zlib.compressobj(level, zlib.DEFLATED, -15)
+            z = c.compress(cur) + c.flush()
+            if len(z) < len(cur):
+                body, flags = z, final | 2
+        frame = bytes([flags]) + struct.pack(">I", len(body))
+        nonce = i.to_bytes(11, "big") + bytes([final])
+        out.write(frame + aead.encrypt(nonce, body, frame))
+        if final:
+            break
+        cur, i = nxt, i + 1
+
+
+def trace(path, keyfile):
+    """Print the worked example's values (section 12.1)."""
+    key = read_keyfile(keyfile)
+    data = open(path, "rb").read()
+    L = struct.unpack(">H", data[9:11])[0]
+    slot = data[30:30 + 83]
+    S = hkdf(key, slot[3:19], b"aescrypt-v1 key-file", 32)
+    pad, mk = wrap_keys(S)
+    fk = xor(slot[19:51], pad)
+    vals = dict(K=key, prefix=data[:30], payload_salt=data[14:30],
+                salt=slot[3:19], wrapped=slot[19:51], wrapmac=slot[51:83],
+                crc=data[L - 36:L - 32], hmac=data[L - 32:L], S=S, pad=pad,
+                mackey=mk, FK=fk, HK=hkdf(fk, b"", b"aescrypt-v1 header", 32),
+                PK=hkdf(fk, data[14:30], b"aescrypt-v1 payload", 32),
+                record=data[L:])
+    for k, v in vals.items():
+        print("%-12s %s" % (k, v.hex()))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cmd", choices=["decode", "encode", "trace"])
+    ap.add_argument("-k", "--key-file")
+    ap.add_argument("-p", "--passphrase-file")
+    ap.add_argument("--max-kdf-kib", type=int, default=2 * 1024 * 1024)
+    ap.add_argument("--chunk-log2", type=int, default=18)
+    ap.add_argument("--level", type=int, default=6)
+    ap.add_argument("--kdf", default="8192,1,1")
+    ap.add_argument("input")
+    ap.add_argument("output", nargs="?")
+    a = ap.parse_args()
+    try:
+        if a.cmd == "trace":
+            trace(a.input, a.key_file)
+            return 0
+        key = read_keyfile(a.key_file) if a.key_file else None
+        pw = read_passfile(a.passphrase_file) if a.passphrase_file else None
+        with open(a.input, "rb") as f, open(a.output, "wb") as out:
+            if a.cmd == "decode":
+                decode(f, out, key, pw, a.max_kdf_kib)
+            else:
+                encode(f, out, key, pw, a.chunk_log2, a.level,
+                       tuple(int(x) for x in a.kdf.split(",")))
+    except Fail as e:
+        if a.output:
+            os.unlink(a.output)
+        print("aescrypt_v1.py: error: %s" % e, file=sys.stderr)
+        return e.status
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
