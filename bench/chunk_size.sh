@@ -33,7 +33,8 @@ for r in $(seq 1 "$ROUNDS"); do
 			t1=$(now)
 			"$A" -d -k "$W/k" -o /dev/null "$W/$d.$cs.aes"
 			t2=$(now)
-			echo "$d $cs $(echo "$t1 - $t0" | bc) $(echo "$t2 - $t1" | bc) $(stat -c %s "$W/$d.$cs.aes")"
+			echo "$d $cs $t0 $t1 $t2 $(stat -c %s "$W/$d.$cs.aes")" |
+			    awk '{printf "%s %s %.6f %.6f %s\n", $1, $2, $4 - $3, $5 - $4, $6}'
 		done
 	done
 done > "$W/raw"

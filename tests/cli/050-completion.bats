@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# The bash completion: what compgen offers for a few command lines.
+
+load test_helper
+
+# complete_words WORD...: run _aescrypt as bash would for the command
+# line "aescrypt WORD..." (the last word is the one being completed) and
+# put the candidates, sorted, one per line, in $output.
+complete_words() {
+	source "$BATS_TEST_DIRNAME/../../completions/aescrypt.bash"
+	COMP_WORDS=(aescrypt "$@")
+	COMP_CWORD=$#
+	COMPREPLY=()
+	_aescrypt
+	output=$(printf '%s\n' "${COMPREPLY[@]}" | sort)
+}
+
+@test "completes long options from a prefix" {
+	complete_words --pass
+	[ "$output" = $'--passphrase\n--passphrase-fd\n--passphrase-file' ]
+}
+
+@test "completes the modes" {
+	complete_words --en
+	[ "$output" = --encrypt ]
+	complete_words --gen
+	[ "$output" = --gen-key ]
+}
+
+@test "offers chunk sizes and KDF costs" {
+	complete_words -e --chunk-size 2
+	[ "$output" = $'256K\n2M' ]
+	complete_words -e --kdf-time ""
+	[ "$(echo "$output" | wc -l)" -eq 10 ]
+}
+
+@test "after -d, offers .aes files and directories, not other files" {
+	touch a.aes b.txt
+	mkdir sub
+	complete_words -d ""
+	[ "$output" = $'a.aes\nsub' ]
+}
+
+@test "after -e, and for -k, offers any file" {
+	touch a.aes b.txt
+	complete_words -e ""
+	[ "$output" = $'a.aes\nb.txt' ]
+	complete_words -d -k b
+	[ "$output" = b.txt ]
+}
+
+@test "every option in --help is offered by the completion" {
+	run_aescrypt 0 --help
+	local opt
+	for opt in $(grep -oE -- '--[a-z][a-z-]+' <<< "$output" | sort -u); do
+		complete_words "$opt"
+		[[ $'\n'"$output"$'\n' == *$'\n'"$opt"$'\n'* ]] || {
+			echo "--help lists $opt but the completion does not offer it" >&2
+			return 1
+		}
+	done
+}
