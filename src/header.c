@@ -308,3 +308,14 @@ ae_header_payload_key(const struct ae_header *h,
 	    (const uint8_t *)AE_LABEL_PAYLOAD, sizeof AE_LABEL_PAYLOAD - 1,
 	    key, 32);
 }
+
+void
+ae_header_payload_cipher(const struct ae_header *h,
+    const uint8_t file_key[AE_FILE_KEY_LEN], gcm_ctx *g)
+{
+	uint8_t key[32];
+
+	ae_header_payload_key(h, file_key, key);
+	gcm_init(g, key);
+	ae_wipe(key, sizeof key);
+}

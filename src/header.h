@@ -18,6 +18,7 @@
 
 #include "error.h"
 #include "format.h"
+#include "gcm.h"
 #include "io.h"
 #include "kdf.h"
 #include "stanza.h"
@@ -84,5 +85,12 @@ int ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
 /* The payload key: HKDF(file key, payload salt, "aescrypt-v1 payload"). */
 void ae_header_payload_key(const struct ae_header *h,
     const uint8_t file_key[AE_FILE_KEY_LEN], uint8_t key[32]);
+
+/*
+ * Set up g with the payload key (gcm_init with the default tier); the
+ * key itself is wiped once g holds it.  The caller MUST gcm_wipe(g).
+ */
+void ae_header_payload_cipher(const struct ae_header *h,
+    const uint8_t file_key[AE_FILE_KEY_LEN], gcm_ctx *g);
 
 #endif

@@ -128,10 +128,8 @@ make_header(const struct opts *o, struct ae_header *h,
 		ae_stanza_wrap(s, S, file_key);
 		ae_wipe(S, sizeof S);
 	}
-	if (signals_stop) {
-		msg_error("interrupted");
-		return EXIT_SIGNAL + signals_caught();
-	}
+	if (signals_stop)
+		return msg_interrupted();
 	if (ae_header_encode(h, file_key) != AE_OK) {
 		msg_error("internal error: cannot lay out the header");
 		return EXIT_SYSTEM;
@@ -147,7 +145,7 @@ cmd_encrypt(const struct opts *o)
 	struct ae_writer writer = { ae_fd_write, &wr };
 	struct ae_payload_stats st = { 0 };
 	struct ae_diag d = { 0 };
-	uint8_t file_key[AE_FILE_KEY_LEN], pk[32];
+	uint8_t file_key[AE_FILE_KEY_LEN];
 	static struct ae_header h;
 	struct outfile out;
 	struct input in;
@@ -168,10 +166,8 @@ cmd_encrypt(const struct opts *o)
 		ae_wipe(file_key, sizeof file_key);
 		return rc;
 	}
-	ae_header_payload_key(&h, file_key, pk);
+	ae_header_payload_cipher(&h, file_key, &gcm);
 	ae_wipe(file_key, sizeof file_key);
-	gcm_init(&gcm, pk);
-	ae_wipe(pk, sizeof pk);
 
 	if ((rc = outfile_open(&out, o->output)) != EXIT_OK)
 		goto done;
@@ -316,10 +312,8 @@ unlock(const struct opts *o, struct input *in, struct ae_reader *reader,
 		    use_pass && np > 0);
 	if (r != AE_OK)
 		return msg_core_error(in->name, r, &d);
-	if (signals_stop) {
-		msg_error("interrupted");
-		return EXIT_SIGNAL + signals_caught();
-	}
+	if (signals_stop)
+		return msg_interrupted();
 	return EXIT_OK;
 }
 
@@ -331,7 +325,7 @@ cmd_decrypt(const struct opts *o)
 	struct ae_writer writer = { ae_fd_write, &wr };
 	struct ae_payload_stats st = { 0 };
 	struct ae_diag d = { 0 };
-	uint8_t file_key[AE_FILE_KEY_LEN], pk[32];
+	uint8_t file_key[AE_FILE_KEY_LEN];
 	static struct ae_header h;
 	struct outfile out;
 	struct input in;
@@ -347,10 +341,8 @@ cmd_decrypt(const struct opts *o)
 		input_close(&in);
 		return rc;
 	}
-	ae_header_payload_key(&h, file_key, pk);
+	ae_header_payload_cipher(&h, file_key, &gcm);
 	ae_wipe(file_key, sizeof file_key);
-	gcm_init(&gcm, pk);
-	ae_wipe(pk, sizeof pk);
 
 	if ((rc = outfile_open(&out, o->output)) != EXIT_OK)
 		goto done;

@@ -50,6 +50,13 @@ msg_hint(const char *fmt, ...)
 }
 
 int
+msg_interrupted(void)
+{
+	msg_error("interrupted");
+	return EXIT_SIGNAL + signals_caught();
+}
+
+int
 exit_for(int err)
 {
 	switch (err) {

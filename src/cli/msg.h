@@ -15,6 +15,9 @@ void msg_warn(const char *fmt, ...)
 void msg_hint(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* Say that a signal stopped the job; return its exit status (128+n). */
+int msg_interrupted(void);
+
 /* The exit status (exitcode.h) for a core error code. */
 int exit_for(int err);
 

@@ -86,10 +86,8 @@ prompt(int tty, const char *text, struct passphrase *p)
 	if (write(tty, "\n", 1) < 0) {
 		/* nothing more to say on a broken terminal */
 	}
-	if (n == -3) {
-		msg_error("interrupted");
-		return EXIT_SIGNAL + signals_caught();
-	}
+	if (n == -3)
+		return msg_interrupted();
 	if (n == -2) {
 		msg_error("passphrase is longer than %d bytes", PASS_MAX);
 		return EXIT_USAGE;
@@ -136,10 +134,8 @@ from_fd(int fd, const char *what, struct passphrase *p)
 {
 	long n = read_line(fd, p->buf, sizeof p->buf);
 
-	if (n == -3) {
-		msg_error("interrupted");
-		return EXIT_SIGNAL + signals_caught();
-	}
+	if (n == -3)
+		return msg_interrupted();
 	if (n == -2) {
 		msg_error("%s: passphrase is longer than %d bytes", what,
 		    PASS_MAX);

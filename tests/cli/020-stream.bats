@@ -321,3 +321,33 @@ rt() {
 	[ "$status" -eq 6 ]
 	[[ $output =~ "No space left on device" ]]
 }
+
+@test "SIGINT or SIGTERM mid-stream: exit 128+n, no output file, no temp file" {
+	make_key k
+	local sig rc
+	for sig in INT TERM; do
+		mkfifo in.fifo
+		# a writer that sends some data, then stalls with the pipe open
+		( head -c 1000000 /dev/urandom; sleep 5 ) > in.fifo &
+		local writer=$!
+		"$AESCRYPT" -e -k k -o out.aes in.fifo 2> err &
+		local pid=$!
+		# wait until the temp file exists, so the signal lands mid-job
+		for i in $(seq 1 100); do
+			compgen -G ".out.aes.aescrypt-*" > /dev/null && break
+			sleep 0.05
+		done
+		kill -s "$sig" "$pid"
+		rc=0
+		wait "$pid" || rc=$?
+		kill "$writer" 2>/dev/null || true
+		wait "$writer" 2>/dev/null || true
+		rm -f in.fifo
+		[ "$rc" -eq $((128 + $(kill -l "$sig"))) ] || {
+			echo "SIG$sig: exit $rc; $(cat err)" >&2
+			return 1
+		}
+		grep -q 'aescrypt: error: .*interrupted' err
+		assert_no_output . out.aes
+	done
+}

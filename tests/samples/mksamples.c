@@ -195,15 +195,6 @@ seal_all(struct buf *b, const gcm_ctx *k, unsigned log2, int level,
 	return i;
 }
 
-static void
-open_key(const struct ae_header *h, const uint8_t fk[32], gcm_ctx *k)
-{
-	uint8_t pk[32];
-
-	ae_header_payload_key(h, fk, pk);
-	gcm_init(k, pk);
-}
-
 /* A whole good file: header then payload. */
 static size_t
 build(struct buf *b, const char *name, int slots, unsigned log2, int level,
@@ -216,7 +207,7 @@ build(struct buf *b, const char *name, int slots, unsigned log2, int level,
 
 	make_header(name, slots, log2, AE_PAYLOAD_STREAM, &h, fk);
 	put(b, h.raw, h.len);
-	open_key(&h, fk, &k);
+	ae_header_payload_cipher(&h, fk, &k);
 	cnt = seal_all(b, &k, log2, level, data, n, starts, max);
 	gcm_wipe(&k);
 	return cnt;
@@ -319,7 +310,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "unknown-slot sample does not parse\n");
 			return 1;
 		}
-		open_key(&h, fk, &k);
+		ae_header_payload_cipher(&h, fk, &k);
 		seal_all(&b, &k, 16, 6, (const uint8_t *)"skip what you do "
 		    "not know\n", 26, starts, 16);
 		gcm_wipe(&k);
@@ -385,7 +376,7 @@ main(int argc, char **argv)
 	/* Two final chunks, both properly sealed: chunk 0 and chunk 1. */
 	make_header("bad-two-final", SLOT_KEY, 16, AE_PAYLOAD_STREAM, &h, fk);
 	put(&b, h.raw, h.len);
-	open_key(&h, fk, &k);
+	ae_header_payload_cipher(&h, fk, &k);
 	seal(&b, &k, 16, 6, 0, 1, (const uint8_t *)"first final\n", 12);
 	seal(&b, &k, 16, 6, 1, 1, (const uint8_t *)"second final\n", 13);
 	gcm_wipe(&k);
