@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "clock.h"
 
 int
 ae_chunk_coder_init_seal(struct ae_chunk_coder *c, size_t chunk_size,
@@ -90,10 +91,15 @@ ae_chunk_seal(struct ae_chunk_coder *c, const gcm_ctx *key, uint64_t index,
 	size_t ctlen;
 	int flags = final ? AE_FLAG_FINAL : 0;
 
+	uint64_t t0, t1;
+
 	if (len > c->chunk_size || (!final && len != c->chunk_size)
 	    || (final && len == 0 && index != 0))
 		return AE_EINVAL;
+	t0 = ae_thread_ns();
 	ctlen = try_deflate(c, in, len, ct);
+	t1 = ae_thread_ns();
+	c->zip_ns += t1 - t0;
 	if (ctlen > 0) {
 		flags |= AE_FLAG_DEFLATE;
 		in = ct;        /* seal in place */
@@ -105,6 +111,8 @@ ae_chunk_seal(struct ae_chunk_coder *c, const gcm_ctx *key, uint64_t index,
 	ae_chunk_nonce(index, final, nonce);
 	gcm_seal(key, nonce, sizeof nonce, rec, AE_FRAME_LEN, in, ctlen, ct,
 	    ct + ctlen);
+	c->aead_ns += ae_thread_ns() - t1;
+	c->aead_bytes += ctlen;
 	*reclen = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
 	return AE_OK;
 }
@@ -157,6 +165,7 @@ ae_chunk_open(struct ae_chunk_coder *c, const gcm_ctx *key, uint64_t index,
 	uint8_t nonce[AE_NONCE_LEN];
 	int final = 0, deflated = 0, r;
 	size_t len, fl = 0;
+	uint64_t t0, t1;
 
 	r = ae_chunk_frame(frame, c->chunk_size, &final, &deflated, &fl, d);
 	if (r != AE_OK || fl != ctlen) {
@@ -165,13 +174,19 @@ ae_chunk_open(struct ae_chunk_coder *c, const gcm_ctx *key, uint64_t index,
 		return r != AE_OK ? r : AE_EINVAL;
 	}
 	ae_chunk_nonce(index, final, nonce);
+	t0 = ae_thread_ns();
 	r = gcm_open(key, nonce, sizeof nonce, frame, AE_FRAME_LEN, body,
 	    ctlen, body + ctlen, AE_TAG_LEN, deflated ? scratch : out);
+	t1 = ae_thread_ns();
+	c->aead_ns += t1 - t0;
+	c->aead_bytes += ctlen;
 	if (r != AE_OK)
 		return ae_fail(d, AE_EAUTH, AE_AT_CHUNK,
 		    "failed authentication", index, 0);
 	if (deflated) {
 		long n = inflate_chunk(c, scratch, ctlen, out);
+
+		c->zip_ns += ae_thread_ns() - t1;
 		if (n < 0)
 			return ae_fail(d, AE_EFORMAT, AE_AT_CHUNK,
 			    "holds bad or oversized DEFLATE data", index, 0);

@@ -22,12 +22,18 @@
 #include "format.h"
 #include "gcm.h"
 
-/* Per-thread compression state, reused from chunk to chunk. */
+/*
+ * Per-thread compression state, reused from chunk to chunk, and the CPU
+ * time this thread spent in each half of the work (for --stats).
+ */
 struct ae_chunk_coder {
 	z_stream z;
 	int zlive;          /* z holds a deflate or inflate state */
 	int level;          /* 0 (store) .. 9 */
 	size_t chunk_size;
+	uint64_t zip_ns;    /* deflating, or inflating */
+	uint64_t aead_ns;   /* sealing, or opening */
+	uint64_t aead_bytes;/* bytes sealed or opened */
 };
 
 /*
@@ -67,12 +73,13 @@ int ae_chunk_frame(const uint8_t frame[AE_FRAME_LEN], size_t chunk_size,
 /*
  * Open chunk `index` whose frame is `frame` and whose ciphertext and tag
  * (ctlen + 16 bytes) are at body.  The plaintext goes to out, which
- * MUST hold the chunk size; scratch (also the chunk size) holds the
- * decrypted DEFLATE data on the way.  Nothing is written to out unless
- * the tag verifies.  Returns 0 with *outlen set; AE_EAUTH if the tag
- * fails (wrong position, tampering); AE_EFORMAT if the authenticated
- * contents break a rule (bad DEFLATE data, inflating past the chunk
- * size, a short non-final chunk, an empty final chunk after chunk 0).
+ * MUST hold the chunk size; scratch (ctlen bytes) holds the decrypted
+ * DEFLATE data on the way, and may be body itself (decrypt in place).
+ * Nothing is written to out or scratch unless the tag verifies.
+ * Returns 0 with *outlen set; AE_EAUTH if the tag fails (wrong position,
+ * tampering); AE_EFORMAT if the authenticated contents break a rule (bad
+ * DEFLATE data, inflating past the chunk size, a short non-final chunk,
+ * an empty final chunk after chunk 0).
  */
 int ae_chunk_open(struct ae_chunk_coder *c, const gcm_ctx *key,
     uint64_t index, const uint8_t frame[AE_FRAME_LEN], const uint8_t *body,

@@ -11,13 +11,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../error.h"
 #include "../gcm.h"
 #include "../header.h"
 #include "../io.h"
-#include "../payload.h"
+#include "../clock.h"
+#include "../pipeline.h"
 #include "../random.h"
 #include "../wipe.h"
 #include "exitcode.h"
@@ -25,6 +27,7 @@
 #include "opts.h"
 #include "outfile.h"
 #include "signals.h"
+#include "stats.h"
 
 /* The input as a descriptor and a name for messages. */
 struct input {
@@ -75,8 +78,9 @@ sys_error(const char *what)
 /* Build the stanzas and header for a new file.  0 or an exit status. */
 static int
 make_header(const struct opts *o, struct ae_header *h,
-    uint8_t file_key[AE_FILE_KEY_LEN])
+    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
 {
+	uint64_t c0, w0;
 	enum pass_source src = pass_source(o);
 	int use_pass = o->keyfile == NULL || o->want_pass || src != PASS_NONE;
 	struct passphrase pass;
@@ -116,7 +120,12 @@ make_header(const struct opts *o, struct ae_header *h,
 			secret_wipe(&pass);
 			return sys_error("the system random number generator");
 		}
+		c0 = ae_process_ns();
+		w0 = ae_wall_ns();
 		r = ae_stanza_secret_passphrase(s, pass.buf, pass.len, S);
+		rs->kdf_cpu_ns += ae_process_ns() - c0;
+		rs->kdf_wall_ns += ae_wall_ns() - w0;
+		rs->kdf_m_kib = s->kdf.m_kib;
 		secret_wipe(&pass);
 		if (r != AE_OK) {
 			msg_error("Argon2id with %u KiB, %u passes, %u lanes: %s",
@@ -128,7 +137,7 @@ make_header(const struct opts *o, struct ae_header *h,
 		ae_stanza_wrap(s, S, file_key);
 		ae_wipe(S, sizeof S);
 	}
-	if (signals_stop)
+	if (atomic_load(&signals_stop))
 		return msg_interrupted();
 	if (ae_header_encode(h, file_key) != AE_OK) {
 		msg_error("internal error: cannot lay out the header");
@@ -137,66 +146,130 @@ make_header(const struct opts *o, struct ae_header *h,
 	return EXIT_OK;
 }
 
+/* The streams of one run: input, output, and their I/O objects. */
+struct streams {
+	struct input in;
+	struct outfile out;
+	struct ae_fdio rd, wr;
+	struct ae_reader reader;
+	struct ae_writer writer;
+	atomic_int cancel;
+};
+
+static void
+streams_init(struct streams *io)
+{
+	memset(io, 0, sizeof *io);
+	atomic_init(&io->cancel, 0);
+	io->in.fd = -1;
+	io->out.fd = -1;
+	io->reader.read = ae_fd_read;
+	io->reader.ctx = &io->rd;
+	io->writer.write = ae_fd_write;
+	io->writer.ctx = &io->wr;
+}
+
+static void
+pipe_params(const struct opts *o, const gcm_ctx *g, unsigned chunk_log2,
+    struct streams *io, struct ae_pipe_params *pp)
+{
+	memset(pp, 0, sizeof *pp);
+	pp->key = g;
+	pp->chunk_log2 = chunk_log2;
+	pp->level = o->level;
+	pp->threads = o->threads;
+	pp->interrupt = &signals_stop;
+	pp->cancel = &io->cancel;
+}
+
+/* Report and return the exit status for a pipeline failure. */
+static int
+pipe_error(struct streams *io, int r, const struct ae_diag *d)
+{
+	const char *name = d->where == AE_AT_OUTPUT ? io->out.name :
+	    io->in.name;
+
+	return msg_core_error(name, r, d);
+}
+
+static void
+finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
+    const gcm_ctx *g)
+{
+	struct rusage ru;
+
+	if (!o->stats)
+		return;
+	rs->tier = gcm_tier_name(gcm_ctx_tier(g));
+	rs->wall_ns = ae_wall_ns() - w0;
+	rs->process_cpu_ns = ae_process_ns();
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		rs->peak_rss_kib = (uint64_t)ru.ru_maxrss;
+	stats_print(stderr, rs, o->stats == 2);
+}
+
 int
 cmd_encrypt(const struct opts *o)
 {
-	struct ae_fdio rd = { 0 }, wr = { 0 };
-	struct ae_reader reader = { ae_fd_read, &rd };
-	struct ae_writer writer = { ae_fd_write, &wr };
-	struct ae_payload_stats st = { 0 };
+	struct run_stats rs;
+	struct ae_pipe_params pp;
 	struct ae_diag d = { 0 };
 	uint8_t file_key[AE_FILE_KEY_LEN];
 	static struct ae_header h;
-	struct outfile out;
-	struct input in;
+	struct streams io;
+	uint64_t w0 = ae_wall_ns();
 	gcm_ctx gcm;
 	int rc, r;
 
+	memset(&rs, 0, sizeof rs);
+	streams_init(&io);
 	if ((o->output == NULL || strcmp(o->output, "-") == 0)
 	    && isatty(STDOUT_FILENO)) {
 		msg_error("refusing to write encrypted data to a terminal");
 		msg_hint("redirect the output with '>' or use -o FILE");
 		return EXIT_USAGE;
 	}
-	if ((rc = input_open(&in, o->input)) != EXIT_OK)
+	if ((rc = input_open(&io.in, o->input)) != EXIT_OK)
 		return rc;
-	rc = make_header(o, &h, file_key);
+	rc = make_header(o, &h, file_key, &rs);
 	if (rc != EXIT_OK) {
-		input_close(&in);
+		input_close(&io.in);
 		ae_wipe(file_key, sizeof file_key);
 		return rc;
 	}
 	ae_header_payload_cipher(&h, file_key, &gcm);
 	ae_wipe(file_key, sizeof file_key);
 
-	if ((rc = outfile_open(&out, o->output)) != EXIT_OK)
+	if ((rc = outfile_open(&io.out, o->output)) != EXIT_OK)
 		goto done;
-	if (isatty(out.fd)) {
+	if (isatty(io.out.fd)) {
 		msg_error("refusing to write encrypted data to a terminal");
-		outfile_abort(&out);
+		outfile_abort(&io.out);
 		rc = EXIT_USAGE;
 		goto done;
 	}
-	rd.fd = in.fd;
-	rd.stop = &signals_stop;
-	wr.fd = out.fd;
-	wr.stop = &signals_stop;
-	r = writer.write(writer.ctx, h.raw, h.len);
+	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
+	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
+	pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
+	r = io.writer.write(io.writer.ctx, h.raw, h.len);
 	if (r != AE_OK)
 		ae_fail(&d, r, AE_AT_OUTPUT, "writing output", 0, 0);
 	else
-		r = ae_payload_encode(&gcm, h.chunk_log2, o->level, &reader,
-		    &writer, &st, &d);
+		r = ae_pipe_encode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
 	if (r != AE_OK) {
-		rc = msg_core_error(d.where == AE_AT_INPUT ? in.name :
-		    out.name, r, &d);
-		outfile_abort(&out);
+		rc = pipe_error(&io, r, &d);
+		outfile_abort(&io.out);
 		goto done;
 	}
-	rc = outfile_commit(&out);
+	if ((rc = outfile_commit(&io.out)) == EXIT_OK) {
+		rs.in_bytes = io.rd.bytes;
+		rs.out_bytes = io.wr.bytes;
+		rs.header_bytes = h.len;
+		finish_stats(o, &rs, w0, &gcm);
+	}
 done:
 	gcm_wipe(&gcm);
-	input_close(&in);
+	input_close(&io.in);
 	return rc;
 }
 
@@ -232,8 +305,10 @@ key_error(const char *name, const struct ae_header *h, int tried_key,
 /* Read the header and open it with the user's secrets. */
 static int
 unlock(const struct opts *o, struct input *in, struct ae_reader *reader,
-    struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN])
+    struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
+    struct run_stats *rs)
 {
+	uint64_t c0, w0;
 	struct ae_unlock u;
 	struct ae_diag d = { 0 };
 	struct passphrase pass;
@@ -304,7 +379,18 @@ unlock(const struct opts *o, struct input *in, struct ae_reader *reader,
 		u.pass = pass.buf;
 		u.passlen = pass.len;
 	}
+	c0 = ae_process_ns();
+	w0 = ae_wall_ns();
 	r = ae_header_unlock(h, &u, file_key, &d);
+	if (u.pass != NULL) {
+		unsigned i;
+
+		rs->kdf_cpu_ns += ae_process_ns() - c0;
+		rs->kdf_wall_ns += ae_wall_ns() - w0;
+		for (i = 0; i < h->nstanzas; i++)
+			if (h->stanza[i].type == AE_STANZA_ARGON2ID)
+				rs->kdf_m_kib = h->stanza[i].kdf.m_kib;
+	}
 	ae_wipe(key, sizeof key);
 	secret_wipe(&pass);
 	if (r == AE_EKEY)
@@ -312,7 +398,7 @@ unlock(const struct opts *o, struct input *in, struct ae_reader *reader,
 		    use_pass && np > 0);
 	if (r != AE_OK)
 		return msg_core_error(in->name, r, &d);
-	if (signals_stop)
+	if (atomic_load(&signals_stop))
 		return msg_interrupted();
 	return EXIT_OK;
 }
@@ -320,51 +406,55 @@ unlock(const struct opts *o, struct input *in, struct ae_reader *reader,
 int
 cmd_decrypt(const struct opts *o)
 {
-	struct ae_fdio rd = { 0 }, wr = { 0 };
-	struct ae_reader reader = { ae_fd_read, &rd };
-	struct ae_writer writer = { ae_fd_write, &wr };
-	struct ae_payload_stats st = { 0 };
+	struct run_stats rs;
+	struct ae_pipe_params pp;
 	struct ae_diag d = { 0 };
 	uint8_t file_key[AE_FILE_KEY_LEN];
 	static struct ae_header h;
-	struct outfile out;
-	struct input in;
+	struct streams io;
+	uint64_t w0 = ae_wall_ns();
 	gcm_ctx gcm;
 	int rc, r;
 
-	if ((rc = input_open(&in, o->input)) != EXIT_OK)
+	memset(&rs, 0, sizeof rs);
+	rs.decrypt = 1;
+	streams_init(&io);
+	if ((rc = input_open(&io.in, o->input)) != EXIT_OK)
 		return rc;
-	rd.fd = in.fd;
-	rd.stop = &signals_stop;
-	rc = unlock(o, &in, &reader, &h, file_key);
+	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
+	rc = unlock(o, &io.in, &io.reader, &h, file_key, &rs);
 	if (rc != EXIT_OK) {
-		input_close(&in);
+		input_close(&io.in);
 		return rc;
 	}
 	ae_header_payload_cipher(&h, file_key, &gcm);
 	ae_wipe(file_key, sizeof file_key);
 
-	if ((rc = outfile_open(&out, o->output)) != EXIT_OK)
+	if ((rc = outfile_open(&io.out, o->output)) != EXIT_OK)
 		goto done;
-	wr.fd = out.fd;
-	wr.stop = &signals_stop;
-	r = ae_payload_decode(&gcm, h.chunk_log2, h.len, &reader, &writer,
-	    &st, &d);
+	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
+	pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
+	pp.offset = h.len;
+	r = ae_pipe_decode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
 	if (r != AE_OK) {
-		rc = msg_core_error(d.where == AE_AT_OUTPUT ? out.name :
-		    in.name, r, &d);
-		if (out.in_place && st.plain_bytes > 0)
+		rc = pipe_error(&io, r, &d);
+		if (io.out.in_place && rs.pipe.plain_bytes > 0)
 			msg_error("the output is incomplete: only the first "
-			    "%llu bytes were written, and they must not be "
-			    "used as a whole", (unsigned long long)st.plain_bytes);
-		else if (!out.in_place)
-			msg_hint("%s was not written", out.name);
-		outfile_abort(&out);
+			    "%llu bytes were written, and they must not be used "
+			    "as a whole", (unsigned long long)rs.pipe.plain_bytes);
+		else if (!io.out.in_place)
+			msg_hint("%s was not written", io.out.name);
+		outfile_abort(&io.out);
 		goto done;
 	}
-	rc = outfile_commit(&out);
+	if ((rc = outfile_commit(&io.out)) == EXIT_OK) {
+		rs.in_bytes = io.rd.bytes;
+		rs.out_bytes = io.wr.bytes;
+		rs.header_bytes = h.len;
+		finish_stats(o, &rs, w0, &gcm);
+	}
 done:
 	gcm_wipe(&gcm);
-	input_close(&in);
+	input_close(&io.in);
 	return rc;
 }

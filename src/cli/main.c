@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <argon2.h>
 #include <zlib.h>
@@ -18,6 +19,7 @@
 #include "../cpu.h"
 #include "../format.h"
 #include "../gcm.h"
+#include "../pipeline.h"
 #include "../version.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -54,8 +56,12 @@ usage(FILE *fp)
 	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
 	    "                            (default: 2G or half the RAM)\n"
 	    "\n"
-	    "Other:\n"
+	    "Performance:\n"
+	    "  -j, --threads N           worker threads (default: one per CPU)\n"
+	    "      --stats[=json]        after the run, print where the time went\n"
 	    "      --no-hw               use the portable constant-time cipher\n"
+	    "\n"
+	    "Other:\n"
 	    "  -h, --help                show this help\n"
 	    "  -V, --version             show version, cipher tiers, libraries\n"
 	    "\n"
@@ -141,6 +147,17 @@ bad_value(const char *opt, const char *val, const char *want)
 	return EXIT_USAGE;
 }
 
+/* One worker per online CPU, as pigz and zstd -T0 do. */
+static unsigned
+default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > AE_PIPE_MAX_THREADS ? AE_PIPE_MAX_THREADS : (unsigned)n;
+}
+
 static int
 set_mode(struct opts *o, int m)
 {
@@ -171,7 +188,7 @@ main(int argc, char **argv)
 	enum {
 		OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
 		OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM,
-		OPT_CHUNK
+		OPT_CHUNK, OPT_STATS
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -187,6 +204,8 @@ main(int argc, char **argv)
 		{ "kdf-parallelism", required_argument, NULL, OPT_KDF_PAR },
 		{ "max-kdf-memory", required_argument, NULL, OPT_MAX_KDF_MEM },
 		{ "chunk-size", required_argument, NULL, OPT_CHUNK },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "stats", optional_argument, NULL, OPT_STATS },
 		{ "no-hw", no_argument, NULL, OPT_NO_HW },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -203,9 +222,10 @@ main(int argc, char **argv)
 	o.kdf.m_kib = AE_KDF_DEFAULT_M_KIB;
 	o.kdf.t = AE_KDF_DEFAULT_T;
 	o.kdf.p = AE_KDF_DEFAULT_P;
+	o.threads = default_threads();
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":edo:k:PhV0123456789", longopts,
+	while ((c = getopt_long(argc, argv, ":edo:k:j:PhV0123456789", longopts,
 	    NULL)) != -1) {
 		rc = EXIT_OK;
 		switch (c) {
@@ -270,6 +290,21 @@ main(int argc, char **argv)
 				return bad_value("--max-kdf-memory", optarg,
 				    "a size (e.g. 4G)");
 			o.max_kdf_kib = size / 1024;
+			break;
+		case 'j':
+			if (parse_u32(optarg, 1, AE_PIPE_MAX_THREADS,
+			    &o.threads) != 0)
+				return bad_value("-j", optarg,
+				    "a thread count from 1 to 256");
+			break;
+		case OPT_STATS:
+			if (optarg == NULL)
+				o.stats = 1;
+			else if (strcmp(optarg, "json") == 0)
+				o.stats = 2;
+			else
+				return bad_value("--stats", optarg,
+				    "no value, or =json");
 			break;
 		case OPT_NO_HW:
 			gcm_force_software();

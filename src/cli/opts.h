@@ -21,6 +21,8 @@ struct opts {
 	uint64_t max_kdf_kib;       /* 0: the default cap */
 	int level;                  /* 0..9 */
 	unsigned chunk_log2;
+	unsigned threads;           /* pipeline workers (-j) */
+	int stats;                  /* 0 none, 1 table, 2 JSON */
 };
 
 /* -e: encrypt a byte stream.  Returns an exit status. */

@@ -47,7 +47,7 @@ read_line(int fd, uint8_t *buf, size_t cap)
 		ssize_t r = read(fd, &c, 1);
 
 		if (r < 0) {
-			if (errno == EINTR && !signals_stop)
+			if (errno == EINTR && !atomic_load(&signals_stop))
 				continue;
 			return errno == EINTR ? -3 : -1;
 		}
@@ -235,7 +235,7 @@ secret_keyfile_read(const char *path, uint8_t key[32])
 	}
 	while (len < sizeof text) {
 		n = read(fd, text + len, sizeof text - len);
-		if (n < 0 && errno == EINTR && !signals_stop)
+		if (n < 0 && errno == EINTR && !atomic_load(&signals_stop))
 			continue;
 		if (n < 0) {
 			msg_error("%s: %s", path, strerror(errno));
@@ -286,7 +286,7 @@ secret_keyfile_generate(const char *path)
 	}
 	while (off < len) {
 		ssize_t n = write(fd, text + off, len - off);
-		if (n < 0 && errno == EINTR && !signals_stop)
+		if (n < 0 && errno == EINTR && !atomic_load(&signals_stop))
 			continue;
 		if (n < 0) {
 			rc = EXIT_SYSTEM;

@@ -3,14 +3,14 @@
 
 #include <string.h>
 
-volatile sig_atomic_t signals_stop;
-static volatile sig_atomic_t caught;
+atomic_int signals_stop;
+static atomic_int caught;
 
 static void
 on_signal(int sig)
 {
-	caught = sig;
-	signals_stop = 1;
+	atomic_store(&caught, sig);
+	atomic_store(&signals_stop, 1);
 }
 
 void
@@ -32,5 +32,5 @@ signals_init(void)
 int
 signals_caught(void)
 {
-	return caught;
+	return atomic_load(&caught);
 }

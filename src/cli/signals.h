@@ -11,8 +11,12 @@
 #define AE_CLI_SIGNALS_H
 
 #include <signal.h>
+#include <stdatomic.h>
 
-extern volatile sig_atomic_t signals_stop;
+/* Non-zero once a handled signal has arrived.  An atomic int (lock-free
+ * on every target we build for), so the handler may set it and any
+ * thread may read it without a race. */
+extern atomic_int signals_stop;
 
 /* Install the handlers (without SA_RESTART, so blocked reads return). */
 void signals_init(void);

@@ -1,7 +1,7 @@
 /*
  * test_container.c -- the v1 container's parts on their own: key files,
- * Argon2id plumbing, key slots, the header, chunks, and whole payloads
- * through memory readers and writers, on every cipher tier.
+ * Argon2id plumbing, key slots, the header and chunks.  Whole payloads
+ * through the pipeline are test_pipeline.c's.
  *
  * The CLI tests (tests/cli) drive the same code through the binary;
  * these reach the cases the binary cannot make: every truncation
@@ -18,51 +18,11 @@
 #include "format.h"
 #include "gcm.h"
 #include "header.h"
-#include "io.h"
 #include "kdf.h"
 #include "keyfile.h"
-#include "payload.h"
 #include "stanza.h"
 
 static uint64_t seed = 0x5eed;
-
-/* ---- memory reader and writer ---- */
-
-struct mem {
-	uint8_t *p;
-	size_t len, cap, pos;
-};
-
-static int
-mem_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
-{
-	struct mem *m = ctx;
-	size_t k = m->len - m->pos < n ? m->len - m->pos : n;
-
-	if (k > 0)
-		memcpy(buf, m->p + m->pos, k);
-	m->pos += k;
-	*got = k;
-	return AE_OK;
-}
-
-static int
-mem_write(void *ctx, const uint8_t *buf, size_t n)
-{
-	struct mem *m = ctx;
-
-	if (n == 0)
-		return AE_OK;
-	if (m->len + n > m->cap) {
-		m->cap = (m->len + n) * 2 + 1024;
-		m->p = realloc(m->p, m->cap);
-		if (m->p == NULL)
-			return AE_ENOMEM;
-	}
-	memcpy(m->p + m->len, buf, n);
-	m->len += n;
-	return AE_OK;
-}
 
 /* ---- key files ---- */
 
@@ -517,81 +477,6 @@ test_chunk(void)
 	free(scratch);
 }
 
-/* ---- whole payloads, every tier ---- */
-
-static void
-test_payload(void)
-{
-	const unsigned log2 = 16;
-	const size_t cs = (size_t)1 << log2;
-	size_t sizes[] = { 0, 1, cs - 1, cs, cs + 1, 3 * cs + 5 };
-	uint8_t key[32], *data;
-	size_t maxn = 3 * cs + 5;
-
-	t_fill(&seed, key, 32);
-	data = malloc(maxn);
-	t_fill(&seed, data, maxn / 2);
-	memset(data + maxn / 2, 'z', maxn - maxn / 2);
-
-	for (int t = 0; t < GCM_TIER_COUNT; t++) {
-		gcm_ctx g;
-
-		if (gcm_init_tier(&g, key, (enum gcm_tier)t) != AE_OK) {
-			t_skip("a tier is not available here");
-			continue;
-		}
-		for (size_t k = 0; k < 6; k++) {
-			struct mem src = { data, sizes[k], sizes[k], 0 };
-			struct mem enc = { 0 }, dec = { 0 };
-			struct ae_reader rd = { mem_read, &src };
-			struct ae_writer wr = { mem_write, &enc };
-			struct ae_payload_stats st = { 0 }, st2 = { 0 };
-			struct ae_diag d = { 0 };
-			int r;
-
-			r = ae_payload_encode(&g, log2, 6, &rd, &wr, &st, &d);
-			CHECK(r == AE_OK && st.plain_bytes == sizes[k]
-			    && st.wire_bytes == enc.len, "encode tier %d n=%zu",
-			    t, sizes[k]);
-			CHECK(st.chunks == (sizes[k] == 0 ? 1 :
-			    (sizes[k] + cs - 1) / cs), "chunk count");
-			struct mem csrc = { enc.p, enc.len, enc.len, 0 };
-			struct ae_reader rd2 = { mem_read, &csrc };
-			struct ae_writer wr2 = { mem_write, &dec };
-			r = ae_payload_decode(&g, log2, 0, &rd2, &wr2, &st2, &d);
-			CHECK(r == AE_OK && dec.len == sizes[k]
-			    && (sizes[k] == 0 || memcmp(dec.p, data, sizes[k])
-			    == 0),
-			    "decode tier %d n=%zu", t, sizes[k]);
-
-			/* Every truncation of the largest payload fails, and
-			 * what was written is whole chunks of the plaintext. */
-			if (k == 5 && t == (int)gcm_default_tier()) {
-				for (size_t cut = 0; cut < enc.len; cut +=
-				    (cut < 64 ? 1 : 997)) {
-					struct mem tsrc = { enc.p, cut, cut, 0 };
-					struct mem tdec = { 0 };
-					struct ae_reader rt = { mem_read, &tsrc };
-					struct ae_writer wt = { mem_write, &tdec };
-					struct ae_payload_stats s3 = { 0 };
-					r = ae_payload_decode(&g, log2, 0, &rt,
-					    &wt, &s3, &d);
-					CHECK(r == AE_ETRUNC, "cut at %zu: %d",
-					    cut, r);
-					CHECK(tdec.len % cs == 0 && (tdec.len == 0
-					    || memcmp(tdec.p, data, tdec.len) == 0),
-					    "cut at %zu wrote a partial chunk", cut);
-					free(tdec.p);
-				}
-			}
-			free(enc.p);
-			free(dec.p);
-		}
-		gcm_wipe(&g);
-	}
-	free(data);
-}
-
 int
 main(void)
 {
@@ -600,6 +485,5 @@ main(void)
 	test_stanza();
 	test_header();
 	test_chunk();
-	test_payload();
 	return t_finish("test_container");
 }

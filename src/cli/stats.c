@@ -1,0 +1,113 @@
+#include "config.h"
+#include "stats.h"
+
+#include <string.h>
+
+/* One row of the stage table. */
+struct stage {
+	const char *name;
+	uint64_t ns;
+	uint64_t bytes;     /* what the stage processed, for MB/s; 0: n/a */
+};
+
+static double
+sec(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static double
+mbps(uint64_t bytes, uint64_t ns)
+{
+	return ns == 0 ? 0.0 : (double)bytes / 1e6 / sec(ns);
+}
+
+/* Fill rows[]; return the count.  "other" is what the process used
+ * beyond the measured stages (thread start-up, locking, the header), so
+ * the shares always add up to 100% of the process's CPU time. */
+static int
+stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
+{
+	const struct ae_pipe_stats *p = &s->pipe;
+	uint64_t sum;
+	int n = 0;
+
+	rows[n++] = (struct stage){ "read", p->read_ns, p->read_bytes };
+	rows[n++] = (struct stage){ s->decrypt ? "inflate" : "compress",
+	    p->zip_ns, p->plain_bytes };
+	rows[n++] = (struct stage){ s->decrypt ? "decrypt" : "encrypt",
+	    p->aead_ns, p->aead_bytes };
+	rows[n++] = (struct stage){ "write", p->write_ns, p->write_bytes };
+	rows[n++] = (struct stage){ "kdf", s->kdf_cpu_ns, 0 };
+	sum = p->read_ns + p->zip_ns + p->aead_ns + p->write_ns
+	    + s->kdf_cpu_ns;
+	rows[n++] = (struct stage){ "other", s->process_cpu_ns > sum ?
+	    s->process_cpu_ns - sum : 0, 0 };
+	*total = sum + rows[n - 1].ns;
+	return n;
+}
+
+void
+stats_print(FILE *fp, const struct run_stats *s, int json)
+{
+	struct stage rows[8];
+	uint64_t total;
+	double ratio = s->pipe.plain_bytes == 0 ? 0.0 :
+	    (double)s->pipe.wire_bytes / (double)s->pipe.plain_bytes;
+	int n = stages(s, rows, &total), i;
+
+	if (json) {
+		fprintf(fp, "{\"mode\":\"%s\",\"tier\":\"%s\",\"threads\":%u,"
+		    "\"wall_s\":%.6f,\"cpu_s\":%.6f,\"bytes_in\":%llu,"
+		    "\"bytes_out\":%llu,\"payload_bytes\":%llu,"
+		    "\"record_bytes\":%llu,\"chunks\":%llu,\"ratio\":%.6f,"
+		    "\"kdf_wall_s\":%.6f,\"peak_rss_kib\":%llu,\"stages\":{",
+		    s->decrypt ? "decrypt" : "encrypt", s->tier,
+		    s->pipe.threads, sec(s->wall_ns), sec(total),
+		    (unsigned long long)s->in_bytes,
+		    (unsigned long long)s->out_bytes,
+		    (unsigned long long)s->pipe.plain_bytes,
+		    (unsigned long long)s->pipe.wire_bytes,
+		    (unsigned long long)s->pipe.chunks, ratio,
+		    sec(s->kdf_wall_ns), (unsigned long long)s->peak_rss_kib);
+		for (i = 0; i < n; i++)
+			fprintf(fp, "%s\"%s\":{\"cpu_s\":%.6f,\"share\":%.4f,"
+			    "\"mb_s\":%.1f}", i ? "," : "", rows[i].name,
+			    sec(rows[i].ns), total ? (double)rows[i].ns /
+			    (double)total : 0.0, mbps(rows[i].bytes,
+			    rows[i].ns));
+		fprintf(fp, "}}\n");
+		return;
+	}
+	fprintf(fp, "aescrypt: stats: %s, cipher %s, %u worker thread%s\n",
+	    s->decrypt ? "decrypt" : "encrypt", s->tier, s->pipe.threads,
+	    s->pipe.threads == 1 ? "" : "s");
+	fprintf(fp, "  wall %.3f s, CPU %.3f s, peak memory %llu KiB\n",
+	    sec(s->wall_ns), sec(total),
+	    (unsigned long long)s->peak_rss_kib);
+	fprintf(fp, "  in %llu bytes, out %llu bytes; payload %llu -> %llu "
+	    "bytes in %llu chunks (ratio %.3f)\n",
+	    (unsigned long long)s->in_bytes,
+	    (unsigned long long)s->out_bytes,
+	    (unsigned long long)s->pipe.plain_bytes,
+	    (unsigned long long)s->pipe.wire_bytes,
+	    (unsigned long long)s->pipe.chunks, ratio);
+	fprintf(fp, "  %-9s %10s %7s %10s\n", "stage", "CPU s", "share",
+	    "MB/s");
+	for (i = 0; i < n; i++) {
+		char rate[32];
+
+		if (rows[i].bytes != 0 && rows[i].ns != 0)
+			snprintf(rate, sizeof rate, "%10.1f",
+			    mbps(rows[i].bytes, rows[i].ns));
+		else
+			snprintf(rate, sizeof rate, "%10s", "-");
+		fprintf(fp, "  %-9s %10.3f %6.1f%% %s\n", rows[i].name,
+		    sec(rows[i].ns), total ? 100.0 * (double)rows[i].ns /
+		    (double)total : 0.0, rate);
+	}
+	if (s->kdf_cpu_ns != 0)
+		fprintf(fp, "  kdf: Argon2id %llu MiB, %.3f s wall\n",
+		    (unsigned long long)s->kdf_m_kib / 1024,
+		    sec(s->kdf_wall_ns));
+}

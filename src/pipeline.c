@@ -1,0 +1,677 @@
+/*
+ * pipeline.c -- the parallel chunk pipeline.
+ *
+ * Threads.  Three kinds, and only three.  One reader thread turns the
+ * input into jobs: when encoding, a job is a chunk of plaintext; when
+ * decoding, it is one record (frame, ciphertext, tag), which the reader
+ * frames and bounds-checks itself so that a hostile length is refused
+ * before anything is read.  N worker threads take jobs and do the
+ * expensive part: deflate then seal, or open then inflate.  The calling
+ * thread is the writer: it emits finished jobs strictly in sequence
+ * order.  -j1 is this same code with one worker.
+ *
+ * Ordering.  Every job carries `seq`, its chunk index, assigned by the
+ * reader alone; the nonce is made from seq and the final flag, so no
+ * worker depends on another and none can choose a nonce.  The reader
+ * reads one chunk ahead (as pigz does), so it knows which chunk is the
+ * last before it hands it out.  Finished jobs land in a ring of slots
+ * indexed by seq modulo the number of jobs; the writer waits for the
+ * slot of the next seq.  There are never more jobs than slots, and the
+ * writer frees them in order, so the live seqs always fit the ring.
+ *
+ * Back-pressure.  All jobs come from one pool, allocated up front and
+ * sized 2N+2 (but within AE_PIPE_BUDGET bytes of buffers).  When the
+ * pool is empty the reader waits; it is refilled only as the writer
+ * finishes jobs.  So a slow writer slows the reader, and memory does not
+ * depend on the size of the input.
+ *
+ * Errors.  A job can fail (a tag that does not verify, bad DEFLATE data)
+ * and so can the reader (a read error, a truncated record, data after
+ * the final record: it posts these as a failed job at the seq where the
+ * problem is).  Failure is reported in seq order, so the message is the
+ * one a one-chunk-at-a-time decoder would give: the lowest failing seq
+ * is recorded, the reader stops, workers skip jobs past it, and the
+ * writer writes everything before it and then reports it.  A writer
+ * error, an interrupt or a lack of memory is a hard stop instead: every
+ * thread leaves at its next check, and the cancel flag lets a reader
+ * blocked on a stalled pipe give up (ae_fdio polls it).
+ *
+ * Shutdown.  The writer decides when the run is over (the end marker the
+ * reader posts after the final chunk, or the first failure), sets the
+ * stop flag, wakes everyone, and joins the threads before it returns;
+ * buffers that held plaintext are wiped.  The threads block the
+ * asynchronous signals, so a Ctrl-C reaches the calling thread, which
+ * polls `interrupt` while it waits.
+ */
+#include "config.h"
+#include "pipeline.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chunk.h"
+#include "clock.h"
+#include "format.h"
+#include "wipe.h"
+
+/* Job buffers stay within this, whatever the thread count. */
+#define AE_PIPE_BUDGET ((size_t)40 << 20)
+/* The writer looks at `interrupt` at least this often (ms). */
+#define WAIT_MS 100
+
+enum job_kind { JOB_CHUNK, JOB_END };
+
+struct job {
+	struct job *next;           /* free list or work queue */
+	enum job_kind kind;
+	uint64_t seq;
+	int final;
+	int status;                 /* AE_OK, or the failure at this seq */
+	struct ae_diag diag;
+	uint64_t offset;            /* decode: container offset of the record */
+	uint8_t *in;                /* encode: plaintext; decode: record */
+	size_t in_len;
+	uint8_t *out;               /* encode: record; decode: plaintext */
+	size_t out_len;
+};
+
+struct pipe {
+	const struct ae_pipe_params *p;
+	int decode;
+	size_t cs;
+	struct ae_reader *in;
+
+	pthread_mutex_t lock;
+	pthread_cond_t free_cv;     /* a job was freed, or stop */
+	pthread_cond_t work_cv;     /* work queued, reading over, or stop */
+	pthread_cond_t done_cv;     /* a job finished, or stop */
+	struct job *jobs;
+	unsigned njobs;
+	struct job *free_list;
+	struct job *work_head, *work_tail;
+	struct job **ring;
+	int reading_over;           /* the reader has left */
+	uint64_t fail_seq;          /* lowest failed seq, UINT64_MAX if none */
+	int stop;                   /* hard stop */
+
+	struct ae_chunk_coder *coders;
+	unsigned nworkers;
+	uint64_t read_ns, read_bytes;
+};
+
+struct worker_arg {
+	struct pipe *pp;
+	struct ae_chunk_coder *coder;
+};
+
+/* ---- the pool, the queue and the ring (all under pp->lock) ---- */
+
+/* A free job for the reader, or NULL if the run is stopping. */
+static struct job *
+get_free(struct pipe *pp)
+{
+	struct job *j = NULL;
+
+	pthread_mutex_lock(&pp->lock);
+	while (pp->free_list == NULL && !pp->stop
+	    && pp->fail_seq == UINT64_MAX)
+		pthread_cond_wait(&pp->free_cv, &pp->lock);
+	if (!pp->stop && pp->fail_seq == UINT64_MAX) {
+		j = pp->free_list;
+		pp->free_list = j->next;
+	}
+	pthread_mutex_unlock(&pp->lock);
+	if (j != NULL) {
+		j->next = NULL;
+		j->kind = JOB_CHUNK;
+		j->final = 0;
+		j->status = AE_OK;
+		memset(&j->diag, 0, sizeof j->diag);
+		j->in_len = j->out_len = 0;
+	}
+	return j;
+}
+
+static void
+put_free(struct pipe *pp, struct job *j)
+{
+	pthread_mutex_lock(&pp->lock);
+	j->next = pp->free_list;
+	pp->free_list = j;
+	pthread_cond_signal(&pp->free_cv);
+	pthread_mutex_unlock(&pp->lock);
+}
+
+static void
+push_work(struct pipe *pp, struct job *j)
+{
+	pthread_mutex_lock(&pp->lock);
+	j->next = NULL;
+	if (pp->work_tail != NULL)
+		pp->work_tail->next = j;
+	else
+		pp->work_head = j;
+	pp->work_tail = j;
+	pthread_cond_signal(&pp->work_cv);
+	pthread_mutex_unlock(&pp->lock);
+}
+
+/* The next job for a worker, or NULL when there will be no more.  Jobs
+ * past a known failure are not worth doing: they go back to the pool. */
+static struct job *
+pop_work(struct pipe *pp)
+{
+	struct job *j;
+
+	pthread_mutex_lock(&pp->lock);
+	for (;;) {
+		while (pp->work_head == NULL && !pp->stop
+		    && !pp->reading_over)
+			pthread_cond_wait(&pp->work_cv, &pp->lock);
+		j = pp->work_head;
+		if (pp->stop || j == NULL) {
+			j = NULL;
+			break;
+		}
+		pp->work_head = j->next;
+		if (pp->work_head == NULL)
+			pp->work_tail = NULL;
+		if (j->seq < pp->fail_seq)
+			break;
+		j->next = pp->free_list;
+		pp->free_list = j;
+		pthread_cond_signal(&pp->free_cv);
+	}
+	pthread_mutex_unlock(&pp->lock);
+	return j;
+}
+
+/* Hand a finished (or failed) job to the writer. */
+static void
+post_done(struct pipe *pp, struct job *j)
+{
+	pthread_mutex_lock(&pp->lock);
+	pp->ring[j->seq % pp->njobs] = j;
+	if (j->status != AE_OK && j->seq < pp->fail_seq) {
+		pp->fail_seq = j->seq;
+		/* the reader may be waiting for a job it no longer needs */
+		pthread_cond_broadcast(&pp->free_cv);
+	}
+	pthread_cond_signal(&pp->done_cv);
+	pthread_mutex_unlock(&pp->lock);
+}
+
+/* Post j as the failure at its seq. */
+static void
+post_error(struct pipe *pp, struct job *j, int err, enum ae_where where,
+    const char *what, uint64_t offset)
+{
+	ae_fail(&j->diag, err, where, what, j->seq, offset);
+	j->status = err;
+	post_done(pp, j);
+}
+
+/* ---- the reader ---- */
+
+/* Read n bytes (fewer only at EOF) and account for them. */
+static int
+timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
+{
+	uint64_t t0 = ae_thread_ns();
+	int r = pp->in->read(pp->in->ctx, buf, n, got);
+
+	pp->read_ns += ae_thread_ns() - t0;
+	pp->read_bytes += *got;
+	return r;
+}
+
+static const char *
+read_what(int err)
+{
+	return err == AE_EINTR ? "interrupted" : "reading input";
+}
+
+static void
+read_plain(struct pipe *pp)
+{
+	struct job *cur, *nxt = NULL, *end;
+	uint64_t seq = 0, pos = 0;
+	size_t got, ngot = 0;
+	int r;
+
+	if ((cur = get_free(pp)) == NULL)
+		return;
+	cur->seq = 0;
+	if ((r = timed_read(pp, cur->in, pp->cs, &got)) != AE_OK) {
+		post_error(pp, cur, r, AE_AT_INPUT, read_what(r), 0);
+		return;
+	}
+	for (;;) {
+		int final = got < pp->cs;
+
+		cur->seq = seq;
+		if (!final) {
+			if ((nxt = get_free(pp)) == NULL) {
+				put_free(pp, cur);
+				return;
+			}
+			r = timed_read(pp, nxt->in, pp->cs, &ngot);
+			if (r != AE_OK) {
+				put_free(pp, nxt);
+				post_error(pp, cur, r, AE_AT_INPUT, read_what(r),
+				    pos + got);
+				return;
+			}
+			final = ngot == 0;
+			if (final) {
+				put_free(pp, nxt);
+				nxt = NULL;
+			}
+		}
+		if (!final && seq == UINT64_MAX) {
+			put_free(pp, nxt);
+			post_error(pp, cur, AE_ETOOBIG, AE_AT_CHUNK,
+			    "would need a chunk counter past 2^64", pos);
+			return;
+		}
+		cur->final = final;
+		cur->in_len = got;
+		push_work(pp, cur);
+		pos += got;
+		if (final)
+			break;
+		seq++;
+		cur = nxt;
+		got = ngot;
+	}
+	if ((end = get_free(pp)) != NULL) {
+		end->kind = JOB_END;
+		end->seq = seq + 1;
+		post_done(pp, end);
+	}
+}
+
+static void
+read_records(struct pipe *pp)
+{
+	uint64_t seq = 0, off = pp->p->offset;
+	struct job *j;
+	size_t got, ctlen;
+	int r, final = 0, deflated;
+	uint8_t extra;
+
+	while (!final) {
+		if ((j = get_free(pp)) == NULL)
+			return;
+		j->seq = seq;
+		j->offset = off;
+		if ((r = timed_read(pp, j->in, AE_FRAME_LEN, &got)) != AE_OK) {
+			post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
+			return;
+		}
+		if (got == 0) {
+			post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK,
+			    "is missing: the input ends with no final chunk", off);
+			return;
+		}
+		if (got < AE_FRAME_LEN) {
+			post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
+			    off);
+			return;
+		}
+		r = ae_chunk_frame(j->in, pp->cs, &final, &deflated, &ctlen,
+		    &j->diag);
+		if (r != AE_OK) {
+			post_error(pp, j, r, AE_AT_CHUNK, j->diag.what, off);
+			return;
+		}
+		r = timed_read(pp, j->in + AE_FRAME_LEN, ctlen + AE_TAG_LEN,
+		    &got);
+		if (r != AE_OK) {
+			post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
+			return;
+		}
+		if (got < ctlen + AE_TAG_LEN) {
+			post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
+			    off);
+			return;
+		}
+		j->final = final;
+		j->in_len = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
+		push_work(pp, j);
+		off += j->in_len;
+		seq++;
+	}
+	/* The final record must be the end: anything after it (garbage, a
+	 * second final record, an appended file) is refused. */
+	if ((j = get_free(pp)) == NULL)
+		return;
+	j->kind = JOB_END;
+	j->seq = seq;
+	if ((r = timed_read(pp, &extra, 1, &got)) != AE_OK)
+		post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
+	else if (got != 0)
+		post_error(pp, j, AE_EFORMAT, AE_AT_INPUT,
+		    "data after the final chunk", off);
+	else
+		post_done(pp, j);
+}
+
+static void *
+reader_main(void *arg)
+{
+	struct pipe *pp = arg;
+
+	if (pp->decode)
+		read_records(pp);
+	else
+		read_plain(pp);
+	pthread_mutex_lock(&pp->lock);
+	pp->reading_over = 1;
+	pthread_cond_broadcast(&pp->work_cv);
+	pthread_mutex_unlock(&pp->lock);
+	return NULL;
+}
+
+/* ---- the workers ---- */
+
+static void *
+worker_main(void *arg)
+{
+	struct worker_arg *w = arg;
+	struct pipe *pp = w->pp;
+	const gcm_ctx *key = pp->p->key;
+	struct job *j;
+	int r;
+
+	while ((j = pop_work(pp)) != NULL) {
+		if (pp->decode) {
+			size_t ctlen = j->in_len - AE_FRAME_LEN - AE_TAG_LEN;
+
+			/* Decrypt in place in the record, inflate to out. */
+			r = ae_chunk_open(w->coder, key, j->seq, j->in,
+			    j->in + AE_FRAME_LEN, ctlen, j->in + AE_FRAME_LEN,
+			    j->out, &j->out_len, &j->diag);
+			if (r != AE_OK)
+				j->diag.offset = j->offset;
+		} else {
+			r = ae_chunk_seal(w->coder, key, j->seq, j->final,
+			    j->in, j->in_len, j->out, &j->out_len);
+			if (r != AE_OK)
+				ae_fail(&j->diag, r, AE_AT_CHUNK,
+				    "could not be sealed", j->seq, 0);
+		}
+		j->status = r;
+		post_done(pp, j);
+	}
+	return NULL;
+}
+
+/* ---- set-up, the writer, tear-down ---- */
+
+static void
+pipe_free(struct pipe *pp)
+{
+	unsigned i;
+
+	if (pp->jobs != NULL) {
+		for (i = 0; i < pp->njobs; i++) {
+			/* Plaintext lives in `in` when encoding and in `out`
+			 * when decoding; wipe both, it costs little. */
+			if (pp->jobs[i].in != NULL)
+				ae_wipe(pp->jobs[i].in, pp->decode ?
+				    AE_RECORD_MAX(pp->cs) : pp->cs);
+			if (pp->jobs[i].out != NULL)
+				ae_wipe(pp->jobs[i].out, pp->decode ?
+				    pp->cs : AE_RECORD_MAX(pp->cs));
+			free(pp->jobs[i].in);
+			free(pp->jobs[i].out);
+		}
+	}
+	if (pp->coders != NULL)
+		for (i = 0; i < pp->nworkers; i++)
+			ae_chunk_coder_free(&pp->coders[i]);
+	free(pp->coders);
+	free(pp->jobs);
+	free(pp->ring);
+}
+
+static int
+pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
+    struct ae_reader *in)
+{
+	size_t per_job, max_jobs;
+	unsigned i, n;
+
+	memset(pp, 0, sizeof *pp);
+	if (p->chunk_log2 < AE_CHUNK_LOG2_MIN
+	    || p->chunk_log2 > AE_CHUNK_LOG2_MAX || p->threads < 1
+	    || p->threads > AE_PIPE_MAX_THREADS || p->key == NULL)
+		return AE_EINVAL;
+	pp->p = p;
+	pp->decode = decode;
+	pp->in = in;
+	pp->cs = (size_t)1 << p->chunk_log2;
+	pp->fail_seq = UINT64_MAX;
+
+	/* 2N+2 jobs: each worker busy, and as many again queued or being
+	 * written, plus the reader's two (current and read-ahead).  Fewer
+	 * if the budget says so; never fewer than 4, and never more
+	 * workers than can have a job. */
+	per_job = pp->cs + AE_RECORD_MAX(pp->cs);
+	max_jobs = AE_PIPE_BUDGET / per_job;
+	n = 2 * p->threads + 2;
+	if (n > max_jobs)
+		n = max_jobs < 4 ? 4 : (unsigned)max_jobs;
+	pp->njobs = n;
+	pp->nworkers = p->threads < n - 2 ? p->threads : n - 2;
+
+	pp->jobs = calloc(n, sizeof *pp->jobs);
+	pp->ring = calloc(n, sizeof *pp->ring);
+	pp->coders = calloc(pp->nworkers, sizeof *pp->coders);
+	if (pp->jobs == NULL || pp->ring == NULL || pp->coders == NULL)
+		return AE_ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct job *j = &pp->jobs[i];
+
+		j->in = malloc(decode ? AE_RECORD_MAX(pp->cs) : pp->cs);
+		j->out = malloc(decode ? pp->cs : AE_RECORD_MAX(pp->cs));
+		if (j->in == NULL || j->out == NULL)
+			return AE_ENOMEM;
+		j->next = pp->free_list;
+		pp->free_list = j;
+	}
+	for (i = 0; i < pp->nworkers; i++) {
+		int r = decode ? ae_chunk_coder_init_open(&pp->coders[i],
+		    pp->cs) : ae_chunk_coder_init_seal(&pp->coders[i], pp->cs,
+		    p->level);
+		if (r != AE_OK) {
+			pp->nworkers = i;   /* free only those made */
+			return r;
+		}
+	}
+	return AE_OK;
+}
+
+/* Wait for the job with this seq; NULL on a hard stop or interrupt. */
+static struct job *
+wait_for(struct pipe *pp, uint64_t seq, int *interrupted)
+{
+	struct job **slot = &pp->ring[seq % pp->njobs];
+	struct job *j = NULL;
+
+	pthread_mutex_lock(&pp->lock);
+	for (;;) {
+		if (pp->p->interrupt != NULL && atomic_load(pp->p->interrupt)) {
+			*interrupted = 1;
+			break;
+		}
+		if (pp->stop)
+			break;
+		if (*slot != NULL && (*slot)->seq == seq) {
+			j = *slot;
+			*slot = NULL;
+			break;
+		}
+		{
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += WAIT_MS * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&pp->done_cv, &pp->lock, &ts);
+		}
+	}
+	pthread_mutex_unlock(&pp->lock);
+	return j;
+}
+
+static int
+write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
+    struct ae_diag *d)
+{
+	uint64_t seq = 0, t0;
+	int interrupted = 0, r;
+	struct job *j;
+
+	for (;;) {
+		/* Only an interrupt ends the wait without a job: the writer
+		 * is the one that sets `stop`. */
+		j = wait_for(pp, seq, &interrupted);
+		if (j == NULL)
+			return ae_fail(d, AE_EINTR, AE_AT_NONE, "interrupted",
+			    seq, 0);
+		if (j->status != AE_OK) {
+			if (d != NULL)
+				*d = j->diag;
+			return j->status;
+		}
+		if (j->kind == JOB_END)
+			return AE_OK;
+		t0 = ae_thread_ns();
+		r = out->write(out->ctx, j->out, j->out_len);
+		st->write_ns += ae_thread_ns() - t0;
+		if (r != AE_OK)
+			return ae_fail(d, r, AE_AT_OUTPUT, r == AE_EINTR ?
+			    "interrupted" : "writing output", seq,
+			    st->write_bytes);
+		st->write_bytes += j->out_len;
+		st->plain_bytes += pp->decode ? j->out_len : j->in_len;
+		st->wire_bytes += pp->decode ? j->in_len : j->out_len;
+		st->chunks++;
+		put_free(pp, j);
+		seq++;
+	}
+}
+
+static int
+run(const struct ae_pipe_params *p, int decode, struct ae_reader *in,
+    struct ae_writer *out, struct ae_pipe_stats *st, struct ae_diag *d)
+{
+	struct pipe pp;
+	struct worker_arg *wa = NULL;
+	pthread_t reader, *workers = NULL;
+	unsigned started = 0, i;
+	int r, reader_started = 0;
+	sigset_t block, old;
+	uint64_t t0 = ae_wall_ns();
+
+	if ((r = pipe_init(&pp, p, decode, in)) != AE_OK) {
+		pipe_free(&pp);
+		return r;
+	}
+	workers = calloc(pp.nworkers, sizeof *workers);
+	wa = calloc(pp.nworkers, sizeof *wa);
+	if (workers == NULL || wa == NULL) {
+		free(workers);
+		free(wa);
+		pipe_free(&pp);
+		return AE_ENOMEM;
+	}
+	pthread_mutex_init(&pp.lock, NULL);
+	pthread_cond_init(&pp.free_cv, NULL);
+	pthread_cond_init(&pp.work_cv, NULL);
+	pthread_cond_init(&pp.done_cv, NULL);
+
+	/* The threads inherit a mask that blocks the signals a user or a
+	 * pipe sends, so those reach the calling thread. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	r = AE_OK;
+	if (pthread_create(&reader, NULL, reader_main, &pp) == 0)
+		reader_started = 1;
+	else
+		r = AE_ENOMEM;
+	for (i = 0; r == AE_OK && i < pp.nworkers; i++) {
+		wa[i].pp = &pp;
+		wa[i].coder = &pp.coders[i];
+		if (pthread_create(&workers[i], NULL, worker_main, &wa[i]) != 0)
+			r = AE_ENOMEM;
+		else
+			started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+
+	if (r == AE_OK && started > 0)
+		r = write_all(&pp, out, st, d);
+	else
+		ae_fail(d, r, AE_AT_NONE, "starting threads", 0, 0);
+
+	/* Over, one way or the other: stop everyone and wait for them. */
+	pthread_mutex_lock(&pp.lock);
+	pp.stop = 1;
+	pthread_cond_broadcast(&pp.free_cv);
+	pthread_cond_broadcast(&pp.work_cv);
+	pthread_cond_broadcast(&pp.done_cv);
+	pthread_mutex_unlock(&pp.lock);
+	if (r != AE_OK && p->cancel != NULL)
+		atomic_store(p->cancel, 1);
+	if (reader_started)
+		pthread_join(reader, NULL);
+	for (i = 0; i < started; i++)
+		pthread_join(workers[i], NULL);
+
+	st->read_ns += pp.read_ns;
+	st->read_bytes += pp.read_bytes;
+	for (i = 0; i < pp.nworkers; i++) {
+		st->zip_ns += pp.coders[i].zip_ns;
+		st->aead_ns += pp.coders[i].aead_ns;
+		st->aead_bytes += pp.coders[i].aead_bytes;
+	}
+	st->threads = started;
+	st->wall_ns += ae_wall_ns() - t0;
+
+	pthread_cond_destroy(&pp.free_cv);
+	pthread_cond_destroy(&pp.work_cv);
+	pthread_cond_destroy(&pp.done_cv);
+	pthread_mutex_destroy(&pp.lock);
+	free(workers);
+	free(wa);
+	pipe_free(&pp);
+	return r;
+}
+
+int
+ae_pipe_encode(const struct ae_pipe_params *p, struct ae_reader *in,
+    struct ae_writer *out, struct ae_pipe_stats *st, struct ae_diag *d)
+{
+	return run(p, 0, in, out, st, d);
+}
+
+int
+ae_pipe_decode(const struct ae_pipe_params *p, struct ae_reader *in,
+    struct ae_writer *out, struct ae_pipe_stats *st, struct ae_diag *d)
+{
+	return run(p, 1, in, out, st, d);
+}

@@ -1,0 +1,77 @@
+/*
+ * pipeline.h -- the payload as a whole, in parallel: one reader thread
+ * cuts the input into chunks, N worker threads seal (or open) them, and
+ * the calling thread writes them out in order.  The design notes are at
+ * the top of pipeline.c.
+ */
+#ifndef AE_PIPELINE_H
+#define AE_PIPELINE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "gcm.h"
+#include "io.h"
+
+/* The most worker threads a pipeline runs. */
+#define AE_PIPE_MAX_THREADS 256
+
+struct ae_pipe_params {
+	const gcm_ctx *key;         /* the payload cipher, read-only */
+	unsigned chunk_log2;        /* AE_CHUNK_LOG2_MIN .. _MAX */
+	int level;                  /* encode: zlib level 0..9 */
+	unsigned threads;           /* workers wanted, 1 .. AE_PIPE_MAX_THREADS */
+	uint64_t offset;            /* decode: container offset of record 0,
+	                             * for messages */
+	const atomic_int *interrupt;/* optional: when it becomes non-zero,
+	                             * stop and return AE_EINTR */
+	atomic_int *cancel;         /* optional: set to 1 when the pipeline
+	                             * stops early, so a reader blocked in
+	                             * I/O (ae_fdio.cancel) gives up */
+};
+
+/* What the run did and cost.  CPU times are per-thread clocks, summed. */
+struct ae_pipe_stats {
+	uint64_t plain_bytes;       /* payload bytes before compression */
+	uint64_t wire_bytes;        /* record bytes, frames and tags included */
+	uint64_t chunks;
+	uint64_t read_bytes, write_bytes;
+	uint64_t aead_bytes;        /* bytes sealed or opened */
+	uint64_t read_ns;           /* reader thread, in reads */
+	uint64_t zip_ns;            /* workers, deflating or inflating */
+	uint64_t aead_ns;           /* workers, sealing or opening */
+	uint64_t write_ns;          /* writer (calling thread), in writes */
+	uint64_t wall_ns;
+	unsigned threads;           /* workers that ran */
+};
+
+/*
+ * Encode: read `in` to its end, seal each chunk, and write the records
+ * to `out` in order.  Returns 0, or the first error in chunk order: the
+ * reader's or writer's error (d->where says which), AE_ENOMEM,
+ * AE_EINTR, AE_EINVAL for bad parameters, or AE_ETOOBIG if the chunk
+ * counter would pass 2^64 - 1.  Chunks before a failure may already
+ * have been written.
+ */
+int ae_pipe_encode(const struct ae_pipe_params *p, struct ae_reader *in,
+    struct ae_writer *out, struct ae_pipe_stats *st, struct ae_diag *d);
+
+/*
+ * Decode: read records from `in` and write each chunk's plaintext to
+ * `out`, in order, only after its tag has verified.  Returns 0 once the
+ * final chunk has been written and the input has ended there.
+ * Otherwise the first failure in chunk order, exactly as a one-chunk-at-
+ * a-time decoder would meet it:
+ *   AE_ETRUNC   the input ended before a final chunk (or inside a record)
+ *   AE_EAUTH    a chunk failed authentication: tampered, reordered,
+ *               dropped or duplicated
+ *   AE_EFORMAT  bad frame, bad contents, or data after the final chunk
+ *   (and the reader's and writer's errors, AE_ENOMEM, AE_EINTR)
+ * with d naming the chunk and its offset.  Chunks before the failure
+ * have already been written.
+ */
+int ae_pipe_decode(const struct ae_pipe_params *p, struct ae_reader *in,
+    struct ae_writer *out, struct ae_pipe_stats *st, struct ae_diag *d);
+
+#endif

@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# The parallel pipeline through the CLI: any -j reads what any other -j
+# wrote; failures name the right chunk whatever the thread count; a
+# closed pipe ends the run promptly; --stats tells a consistent story.
+# (make check-tsan runs this file against a ThreadSanitizer build.)
+
+load test_helper
+
+@test "-j 1, 2, 3 and 8 agree, on and off chunk boundaries, both ways" {
+	make_key k
+	local n j jd
+	for n in $((65536 * 12)) $((65536 * 12 + 999)); do
+		head -c $((n / 2)) /dev/urandom > in.bin
+		seq 1 $((n / 4)) | head -c $((n - n / 2)) >> in.bin
+		[ "$(stat -c %s in.bin)" -eq "$n" ]
+		for j in 1 2 3 8; do
+			"$AESCRYPT" -e -k k -j "$j" --chunk-size 64K -o "c$j.aes" in.bin
+		done
+		for j in 1 2 3 8; do
+			for jd in 1 2 3 8; do
+				"$AESCRYPT" -d -k k -j "$jd" -o out.bin "c$j.aes"
+				assert_same in.bin out.bin
+			done
+		done
+		# same plaintext, same chunking: same sizes whatever -j
+		[ "$(stat -c %s c1.aes)" -eq "$(stat -c %s c8.aes)" ]
+	done
+}
+
+@test "a damaged chunk in the middle of 50, decrypted with -j8, is named; no output file" {
+	make_key k
+	head -c $((65536 * 50 - 3)) /dev/urandom > in.bin
+	"$AESCRYPT" -e -k k -j8 --chunk-size 64K -o c.aes in.bin
+	# 149-byte header, then records of 65536 + 21 bytes (random: stored)
+	local off=$((149 + 25 * 65557))
+	printf '\x55' | dd of=c.aes bs=1 seek=$((off + 1000)) conv=notrunc status=none
+	run_aescrypt 4 -d -k k -j8 -o out.bin c.aes
+	assert_match "chunk 25 at offset $off failed authentication"
+	assert_no_output . out.bin
+	run_aescrypt 4 -d -k k -j1 -o out.bin c.aes
+	assert_match "chunk 25 at offset $off failed authentication"
+}
+
+@test "a truncated 50-chunk file names the missing chunk with -j8" {
+	make_key k
+	head -c $((65536 * 50)) /dev/urandom > in.bin
+	"$AESCRYPT" -e -k k -j8 --chunk-size 64K -o c.aes in.bin
+	head -c $((149 + 30 * 65557)) c.aes > cut.aes
+	run_aescrypt 4 -d -k k -j8 -o out.bin cut.aes
+	assert_match "chunk 30 at offset $((149 + 30 * 65557)) is missing: the input ends with no final chunk"
+	assert_no_output . out.bin
+}
+
+@test "a closed pipe (head -c 1) ends -e and -d promptly with exit 6" {
+	make_key k
+	head -c 30000000 /dev/urandom > in.bin
+	"$AESCRYPT" -e -k k -0 -o c.aes in.bin
+	run timeout 20 bash -c "'$AESCRYPT' -d -k k -j8 c.aes | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
+	[ "$status" -eq 6 ]
+	[[ $output =~ "writing output: Broken pipe" ]]
+	run timeout 20 bash -c "'$AESCRYPT' -e -k k -j8 -1 in.bin | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
+	[ "$status" -eq 6 ]
+	[[ $output =~ "Broken pipe" ]]
+}
+
+@test "a closed pipe while the input is stalled still ends the run" {
+	make_key k
+	mkfifo in.fifo
+	( head -c 3000000 /dev/urandom; sleep 30 ) > in.fifo &
+	local writer=$!
+	run timeout 20 bash -c "'$AESCRYPT' -e -k k -j2 -0 in.fifo | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
+	kill "$writer" 2>/dev/null || true
+	wait "$writer" 2>/dev/null || true
+	[ "$status" -eq 6 ]
+}
+
+# stats_field JSON NAME: the number after "NAME": in JSON.
+stats_field() {
+	grep -o "\"$2\":[0-9.]*" <<< "$1" | head -1 | cut -d: -f2
+}
+
+@test "--stats prints every stage, the tier and the thread count" {
+	make_key k
+	seq 1 500000 > in.bin
+	run_aescrypt 0 -e -k k -j2 --stats -o c.aes in.bin
+	assert_match 'stats: encrypt, cipher (vaes-avx2|aesni-pclmul|soft-ct), 2 worker threads'
+	assert_match 'wall [0-9.]+ s, CPU [0-9.]+ s, peak memory [0-9]+ KiB'
+	assert_match "in $(stat -c %s in.bin) bytes, out $(stat -c %s c.aes) bytes"
+	for s in read compress encrypt write kdf other; do
+		assert_match "  $s +[0-9.]+ +[0-9.]+%"
+	done
+	run_aescrypt 0 -d -k k --stats -o out.bin c.aes
+	for s in read inflate decrypt write; do
+		assert_match "  $s +[0-9.]+ +[0-9.]+%"
+	done
+	run_aescrypt 0 -d -k k --no-hw --stats -o out.bin c.aes
+	assert_match 'cipher soft-ct'
+}
+
+@test "--stats=json: the bytes match the files and the shares add up to 1" {
+	make_key k
+	seq 1 800000 > in.bin
+	"$AESCRYPT" -e -k k -j2 --stats=json -o c.aes in.bin 2> s.json
+	local j
+	j=$(cat s.json)
+	[ "$(stats_field "$j" bytes_in)" -eq "$(stat -c %s in.bin)" ]
+	[ "$(stats_field "$j" bytes_out)" -eq "$(stat -c %s c.aes)" ]
+	[ "$(stats_field "$j" payload_bytes)" -eq "$(stat -c %s in.bin)" ]
+	# record bytes + header = the file
+	[ $(( $(stats_field "$j" record_bytes) + 149 )) -eq "$(stat -c %s c.aes)" ]
+	[ "$(stats_field "$j" threads)" -eq 2 ]
+	grep -o '"share":[0-9.]*' s.json | cut -d: -f2 |
+	    awk '{s += $1} END {exit !(NR == 6 && s > 0.998 && s < 1.002)}'
+	"$AESCRYPT" -d -k k --stats=json -o out.bin c.aes 2> d.json
+	j=$(cat d.json)
+	[ "$(stats_field "$j" bytes_in)" -eq "$(stat -c %s c.aes)" ]
+	[ "$(stats_field "$j" bytes_out)" -eq "$(stat -c %s in.bin)" ]
+	grep -q '"mode":"decrypt"' d.json
+}
+
+@test "--stats with a passphrase measures the KDF" {
+	seq 1 1000 > in.bin
+	AESCRYPT_PASSPHRASE=pw run_aescrypt 0 -e --kdf-memory 32M --kdf-time 2 --kdf-parallelism 1 --stats -o c.aes in.bin
+	assert_match 'kdf: Argon2id 32 MiB'
+	# the kdf row's CPU seconds are not zero
+	grep -E '^  kdf +[0-9.]+' <<< "$output" | awk '{exit !($2 > 0)}'
+}
+
+@test "memory stays bounded: 100 MB through -j2 peaks under 64 MiB" {
+	make_key k
+	head -c 100000000 /dev/urandom > in.bin
+	"$AESCRYPT" -e -k k -j2 -1 --stats=json -o c.aes in.bin 2> e.json
+	[ "$(stats_field "$(cat e.json)" peak_rss_kib)" -lt 65536 ]
+	"$AESCRYPT" -d -k k -j2 --stats=json -o /dev/null c.aes 2> d.json
+	[ "$(stats_field "$(cat d.json)" peak_rss_kib)" -lt 65536 ]
+}
+
+@test "-j rejects 0 and values over 256" {
+	run_aescrypt 2 -e -j 0
+	assert_match "-j: invalid value '0'"
+	run_aescrypt 2 -e --threads 257
+}
