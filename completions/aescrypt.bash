@@ -40,6 +40,14 @@ _aescrypt() {
 		COMPREPLY=($(compgen -W '1 2 4 8 16' -- "$cur"))
 		return
 		;;
+	-j|--threads)
+		COMPREPLY=($(compgen -W "$(seq 1 "$(nproc 2>/dev/null || echo 4)")" -- "$cur"))
+		return
+		;;
+	--benchmark-time)
+		COMPREPLY=($(compgen -W '1 5 10 30 60' -- "$cur"))
+		return
+		;;
 	esac
 
 	if [[ $cur == -* ]]; then
@@ -47,7 +55,8 @@ _aescrypt() {
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory
-		    --no-hw -h --help -V --version' -- "$cur"))
+		    -j --threads --stats --stats=json --no-hw --benchmark
+		    --benchmark-time -h --help -V --version' -- "$cur"))
 		return
 	fi
 

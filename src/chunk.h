@@ -31,6 +31,7 @@ struct ae_chunk_coder {
 	int zlive;          /* z holds a deflate or inflate state */
 	int level;          /* 0 (store) .. 9 */
 	size_t chunk_size;
+	int timed;          /* measure the times below (set after init) */
 	uint64_t zip_ns;    /* deflating, or inflating */
 	uint64_t aead_ns;   /* sealing, or opening */
 	uint64_t aead_bytes;/* bytes sealed or opened */

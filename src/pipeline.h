@@ -29,6 +29,8 @@ struct ae_pipe_params {
 	atomic_int *cancel;         /* optional: set to 1 when the pipeline
 	                             * stops early, so a reader blocked in
 	                             * I/O (ae_fdio.cancel) gives up */
+	int timed;                  /* fill the *_ns stats (a few clock
+	                             * reads per chunk; off, they stay 0) */
 };
 
 /* What the run did and cost.  CPU times are per-thread clocks, summed. */

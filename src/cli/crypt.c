@@ -180,6 +180,7 @@ pipe_params(const struct opts *o, const gcm_ctx *g, unsigned chunk_log2,
 	pp->threads = o->threads;
 	pp->interrupt = &signals_stop;
 	pp->cancel = &io->cancel;
+	pp->timed = o->stats != 0;
 }
 
 /* Report and return the exit status for a pipeline failure. */

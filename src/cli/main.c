@@ -21,6 +21,7 @@
 #include "../gcm.h"
 #include "../pipeline.h"
 #include "../version.h"
+#include "benchmark.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "opts.h"
@@ -34,6 +35,7 @@ usage(FILE *fp)
 	    "Usage: aescrypt -e [OPTION]... [-o OUT] [IN]    encrypt a stream\n"
 	    "       aescrypt -d [OPTION]... [-o OUT] [IN]    decrypt a stream\n"
 	    "       aescrypt --gen-key FILE                  make a key file\n"
+	    "       aescrypt --benchmark [-j N]              measure, in memory\n"
 	    "\n"
 	    "Encrypted, compressed, streamed containers (AES-256-GCM, Argon2id).\n"
 	    "IN and OUT default to standard input and output; '-' means them too.\n"
@@ -60,6 +62,7 @@ usage(FILE *fp)
 	    "  -j, --threads N           worker threads (default: one per CPU)\n"
 	    "      --stats[=json]        after the run, print where the time went\n"
 	    "      --no-hw               use the portable constant-time cipher\n"
+	    "      --benchmark-time SECS with --benchmark: how long (default 10)\n"
 	    "\n"
 	    "Other:\n"
 	    "  -h, --help                show this help\n"
@@ -162,7 +165,8 @@ static int
 set_mode(struct opts *o, int m)
 {
 	if (o->mode != 0 && o->mode != m) {
-		msg_error("only one of -e, -d and --gen-key may be given");
+		msg_error("only one of -e, -d, --gen-key and --benchmark may "
+		    "be given");
 		return EXIT_USAGE;
 	}
 	o->mode = m;
@@ -188,7 +192,7 @@ main(int argc, char **argv)
 	enum {
 		OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
 		OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM,
-		OPT_CHUNK, OPT_STATS
+		OPT_CHUNK, OPT_STATS, OPT_BENCH, OPT_BENCH_TIME
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -206,6 +210,8 @@ main(int argc, char **argv)
 		{ "chunk-size", required_argument, NULL, OPT_CHUNK },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "stats", optional_argument, NULL, OPT_STATS },
+		{ "benchmark", no_argument, NULL, OPT_BENCH },
+		{ "benchmark-time", required_argument, NULL, OPT_BENCH_TIME },
 		{ "no-hw", no_argument, NULL, OPT_NO_HW },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -213,6 +219,7 @@ main(int argc, char **argv)
 	};
 	struct opts o;
 	const char *genkey = NULL;
+	double bench_time = 10.0;
 	uint64_t size;
 	int c, rc, want_version = 0;
 
@@ -306,6 +313,20 @@ main(int argc, char **argv)
 				return bad_value("--stats", optarg,
 				    "no value, or =json");
 			break;
+		case OPT_BENCH:
+			rc = set_mode(&o, 'b');
+			break;
+		case OPT_BENCH_TIME: {
+			char *end;
+
+			errno = 0;
+			bench_time = strtod(optarg, &end);
+			if (errno != 0 || *end != '\0' || end == optarg
+			    || !(bench_time >= 0.1 && bench_time <= 3600))
+				return bad_value("--benchmark-time", optarg,
+				    "seconds, from 0.1 to 3600");
+			break;
+		}
 		case OPT_NO_HW:
 			gcm_force_software();
 			break;
@@ -348,6 +369,12 @@ main(int argc, char **argv)
 	}
 	signals_init();
 	switch (o.mode) {
+	case 'b':
+		if (optind < argc) {
+			msg_error("unexpected argument '%s'", argv[optind]);
+			return EXIT_USAGE;
+		}
+		return benchmark_run(bench_time, o.threads, o.chunk_log2);
 	case 'g':
 		if (optind < argc) {
 			msg_error("unexpected argument '%s'", argv[optind]);

@@ -140,3 +140,23 @@ stats_field() {
 	assert_match "-j: invalid value '0'"
 	run_aescrypt 2 -e --threads 257
 }
+
+@test "--benchmark prints both tables with hardware and software rows for every level" {
+	run_aescrypt 0 --benchmark --benchmark-time 0.5 -j2
+	assert_match 'aescrypt --benchmark: 2 worker threads, 256 KiB chunks'
+	assert_match 'encrypt  \(zip = deflate\)'
+	assert_match 'decrypt  \(zip = inflate\)'
+	local data level
+	for data in text random; do
+		for level in 0 1 6 9; do
+			assert_match "$data +-$level +soft-ct "
+			if [ "$(grep -c 'tier in use: soft-ct' <<< "$("$AESCRYPT" --version)")" -eq 0 ]; then
+				assert_match "$data +-$level +(vaes-avx2|aesni-pclmul) "
+			fi
+		done
+	done
+	# every encrypt row of text at -1..-9 compresses (ratio < 1)
+	[ "$(grep -cE '^text +-[169] .* 0\.[0-9]{3}$' <<< "$output")" -ge 3 ]
+	run_aescrypt 2 --benchmark --benchmark-time 0
+	run_aescrypt 2 --benchmark -e
+}

@@ -31,6 +31,7 @@ params(const gcm_ctx *g, unsigned threads)
 	p.chunk_log2 = LOG2;
 	p.level = 6;
 	p.threads = threads;
+	p.timed = 1;
 	return p;
 }
 
