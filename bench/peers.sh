@@ -47,7 +47,7 @@ R=$(grep -o 'age1[0-9a-z]*' "$W/age.key")
 echo "bench passphrase" > "$W/pw"
 export GNUPGHOME="$W/gnupg"
 mkdir -m 700 "$GNUPGHOME"
-GPG=(gpg --batch --quiet --pinentry-mode loopback --passphrase-file "$W/pw")
+GPG=(gpg --batch --yes --quiet --pinentry-mode loopback --passphrase-file "$W/pw")
 
 # The cases: "name::command", the command reading $IN and writing $OUT.
 # Decryption cases are "name::encryption case::command": they read the
@@ -83,7 +83,11 @@ slug() { echo "$1" | tr -c 'a-zA-Z0-9' '_'; }
 run() {
 	local data=$1 name=$2 cmd=$3 t
 	export IN=$4 OUT=$5
-	t=$( { time bash -c "$cmd" >/dev/null 2>"$W/last.err" || echo "peers.sh: $name failed: $(tail -3 "$W/last.err")" >&2; } 2>&1 | tail -1)
+	# A command that fails is reported and left out of the medians.
+	t=$( { time bash -c "$cmd" >/dev/null 2>"$W/last.err"; } 2>&1 | tail -1) || {
+		echo "peers.sh: $name ($data) failed: $(tail -2 "$W/last.err")" >&2
+		return 0
+	}
 	printf '%s\t%s\n' "$name" "$(echo "$t" | awk '{printf "%.4f %.4f", $1, $2 + $3}')" >> "$W/$data.raw"
 }
 
@@ -106,7 +110,8 @@ median() {
 	    sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
 }
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN {printf "%.1f", b / 1e6 / s}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.2f", a / b}'; }
+ratio3() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}'; }
 
 echo "aescrypt peers benchmark: $(date -u +%Y-%m-%d), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "$ROUNDS round(s), medians; MB/s = input MB per wall second"
@@ -118,6 +123,10 @@ for data in tree random; do
 	for c in "${ENC[@]}" "${DEC[@]}"; do
 		name=${c%%::*}
 		w=$(median "$name" "$data" 1); u=$(median "$name" "$data" 2)
+		if [ -z "$w" ]; then
+			printf '%-26s %8s\n' "$name" failed
+			continue
+		fi
 		out="-"
 		f="$W/$data.$(slug "$name")"
 		[ -f "$f" ] && [[ $name != *"/dev/null"* ]] && out=$(stat -c %s "$f")
@@ -131,7 +140,7 @@ for data in tree random; do
 	sa=$(stat -c %s "$W/$data.$(slug "aescrypt -e -6")"); sp=$(stat -c %s "$W/$data.$(slug "pigz -6 (no encryption)")")
 	echo "-- targets ($data) --"
 	echo "aescrypt -e -6 / pigz -6 | age     throughput $(ratio "$pa" "$e6")x   (target >= 1.0x)"
-	echo "aescrypt -e -6 size / pigz -6 size            $(ratio "$sa" "$sp")x   (target <= 1.01x)"
+	echo "aescrypt -e -6 size / pigz -6 size          $(ratio3 "$sa" "$sp")x   (target <= 1.01x)"
 	echo "aescrypt -d / age -d | pigz -d     throughput $(ratio "$ad" "$d")x   (target >= 1.8x)"
 	echo "aescrypt -e -6 -j$N / -j1           throughput $(ratio "$j1" "$e6")x   (target >= 1.8x on 2 cores)"
 	echo "aescrypt -e -0 / cat, both > /dev/null     $(ratio "$cat0" "$e0")x   (target >= 0.5x, random data)"

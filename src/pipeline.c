@@ -20,7 +20,8 @@
  * writer frees them in order, so the live seqs always fit the ring.
  *
  * Back-pressure.  All jobs come from one pool, allocated up front and
- * sized 2N+2 (but within AE_PIPE_BUDGET bytes of buffers).  When the
+ * sized 4N+2 (but within AE_PIPE_BUDGET bytes of buffers): enough that a
+ * slow chunk holding up the writer does not soon leave the workers idle.  When the
  * pool is empty the reader waits; it is refilled only as the writer
  * finishes jobs.  So a slow writer slows the reader, and memory does not
  * depend on the size of the input.
@@ -104,6 +105,8 @@ struct pipe {
 	struct job *work_head, *work_tail;
 	struct job **ring;
 	int reading_over;           /* the reader has left */
+	int writer_waits;           /* the writer sleeps, for seq writer_wants */
+	uint64_t writer_wants;
 	uint64_t fail_seq;          /* lowest failed seq, UINT64_MAX if none */
 	int stop;                   /* hard stop */
 
@@ -210,7 +213,10 @@ post_done(struct pipe *pp, struct job *j)
 		/* the reader may be waiting for a job it no longer needs */
 		pthread_cond_broadcast(&pp->free_cv);
 	}
-	pthread_cond_signal(&pp->done_cv);
+	/* Wake the writer only for the job it is waiting for: waking it
+	 * for one it cannot write yet costs a context switch for nothing. */
+	if (pp->writer_waits && pp->writer_wants == j->seq)
+		pthread_cond_signal(&pp->done_cv);
 	pthread_mutex_unlock(&pp->lock);
 }
 
@@ -488,13 +494,14 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	pp->cs = (size_t)1 << p->chunk_log2;
 	pp->fail_seq = UINT64_MAX;
 
-	/* 2N+2 jobs: each worker busy, and as many again queued or being
-	 * written, plus the reader's two (current and read-ahead).  Fewer
-	 * if the budget says so; never fewer than 4, and never more
-	 * workers than can have a job. */
+	/* 4N+2 jobs: each worker busy, and three times as many again queued
+	 * or waiting for their turn to be written behind a slow one, plus
+	 * the reader's two (current and read-ahead).  Fewer if the budget
+	 * says so; never fewer than 4, and never more workers than can
+	 * have a job. */
 	per_job = in_size(pp) + out_size(pp);
 	max_jobs = AE_PIPE_BUDGET / per_job;
-	n = 2 * p->threads + 2;
+	n = 4 * p->threads + 2;
 	if (n > max_jobs)
 		n = max_jobs < 4 ? 4 : (unsigned)max_jobs;
 	pp->njobs = n;
@@ -557,7 +564,10 @@ wait_for(struct pipe *pp, uint64_t seq, int *interrupted)
 				ts.tv_sec++;
 				ts.tv_nsec -= 1000000000L;
 			}
+			pp->writer_waits = 1;
+			pp->writer_wants = seq;
 			pthread_cond_timedwait(&pp->done_cv, &pp->lock, &ts);
+			pp->writer_waits = 0;
 		}
 	}
 	pthread_mutex_unlock(&pp->lock);
