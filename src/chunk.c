@@ -1,10 +1,12 @@
 #include "config.h"
 #include "chunk.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bytes.h"
 #include "clock.h"
+#include "wipe.h"
 
 /* The thread's CPU clock, read only when the coder is timed: it is a
  * system call, and --stats is the only reader of the figures. */
@@ -12,6 +14,41 @@ static uint64_t
 now(const struct ae_chunk_coder *c)
 {
 	return c->timed ? ae_thread_ns() : 0;
+}
+
+/*
+ * zlib's allocator, wiping on free: the deflate window and the inflate
+ * window hold plaintext.  Each block carries its size in a 16-byte
+ * header, which keeps the returned pointer as aligned as malloc's.
+ */
+#define ZHDR 16
+
+static voidpf
+zalloc_wipe(voidpf opaque, uInt items, uInt size)
+{
+	size_t n;
+	unsigned char *p;
+
+	(void)opaque;
+	if (size != 0 && items > ((size_t)-1 - ZHDR) / size)
+		return Z_NULL;
+	n = (size_t)items * size;
+	if ((p = malloc(ZHDR + n)) == NULL)
+		return Z_NULL;
+	memcpy(p, &n, sizeof n);
+	return p + ZHDR;
+}
+
+static void
+zfree_wipe(voidpf opaque, voidpf address)
+{
+	unsigned char *p = (unsigned char *)address - ZHDR;
+	size_t n;
+
+	(void)opaque;
+	memcpy(&n, p, sizeof n);
+	ae_wipe(p, ZHDR + n);
+	free(p);
 }
 
 int
@@ -25,6 +62,8 @@ ae_chunk_coder_init_seal(struct ae_chunk_coder *c, size_t chunk_size,
 	c->chunk_size = chunk_size;
 	if (level == 0)
 		return AE_OK;
+	c->z.zalloc = zalloc_wipe;
+	c->z.zfree = zfree_wipe;
 	/* Raw DEFLATE (negative window bits): no zlib header or Adler-32,
 	 * as GCM already authenticates every byte. */
 	if (deflateInit2(&c->z, level, Z_DEFLATED, -15, 8,
@@ -40,6 +79,8 @@ ae_chunk_coder_init_open(struct ae_chunk_coder *c, size_t chunk_size)
 	memset(c, 0, sizeof *c);
 	c->chunk_size = chunk_size;
 	c->level = -1;
+	c->z.zalloc = zalloc_wipe;
+	c->z.zfree = zfree_wipe;
 	if (inflateInit2(&c->z, -15) != Z_OK)
 		return AE_ENOMEM;
 	c->zlive = 1;
