@@ -309,3 +309,423 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 	*len = total;
 	return AE_OK;
 }
+
+/* ---- reading ---- */
+
+#include <stdlib.h>
+
+/* What 'x' records and GNU 'L'/'K' blocks say about the next member. */
+struct overrides {
+	int has_path, has_link, has_size, has_uid, has_gid, has_mtime;
+	int has_uname, has_gname, sparse;
+	uint64_t size, uid, gid;
+	int64_t mtime;
+	uint32_t mtime_nsec;
+};
+
+int
+ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in)
+{
+	memset(r, 0, sizeof *r);
+	r->in = in;
+	r->pax = malloc(AE_TAR_PAX_MAX + AE_TAR_BLOCK);
+	return r->pax == NULL ? AE_ENOMEM : AE_OK;
+}
+
+void
+ae_tar_reader_free(struct ae_tar_reader *r)
+{
+	free(r->pax);
+	r->pax = NULL;
+}
+
+static int
+fail_at(struct ae_diag *d, int err, const char *what, uint64_t off)
+{
+	return ae_fail(d, err, AE_AT_INPUT, what, 0, off);
+}
+
+/* Read exactly n bytes; AE_ETRUNC if the stream ends first. */
+static int
+read_exact(struct ae_tar_reader *r, uint8_t *buf, size_t n,
+    struct ae_diag *d)
+{
+	size_t got;
+	int e = r->in->read(r->in->ctx, buf, n, &got);
+
+	if (e != AE_OK)
+		return ae_fail(d, e, AE_AT_INPUT, "reading the archive", 0,
+		    r->offset);
+	r->offset += got;
+	if (got < n)
+		return fail_at(d, AE_ETRUNC,
+		    "the archive ends before its end marker", r->offset);
+	return AE_OK;
+}
+
+/* A numeric field: octal (NUL- or space-terminated, leading spaces
+ * allowed) or GNU base-256 (high bit of the first byte).  0 or -1. */
+static int
+get_number(const uint8_t *f, size_t w, int allow_negative, int64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (f[0] & 0x80) {
+		int neg = (f[0] & 0x40) != 0;
+
+		if (neg && !allow_negative)
+			return -1;
+		v = neg ? ~(uint64_t)0 : 0;
+		for (i = 0; i < w; i++) {
+			uint8_t b = i == 0 ? (uint8_t)(f[0] & 0x7f) : f[i];
+
+			if (i == 0 && neg)
+				b |= 0x80;
+			if (!neg && (v >> 55) != 0)
+				return -1;
+			v = v << 8 | b;
+		}
+		if (!neg && v > (uint64_t)INT64_MAX)
+			return -1;
+		*out = (int64_t)v;
+		return 0;
+	}
+	while (i < w && f[i] == ' ')
+		i++;
+	for (; i < w && f[i] >= '0' && f[i] <= '7'; i++) {
+		if (v >> 60)
+			return -1;
+		v = v * 8 + (uint64_t)(f[i] - '0');
+	}
+	if (i < w && f[i] != '\0' && f[i] != ' ')
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* Decimal digits, all of s[0, n). */
+static int
+get_decimal(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n == 0 || n > 19)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* "[-]SEC[.FRAC]" */
+static int
+get_mtime(const char *s, size_t n, int64_t *sec, uint32_t *nsec)
+{
+	int neg = n > 0 && s[0] == '-';
+	const char *dot;
+	uint64_t whole = 0, frac = 0;
+	size_t wl, fl, i;
+
+	if (neg) {
+		s++;
+		n--;
+	}
+	dot = memchr(s, '.', n);
+	wl = dot != NULL ? (size_t)(dot - s) : n;
+	if (get_decimal(s, wl, &whole) != 0 || whole > (uint64_t)INT64_MAX / 2)
+		return -1;
+	fl = dot != NULL ? n - wl - 1 : 0;
+	for (i = 0; i < 9; i++) {
+		char c = i < fl ? dot[1 + i] : '0';
+
+		if (c < '0' || c > '9')
+			return -1;
+		frac = frac * 10 + (uint64_t)(c - '0');
+	}
+	for (; i < fl; i++)         /* digits past nanoseconds: dropped */
+		if (dot[1 + i] < '0' || dot[1 + i] > '9')
+			return -1;
+	if (!neg) {
+		*sec = (int64_t)whole;
+		*nsec = (uint32_t)frac;
+	} else if (frac == 0) {
+		*sec = -(int64_t)whole;
+		*nsec = 0;
+	} else {
+		*sec = -(int64_t)whole - 1;
+		*nsec = (uint32_t)(1000000000u - frac);
+	}
+	return 0;
+}
+
+static int
+set_string(char *dst, size_t cap, const char *src, size_t n)
+{
+	if (n >= cap || memchr(src, '\0', n) != NULL)
+		return -1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/* Parse the records of an 'x' header into ov and m. */
+static int
+parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
+    struct ae_tar_member *m)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		size_t len = 0, i = off, kl, vl;
+		const char *key, *val, *eq;
+
+		if (p[off] == '\0')
+			break;          /* some writers pad with NULs */
+		while (i < n && i - off < 8 && p[i] >= '0' && p[i] <= '9')
+			len = len * 10 + (size_t)(p[i++] - '0');
+		if (i >= n || p[i] != ' ' || len < 5 || len > n - off
+		    || p[off + len - 1] != '\n')
+			return -1;
+		key = (const char *)p + i + 1;
+		eq = memchr(key, '=', off + len - 1 - (i + 1));
+		if (eq == NULL)
+			return -1;
+		kl = (size_t)(eq - key);
+		val = eq + 1;
+		vl = (size_t)((const char *)p + off + len - 1 - val);
+#define KEY(k) (kl == sizeof k - 1 && memcmp(key, k, kl) == 0)
+		if (KEY("path")) {
+			if (set_string(m->path, sizeof m->path, val, vl) != 0)
+				return -1;
+			ov->has_path = 1;
+		} else if (KEY("linkpath")) {
+			if (set_string(m->linkpath, sizeof m->linkpath, val,
+			    vl) != 0)
+				return -1;
+			ov->has_link = 1;
+		} else if (KEY("size")) {
+			if (get_decimal(val, vl, &ov->size) != 0)
+				return -1;
+			ov->has_size = 1;
+		} else if (KEY("uid")) {
+			if (get_decimal(val, vl, &ov->uid) != 0)
+				return -1;
+			ov->has_uid = 1;
+		} else if (KEY("gid")) {
+			if (get_decimal(val, vl, &ov->gid) != 0)
+				return -1;
+			ov->has_gid = 1;
+		} else if (KEY("mtime")) {
+			if (get_mtime(val, vl, &ov->mtime, &ov->mtime_nsec) != 0)
+				return -1;
+			ov->has_mtime = 1;
+		} else if (KEY("uname")) {
+			if (set_string(m->uname, sizeof m->uname, val, vl) != 0)
+				return -1;
+			ov->has_uname = 1;
+		} else if (KEY("gname")) {
+			if (set_string(m->gname, sizeof m->gname, val, vl) != 0)
+				return -1;
+			ov->has_gname = 1;
+		} else if (kl > 11 && memcmp(key, "GNU.sparse.", 11) == 0) {
+			ov->sparse = 1;
+		}
+#undef KEY
+		off += len;
+	}
+	return 0;
+}
+
+static int
+skip_data(struct ae_tar_reader *r, struct ae_diag *d)
+{
+	uint8_t buf[4096];
+	int e;
+
+	while (r->data_left > 0) {
+		size_t n = r->data_left < sizeof buf ? (size_t)r->data_left :
+		    sizeof buf;
+
+		if ((e = read_exact(r, buf, n, d)) != AE_OK)
+			return e;
+		r->data_left -= n;
+	}
+	return AE_OK;
+}
+
+static int
+is_zero_block(const uint8_t *b)
+{
+	int i;
+
+	for (i = 0; i < AE_TAR_BLOCK; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
+static int
+checksum_matches(const uint8_t *b)
+{
+	int64_t want;
+	unsigned long u = 0;
+	long s = 0;
+	int i;
+
+	if (get_number(b + F_CHKSUM, W_CHKSUM, 0, &want) != 0)
+		return 0;
+	for (i = 0; i < AE_TAR_BLOCK; i++) {
+		uint8_t c = (i >= F_CHKSUM && i < F_CHKSUM + W_CHKSUM) ? ' ' :
+		    b[i];
+		u += c;
+		s += (signed char)c;    /* some old tars summed signed */
+	}
+	return (int64_t)u == want || (int64_t)s == want;
+}
+
+int
+ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
+    struct ae_diag *d)
+{
+	struct overrides ov;
+	uint8_t b[AE_TAR_BLOCK];
+	int64_t v;
+	int e;
+
+	if (r->ended)
+		return 1;
+	if ((e = skip_data(r, d)) != AE_OK)
+		return e;
+	memset(&ov, 0, sizeof ov);
+	memset(m, 0, sizeof *m);
+	for (;;) {
+		uint64_t hoff = r->offset, size;
+		char t;
+
+		if ((e = read_exact(r, b, AE_TAR_BLOCK, d)) != AE_OK)
+			return e;
+		if (is_zero_block(b)) {
+			r->ended = 1;
+			return 1;
+		}
+		if (!checksum_matches(b))
+			return fail_at(d, AE_EFORMAT, "bad tar header checksum",
+			    hoff);
+		if (get_number(b + F_SIZE, W_SIZE, 0, &v) != 0)
+			return fail_at(d, AE_EFORMAT, "bad size in a tar header",
+			    hoff);
+		size = (uint64_t)v;
+		t = b[F_TYPE] == '\0' ? '0' : (char)b[F_TYPE];
+		if (t == 'x' || t == 'g' || t == 'L' || t == 'K') {
+			size_t cap = (t == 'L' || t == 'K') ? AE_TAR_NAME_MAX + 1 :
+			    AE_TAR_PAX_MAX;
+
+			if (size > cap)
+				return fail_at(d, t == 'x' || t == 'g' ?
+				    AE_ETOOBIG : AE_EFORMAT,
+				    "extended tar header too large", hoff);
+			e = read_exact(r, r->pax, (size_t)size +
+			    ae_tar_padding(size), d);
+			if (e != AE_OK)
+				return e;
+			if (t == 'x' && parse_pax(r->pax, (size_t)size, &ov,
+			    m) != 0)
+				return fail_at(d, AE_EFORMAT,
+				    "bad pax extended header", hoff);
+			/* 'g' records are global defaults; none of those
+			 * this reader uses may be global, so they are only
+			 * skipped. */
+			if (t == 'L' || t == 'K') {
+				char *dst = t == 'L' ? m->path : m->linkpath;
+				size_t n = strnlen((char *)r->pax, (size_t)size);
+
+				memcpy(dst, r->pax, n);
+				dst[n] = '\0';
+				if (t == 'L')
+					ov.has_path = 1;
+				else
+					ov.has_link = 1;
+			}
+			continue;
+		}
+		if (t == 'S' || ov.sparse)
+			return fail_at(d, AE_ENOTSUP,
+			    "sparse tar members are not supported", hoff);
+		m->offset = hoff;
+		m->type = t;
+		if (!ov.has_path) {
+			size_t nl = strnlen((char *)b + F_NAME, W_NAME);
+			size_t pl = memcmp(b + F_MAGIC, "ustar", 5) == 0 ?
+			    strnlen((char *)b + F_PREFIX, W_PREFIX) : 0;
+
+			if (pl > 0) {
+				memcpy(m->path, b + F_PREFIX, pl);
+				m->path[pl] = '/';
+				pl++;
+			}
+			memcpy(m->path + pl, b + F_NAME, nl);
+			m->path[pl + nl] = '\0';
+		}
+		if (!ov.has_link) {
+			size_t ll = strnlen((char *)b + F_LINK, W_LINK);
+
+			memcpy(m->linkpath, b + F_LINK, ll);
+			m->linkpath[ll] = '\0';
+		}
+		if (m->path[0] == '\0')
+			return fail_at(d, AE_EFORMAT, "tar member with no name",
+			    hoff);
+		if (get_number(b + F_MODE, W_MODE, 0, &v) != 0)
+			return fail_at(d, AE_EFORMAT, "bad mode", hoff);
+		m->mode = (uint32_t)v & 07777;
+		if (get_number(b + F_UID, W_UID, 0, &v) != 0)
+			return fail_at(d, AE_EFORMAT, "bad uid", hoff);
+		m->uid = ov.has_uid ? ov.uid : (uint64_t)v;
+		if (get_number(b + F_GID, W_GID, 0, &v) != 0)
+			return fail_at(d, AE_EFORMAT, "bad gid", hoff);
+		m->gid = ov.has_gid ? ov.gid : (uint64_t)v;
+		if (get_number(b + F_MTIME, W_MTIME, 1, &v) != 0)
+			return fail_at(d, AE_EFORMAT, "bad mtime", hoff);
+		m->mtime = ov.has_mtime ? ov.mtime : v;
+		m->mtime_nsec = ov.has_mtime ? ov.mtime_nsec : 0;
+		m->size = ov.has_size ? ov.size : size;
+		if (!ov.has_uname)
+			set_string(m->uname, sizeof m->uname,
+			    (char *)b + F_UNAME, strnlen((char *)b + F_UNAME,
+			    W_UNAME));
+		if (!ov.has_gname)
+			set_string(m->gname, sizeof m->gname,
+			    (char *)b + F_GNAME, strnlen((char *)b + F_GNAME,
+			    W_GNAME));
+		/* Links, devices, directories and FIFOs carry no data. */
+		if (strchr("123456", t) != NULL)
+			m->size = 0;
+		r->data_left = m->size + ae_tar_padding(m->size);
+		return AE_OK;
+	}
+}
+
+int
+ae_tar_read_data(struct ae_tar_reader *r, const struct ae_tar_member *m,
+    uint8_t *buf, size_t n, size_t *got)
+{
+	uint64_t pad = ae_tar_padding(m->size);
+	uint64_t left = r->data_left > pad ? r->data_left - pad : 0;
+	int e;
+
+	if (n > left)
+		n = (size_t)left;
+	*got = 0;
+	if (n == 0)
+		return AE_OK;
+	if ((e = read_exact(r, buf, n, NULL)) != AE_OK)
+		return e;
+	r->data_left -= n;
+	*got = n;
+	return AE_OK;
+}

@@ -2,12 +2,14 @@
  * tar.h -- POSIX pax (ustar-compatible) headers: the payload of an
  * archive container (format/aescrypt-v1.md, payload type 1).
  *
- * This is the encoding half, used by `aescrypt -c` (in progress; see
- * issue 5).  A member's header is a ustar block, preceded by a pax
- * extended header ('x') when ustar cannot hold a field exactly: a path or
- * link name that does not fit, bytes that are not UTF-8, a size of 8 GiB
- * or more, ids over 2097151, names over 31 bytes, a sub-second or
- * negative mtime.  GNU tar and bsdtar read what this writes.
+ * Both halves, for `aescrypt -c` and `-t`/`-x` (the options themselves
+ * are in progress; see issue 5).  A member's header is a ustar block,
+ * preceded by a pax extended header ('x') when ustar cannot hold a field
+ * exactly: a path or link name that does not fit, bytes that are not
+ * UTF-8, a size of 8 GiB or more, ids over 2097151, names over 31 bytes,
+ * a sub-second or negative mtime.  GNU tar reads what this writes (tests/cli/070-tar),
+ * and the reader reads GNU tar's pax, gnu ('L'/'K' long names) and
+ * ustar archives.  Sparse members are refused.
  */
 #ifndef AE_TAR_H
 #define AE_TAR_H
@@ -54,5 +56,59 @@ size_t ae_tar_padding(uint64_t size);
 
 /* The end of an archive: two zero blocks (1024 bytes). */
 #define AE_TAR_END_LEN (2 * AE_TAR_BLOCK)
+
+/* ---- reading ---- */
+
+#include "error.h"
+#include "io.h"
+
+#define AE_TAR_NAME_MAX 4096        /* longer paths are refused */
+#define AE_TAR_PAX_MAX (1u << 20)   /* larger 'x'/'g' headers are refused */
+
+/* A member as the reader saw it, with pax and GNU long-name overrides
+ * applied.  type is the raw typeflag ('\0' is read as '0'). */
+struct ae_tar_member {
+	char path[AE_TAR_NAME_MAX + 1];
+	char linkpath[AE_TAR_NAME_MAX + 1];
+	char type;
+	uint32_t mode;
+	uint64_t uid, gid, size;
+	int64_t mtime;
+	uint32_t mtime_nsec;
+	char uname[256], gname[256];
+	uint64_t offset;            /* of its header in the tar stream */
+};
+
+struct ae_tar_reader {
+	struct ae_reader *in;
+	uint64_t offset;            /* bytes of the tar stream consumed */
+	uint64_t data_left;         /* of the current member, with padding */
+	uint8_t *pax;               /* scratch for 'x', 'g', 'L', 'K' */
+	int ended;
+};
+
+/* Start reading a tar stream from in.  0 or AE_ENOMEM. */
+int ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in);
+void ae_tar_reader_free(struct ae_tar_reader *r);
+
+/*
+ * The next member's header, skipping what is left of the previous
+ * member's data.  Returns 0 with m filled; 1 at the end of the archive
+ * (a zero block); AE_ETRUNC if the stream ends inside a header or before
+ * the end marker; AE_EFORMAT for a bad checksum, a bad number, a bad pax
+ * record or a path over AE_TAR_NAME_MAX (d->what says which, d->offset
+ * where); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX; AE_ENOTSUP
+ * for sparse members; the reader's errors.
+ */
+int ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
+    struct ae_diag *d);
+
+/*
+ * Read up to n bytes of the current member's data into buf (*got is 0
+ * at its end; the padding is skipped by the next ae_tar_next).
+ * Returns 0, AE_ETRUNC, or the reader's errors.
+ */
+int ae_tar_read_data(struct ae_tar_reader *r, const struct ae_tar_member *m,
+    uint8_t *buf, size_t n, size_t *got);
 
 #endif

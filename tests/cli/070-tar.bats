@@ -52,3 +52,37 @@ newline" ]
 	run tar -tvf t.tar
 	assert_match 'a-user-name-that-is-longer-than-32-bytes/group'
 }
+
+@test "the reader lists GNU tar's pax, gnu and ustar archives as GNU tar does" {
+	mkdir -p "src/deep/$(printf 'd%.0s' $(seq 120))/$(printf 'e%.0s' $(seq 130))"
+	echo hi > "src/deep/$(printf 'd%.0s' $(seq 120))/$(printf 'e%.0s' $(seq 130))/$(printf 'f%.0s' $(seq 90))"
+	echo x > "src/caf$(printf '\303\251')"
+	echo y > src/plain
+	ln -s plain src/sym
+	ln -s "$(printf 'l%.0s' $(seq 140))" src/longsym
+	ln src/plain src/hard
+	mkdir src/empty
+	local fmt
+	for fmt in pax gnu; do
+		tar --format=$fmt -cf "$fmt.tar" src
+		AE_TAR_LIST="$fmt.tar" "$GEN" > ours.txt
+		tar --quoting-style=literal -tf "$fmt.tar" > theirs.txt
+		diff ours.txt theirs.txt
+		[ "$(wc -l < ours.txt)" -ge 9 ]
+	done
+	# ustar cannot hold the long name or link: GNU tar skips those
+	tar --format=ustar -cf ustar.tar src 2>/dev/null || true
+	AE_TAR_LIST=ustar.tar "$GEN" > ours.txt
+	tar --quoting-style=literal -tf ustar.tar > theirs.txt
+	diff ours.txt theirs.txt
+}
+
+@test "the reader refuses a truncated GNU tar archive" {
+	mkdir src
+	head -c 100000 /dev/urandom > src/a
+	tar -cf t.tar src
+	head -c 50000 t.tar > cut.tar
+	run env AE_TAR_LIST=cut.tar "$GEN"
+	[ "$status" -eq 1 ]
+	[[ $output =~ "ends before its end marker" ]]
+}

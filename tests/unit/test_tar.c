@@ -7,11 +7,18 @@
  * archive (long, non-ASCII and non-UTF-8 names, long link targets,
  * sub-second and pre-1970 mtimes, big ids and long owner names, setuid)
  * that tests/cli/070-tar.bats hands to GNU tar to list and extract.
+ *
+ * The reader: everything the encoder writes reads back field for field;
+ * every truncation and a set of hostile headers are refused.  With
+ * AE_TAR_LIST=FILE it prints the paths of a tar file (one per line), so
+ * the bats test can compare them with GNU tar's own listing of archives
+ * GNU tar made.
  */
 #include "config.h"
 
 #include "check.h"
 #include "error.h"
+#include "io.h"
 #include "tar.h"
 
 static unsigned long
@@ -23,6 +30,31 @@ octal(const uint8_t *f, size_t w)
 	for (i = 0; i < w && f[i] >= '0' && f[i] <= '7'; i++)
 		v = v * 8 + (unsigned long)(f[i] - '0');
 	return v;
+}
+
+/* Local twins of the encoder's helpers, for building hostile headers. */
+static void
+set_octal(uint8_t *f, size_t width, uint64_t v)
+{
+	size_t i = width - 1;
+
+	f[i] = '\0';
+	while (i > 0) {
+		f[--i] = (uint8_t)('0' + (v & 7));
+		v >>= 3;
+	}
+}
+
+static void
+fix_checksum(uint8_t *b)
+{
+	unsigned sum = 0;
+	int i;
+
+	memset(b + 148, ' ', 8);
+	for (i = 0; i < AE_TAR_BLOCK; i++)
+		sum += b[i];
+	set_octal(b + 148, 7, sum);
 }
 
 static int
@@ -98,6 +130,171 @@ static struct ae_tar_entry entries[] = {
 };
 #define NENTRIES (sizeof entries / sizeof *entries)
 
+/* Print the paths in a tar file; the exit status says if it read. */
+static int
+list(const char *path)
+{
+	static struct ae_tar_member m;
+	struct ae_tar_reader r;
+	struct ae_memio mem = { 0 };
+	struct ae_reader rd = { ae_mem_read, &mem };
+	struct ae_diag d = { 0 };
+	size_t n;
+	char *buf = t_slurp(".", path, &n);
+	int e;
+
+	mem.src = (const uint8_t *)buf;
+	mem.len = n;
+	if (ae_tar_reader_init(&r, &rd) != AE_OK)
+		return 2;
+	while ((e = ae_tar_next(&r, &m, &d)) == AE_OK)
+		printf("%s\n", m.path);
+	ae_tar_reader_free(&r);
+	free(buf);
+	if (e != 1) {
+		fprintf(stderr, "tar reader: %s at %llu\n", d.what, d.offset);
+		return 1;
+	}
+	return 0;
+}
+
+/* Read arc[0, n) and compare with entries[]; returns the status of the
+ * first failure, or 1 for a clean end. */
+static int
+read_back(const uint8_t *arc, size_t n, int check)
+{
+	static struct ae_tar_member m;
+	struct ae_tar_reader r;
+	struct ae_memio mem = { .src = arc, .len = n };
+	struct ae_reader rd = { ae_mem_read, &mem };
+	size_t i = 0, got;
+	uint8_t data[16];
+	int e;
+
+	ae_tar_reader_init(&r, &rd);
+	while ((e = ae_tar_next(&r, &m, NULL)) == AE_OK) {
+		const struct ae_tar_entry *x = &entries[i];
+
+		if (check && i < NENTRIES) {
+			CHECK(strcmp(m.path, x->path) == 0, "path %zu", i);
+			CHECK(m.type == x->type && m.mode == x->mode
+			    && m.uid == x->uid && m.gid == x->gid
+			    && m.mtime == x->mtime
+			    && m.mtime_nsec == x->mtime_nsec,
+			    "fields %zu: mtime %lld.%u", i, (long long)m.mtime,
+			    m.mtime_nsec);
+			CHECK(m.size == (x->type == AE_TAR_REG ? x->size : 0),
+			    "size %zu", i);
+			if (x->linkpath != NULL)
+				CHECK(strcmp(m.linkpath, x->linkpath) == 0,
+				    "link %zu", i);
+			CHECK(strcmp(m.uname, x->uname ? x->uname : "") == 0
+			    && strcmp(m.gname, x->gname ? x->gname : "") == 0,
+			    "names %zu", i);
+			e = ae_tar_read_data(&r, &m, data, sizeof data, &got);
+			CHECK(e == AE_OK && got == m.size && (i != 1
+			    || memcmp(data, "hello\n", 6) == 0), "data %zu", i);
+		}
+		i++;
+	}
+	if (check)
+		CHECK(e == 1 && i == NENTRIES, "read %zu members, end %d", i, e);
+	ae_tar_reader_free(&r);
+	return e;
+}
+
+static size_t
+build(uint8_t *arc, size_t cap)
+{
+	static const uint8_t zeros[AE_TAR_END_LEN];
+	size_t off = 0, len, i;
+
+	for (i = 0; i < NENTRIES; i++) {
+		uint64_t n = entries[i].type == AE_TAR_REG ? entries[i].size : 0;
+
+		if (ae_tar_header(&entries[i], arc + off, cap - off, &len) != AE_OK)
+			return 0;
+		off += len;
+		memset(arc + off, 'x', (size_t)n);
+		if (i == 1)
+			memcpy(arc + off, "hello\n", 6);
+		off += (size_t)n;
+		memset(arc + off, 0, ae_tar_padding(n));
+		off += ae_tar_padding(n);
+	}
+	memcpy(arc + off, zeros, sizeof zeros);
+	return off + sizeof zeros;
+}
+
+static void
+test_reader(void)
+{
+	static uint8_t arc[64 * 1024], bad[64 * 1024];
+	size_t n = build(arc, sizeof arc), cut, i;
+	int e;
+
+	CHECK(n > 0, "archive built");
+	read_back(arc, n, 1);
+	/* Every truncation before the end marker is refused. */
+	for (cut = 0; cut < n - AE_TAR_END_LEN; cut += (cut % 512 < 2 ? 1 : 255)) {
+		e = read_back(arc, cut, 0);
+		CHECK(e == AE_ETRUNC, "cut at %zu: %d", cut, e);
+	}
+	/* A flipped bit anywhere in a header block is caught by the
+	 * checksum, except in the checksum field's NUL and space, which
+	 * readers ignore.  (A pax record block has no checksum: tar has no
+	 * integrity of its own; the container's GCM tags are what protect
+	 * an archive.)  Blocks 0 and 3 are 'x' headers, 2 and 5 ustar. */
+	{
+		static const size_t blocks[] = { 0, 2, 3, 5 };
+		size_t k;
+
+		for (k = 0; k < 4; k++)
+			for (i = 0; i < 8 * AE_TAR_BLOCK; i += 7) {
+				size_t at = blocks[k] * AE_TAR_BLOCK + i / 8;
+
+				if (i / 8 == 154 || i / 8 == 155)
+					continue;
+				memcpy(bad, arc, n);
+				bad[at] ^= (uint8_t)(1 << (i % 8));
+				e = read_back(bad, n, 0);
+				CHECK(e == AE_EFORMAT, "block %zu bit %zu: %d",
+				    blocks[k], i, e);
+			}
+	}
+	/* Hostile: a pax length prefix that overruns; an 'x' header over the
+	 * cap; a sparse member; a base-256 negative size. */
+	{
+		struct ae_tar_entry e1 = { "a", NULL, AE_TAR_REG, 0644, 0, 0, 0,
+		    1, 500, NULL, NULL };
+		size_t len;
+		uint8_t *x = bad;
+
+		ae_tar_header(&e1, bad, sizeof bad, &len);
+		memset(bad + len, 0, AE_TAR_END_LEN);
+		CHECK(read_back(bad, len + AE_TAR_END_LEN, 0) == 1, "control");
+		x[512] = '9';           /* "30 mtime=..." -> "90 ..." */
+		CHECK(read_back(bad, len + AE_TAR_END_LEN, 0) == AE_EFORMAT,
+		    "pax length overrun");
+		ae_tar_header(&e1, bad, sizeof bad, &len);
+		set_octal(x + 124, 12, AE_TAR_PAX_MAX + 1);
+		fix_checksum(x);
+		CHECK(read_back(bad, len + AE_TAR_END_LEN, 0) == AE_ETOOBIG,
+		    "pax header over the cap");
+		ae_tar_header(&e1, bad, sizeof bad, &len);
+		x = bad + len - AE_TAR_BLOCK;
+		x[156] = 'S';
+		fix_checksum(x);
+		CHECK(read_back(bad, len + AE_TAR_END_LEN, 0) == AE_ENOTSUP,
+		    "sparse member");
+		x[156] = '0';
+		memset(x + 124, 0xff, 12);
+		fix_checksum(x);
+		CHECK(read_back(bad, len + AE_TAR_END_LEN, 0) == AE_EFORMAT,
+		    "negative base-256 size");
+	}
+}
+
 int
 main(void)
 {
@@ -112,6 +309,8 @@ main(void)
 	    "file");
 	memset(long_target, 't', 150);
 	long_target[150] = '\0';
+	if (getenv("AE_TAR_LIST") != NULL)
+		return list(getenv("AE_TAR_LIST"));
 	if (outpath != NULL && (fp = fopen(outpath, "wb")) == NULL) {
 		perror(outpath);
 		return 2;
@@ -208,5 +407,6 @@ main(void)
 			return 2;
 		}
 	}
+	test_reader();
 	return t_finish("test_tar");
 }
