@@ -193,14 +193,18 @@ pipe_error(struct streams *io, int r, const struct ae_diag *d)
 	return msg_core_error(name, r, d);
 }
 
+/* After a successful run: fill in the totals and print --stats. */
 static void
 finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
-    const gcm_ctx *g)
+    const gcm_ctx *g, const struct streams *io, size_t header_len)
 {
 	struct rusage ru;
 
 	if (!o->stats)
 		return;
+	rs->in_bytes = io->rd.bytes;
+	rs->out_bytes = io->wr.bytes;
+	rs->header_bytes = header_len;
 	rs->tier = gcm_tier_name(gcm_ctx_tier(g));
 	rs->wall_ns = ae_wall_ns() - w0;
 	rs->process_cpu_ns = ae_process_ns();
@@ -262,12 +266,8 @@ cmd_encrypt(const struct opts *o)
 		outfile_abort(&io.out);
 		goto done;
 	}
-	if ((rc = outfile_commit(&io.out)) == EXIT_OK) {
-		rs.in_bytes = io.rd.bytes;
-		rs.out_bytes = io.wr.bytes;
-		rs.header_bytes = h.len;
-		finish_stats(o, &rs, w0, &gcm);
-	}
+	if ((rc = outfile_commit(&io.out)) == EXIT_OK)
+		finish_stats(o, &rs, w0, &gcm, &io, h.len);
 done:
 	gcm_wipe(&gcm);
 	input_close(&io.in);
@@ -448,12 +448,8 @@ cmd_decrypt(const struct opts *o)
 		outfile_abort(&io.out);
 		goto done;
 	}
-	if ((rc = outfile_commit(&io.out)) == EXIT_OK) {
-		rs.in_bytes = io.rd.bytes;
-		rs.out_bytes = io.wr.bytes;
-		rs.header_bytes = h.len;
-		finish_stats(o, &rs, w0, &gcm);
-	}
+	if ((rc = outfile_commit(&io.out)) == EXIT_OK)
+		finish_stats(o, &rs, w0, &gcm, &io, h.len);
 done:
 	gcm_wipe(&gcm);
 	input_close(&io.in);
