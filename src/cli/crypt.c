@@ -196,7 +196,7 @@ pipe_error(struct streams *io, int r, const struct ae_diag *d)
 /* After a successful run: fill in the totals and print --stats. */
 static void
 finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
-    const gcm_ctx *g, const struct streams *io, size_t header_len)
+    const gcm_ctx *g, const struct streams *io)
 {
 	struct rusage ru;
 
@@ -204,13 +204,20 @@ finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
 		return;
 	rs->in_bytes = io->rd.bytes;
 	rs->out_bytes = io->wr.bytes;
-	rs->header_bytes = header_len;
 	rs->tier = gcm_tier_name(gcm_ctx_tier(g));
 	rs->wall_ns = ae_wall_ns() - w0;
 	rs->process_cpu_ns = ae_process_ns();
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		rs->peak_rss_kib = (uint64_t)ru.ru_maxrss;
 	stats_print(stderr, rs, o->stats == 2);
+}
+
+static int
+refuse_tty(void)
+{
+	msg_error("refusing to write encrypted data to a terminal");
+	msg_hint("redirect the output with '>' or use -o FILE");
+	return EXIT_USAGE;
 }
 
 int
@@ -228,12 +235,11 @@ cmd_encrypt(const struct opts *o)
 
 	memset(&rs, 0, sizeof rs);
 	streams_init(&io);
+	/* Checked before the passphrase is asked for, and again once the
+	 * output is open (-o /dev/tty). */
 	if ((o->output == NULL || strcmp(o->output, "-") == 0)
-	    && isatty(STDOUT_FILENO)) {
-		msg_error("refusing to write encrypted data to a terminal");
-		msg_hint("redirect the output with '>' or use -o FILE");
-		return EXIT_USAGE;
-	}
+	    && isatty(STDOUT_FILENO))
+		return refuse_tty();
 	if ((rc = input_open(&io.in, o->input)) != EXIT_OK)
 		return rc;
 	rc = make_header(o, &h, file_key, &rs);
@@ -248,9 +254,8 @@ cmd_encrypt(const struct opts *o)
 	if ((rc = outfile_open(&io.out, o->output)) != EXIT_OK)
 		goto done;
 	if (isatty(io.out.fd)) {
-		msg_error("refusing to write encrypted data to a terminal");
 		outfile_abort(&io.out);
-		rc = EXIT_USAGE;
+		rc = refuse_tty();
 		goto done;
 	}
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
@@ -267,7 +272,7 @@ cmd_encrypt(const struct opts *o)
 		goto done;
 	}
 	if ((rc = outfile_commit(&io.out)) == EXIT_OK)
-		finish_stats(o, &rs, w0, &gcm, &io, h.len);
+		finish_stats(o, &rs, w0, &gcm, &io);
 done:
 	gcm_wipe(&gcm);
 	input_close(&io.in);
@@ -449,7 +454,7 @@ cmd_decrypt(const struct opts *o)
 		goto done;
 	}
 	if ((rc = outfile_commit(&io.out)) == EXIT_OK)
-		finish_stats(o, &rs, w0, &gcm, &io, h.len);
+		finish_stats(o, &rs, w0, &gcm, &io);
 done:
 	gcm_wipe(&gcm);
 	input_close(&io.in);

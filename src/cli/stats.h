@@ -16,7 +16,6 @@ struct run_stats {
 	const char *tier;           /* cipher tier name */
 	uint64_t in_bytes;          /* what was read: plaintext or container */
 	uint64_t out_bytes;         /* what was written */
-	uint64_t header_bytes;
 	uint64_t kdf_cpu_ns;        /* 0 when no passphrase slot was run */
 	uint64_t kdf_wall_ns;
 	uint64_t kdf_m_kib;

@@ -351,3 +351,32 @@ rt() {
 		assert_no_output . out.aes
 	done
 }
+
+@test "--passphrase-fd with something that is not a number is a usage error" {
+	seq 1 10 > in.bin
+	run_aescrypt 2 -e --passphrase-fd abc -o c.aes in.bin
+	assert_match "--passphrase-fd: 'abc' is not a file descriptor number"
+	assert_no_output . c.aes
+	run_aescrypt 6 -e --passphrase-fd 9 -o c.aes in.bin
+	assert_match '--passphrase-fd: Bad file descriptor'
+}
+
+@test "--gen-key - writes a key to standard output that -k then reads" {
+	run_aescrypt 0 --gen-key -
+	assert_match '^# aescrypt key file'
+	printf '%s\n' "$output" > k
+	seq 1 100 > in.bin
+	"$AESCRYPT" -e -k k -o c.aes in.bin
+	"$AESCRYPT" -d -k k -o out.bin c.aes
+	assert_same in.bin out.bin
+}
+
+@test "-o in a directory that does not exist fails before reading, naming it" {
+	make_key k
+	seq 1 100 > in.bin
+	run_aescrypt 6 -e -k k -o nodir/c.aes in.bin
+	assert_match 'nodir/c.aes: cannot create a file in its directory'
+	"$AESCRYPT" -e -k k -o c.aes in.bin
+	run_aescrypt 6 -d -k k -o nodir/out.bin c.aes
+	assert_match 'nodir/out.bin: cannot create a file in its directory'
+}

@@ -68,7 +68,23 @@ test_keyfile(void)
 		CHECK(back[0] == 0xaa && back[31] == 0xaa,
 		    "refused parse wrote the key (case %zu)", i);
 	}
-	/* Every byte that is not a hex digit is refused in a digit spot. */
+	/* A file over 4096 bytes is not a key file, even with a good line. */
+	{
+		static char big[AE_KEYFILE_MAX + 200];
+		size_t bl;
+
+		memset(big, '#', sizeof big);
+		big[0] = '\n';
+		bl = (size_t)snprintf(big + AE_KEYFILE_MAX, 200,
+		    "\nAESCRYPT-KEY-V1-%064d\n", 0) + AE_KEYFILE_MAX;
+		big[AE_KEYFILE_MAX - 1] = '\n';
+		CHECK(ae_keyfile_parse(big, bl, back) == AE_EFORMAT,
+		    "a %zu-byte file refused", bl);
+		CHECK(ae_keyfile_parse(big + AE_KEYFILE_MAX - 100, bl -
+		    AE_KEYFILE_MAX + 100, back) == AE_OK, "control: the tail "
+		    "alone parses");
+	}
+		/* Every byte that is not a hex digit is refused in a digit spot. */
 	for (int c = 0; c < 256; c++) {
 		int hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')
 		    || (c >= 'A' && c <= 'F');

@@ -32,6 +32,15 @@ octal(const uint8_t *f, size_t w)
 	return v;
 }
 
+static int
+ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return 0;
+	return 1;
+}
+
 /* Local twins of the encoder's helpers, for building hostile headers. */
 static void
 set_octal(uint8_t *f, size_t width, uint64_t v)
@@ -341,8 +350,9 @@ main(void)
 			count = records(hdr + AE_TAR_BLOCK, n, "path", val,
 			    sizeof val);
 			CHECK(count > 0, "entry %zu record lengths", i);
-			if (strlen(e->path) > 100 || strchr(e->path, 0x80) ||
-			    (unsigned char)e->path[strlen(e->path) - 1] >= 0x80)
+			/* A path ustar cannot hold exactly must be in a
+			 * record, byte for byte. */
+			if (strlen(e->path) > 100 || !ascii(e->path))
 				CHECK(strcmp(val, e->path) == 0,
 				    "entry %zu path record", i);
 		} else {
