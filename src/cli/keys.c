@@ -1,0 +1,228 @@
+/*
+ * keys.c -- the key slots of a container, from the user's side: make a
+ * header for a new file from the key sources given, or read one and open
+ * it with them (contracts in keys.h).
+ */
+#include "config.h"
+#include "keys.h"
+
+#include <string.h>
+
+#include "../clock.h"
+#include "../random.h"
+#include "../wipe.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "run.h"
+#include "signals.h"
+
+/* Which passphrase source -e or -d should use, if any. */
+static enum pass_source
+pass_source(const struct opts *o)
+{
+	if (o->pass_src != PASS_NONE)
+		return o->pass_src;
+	return secret_env_source();
+}
+
+/* Build the stanzas and header for a new file.  0 or an exit status. */
+int
+keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
+{
+	uint64_t c0, w0;
+	enum pass_source src = pass_source(o);
+	int use_pass = o->keyfile == NULL || o->want_pass || src != PASS_NONE;
+	struct passphrase pass;
+	uint8_t S[32], key[32];
+	struct ae_stanza *s;
+	int rc = EXIT_OK, r;
+
+	memset(h, 0, sizeof *h);
+	h->payload_type = (uint8_t)payload_type;
+	h->chunk_log2 = (uint8_t)o->chunk_log2;
+	if (ae_random(file_key, AE_FILE_KEY_LEN) != AE_OK
+	    || ae_random(h->payload_salt, AE_SALT_LEN) != AE_OK)
+		return run_sys_error("the system random number generator");
+
+	if (o->keyfile != NULL) {
+		if ((rc = secret_keyfile_read(o->keyfile, key)) != EXIT_OK)
+			return rc;
+		s = &h->stanza[h->nstanzas++];
+		s->type = AE_STANZA_KEYFILE;
+		if (ae_random(s->salt, AE_SALT_LEN) != AE_OK) {
+			ae_wipe(key, sizeof key);
+			return run_sys_error("the system random number generator");
+		}
+		ae_stanza_secret_keyfile(s, key, S);
+		ae_stanza_wrap(s, S, file_key);
+		ae_wipe(key, sizeof key);
+		ae_wipe(S, sizeof S);
+	}
+	if (use_pass) {
+		if ((rc = secret_passphrase(src, o->pass_arg, 1, &pass))
+		    != EXIT_OK)
+			return rc;
+		s = &h->stanza[h->nstanzas++];
+		s->type = AE_STANZA_ARGON2ID;
+		s->kdf = o->kdf;
+		if (ae_random(s->salt, AE_SALT_LEN) != AE_OK) {
+			secret_wipe(&pass);
+			return run_sys_error("the system random number generator");
+		}
+		c0 = ae_process_ns();
+		w0 = ae_wall_ns();
+		r = ae_stanza_secret_passphrase(s, pass.buf, pass.len, S);
+		rs->kdf_cpu_ns += ae_process_ns() - c0;
+		rs->kdf_wall_ns += ae_wall_ns() - w0;
+		rs->kdf_m_kib = s->kdf.m_kib;
+		secret_wipe(&pass);
+		if (r != AE_OK) {
+			msg_error("Argon2id with %u KiB, %u passes, %u lanes: %s",
+			    s->kdf.m_kib, s->kdf.t, s->kdf.p,
+			    r == AE_ENOMEM ? "out of memory" :
+			    "invalid parameters");
+			return r == AE_ENOMEM ? EXIT_SYSTEM : EXIT_USAGE;
+		}
+		ae_stanza_wrap(s, S, file_key);
+		ae_wipe(S, sizeof S);
+	}
+	if (atomic_load(&signals_stop))
+		return msg_interrupted();
+	if (ae_header_encode(h, file_key) != AE_OK) {
+		msg_error("internal error: cannot lay out the header");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+/* Word a failure to open any key slot, given what was tried. */
+static int
+key_error(const char *name, const struct ae_header *h, int tried_key,
+    int tried_pass)
+{
+	unsigned nk = ae_header_count(h, AE_STANZA_KEYFILE);
+	unsigned np = ae_header_count(h, AE_STANZA_ARGON2ID);
+
+	if (tried_key && tried_pass)
+		msg_error("%s: wrong passphrase or key file", name);
+	else if (tried_key)
+		msg_error("%s: wrong key file", name);
+	else
+		msg_error("%s: wrong passphrase", name);
+	if (tried_key && !tried_pass && np > 0)
+		msg_hint("this file also opens with a passphrase; give one "
+		    "with -P");
+	else if (tried_pass && !tried_key && nk > 0)
+		msg_hint("this file also opens with a key file; give it "
+		    "with -k FILE");
+	else if (tried_pass)
+		msg_hint("check the passphrase source (terminal, "
+		    "--passphrase-file, --passphrase-fd, AESCRYPT_PASSPHRASE)");
+	else
+		msg_hint("check that -k names the key file this was "
+		    "encrypted to");
+	return EXIT_KEY;
+}
+
+/* Read the header and open it with the user's secrets. */
+int
+keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
+    struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
+    struct run_stats *rs)
+{
+	uint64_t c0, w0;
+	struct ae_unlock u;
+	struct ae_diag d = { 0 };
+	struct passphrase pass;
+	enum pass_source src = pass_source(o);
+	uint8_t key[32];
+	unsigned nk, np;
+	int r, rc, use_key, use_pass, have_pass = 0;
+
+	/* A descriptor may be the input itself (--passphrase-fd 0 with the
+	 * container after the first line), so its line is taken first. */
+	memset(&pass, 0, sizeof pass);
+	if (src == PASS_FD) {
+		rc = secret_passphrase(src, o->pass_arg, 0, &pass);
+		if (rc != EXIT_OK)
+			return rc;
+		have_pass = 1;
+	}
+	if ((r = ae_header_read(reader, h, &d)) != AE_OK) {
+		secret_wipe(&pass);
+		return msg_core_error(name, r, &d);
+	}
+	nk = ae_header_count(h, AE_STANZA_KEYFILE);
+	np = ae_header_count(h, AE_STANZA_ARGON2ID);
+
+	/* A key file given is used; a passphrase is asked for if one was
+	 * given, or if there is no key file and the file has a slot. */
+	use_key = o->keyfile != NULL;
+	use_pass = src != PASS_NONE || o->want_pass
+	    || (!use_key && np > 0);
+	if (nk == 0 && np == 0) {
+		secret_wipe(&pass);
+		msg_error("%s: no key slot of a type this version knows",
+		    name);
+		msg_hint("the file may need a newer aescrypt");
+		return EXIT_KEY;
+	}
+	if (!(use_key && nk > 0) && !(use_pass && np > 0)) {
+		secret_wipe(&pass);
+		if (np == 0) {
+			msg_error("%s: this file opens only with a key file",
+			    name);
+			msg_hint("give it with -k FILE");
+		} else {
+			msg_error("%s: this file has no key-file slot, only "
+			    "a passphrase", name);
+			msg_hint("drop -k to be asked for the passphrase");
+		}
+		return EXIT_KEY;
+	}
+	memset(&u, 0, sizeof u);
+	ae_kdf_default_limits(&u.limits);
+	if (o->max_kdf_kib != 0)
+		u.limits.max_m_kib = o->max_kdf_kib;
+	if (use_key) {
+		if ((rc = secret_keyfile_read(o->keyfile, key)) != EXIT_OK) {
+			secret_wipe(&pass);
+			return rc;
+		}
+		u.key = key;
+	}
+	if (use_pass && np > 0) {
+		if (!have_pass)
+			rc = secret_passphrase(src, o->pass_arg, 0, &pass);
+		if (rc != EXIT_OK) {
+			ae_wipe(key, sizeof key);
+			return rc;
+		}
+		u.pass = pass.buf;
+		u.passlen = pass.len;
+	}
+	c0 = ae_process_ns();
+	w0 = ae_wall_ns();
+	r = ae_header_unlock(h, &u, file_key, &d);
+	if (u.pass != NULL) {
+		unsigned i;
+
+		rs->kdf_cpu_ns += ae_process_ns() - c0;
+		rs->kdf_wall_ns += ae_wall_ns() - w0;
+		for (i = 0; i < h->nstanzas; i++)
+			if (h->stanza[i].type == AE_STANZA_ARGON2ID)
+				rs->kdf_m_kib = h->stanza[i].kdf.m_kib;
+	}
+	ae_wipe(key, sizeof key);
+	secret_wipe(&pass);
+	if (r == AE_EKEY)
+		return key_error(name, h, use_key && nk > 0,
+		    use_pass && np > 0);
+	if (r != AE_OK)
+		return msg_core_error(name, r, &d);
+	if (atomic_load(&signals_stop))
+		return msg_interrupted();
+	return EXIT_OK;
+}
+

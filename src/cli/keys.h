@@ -1,0 +1,36 @@
+/*
+ * keys.h -- a container's key slots, from the user's side.  Both calls
+ * gather secrets from the sources opts names (secret.h), wipe them
+ * before returning, print their own errors and return an exit status.
+ */
+#ifndef AE_CLI_KEYS_H
+#define AE_CLI_KEYS_H
+
+#include <stdint.h>
+
+#include "../format.h"
+#include "../header.h"
+#include "../io.h"
+#include "opts.h"
+#include "stats.h"
+
+/*
+ * A header for a new file carrying payload_type (AE_PAYLOAD_*): a fresh
+ * file key, one slot per key source (a key file with -k, a passphrase
+ * without -k or with -P), encoded into h->raw.  KDF time goes to rs.
+ */
+int keys_new_header(const struct opts *o, int payload_type,
+    struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
+    struct run_stats *rs);
+
+/*
+ * Read a header from reader (name is the input, for messages) and open
+ * one of its slots with the user's key sources, giving the file key.
+ * Wrong keys, KDF costs over the limits and damaged headers are each
+ * reported in their own words.
+ */
+int keys_unlock(const struct opts *o, const char *name,
+    struct ae_reader *reader, struct ae_header *h,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * run.c -- the plumbing every container command shares (contracts in
+ * run.h).
+ */
+#include "config.h"
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "../clock.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "signals.h"
+
+int
+run_input_open(struct input *in, const char *path)
+{
+	if (path == NULL || strcmp(path, "-") == 0) {
+		in->fd = STDIN_FILENO;
+		in->name = "standard input";
+		return EXIT_OK;
+	}
+	in->name = path;
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0) {
+		msg_error("%s: %s", path, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+void
+run_input_close(struct input *in)
+{
+	if (in->fd != STDIN_FILENO)
+		close(in->fd);
+}
+
+int
+run_sys_error(const char *what)
+{
+	msg_error("%s: %s", what, strerror(errno));
+	return EXIT_SYSTEM;
+}
+
+void
+run_streams_init(struct streams *io)
+{
+	memset(io, 0, sizeof *io);
+	atomic_init(&io->cancel, 0);
+	io->in.fd = -1;
+	io->out.fd = -1;
+	io->reader.read = ae_fd_read;
+	io->reader.ctx = &io->rd;
+	io->writer.write = ae_fd_write;
+	io->writer.ctx = &io->wr;
+}
+
+void
+run_pipe_params(const struct opts *o, const gcm_ctx *g, unsigned chunk_log2,
+    struct streams *io, struct ae_pipe_params *pp)
+{
+	memset(pp, 0, sizeof *pp);
+	pp->key = g;
+	pp->chunk_log2 = chunk_log2;
+	pp->level = o->level;
+	pp->threads = o->threads;
+	pp->interrupt = &signals_stop;
+	pp->cancel = &io->cancel;
+	pp->timed = o->stats != 0;
+}
+
+/* Report and return the exit status for a pipeline failure. */
+int
+run_pipe_error(struct streams *io, int r, const struct ae_diag *d)
+{
+	const char *name = d->where == AE_AT_OUTPUT ? io->out.name :
+	    io->in.name;
+
+	return msg_core_error(name, r, d);
+}
+
+/* After a successful run: fill in the totals and print --stats. */
+void
+run_finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
+    const gcm_ctx *g, const struct streams *io)
+{
+	struct rusage ru;
+
+	if (!o->stats)
+		return;
+	rs->in_bytes = io->rd.bytes;
+	rs->out_bytes = io->wr.bytes;
+	rs->tier = gcm_tier_name(gcm_ctx_tier(g));
+	rs->wall_ns = ae_wall_ns() - w0;
+	rs->process_cpu_ns = ae_process_ns();
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		rs->peak_rss_kib = (uint64_t)ru.ru_maxrss;
+	stats_print(stderr, rs, o->stats == 2);
+}
+
+int
+run_refuse_tty(void)
+{
+	msg_error("refusing to write encrypted data to a terminal");
+	msg_hint("redirect the output with '>' or use -o FILE");
+	return EXIT_USAGE;
+}
+

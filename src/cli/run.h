@@ -1,0 +1,62 @@
+/*
+ * run.h -- the plumbing that every container command (-e, -d, -c, -t,
+ * -x) shares: the input, the streams and the pipeline's parameters, and
+ * how a pipeline failure and --stats are reported.
+ */
+#ifndef AE_CLI_RUN_H
+#define AE_CLI_RUN_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "../error.h"
+#include "../gcm.h"
+#include "../io.h"
+#include "../pipeline.h"
+#include "opts.h"
+#include "outfile.h"
+#include "stats.h"
+
+/* The input as a descriptor and a name for messages. */
+struct input {
+	int fd;
+	const char *name;
+};
+
+/* Open path (NULL or "-": standard input).  Prints; 0 or exit status. */
+int run_input_open(struct input *in, const char *path);
+void run_input_close(struct input *in);
+
+/* Report errno against `what`; returns EXIT_SYSTEM. */
+int run_sys_error(const char *what);
+
+/* The streams of one run: input, output, and their I/O objects. */
+struct streams {
+	struct input in;
+	struct outfile out;
+	struct ae_fdio rd, wr;
+	struct ae_reader reader;    /* reads in.fd through rd */
+	struct ae_writer writer;    /* writes out.fd through wr */
+	atomic_int cancel;
+};
+
+/* Zero io and wire reader and writer to rd and wr; fds are -1. */
+void run_streams_init(struct streams *io);
+
+/* The pipeline's parameters for this command line. */
+void run_pipe_params(const struct opts *o, const gcm_ctx *g,
+    unsigned chunk_log2, struct streams *io, struct ae_pipe_params *pp);
+
+/* Report a pipeline failure r (naming the input or the output, as d
+ * says) and return the exit status. */
+int run_pipe_error(struct streams *io, int r, const struct ae_diag *d);
+
+/* After a successful run: fill in the totals and print --stats (if
+ * asked for).  w0 is the wall clock at the start. */
+void run_finish_stats(const struct opts *o, struct run_stats *rs,
+    uint64_t w0, const gcm_ctx *g, const struct streams *io);
+
+/* Refuse to write a container to a terminal; returns EXIT_USAGE. */
+int run_refuse_tty(void);
+
+#endif
