@@ -1,0 +1,236 @@
+/*
+ * test_beneath.c -- the no-symlinks directory opener, through openat2
+ * and through the component walk, against a tree with the traps a
+ * hostile archive lays: a link to outside, a link inside, a chain, a
+ * file where a directory should be, and paths of the wrong shape.  Also
+ * the in-process pipe (chan.c) the archive commands run on.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "beneath.h"
+#include "chan.h"
+#include "check.h"
+#include "error.h"
+
+static char root_path[] = "/tmp/ae-beneath-XXXXXX";
+static char outside_path[] = "/tmp/ae-outside-XXXXXX";
+
+static void
+build_tree(int root)
+{
+	int fd;
+
+	if (mkdirat(root, "a", 0755) != 0 || mkdirat(root, "a/b", 0755) != 0
+	    || symlinkat(outside_path, root, "out") != 0
+	    || symlinkat("b", root, "a/in") != 0
+	    || symlinkat("in", root, "a/chain") != 0
+	    || (fd = openat(root, "file", O_CREAT | O_WRONLY, 0644)) < 0) {
+		perror("building the test tree");
+		exit(1);
+	}
+	close(fd);
+}
+
+/* The errno of ae_beneath_opendir, 0 for success, -1 for EINVAL. */
+static int
+try_open(int root, const char *dir, int flags)
+{
+	int fd = -1, r;
+	struct stat st;
+
+	errno = 0;
+	r = ae_beneath_opendir(root, dir, flags, 0755, &fd);
+	if (r == AE_OK) {
+		/* It must be a real directory inside root. */
+		CHECK(fstat(fd, &st) == 0 && S_ISDIR(st.st_mode),
+		    "%s: not a directory", dir);
+		close(fd);
+		return 0;
+	}
+	if (r == AE_EINVAL)
+		return -1;
+	CHECK(r == AE_EIO, "%s: unexpected code %d", dir, r);
+	return errno;
+}
+
+static int
+outside_is_empty(void)
+{
+	char p[256];
+	struct stat st;
+
+	snprintf(p, sizeof p, "%s/x", outside_path);
+	return lstat(p, &st) != 0;
+}
+
+static void
+test_beneath(int flags, const char *how)
+{
+	static const char *bad[] = {
+		"..", "../x", "a/../b", "/etc", "a//b", "a/", ".", "./a",
+		"a/.", "a/./b"
+	};
+	unsigned i;
+	int root, c = AE_BENEATH_CREATE;
+	char newdir[64];
+	struct stat st;
+
+	if ((root = open(root_path, O_RDONLY | O_DIRECTORY)) < 0) {
+		perror(root_path);
+		exit(1);
+	}
+	CHECK(try_open(root, "", flags) == 0, "%s: root", how);
+	CHECK(try_open(root, "a", flags) == 0, "%s: a", how);
+	CHECK(try_open(root, "a/b", flags) == 0, "%s: a/b", how);
+	CHECK(try_open(root, "out", flags) == ELOOP, "%s: out", how);
+	CHECK(try_open(root, "out/x", flags | c) == ELOOP, "%s: out/x", how);
+	CHECK(try_open(root, "a/in", flags) == ELOOP, "%s: a/in", how);
+	CHECK(try_open(root, "a/in/x", flags | c) == ELOOP, "%s: a/in/x",
+	    how);
+	CHECK(try_open(root, "a/chain/x", flags | c) == ELOOP,
+	    "%s: a/chain/x", how);
+	CHECK(try_open(root, "file", flags) == ENOTDIR, "%s: file", how);
+	CHECK(try_open(root, "file/x", flags | c) == ENOTDIR, "%s: file/x",
+	    how);
+	CHECK(try_open(root, "missing", flags) == ENOENT, "%s: missing", how);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		CHECK(try_open(root, bad[i], flags | c) == -1,
+		    "%s: '%s' accepted", how, bad[i]);
+	snprintf(newdir, sizeof newdir, "new%d/deep/er", flags);
+	CHECK(try_open(root, newdir, flags | c) == 0, "%s: create", how);
+	CHECK(fstatat(root, newdir, &st, AT_SYMLINK_NOFOLLOW) == 0
+	    && S_ISDIR(st.st_mode), "%s: %s not made", how, newdir);
+	CHECK(fstatat(root, "a/b/x", &st, 0) != 0, "%s: made through a link",
+	    how);
+	CHECK(outside_is_empty(), "%s: wrote outside", how);
+	close(root);
+}
+
+/* ---- chan ---- */
+
+struct feeder {
+	struct ae_chan *c;
+	const uint8_t *data;
+	size_t n;
+	int close_status;
+	int write_rc;       /* the first failing write's code */
+};
+
+static void *
+feed(void *arg)
+{
+	struct feeder *f = arg;
+	size_t pos = 0, k = 1;
+	int r = AE_OK;
+
+	/* Writes of growing, odd sizes, so reads straddle them. */
+	while (pos < f->n && r == AE_OK) {
+		if (k > f->n - pos)
+			k = f->n - pos;
+		r = ae_chan_write(f->c, f->data + pos, k);
+		pos += k;
+		k = k * 3 + 1;
+	}
+	f->write_rc = r;
+	ae_chan_close_write(f->c, f->close_status);
+	return NULL;
+}
+
+static void
+test_chan(void)
+{
+	static uint8_t data[100000], got[100000 + 10];
+	struct ae_chan c;
+	struct feeder f;
+	pthread_t t;
+	size_t i, pos, n, k;
+	int r;
+
+	for (i = 0; i < sizeof data; i++)
+		data[i] = (uint8_t)(i * 131 + (i >> 8));
+
+	/* A clean run: every byte, in order, then a short count, then 0. */
+	for (k = 1; k <= 4099; k += 1366) {
+		CHECK(ae_chan_init(&c) == AE_OK, "init");
+		f = (struct feeder){ &c, data, sizeof data, AE_OK, 0 };
+		pthread_create(&t, NULL, feed, &f);
+		pos = 0;
+		do {
+			r = ae_chan_read(&c, got + pos, k, &n);
+			pos += n;
+		} while (r == AE_OK && n == k);
+		CHECK(r == AE_OK && pos == sizeof data, "clean: r=%d pos=%zu",
+		    r, pos);
+		CHECK_MEM(got, data, sizeof data, "clean: bytes differ (k=%zu)",
+		    k);
+		r = ae_chan_read(&c, got, k, &n);
+		CHECK(r == AE_OK && n == 0, "read after the end");
+		pthread_join(t, NULL);
+		CHECK(f.write_rc == AE_OK && c.bytes == sizeof data, "counts");
+		ae_chan_free(&c);
+	}
+
+	/* A writer that fails: the reader gets the bytes, then the error,
+	 * never a short count that looks like a clean end. */
+	CHECK(ae_chan_init(&c) == AE_OK, "init");
+	f = (struct feeder){ &c, data, 5000, AE_EAUTH, 0 };
+	pthread_create(&t, NULL, feed, &f);
+	pos = 0;
+	do {
+		r = ae_chan_read(&c, got + pos, 4096, &n);
+		pos += n;
+	} while (r == AE_OK && n == 4096);
+	CHECK(r == AE_EAUTH, "failed writer: r=%d (pos %zu)", r, pos);
+	CHECK(pos <= 5000, "failed writer: %zu bytes", pos);
+	pthread_join(t, NULL);
+	ae_chan_free(&c);
+
+	/* A reader that leaves: the blocked writer is released. */
+	CHECK(ae_chan_init(&c) == AE_OK, "init");
+	f = (struct feeder){ &c, data, sizeof data, AE_OK, 0 };
+	pthread_create(&t, NULL, feed, &f);
+	r = ae_chan_read(&c, got, 10, &n);
+	CHECK(r == AE_OK && n == 10, "first read");
+	ae_chan_close_read(&c);
+	pthread_join(t, NULL);
+	CHECK(f.write_rc == AE_EINTR, "writer after reader left: %d",
+	    f.write_rc);
+	ae_chan_free(&c);
+}
+
+int
+main(void)
+{
+	int root;
+
+	if (mkdtemp(root_path) == NULL || mkdtemp(outside_path) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	if ((root = open(root_path, O_RDONLY | O_DIRECTORY)) < 0)
+		return 1;
+	build_tree(root);
+	close(root);
+	test_beneath(AE_BENEATH_WALK, "walk");
+#ifdef HAVE_OPENAT2
+	test_beneath(0, "openat2");
+#else
+	t_skip("openat2: not available on this system");
+#endif
+	test_chan();
+	{
+		char cmd[512];
+
+		snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", root_path,
+		    outside_path);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove the test tree\n");
+	}
+	return t_finish("test_beneath");
+}
