@@ -589,6 +589,12 @@ checksum_matches(const uint8_t *b)
 }
 
 int
+ae_tar_is_header(const uint8_t b[AE_TAR_BLOCK])
+{
+	return !is_zero_block(b) && checksum_matches(b);
+}
+
+int
 ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
     struct ae_diag *d)
 {

@@ -2,8 +2,7 @@
  * tar.h -- POSIX pax (ustar-compatible) headers: the payload of an
  * archive container (format/aescrypt-v1.md, payload type 1).
  *
- * Both halves, for `aescrypt -c` and `-t`/`-x` (the options themselves
- * are in progress; see issue 5).  A member's header is a ustar block,
+ * Both halves, for `aescrypt -c` and `-t`/`-x`.  A member's header is a ustar block,
  * preceded by a pax extended header ('x') when ustar cannot hold a field
  * exactly: a path or link name that does not fit, bytes that are not
  * UTF-8, a size of 8 GiB or more, ids over 2097151, names over 31 bytes,
@@ -30,7 +29,8 @@ enum ae_tar_type {
 };
 
 struct ae_tar_entry {
-	const char *path;       /* relative, '/'-separated; no trailing '/' */
+	const char *path;       /* relative, '/'-separated; directories
+	                         * end in '/', as tar writes them */
 	const char *linkpath;   /* hard link target or symlink text, or NULL */
 	char type;              /* enum ae_tar_type */
 	uint32_t mode;          /* permission bits, 07777 */
@@ -86,6 +86,10 @@ struct ae_tar_reader {
 	uint8_t *pax;               /* scratch for 'x', 'g', 'L', 'K' */
 	int ended;
 };
+
+/* Whether b is a tar header block: not all zeros, and its checksum
+ * matches (how a stream payload is told from a tar one).  1 or 0. */
+int ae_tar_is_header(const uint8_t b[AE_TAR_BLOCK]);
 
 /* Start reading a tar stream from in.  0 or AE_ENOMEM. */
 int ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in);

@@ -32,13 +32,30 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "Usage: aescrypt -e [OPTION]... [-o OUT] [IN]    encrypt a stream\n"
+	    "Usage: aescrypt -c [OPTION]... [-f ARCHIVE] PATH...  create an archive\n"
+	    "       aescrypt -t [OPTION]... [-f ARCHIVE] [MEMBER]... list it\n"
+	    "       aescrypt -x [OPTION]... [-f ARCHIVE] [MEMBER]... extract it\n"
+	    "       aescrypt -e [OPTION]... [-o OUT] [IN]    encrypt a stream\n"
 	    "       aescrypt -d [OPTION]... [-o OUT] [IN]    decrypt a stream\n"
 	    "       aescrypt --gen-key FILE                  make a key file\n"
 	    "       aescrypt --benchmark [-j N]              measure, in memory\n"
 	    "\n"
 	    "Encrypted, compressed, streamed containers (AES-256-GCM, Argon2id).\n"
-	    "IN and OUT default to standard input and output; '-' means them too.\n"
+	    "ARCHIVE, IN and OUT default to standard input and output; '-' means\n"
+	    "them too.\n"
+	    "\n"
+	    "Archives (a POSIX pax tar stream inside; 'aescrypt -d | tar -t' works):\n"
+	    "  -f, --file ARCHIVE        the archive to write (-c) or read (-t, -x)\n"
+	    "  -C, --directory DIR       -c: paths are relative to DIR;\n"
+	    "                            -x: extract into DIR (default: .)\n"
+	    "  -v, --verbose             list members as they go (-t: ls -l style)\n"
+	    "  -h, --dereference         -c: archive what symlinks point to\n"
+	    "      --exclude PATTERN     -c: skip paths matching PATTERN (fnmatch)\n"
+	    "  -T, --files-from FILE     -c: read the paths from FILE ('-': stdin)\n"
+	    "      --null                -T's list is NUL-separated\n"
+	    "      --keep-old-files      -x: do not replace existing files\n"
+	    "  -p, --preserve-permissions -x: exact modes, setuid/setgid included\n"
+	    "      --same-owner          -x as root: restore owners\n"
 	    "\n"
 	    "Keys (never on the command line):\n"
 	    "  -k, --key-file FILE       use a key file (from --gen-key)\n"
@@ -65,10 +82,13 @@ usage(FILE *fp)
 	    "      --benchmark-time SECS with --benchmark: how long (default 10)\n"
 	    "\n"
 	    "Other:\n"
-	    "  -h, --help                show this help\n"
+	    "      --help                show this help (-h too, without -c)\n"
 	    "  -V, --version             show version, cipher tiers, libraries\n"
 	    "\n"
 	    "Examples:\n"
+	    "  aescrypt -c -f home.aes ~/docs ~/mail      (asks for a passphrase)\n"
+	    "  aescrypt -t -v -f home.aes\n"
+	    "  aescrypt -x -f home.aes -C /restore docs/report.odt\n"
 	    "  pg_dump db | aescrypt -e > db.aes          (asks for a passphrase)\n"
 	    "  aescrypt -d db.aes | psql db\n"
 	    "  aescrypt --gen-key backup.key\n"
@@ -165,11 +185,51 @@ static int
 set_mode(struct opts *o, int m)
 {
 	if (o->mode != 0 && o->mode != m) {
-		msg_error("only one of -e, -d, --gen-key and --benchmark may "
-		    "be given");
+		msg_error("only one of -e, -d, -c, -t, -x, --gen-key and "
+		    "--benchmark may be given");
 		return EXIT_USAGE;
 	}
 	o->mode = m;
+	return EXIT_OK;
+}
+
+/* Options that belong to some modes only are refused elsewhere, so a
+ * mistyped command fails instead of doing something else. */
+static int
+check_mode_options(const struct opts *o)
+{
+	static const struct {
+		const char *name, *modes;
+	} *t, tab[] = {
+		{ "-o", "ed" }, { "-f", "ctx" }, { "-C", "cx" }, { "-v", "ctx" },
+		{ "-T", "c" }, { "--null", "c" }, { "--exclude", "c" },
+		{ "--keep-old-files", "x" }, { "-p", "x" },
+		{ "--same-owner", "x" }, { NULL, NULL }
+	};
+	int set[] = {
+		o->output != NULL, o->archive != NULL, o->directory != NULL,
+		o->verbose, o->files_from != NULL, o->null_sep,
+		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner
+	};
+	int i;
+
+	if (o->mode == 0 || o->mode == 'g' || o->mode == 'b')
+		return EXIT_OK;
+	for (t = tab, i = 0; t->name != NULL; t++, i++) {
+		if (!set[i] || strchr(t->modes, o->mode) != NULL)
+			continue;
+		msg_error("%s does not apply to -%c", t->name, o->mode);
+		if (strcmp(t->name, "-o") == 0)
+			msg_hint("archives are named with -f FILE");
+		else if (strcmp(t->name, "-f") == 0)
+			msg_hint("streams take the input as an operand and "
+			    "the output with -o FILE");
+		return EXIT_USAGE;
+	}
+	if (o->null_sep && o->files_from == NULL) {
+		msg_error("--null applies to the list given with -T");
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
 }
 
@@ -192,11 +252,25 @@ main(int argc, char **argv)
 	enum {
 		OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
 		OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM,
-		OPT_CHUNK, OPT_STATS, OPT_BENCH, OPT_BENCH_TIME
+		OPT_CHUNK, OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL,
+		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
 		{ "decrypt", no_argument, NULL, 'd' },
+		{ "create", no_argument, NULL, 'c' },
+		{ "list", no_argument, NULL, 't' },
+		{ "extract", no_argument, NULL, 'x' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "directory", required_argument, NULL, 'C' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "dereference", no_argument, NULL, 'h' },
+		{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+		{ "files-from", required_argument, NULL, 'T' },
+		{ "null", no_argument, NULL, OPT_NULL },
+		{ "keep-old-files", no_argument, NULL, OPT_KEEP_OLD },
+		{ "preserve-permissions", no_argument, NULL, 'p' },
+		{ "same-owner", no_argument, NULL, OPT_SAME_OWNER },
 		{ "output", required_argument, NULL, 'o' },
 		{ "key-file", required_argument, NULL, 'k' },
 		{ "passphrase", no_argument, NULL, 'P' },
@@ -213,7 +287,7 @@ main(int argc, char **argv)
 		{ "benchmark", no_argument, NULL, OPT_BENCH },
 		{ "benchmark-time", required_argument, NULL, OPT_BENCH_TIME },
 		{ "no-hw", no_argument, NULL, OPT_NO_HW },
-		{ "help", no_argument, NULL, 'h' },
+		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -221,7 +295,7 @@ main(int argc, char **argv)
 	const char *genkey = NULL;
 	double bench_time = 10.0;
 	uint64_t size;
-	int c, rc, want_version = 0;
+	int c, rc, want_version = 0, want_help = 0, h_seen = 0;
 
 	memset(&o, 0, sizeof o);
 	o.level = 6;
@@ -230,15 +304,47 @@ main(int argc, char **argv)
 	o.kdf.t = AE_KDF_DEFAULT_T;
 	o.kdf.p = AE_KDF_DEFAULT_P;
 	o.threads = default_threads();
+	if ((o.exclude = calloc((size_t)argc + 1, sizeof *o.exclude)) == NULL)
+		return EXIT_SYSTEM;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":edo:k:j:PhV0123456789", longopts,
+	while ((c = getopt_long(argc, argv, ":edctxo:k:j:f:C:T:vpPhV0123456789", longopts,
 	    NULL)) != -1) {
 		rc = EXIT_OK;
 		switch (c) {
 		case 'e':
 		case 'd':
+		case 'c':
+		case 't':
+		case 'x':
 			rc = set_mode(&o, c);
+			break;
+		case 'f':
+			o.archive = optarg;
+			break;
+		case 'C':
+			o.directory = optarg;
+			break;
+		case 'v':
+			o.verbose = 1;
+			break;
+		case 'T':
+			o.files_from = optarg;
+			break;
+		case OPT_NULL:
+			o.null_sep = 1;
+			break;
+		case OPT_EXCLUDE:
+			o.exclude[o.nexclude++] = optarg;
+			break;
+		case OPT_KEEP_OLD:
+			o.keep_old = 1;
+			break;
+		case 'p':
+			o.preserve = 1;
+			break;
+		case OPT_SAME_OWNER:
+			o.same_owner = 1;
 			break;
 		case OPT_GEN_KEY:
 			rc = set_mode(&o, 'g');
@@ -331,8 +437,12 @@ main(int argc, char **argv)
 			gcm_force_software();
 			break;
 		case 'h':
-			usage(stdout);
-			return EXIT_OK;
+			/* tar's -h (dereference) with -c; help otherwise. */
+			h_seen = 1;
+			break;
+		case OPT_HELP:
+			want_help = 1;
+			break;
 		case 'V':
 			want_version = 1;
 			break;
@@ -358,6 +468,14 @@ main(int argc, char **argv)
 		if (rc != EXIT_OK)
 			return rc;
 	}
+	if (h_seen && o.mode == 'c')
+		o.follow = 1;
+	else if (h_seen)
+		want_help = 1;
+	if (want_help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
 	if (want_version) {
 		version();
 		return EXIT_OK;
@@ -367,6 +485,8 @@ main(int argc, char **argv)
 		    "(%u lanes need %uK)", o.kdf.p, 8 * o.kdf.p);
 		return EXIT_USAGE;
 	}
+	if ((rc = check_mode_options(&o)) != EXIT_OK)
+		return rc;
 	signals_init();
 	switch (o.mode) {
 	case 'b':
@@ -386,15 +506,24 @@ main(int argc, char **argv)
 		if (argc - optind > 1) {
 			msg_error("unexpected argument '%s'", argv[optind + 1]);
 			msg_hint("-%c takes one input; use -c for archives "
-			    "of many files (coming)", o.mode);
+			    "of many files", o.mode);
 			return EXIT_USAGE;
 		}
 		o.input = optind < argc ? argv[optind] : NULL;
 		return o.mode == 'e' ? cmd_encrypt(&o) : cmd_decrypt(&o);
+	case 'c':
+	case 't':
+	case 'x':
+		o.operands = argv + optind;
+		o.noperands = (size_t)(argc - optind);
+		if (o.mode == 'c')
+			return cmd_create(&o);
+		return o.mode == 't' ? cmd_list(&o) : cmd_extract(&o);
 	}
 	if (optind < argc) {
 		msg_error("unexpected argument '%s'", argv[optind]);
-		msg_hint("give a mode: -e to encrypt or -d to decrypt");
+		msg_hint("give a mode: -e or -d for a stream, -c, -t or -x "
+		    "for an archive");
 		return EXIT_USAGE;
 	}
 	usage(stderr);

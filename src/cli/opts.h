@@ -4,13 +4,14 @@
 #ifndef AE_CLI_OPTS_H
 #define AE_CLI_OPTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../kdf.h"
 #include "secret.h"
 
 struct opts {
-	int mode;                   /* 'e', 'd', or 0 */
+	int mode;                   /* 'e', 'd', 'c', 't', 'x', or 0 */
 	const char *input;          /* NULL or "-": standard input */
 	const char *output;         /* NULL or "-": standard output */
 	const char *keyfile;        /* -k */
@@ -23,6 +24,21 @@ struct opts {
 	unsigned chunk_log2;
 	unsigned threads;           /* pipeline workers (-j) */
 	int stats;                  /* 0 none, 1 table, 2 JSON */
+
+	/* Archives (-c, -t, -x). */
+	const char *archive;        /* -f: NULL or "-" for stdin/stdout */
+	const char *directory;      /* -C */
+	int verbose;                /* -v */
+	int follow;                 /* -h with -c: dereference symlinks */
+	char **exclude;             /* --exclude patterns */
+	size_t nexclude;
+	const char *files_from;     /* -T */
+	int null_sep;               /* --null: -T's list is NUL-separated */
+	int keep_old;               /* --keep-old-files */
+	int preserve;               /* -p: modes exactly, setuid included */
+	int same_owner;             /* --same-owner (root only) */
+	char **operands;            /* paths for -c, members for -t/-x */
+	size_t noperands;
 };
 
 /* -e: encrypt a byte stream.  Returns an exit status. */
@@ -30,5 +46,14 @@ int cmd_encrypt(const struct opts *o);
 
 /* -d: decrypt a byte stream.  Returns an exit status. */
 int cmd_decrypt(const struct opts *o);
+
+/* -c: create an archive.  Returns an exit status. */
+int cmd_create(const struct opts *o);
+
+/* -t: list an archive.  Returns an exit status. */
+int cmd_list(const struct opts *o);
+
+/* -x: extract an archive.  Returns an exit status. */
+int cmd_extract(const struct opts *o);
 
 #endif

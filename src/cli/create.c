@@ -1,0 +1,290 @@
+/*
+ * create.c -- aescrypt -c: paths in, an encrypted archive out.
+ *
+ * Two halves joined by a channel (chan.h): a thread walks the paths and
+ * writes a tar stream (pack.c); the pipeline reads that stream as its
+ * input and seals it into a container whose header says "pax payload".
+ * Everything that can fail for the whole job (a missing operand, the
+ * key sources, the output) fails before the walk starts; problems with
+ * single files are warnings and exit status 1, as in tar.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../chan.h"
+#include "../clock.h"
+#include "../header.h"
+#include "../wipe.h"
+#include "exitcode.h"
+#include "keys.h"
+#include "msg.h"
+#include "names.h"
+#include "pack.h"
+#include "run.h"
+#include "signals.h"
+
+/* The list of paths: operands, then -T's. */
+struct pathlist {
+	char **v;
+	size_t n, cap;
+	char *text;         /* -T's contents, which v points into */
+};
+
+static int
+list_add(struct pathlist *l, char *p)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		char **v = realloc(l->v, cap * sizeof *v);
+
+		if (v == NULL)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = p;
+	return 0;
+}
+
+/* Read -T FILE ("-": standard input), one path per line or per NUL. */
+static int
+read_list(struct pathlist *l, const char *file, int null_sep)
+{
+	int fd = STDIN_FILENO;
+	size_t len = 0, cap = 0;
+	char *p, *end, sep = null_sep ? '\0' : '\n';
+	ssize_t n;
+
+	if (strcmp(file, "-") != 0
+	    && (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
+		msg_error("%s: %s", file, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *t;
+
+			cap = cap ? 2 * cap : 65536;
+			if ((t = realloc(l->text, cap)) == NULL) {
+				msg_error("out of memory reading %s", file);
+				goto fail;
+			}
+			l->text = t;
+		}
+		n = read(fd, l->text + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			msg_error("%s: %s", file, strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (l->text == NULL)
+		return EXIT_OK;
+	l->text[len] = sep;
+	for (p = l->text; p < l->text + len; p = end + 1) {
+		end = memchr(p, sep, (size_t)(l->text + len + 1 - p));
+		*end = '\0';
+		if (*p != '\0' && list_add(l, p) != 0) {
+			msg_error("out of memory reading %s", file);
+			return EXIT_SYSTEM;
+		}
+	}
+	return EXIT_OK;
+fail:
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return EXIT_SYSTEM;
+}
+
+/* Every operand must exist (relative to -C): a missing one is fatal,
+ * and is found before a passphrase is asked for or a byte written. */
+static int
+check_paths(const struct opts *o, const struct pathlist *paths)
+{
+	struct stat st;
+	size_t i;
+	int dfd = AT_FDCWD, rc = EXIT_OK;
+
+	if (o->directory != NULL && (dfd = open(o->directory, O_RDONLY
+	    | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		msg_error("%s: %s", o->directory, strerror(errno));
+		msg_hint("-C names the directory the paths are relative to");
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < paths->n && rc == EXIT_OK; i++) {
+		if (fstatat(dfd, paths->v[i], &st, o->follow ? 0 :
+		    AT_SYMLINK_NOFOLLOW) != 0) {
+			char q[1024];
+
+			msg_error("%s: %s", names_quote(paths->v[i], q,
+			    sizeof q), strerror(errno));
+			rc = errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE :
+			    EXIT_SYSTEM;
+		}
+	}
+	if (dfd != AT_FDCWD)
+		close(dfd);
+	return rc;
+}
+
+struct producer {
+	struct pack_opts po;
+	struct pathlist *paths;
+	struct ae_chan chan;
+	struct ae_writer w;
+	int result;
+};
+
+static void *
+produce(void *arg)
+{
+	struct producer *pr = arg;
+
+	pr->result = pack_paths(&pr->po, pr->paths->v, pr->paths->n, &pr->w);
+	ae_chan_close_write(&pr->chan, pr->result == PACK_STOPPED ?
+	    AE_EINTR : AE_OK);
+	return NULL;
+}
+
+int
+cmd_create(const struct opts *o)
+{
+	static struct ae_header h;
+	static struct producer pr;
+	struct pathlist paths = { 0 };
+	struct run_stats rs;
+	struct ae_pipe_params pp;
+	struct ae_diag d = { 0 };
+	struct streams io;
+	struct ae_reader chan_reader;
+	uint8_t file_key[AE_FILE_KEY_LEN];
+	struct stat st;
+	uint64_t w0 = ae_wall_ns();
+	pthread_t thread;
+	gcm_ctx gcm;
+	size_t i;
+	int rc, r, started = 0;
+
+	memset(&rs, 0, sizeof rs);
+	run_streams_init(&io);
+	if ((o->archive == NULL || strcmp(o->archive, "-") == 0)
+	    && isatty(STDOUT_FILENO))
+		return run_refuse_tty();
+	for (i = 0; i < o->noperands; i++)
+		if (list_add(&paths, o->operands[i]) != 0) {
+			msg_error("out of memory");
+			return EXIT_SYSTEM;
+		}
+	if (o->files_from != NULL
+	    && (rc = read_list(&paths, o->files_from, o->null_sep))
+	    != EXIT_OK)
+		goto out;
+	if (paths.n == 0) {
+		msg_error("refusing to create an empty archive");
+		msg_hint("name the files and directories to archive, or a "
+		    "list of them with -T FILE");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((rc = check_paths(o, &paths)) != EXIT_OK)
+		goto out;
+	/* Keys and the output, relative to where we were started. */
+	rc = keys_new_header(o, AE_PAYLOAD_PAX, &h, file_key, &rs);
+	if (rc != EXIT_OK) {
+		ae_wipe(file_key, sizeof file_key);
+		goto out;
+	}
+	ae_header_payload_cipher(&h, file_key, &gcm);
+	ae_wipe(file_key, sizeof file_key);
+	if ((rc = outfile_open(&io.out, o->archive)) != EXIT_OK)
+		goto wipe;
+	if (isatty(io.out.fd)) {
+		outfile_abort(&io.out);
+		rc = run_refuse_tty();
+		goto wipe;
+	}
+	memset(&pr, 0, sizeof pr);
+	if (fstat(io.out.fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		pr.po.have_self = 1;
+		pr.po.self_dev = st.st_dev;
+		pr.po.self_ino = st.st_ino;
+	}
+	if (o->directory != NULL && chdir(o->directory) != 0) {
+		msg_error("%s: %s", o->directory, strerror(errno));
+		outfile_abort(&io.out);
+		rc = EXIT_SYSTEM;
+		goto wipe;
+	}
+	pr.po.follow = o->follow;
+	pr.po.exclude = o->exclude;
+	pr.po.nexclude = o->nexclude;
+	if (o->verbose)
+		pr.po.verbose = io.out.in_place && io.out.fd == STDOUT_FILENO ?
+		    stderr : stdout;
+	pr.paths = &paths;
+	if (ae_chan_init(&pr.chan) != AE_OK) {
+		msg_error("out of memory");
+		outfile_abort(&io.out);
+		rc = EXIT_SYSTEM;
+		goto wipe;
+	}
+	pr.w.write = ae_chan_write;
+	pr.w.ctx = &pr.chan;
+	chan_reader.read = ae_chan_read;
+	chan_reader.ctx = &pr.chan;
+
+	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
+	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
+	r = io.writer.write(io.writer.ctx, h.raw, h.len);
+	if (r != AE_OK) {
+		ae_fail(&d, r, AE_AT_OUTPUT, "writing output", 0, 0);
+	} else if (pthread_create(&thread, NULL, produce, &pr) != 0) {
+		r = AE_ENOMEM;
+		ae_fail(&d, r, AE_AT_NONE, "starting a thread", 0, 0);
+	} else {
+		started = 1;
+		r = ae_pipe_encode(&pp, &chan_reader, &io.writer, &rs.pipe,
+		    &d);
+		/* A failed pipeline stops reading: free the walk. */
+		ae_chan_close_read(&pr.chan);
+		pthread_join(thread, NULL);
+	}
+	if (r != AE_OK || (started && pr.result == PACK_STOPPED)) {
+		if (atomic_load(&signals_stop))
+			rc = msg_interrupted();
+		else if (started && pr.result == PACK_STOPPED
+		    && d.where == AE_AT_INPUT)
+			rc = EXIT_SYSTEM;   /* the walk said why */
+		else
+			rc = run_pipe_error(&io, r, &d);
+		outfile_abort(&io.out);
+	} else if ((rc = outfile_commit(&io.out)) == EXIT_OK) {
+		io.rd.bytes = pr.chan.bytes;
+		run_finish_stats(o, &rs, w0, &gcm, &io);
+		if (pr.result == PACK_PARTIAL) {
+			msg_warn("some files were not archived as they were; "
+			    "see the warnings above");
+			rc = EXIT_PARTIAL;
+		}
+	}
+	ae_chan_free(&pr.chan);
+wipe:
+	gcm_wipe(&gcm);
+out:
+	free(paths.v);
+	free(paths.text);
+	return rc;
+}

@@ -1,0 +1,805 @@
+/*
+ * extract.c -- aescrypt -x: safe extraction.
+ *
+ * The rules, and the attack each one closes:
+ *   - A leading '/' is stripped (with a warning) and a member with a
+ *     ".." component is refused: no name can point outside -C.
+ *   - A member's directory is opened with no symlink in any component
+ *     (beneath.c): "link -> /etc" then "link/passwd", a directory
+ *     swapped for a link, link chains, all fail there.
+ *   - Nothing is ever opened by its final name.  Files, symlinks and
+ *     hard links are made under a temp name in their directory and
+ *     renamed into place, so an existing file or symlink there is
+ *     replaced, never written through, and a file appears under its
+ *     name only when its data is complete (the data read from the
+ *     pipeline has authenticated by then).  If the archive fails inside
+ *     a member, the temp file is removed.
+ *   - A hard link must point at a regular file that this run extracted
+ *     earlier, still the same inode: not /etc/passwd, not a symlink (the
+ *     hardlink-to-symlink trick of CVE-2025-4330).
+ *   - No device nodes, no FIFOs; setuid and setgid bits only with -p;
+ *     owners only as root with --same-owner.
+ *   - Directories are made 0700 and get their modes and mtimes at the
+ *     end, so a read-only directory in the archive does not stop its
+ *     own members and a later member does not disturb an mtime.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../beneath.h"
+#include "../random.h"
+#include "../tar.h"
+#include "../wipe.h"
+#include "exitcode.h"
+#include "members.h"
+#include "msg.h"
+#include "names.h"
+#include "signals.h"
+#include "unpack.h"
+
+#define DATA_BUF (256 * 1024)
+
+/* Files this run made, by normalized path: hard links may point only
+ * at these.  Open addressing on an FNV-1a hash. */
+struct made {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct dirfix {
+	char *path;
+	mode_t mode;
+	struct timespec mtime;
+	uid_t uid;
+	gid_t gid;
+};
+
+struct extractor {
+	const struct opts *o;
+	struct ae_tar_reader *tr;
+	int root;
+	mode_t umask;
+	int chown;                  /* root with --same-owner */
+	int partial;                /* some member was skipped */
+	int fatal;                  /* exit status that ends the run */
+	int warned_abs;
+	uint8_t *buf;
+	struct made *made;
+	size_t nmade, capmade;      /* capmade: a power of two, or 0 */
+	struct dirfix *dirs;
+	size_t ndirs, capdirs;
+};
+
+/* ---- bookkeeping ---- */
+
+static uint64_t
+hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static struct made *
+made_find(struct extractor *x, const char *path)
+{
+	size_t i;
+
+	if (x->capmade == 0)
+		return NULL;
+	for (i = hash(path) & (x->capmade - 1); x->made[i].path != NULL;
+	    i = (i + 1) & (x->capmade - 1))
+		if (strcmp(x->made[i].path, path) == 0)
+			return &x->made[i];
+	return NULL;
+}
+
+static int
+made_add(struct extractor *x, const char *path, dev_t dev, ino_t ino)
+{
+	struct made *m;
+	size_t i;
+
+	if ((m = made_find(x, path)) != NULL) {
+		m->dev = dev;
+		m->ino = ino;
+		return 0;
+	}
+	if (2 * (x->nmade + 1) > x->capmade) {
+		size_t cap = x->capmade ? 2 * x->capmade : 1024, k;
+		struct made *t = calloc(cap, sizeof *t);
+
+		if (t == NULL)
+			return -1;
+		for (k = 0; k < x->capmade; k++) {
+			if (x->made[k].path == NULL)
+				continue;
+			for (i = hash(x->made[k].path) & (cap - 1);
+			    t[i].path != NULL; i = (i + 1) & (cap - 1))
+				;
+			t[i] = x->made[k];
+		}
+		free(x->made);
+		x->made = t;
+		x->capmade = cap;
+	}
+	for (i = hash(path) & (x->capmade - 1); x->made[i].path != NULL;
+	    i = (i + 1) & (x->capmade - 1))
+		;
+	if ((x->made[i].path = strdup(path)) == NULL)
+		return -1;
+	x->made[i].dev = dev;
+	x->made[i].ino = ino;
+	x->nmade++;
+	return 0;
+}
+
+/* A file that is no longer ours (replaced by a later member). */
+static void
+made_forget(struct extractor *x, const char *path)
+{
+	struct made *m = made_find(x, path);
+
+	if (m != NULL)
+		m->ino = 0, m->dev = 0;
+}
+
+/* ---- messages ---- */
+
+static void
+skip(struct extractor *x, const char *name, const char *why)
+{
+	char q[1024];
+
+	msg_warn("%s: %s; not extracted", names_quote(name, q, sizeof q),
+	    why);
+	x->partial = 1;
+}
+
+static void
+skip_errno(struct extractor *x, const char *name, const char *what)
+{
+	char why[512];
+
+	if (errno == ELOOP)
+		snprintf(why, sizeof why, "%s: a component of the path is "
+		    "a symbolic link", what);
+	else if (errno == ENOTDIR)
+		snprintf(why, sizeof why, "%s: a component of the path is "
+		    "not a directory", what);
+	else
+		snprintf(why, sizeof why, "%s: %s", what, strerror(errno));
+	skip(x, name, why);
+}
+
+/* A write error ends the run: the next member would fail the same way
+ * (a full disk), and the user should know at once. */
+static void
+fatal_errno(struct extractor *x, const char *name)
+{
+	char q[1024];
+
+	msg_error("%s: %s", names_quote(name, q, sizeof q), strerror(errno));
+	x->fatal = EXIT_SYSTEM;
+}
+
+/* ---- names ---- */
+
+/* in (no ".." in it) without "." and empty components or a trailing
+ * '/': "a/./b//c/" -> "a/b/c". */
+static void
+normalize(const char *in, char *out)
+{
+	size_t n = 0, k;
+
+	while (*in != '\0') {
+		while (*in == '/')
+			in++;
+		k = strcspn(in, "/");
+		if (k == 0)
+			break;
+		if (!(k == 1 && in[0] == '.')) {
+			if (n > 0)
+				out[n++] = '/';
+			memcpy(out + n, in, k);
+			n += k;
+		}
+		in += k;
+	}
+	out[n] = '\0';
+}
+
+/* The name to extract member path under, or NULL (warned) to skip. */
+static const char *
+safe_name(struct extractor *x, const char *path, char *out, const char *what)
+{
+	const char *p = path;
+
+	if (*p == '/') {
+		while (*p == '/')
+			p++;
+		if (!x->warned_abs) {
+			msg_warn("removing leading '/' from member names");
+			x->warned_abs = 1;
+		}
+	}
+	if (names_has_dotdot(p)) {
+		char why[128];
+
+		snprintf(why, sizeof why, "%s contains '..'", what);
+		skip(x, path, why);
+		return NULL;
+	}
+	normalize(p, out);
+	return out;
+}
+
+/* Open the directory that will hold norm; *leaf points into norm. */
+static int
+open_parent(struct extractor *x, const char *name, char *norm,
+    const char **leaf)
+{
+	char *slash = strrchr(norm, '/');
+	int fd, r;
+
+	if (slash == NULL) {
+		*leaf = norm;
+		r = ae_beneath_opendir(x->root, "", 0, 0, &fd);
+	} else {
+		*slash = '\0';
+		*leaf = slash + 1;
+		r = ae_beneath_opendir(x->root, norm, AE_BENEATH_CREATE, 0777,
+		    &fd);
+		*slash = '/';
+	}
+	if (r != AE_OK) {
+		if (r == AE_EINVAL)
+			errno = EINVAL;
+		skip_errno(x, name, "cannot open its directory");
+		return -1;
+	}
+	return fd;
+}
+
+/* A fresh name in dirfd for a file about to be made; made by mk(), which
+ * returns 0 or -1 with errno (EEXIST: try another name). */
+static int
+make_temp(int dirfd, char tmp[32], int (*mk)(int, const char *, void *),
+    void *arg)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint8_t rnd[6];
+	int i, tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (ae_random(rnd, sizeof rnd) != AE_OK)
+			return -1;
+		memcpy(tmp, ".aescrypt-", 10);
+		for (i = 0; i < 6; i++) {
+			tmp[10 + 2 * i] = hex[rnd[i] >> 4];
+			tmp[11 + 2 * i] = hex[rnd[i] & 15];
+		}
+		tmp[22] = '\0';
+		if (mk(dirfd, tmp, arg) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+static int
+mk_file(int dirfd, const char *tmp, void *fdp)
+{
+	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
+	    | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -1;
+	*(int *)fdp = fd;
+	return 0;
+}
+
+static int
+mk_symlink(int dirfd, const char *tmp, void *target)
+{
+	return symlinkat((const char *)target, dirfd, tmp);
+}
+
+struct linkarg {
+	int dirfd;
+	const char *leaf;
+};
+
+static int
+mk_link(int dirfd, const char *tmp, void *arg)
+{
+	struct linkarg *l = arg;
+
+	return linkat(l->dirfd, l->leaf, dirfd, tmp, 0);
+}
+
+/*
+ * Move tmp to leaf in dirfd: over an existing file or symlink (never
+ * through it), over an empty directory, or not at all with
+ * --keep-old-files.  0, or -1 (warned, tmp removed).
+ */
+static int
+install(struct extractor *x, int dirfd, const char *tmp, const char *leaf,
+    const char *name)
+{
+	int r;
+
+	if (x->o->keep_old) {
+		r = renameat2(dirfd, tmp, dirfd, leaf, RENAME_NOREPLACE);
+		if (r != 0 && (errno == EINVAL || errno == ENOSYS)) {
+			/* No RENAME_NOREPLACE here: a link fails the same
+			 * way if the name exists. */
+			r = linkat(dirfd, tmp, dirfd, leaf, 0);
+			if (r == 0)
+				unlinkat(dirfd, tmp, 0);
+		}
+		if (r != 0) {
+			int e = errno;
+
+			unlinkat(dirfd, tmp, 0);
+			errno = e;
+			if (e == EEXIST)
+				skip(x, name, "exists (--keep-old-files)");
+			else
+				skip_errno(x, name, "cannot create it");
+			return -1;
+		}
+		return 0;
+	}
+	r = renameat(dirfd, tmp, dirfd, leaf);
+	if (r != 0 && (errno == EISDIR || errno == ENOTEMPTY
+	    || errno == EEXIST)) {
+		/* A directory is in the way: tar replaces it if empty. */
+		if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0)
+			r = renameat(dirfd, tmp, dirfd, leaf);
+		else
+			errno = EISDIR;
+	}
+	if (r != 0) {
+		int e = errno;
+
+		unlinkat(dirfd, tmp, 0);
+		errno = e;
+		if (e == EISDIR)
+			skip(x, name, "a directory that is not empty is in "
+			    "the way");
+		else
+			skip_errno(x, name, "cannot create it");
+		return -1;
+	}
+	return 0;
+}
+
+static mode_t
+member_mode(const struct extractor *x, uint32_t mode)
+{
+	if (x->o->preserve)
+		return (mode_t)(mode & 07777);
+	return (mode_t)(mode & 01777 & ~x->umask);
+}
+
+static void
+owner_ids(const struct ae_tar_member *m, uid_t *uid, gid_t *gid)
+{
+	struct passwd *pw = m->uname[0] ? getpwnam(m->uname) : NULL;
+	struct group *gr = m->gname[0] ? getgrnam(m->gname) : NULL;
+
+	*uid = pw != NULL ? pw->pw_uid : (uid_t)m->uid;
+	*gid = gr != NULL ? gr->gr_gid : (gid_t)m->gid;
+}
+
+/* ---- member types ---- */
+
+static void
+extract_file(struct extractor *x, const struct ae_tar_member *m,
+    char *norm)
+{
+	struct timespec ts[2];
+	const char *leaf;
+	struct stat st;
+	char tmp[32];
+	size_t got;
+	int dirfd, fd = -1, r;
+
+	if ((dirfd = open_parent(x, m->path, norm, &leaf)) < 0)
+		return;
+	if (make_temp(dirfd, tmp, mk_file, &fd) != 0) {
+		skip_errno(x, m->path, "cannot create it");
+		close(dirfd);
+		return;
+	}
+	for (;;) {
+		r = ae_tar_read_data(x->tr, m, x->buf, DATA_BUF, &got);
+		if (r != AE_OK || got == 0)
+			break;
+		if (atomic_load(&signals_stop)) {
+			r = AE_EINTR;
+			break;
+		}
+		{
+			size_t off = 0;
+			ssize_t w;
+
+			while (off < got) {
+				w = write(fd, x->buf + off, got - off);
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w < 0) {
+					fatal_errno(x, m->path);
+					goto undo;
+				}
+				off += (size_t)w;
+			}
+		}
+	}
+	ae_wipe(x->buf, DATA_BUF);
+	if (r != AE_OK) {
+		/* The archive failed (or was stopped) inside this member;
+		 * unpack_finish reports why.  Nothing may stay behind. */
+		char q[1024];
+
+		msg_error("%s: not extracted: the archive ends or fails "
+		    "inside it", names_quote(m->path, q, sizeof q));
+		x->fatal = exit_for(r == AE_OK ? AE_EIO : r);
+		goto undo;
+	}
+	if (x->chown) {
+		uid_t uid;
+		gid_t gid;
+
+		owner_ids(m, &uid, &gid);
+		if (fchown(fd, uid, gid) != 0)
+			skip_errno(x, m->path, "cannot set its owner");
+	}
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_NOW;
+	ts[1].tv_sec = (time_t)m->mtime;
+	ts[1].tv_nsec = (long)m->mtime_nsec;
+	if (fchmod(fd, member_mode(x, m->mode)) != 0
+	    || futimens(fd, ts) != 0 || fstat(fd, &st) != 0) {
+		fatal_errno(x, m->path);
+		goto undo;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		fatal_errno(x, m->path);
+		goto undo;
+	}
+	fd = -1;
+	if (install(x, dirfd, tmp, leaf, m->path) == 0)
+		made_add(x, norm, st.st_dev, st.st_ino);
+	close(dirfd);
+	return;
+undo:
+	ae_wipe(x->buf, DATA_BUF);
+	if (fd >= 0)
+		close(fd);
+	unlinkat(dirfd, tmp, 0);
+	close(dirfd);
+}
+
+static void
+extract_symlink(struct extractor *x, const struct ae_tar_member *m,
+    char *norm)
+{
+	struct timespec ts[2];
+	const char *leaf;
+	char tmp[32];
+	int dirfd;
+
+	if ((dirfd = open_parent(x, m->path, norm, &leaf)) < 0)
+		return;
+	if (make_temp(dirfd, tmp, mk_symlink, (void *)m->linkpath) != 0) {
+		skip_errno(x, m->path, "cannot create it");
+		close(dirfd);
+		return;
+	}
+	if (x->chown) {
+		uid_t uid;
+		gid_t gid;
+
+		owner_ids(m, &uid, &gid);
+		if (fchownat(dirfd, tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
+			skip_errno(x, m->path, "cannot set its owner");
+	}
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_NOW;
+	ts[1].tv_sec = (time_t)m->mtime;
+	ts[1].tv_nsec = (long)m->mtime_nsec;
+	utimensat(dirfd, tmp, ts, AT_SYMLINK_NOFOLLOW);
+	if (install(x, dirfd, tmp, leaf, m->path) == 0)
+		made_forget(x, norm);
+	close(dirfd);
+}
+
+static void
+extract_hardlink(struct extractor *x, const struct ae_tar_member *m,
+    char *norm)
+{
+	char target[AE_TAR_NAME_MAX + 1], *slash;
+	struct linkarg la;
+	struct made *mk;
+	struct stat st;
+	const char *leaf;
+	char tmp[32];
+	int dirfd, tdir, r;
+
+	if (safe_name(x, m->linkpath, target, "its link target") == NULL)
+		return;
+	mk = made_find(x, target);
+	if (mk == NULL || mk->ino == 0) {
+		char q[1024], why[1200];
+
+		snprintf(why, sizeof why, "hard link to '%s', which is not a "
+		    "file extracted earlier from this archive",
+		    names_quote(m->linkpath, q, sizeof q));
+		skip(x, m->path, why);
+		return;
+	}
+	slash = strrchr(target, '/');
+	la.leaf = target;
+	if (slash != NULL) {
+		*slash = '\0';
+		la.leaf = slash + 1;
+	}
+	r = ae_beneath_opendir(x->root, slash != NULL ? target : "", 0, 0,
+	    &tdir);
+	if (slash != NULL)
+		*slash = '/';
+	if (r != AE_OK) {
+		skip_errno(x, m->path, "cannot open its target's directory");
+		return;
+	}
+	if (fstatat(tdir, la.leaf, &st, AT_SYMLINK_NOFOLLOW) != 0
+	    || !S_ISREG(st.st_mode) || st.st_dev != mk->dev
+	    || st.st_ino != mk->ino) {
+		skip(x, m->path, "its hard link target has changed since it "
+		    "was extracted");
+		close(tdir);
+		return;
+	}
+	if ((dirfd = open_parent(x, m->path, norm, &leaf)) < 0) {
+		close(tdir);
+		return;
+	}
+	la.dirfd = tdir;
+	if (make_temp(dirfd, tmp, mk_link, &la) != 0)
+		skip_errno(x, m->path, "cannot create it");
+	else if (install(x, dirfd, tmp, leaf, m->path) == 0)
+		made_add(x, norm, st.st_dev, st.st_ino);
+	close(dirfd);
+	close(tdir);
+}
+
+static void
+extract_dir(struct extractor *x, const struct ae_tar_member *m, char *norm)
+{
+	const char *leaf;
+	struct stat st;
+	struct dirfix *f;
+	int dirfd;
+
+	if (*norm == '\0')
+		return;     /* "./": the target itself, left as it is */
+	if ((dirfd = open_parent(x, m->path, norm, &leaf)) < 0)
+		return;
+	if (mkdirat(dirfd, leaf, 0700) != 0) {
+		if (errno != EEXIST
+		    || fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			skip_errno(x, m->path, "cannot create it");
+			close(dirfd);
+			return;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			/* A file or symlink where the directory goes: tar
+			 * replaces it (a symlink is never followed). */
+			if (x->o->keep_old) {
+				skip(x, m->path, "a file of that name exists "
+				    "(--keep-old-files)");
+				close(dirfd);
+				return;
+			}
+			if (unlinkat(dirfd, leaf, 0) != 0
+			    || mkdirat(dirfd, leaf, 0700) != 0) {
+				skip_errno(x, m->path, "cannot create it");
+				close(dirfd);
+				return;
+			}
+			made_forget(x, norm);
+		}
+	}
+	close(dirfd);
+	if (x->ndirs == x->capdirs) {
+		size_t cap = x->capdirs ? 2 * x->capdirs : 64;
+		struct dirfix *t = realloc(x->dirs, cap * sizeof *t);
+
+		if (t == NULL)
+			return;
+		x->dirs = t;
+		x->capdirs = cap;
+	}
+	f = &x->dirs[x->ndirs];
+	if ((f->path = strdup(norm)) == NULL)
+		return;
+	f->mode = member_mode(x, m->mode);
+	f->mtime.tv_sec = (time_t)m->mtime;
+	f->mtime.tv_nsec = (long)m->mtime_nsec;
+	owner_ids(m, &f->uid, &f->gid);
+	x->ndirs++;
+}
+
+/* Directory modes and mtimes, deepest (latest) first. */
+static void
+fix_dirs(struct extractor *x)
+{
+	struct timespec ts[2];
+	size_t i = x->ndirs;
+	int fd;
+
+	while (i-- > 0) {
+		struct dirfix *f = &x->dirs[i];
+
+		if (ae_beneath_opendir(x->root, f->path, 0, 0, &fd) == AE_OK) {
+			ts[0].tv_sec = 0;
+			ts[0].tv_nsec = UTIME_NOW;
+			ts[1] = f->mtime;
+			if (x->chown && fchown(fd, f->uid, f->gid) != 0)
+				skip_errno(x, f->path, "cannot set its owner");
+			if (fchmod(fd, f->mode) != 0 || futimens(fd, ts) != 0)
+				skip_errno(x, f->path, "cannot set its mode "
+				    "or time");
+			close(fd);
+		}
+		free(f->path);
+	}
+	free(x->dirs);
+}
+
+static void
+extract_member(struct extractor *x, const struct ae_tar_member *m)
+{
+	char norm[AE_TAR_NAME_MAX + 1];
+
+	if (safe_name(x, m->path, norm, "its name") == NULL)
+		return;
+	if (x->o->verbose) {
+		names_print(stdout, m->path);
+		putchar('\n');
+	}
+	if (*norm == '\0' && m->type != AE_TAR_DIR) {
+		skip(x, m->path, "it has no name");
+		return;
+	}
+	switch (m->type) {
+	case '0':
+	case '7':
+		extract_file(x, m, norm);
+		break;
+	case AE_TAR_DIR:
+		extract_dir(x, m, norm);
+		break;
+	case AE_TAR_SYMLINK:
+		extract_symlink(x, m, norm);
+		break;
+	case AE_TAR_HARDLINK:
+		extract_hardlink(x, m, norm);
+		break;
+	case '3':
+	case '4':
+		skip(x, m->path, "a device node (never made)");
+		break;
+	case '6':
+		skip(x, m->path, "a FIFO (not made)");
+		break;
+	default: {
+		char why[64];
+
+		snprintf(why, sizeof why, "unknown member type '%c'",
+		    m->type >= 32 && m->type < 127 ? m->type : '?');
+		skip(x, m->path, why);
+		break;
+	}
+	}
+}
+
+int
+cmd_extract(const struct opts *o)
+{
+	static struct unpack u;
+	static struct ae_tar_member m;
+	static struct extractor x;
+	struct ae_tar_reader tr;
+	struct members sel;
+	struct ae_diag d = { 0 };
+	int rc, r, stopped = 0;
+	size_t i;
+
+	memset(&x, 0, sizeof x);
+	x.o = o;
+	x.umask = umask(0);
+	umask(x.umask);
+	x.chown = o->same_owner && geteuid() == 0;
+	if (o->same_owner && !x.chown)
+		msg_warn("--same-owner needs root; owners are not restored");
+	x.root = open(o->directory != NULL ? o->directory : ".",
+	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (x.root < 0) {
+		msg_error("%s: %s", o->directory != NULL ? o->directory : ".",
+		    strerror(errno));
+		if (o->directory != NULL)
+			msg_hint("-C needs an existing directory");
+		return EXIT_SYSTEM;
+	}
+	if ((x.buf = malloc(DATA_BUF)) == NULL
+	    || members_init(&sel, o->operands, o->noperands) != 0) {
+		msg_error("out of memory");
+		free(x.buf);
+		close(x.root);
+		return EXIT_SYSTEM;
+	}
+	if ((rc = unpack_open(&u, o)) != EXIT_OK)
+		goto out;
+	if (ae_tar_reader_init(&tr, &u.tar_in) != AE_OK) {
+		msg_error("out of memory");
+		unpack_finish(&u, o, 1);
+		rc = EXIT_SYSTEM;
+		goto out;
+	}
+	x.tr = &tr;
+	while (x.fatal == 0 && (r = ae_tar_next(&tr, &m, &d)) == AE_OK) {
+		if (members_select(&sel, m.path))
+			extract_member(&x, &m);
+	}
+	if (x.fatal != 0) {
+		stopped = 1;
+		rc = x.fatal;
+	} else if (r < 0 && !u.decoder_failed) {
+		msg_core_error(u.io.in.name, r, &d);
+		stopped = 1;
+		rc = exit_for(r);
+	} else if (r < 0) {
+		stopped = 1;
+	}
+	ae_tar_reader_free(&tr);
+	r = unpack_finish(&u, o, stopped);
+	if (r != EXIT_OK)
+		rc = r;
+	fix_dirs(&x);
+	if (fflush(stdout) != 0 && rc == EXIT_OK) {
+		msg_error("standard output: %s", strerror(errno));
+		rc = EXIT_SYSTEM;
+	}
+	if (members_report_missing(&sel) > 0 && rc == EXIT_OK)
+		rc = EXIT_PARTIAL;
+	if (rc == EXIT_OK && x.partial) {
+		msg_warn("some members were not extracted; see the warnings "
+		    "above");
+		rc = EXIT_PARTIAL;
+	}
+out:
+	for (i = 0; i < x.capmade; i++)
+		free(x.made[i].path);
+	free(x.made);
+	members_free(&sel);
+	free(x.buf);
+	close(x.root);
+	return rc;
+}

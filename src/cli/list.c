@@ -1,0 +1,146 @@
+/*
+ * list.c -- aescrypt -t: the members of an archive, one per line, as
+ * GNU tar's -t prints them (names quoted the same way, so the output
+ * equals `aescrypt -d | tar -t`); with -v, tar -tv's ls -l style.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "exitcode.h"
+#include "members.h"
+#include "msg.h"
+#include "names.h"
+#include "unpack.h"
+
+/* "drwxr-xr-x", as tar -tv writes it ('h' for a hard link). */
+static void
+mode_string(const struct ae_tar_member *m, char out[11])
+{
+	static const char rwx[] = "rwxrwxrwx";
+	int i;
+
+	switch (m->type) {
+	case '1': out[0] = 'h'; break;
+	case '2': out[0] = 'l'; break;
+	case '3': out[0] = 'c'; break;
+	case '4': out[0] = 'b'; break;
+	case '5': out[0] = 'd'; break;
+	case '6': out[0] = 'p'; break;
+	default:  out[0] = '-'; break;
+	}
+	for (i = 0; i < 9; i++)
+		out[1 + i] = (m->mode & (0400u >> i)) ? rwx[i] : '-';
+	if (m->mode & 04000)
+		out[3] = (m->mode & 0100) ? 's' : 'S';
+	if (m->mode & 02000)
+		out[6] = (m->mode & 010) ? 's' : 'S';
+	if (m->mode & 01000)
+		out[9] = (m->mode & 01) ? 't' : 'T';
+	out[10] = '\0';
+}
+
+/* One -tv line.  *ugswidth is the width of "user/group size", which
+ * grows as tar's does, so columns line up the same way. */
+static void
+print_verbose(FILE *fp, const struct ae_tar_member *m, size_t *ugswidth)
+{
+	char modes[11], user[32], group[32], size[32], when[64];
+	const char *u = m->uname, *g = m->gname;
+	time_t t = (time_t)m->mtime;
+	struct tm tm;
+	size_t pad;
+
+	mode_string(m, modes);
+	if (*u == '\0') {
+		snprintf(user, sizeof user, "%" PRIu64, m->uid);
+		u = user;
+	}
+	if (*g == '\0') {
+		snprintf(group, sizeof group, "%" PRIu64, m->gid);
+		g = group;
+	}
+	snprintf(size, sizeof size, "%" PRIu64, m->size);
+	if (localtime_r(&t, &tm) == NULL
+	    || strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm) == 0)
+		snprintf(when, sizeof when, "%lld", (long long)m->mtime);
+	pad = strlen(u) + 1 + strlen(g) + 1 + strlen(size);
+	if (pad > *ugswidth)
+		*ugswidth = pad;
+	fprintf(fp, "%s %s/%s %*s %s ", modes, u, g,
+	    (int)(*ugswidth - pad + strlen(size)), size, when);
+	names_print(fp, m->path);
+	if (m->type == '2') {
+		fputs(" -> ", fp);
+		names_print(fp, m->linkpath);
+	} else if (m->type == '1') {
+		fputs(" link to ", fp);
+		names_print(fp, m->linkpath);
+	}
+	fputc('\n', fp);
+}
+
+int
+cmd_list(const struct opts *o)
+{
+	static struct unpack u;
+	static struct ae_tar_member m;
+	struct ae_tar_reader tr;
+	struct members sel;
+	struct ae_diag d = { 0 };
+	size_t ugswidth = 19;
+	int rc, r, stopped = 0;
+
+	if (members_init(&sel, o->operands, o->noperands) != 0) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	if ((rc = unpack_open(&u, o)) != EXIT_OK) {
+		members_free(&sel);
+		return rc;
+	}
+	if (ae_tar_reader_init(&tr, &u.tar_in) != AE_OK) {
+		msg_error("out of memory");
+		unpack_finish(&u, o, 1);
+		members_free(&sel);
+		return EXIT_SYSTEM;
+	}
+	while ((r = ae_tar_next(&tr, &m, &d)) == AE_OK) {
+		if (!members_select(&sel, m.path))
+			continue;
+		if (o->verbose)
+			print_verbose(stdout, &m, &ugswidth);
+		else {
+			names_print(stdout, m.path);
+			putchar('\n');
+		}
+		if (ferror(stdout))
+			break;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		msg_error("standard output: %s", strerror(errno));
+		stopped = 1;
+		rc = EXIT_SYSTEM;
+	} else if (r < 0 && !u.decoder_failed) {
+		/* A tar problem in authentic data: the archive was made
+		 * that way.  (A decoder failure is unpack_finish's to
+		 * report.) */
+		msg_core_error(u.io.in.name, r, &d);
+		stopped = 1;
+		rc = exit_for(r);
+	} else if (r < 0) {
+		stopped = 1;
+	}
+	ae_tar_reader_free(&tr);
+	r = unpack_finish(&u, o, stopped);
+	if (rc == EXIT_OK)
+		rc = r;
+	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
+		rc = EXIT_PARTIAL;
+	members_free(&sel);
+	return rc;
+}

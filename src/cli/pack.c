@@ -1,0 +1,528 @@
+/*
+ * pack.c -- the tree walk behind aescrypt -c (contract in pack.h).
+ *
+ * Paths are walked by name from the working directory (after -C), one
+ * directory's entries read, sorted and closed before any of them is
+ * visited, so the archive does not depend on readdir order and a deep
+ * tree does not hold a descriptor per level.  Each file is opened once
+ * and checked against what lstat saw, and its size is fixed by the
+ * header before the data is read: a file that shrinks is padded with
+ * zeros and one that grows is cut, both with GNU tar's warning, because
+ * a tar stream cannot take back a header it has already written.
+ */
+#include "config.h"
+#include "pack.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../error.h"
+#include "../tar.h"
+#include "../wipe.h"
+#include "msg.h"
+#include "names.h"
+#include "signals.h"
+
+#define DATA_BUF (256 * 1024)
+
+struct link_seen {
+	dev_t dev;
+	ino_t ino;
+	char *name;
+};
+
+/* The directories being walked, innermost first, to catch -h loops. */
+struct ancestor {
+	dev_t dev;
+	ino_t ino;
+	const struct ancestor *up;
+};
+
+struct packer {
+	const struct pack_opts *po;
+	struct ae_writer *w;
+	int partial, stopped;
+	uint8_t *buf;
+	uint8_t hdr[AE_TAR_HEADER_MAX];
+	struct link_seen *links;
+	size_t nlinks, caplinks;
+	char warned_prefix[256];
+	uid_t uid;
+	gid_t gid;
+	int have_uid, have_gid;
+	char uname[256], gname[256];
+};
+
+static void
+emit(struct packer *p, const uint8_t *b, size_t n)
+{
+	if (p->stopped)
+		return;
+	if (p->w->write(p->w->ctx, b, n) != AE_OK)
+		p->stopped = 1;
+}
+
+static void
+emit_zeros(struct packer *p, uint64_t n)
+{
+	static const uint8_t zero[AE_TAR_BLOCK * 8];
+
+	while (n > 0 && !p->stopped) {
+		size_t k = n < sizeof zero ? (size_t)n : sizeof zero;
+
+		emit(p, zero, k);
+		n -= k;
+	}
+}
+
+static void
+warn_errno(struct packer *p, const char *path, const char *what)
+{
+	char q[1024];
+
+	msg_warn("%s: %s: %s", names_quote(path, q, sizeof q), what,
+	    strerror(errno));
+	p->partial = 1;
+}
+
+static void
+warn_plain(struct packer *p, const char *path, const char *what)
+{
+	char q[1024];
+
+	msg_warn("%s: %s", names_quote(path, q, sizeof q), what);
+	p->partial = 1;
+}
+
+int
+pack_excluded(const struct pack_opts *po, const char *path)
+{
+	const char *t;
+	size_t i;
+
+	for (i = 0; i < po->nexclude; i++) {
+		if (fnmatch(po->exclude[i], path, 0) == 0)
+			return 1;
+		for (t = strchr(path, '/'); t != NULL; t = strchr(t + 1, '/'))
+			if (t[1] != '\0' && fnmatch(po->exclude[i], t + 1, 0)
+			    == 0)
+				return 1;
+	}
+	return 0;
+}
+
+static const char *
+owner_name(struct packer *p, uid_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char tmp[4096];
+
+	if (!p->have_uid || p->uid != uid) {
+		p->uname[0] = '\0';
+		if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &res) == 0
+		    && res != NULL && strlen(pw.pw_name) < sizeof p->uname)
+			strcpy(p->uname, pw.pw_name);
+		p->uid = uid;
+		p->have_uid = 1;
+	}
+	return p->uname;
+}
+
+static const char *
+group_name(struct packer *p, gid_t gid)
+{
+	struct group gr, *res = NULL;
+	char tmp[4096];
+
+	if (!p->have_gid || p->gid != gid) {
+		p->gname[0] = '\0';
+		if (getgrgid_r(gid, &gr, tmp, sizeof tmp, &res) == 0
+		    && res != NULL && strlen(gr.gr_name) < sizeof p->gname)
+			strcpy(p->gname, gr.gr_name);
+		p->gid = gid;
+		p->have_gid = 1;
+	}
+	return p->gname;
+}
+
+/* Fill e from st for member name. */
+static void
+entry_from_stat(struct packer *p, struct ae_tar_entry *e, const char *name,
+    const struct stat *st, char type)
+{
+	memset(e, 0, sizeof *e);
+	e->path = name;
+	e->type = type;
+	e->mode = (uint32_t)st->st_mode & 07777;
+	e->uid = st->st_uid;
+	e->gid = st->st_gid;
+	e->mtime = st->st_mtim.tv_sec;
+	e->mtime_nsec = (uint32_t)st->st_mtim.tv_nsec;
+	e->uname = owner_name(p, st->st_uid);
+	e->gname = group_name(p, st->st_gid);
+}
+
+/* Write e's header; 0, or -1 (warned) if it cannot be encoded. */
+static int
+emit_header(struct packer *p, const struct ae_tar_entry *e, const char *path)
+{
+	size_t len;
+
+	if (ae_tar_header(e, p->hdr, sizeof p->hdr, &len) != AE_OK) {
+		warn_plain(p, path, "cannot be stored in a tar header; "
+		    "not dumped");
+		return -1;
+	}
+	emit(p, p->hdr, len);
+	if (p->po->verbose != NULL && !p->stopped) {
+		names_print(p->po->verbose, e->path);
+		fputc('\n', p->po->verbose);
+	}
+	return 0;
+}
+
+static const char *
+link_lookup(struct packer *p, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlinks; i++)
+		if (p->links[i].dev == st->st_dev
+		    && p->links[i].ino == st->st_ino)
+			return p->links[i].name;
+	return NULL;
+}
+
+static void
+link_remember(struct packer *p, const struct stat *st, const char *name)
+{
+	if (p->nlinks == p->caplinks) {
+		size_t cap = p->caplinks ? 2 * p->caplinks : 64;
+		struct link_seen *n = realloc(p->links, cap * sizeof *n);
+
+		if (n == NULL)
+			return;     /* later links are stored as copies */
+		p->links = n;
+		p->caplinks = cap;
+	}
+	if ((p->links[p->nlinks].name = strdup(name)) == NULL)
+		return;
+	p->links[p->nlinks].dev = st->st_dev;
+	p->links[p->nlinks].ino = st->st_ino;
+	p->nlinks++;
+}
+
+static int
+changed(const struct stat *a, const struct stat *b)
+{
+	return a->st_size != b->st_size
+	    || a->st_mtim.tv_sec != b->st_mtim.tv_sec
+	    || a->st_mtim.tv_nsec != b->st_mtim.tv_nsec
+	    || a->st_ctim.tv_sec != b->st_ctim.tv_sec
+	    || a->st_ctim.tv_nsec != b->st_ctim.tv_nsec;
+}
+
+static void
+add_file(struct packer *p, const char *path, const char *name,
+    const struct stat *lst)
+{
+	struct ae_tar_entry e;
+	struct stat st, st2;
+	const char *first;
+	uint64_t left;
+	ssize_t n;
+	int fd;
+
+	if (lst->st_nlink > 1 && (first = link_lookup(p, lst)) != NULL) {
+		entry_from_stat(p, &e, name, lst, AE_TAR_HARDLINK);
+		e.linkpath = first;
+		emit_header(p, &e, path);
+		return;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY
+	    | (p->po->follow ? 0 : O_NOFOLLOW));
+	if (fd < 0) {
+		warn_errno(p, path, "Cannot open");
+		return;
+	}
+	if (fstat(fd, &st) != 0) {
+		warn_errno(p, path, "Cannot stat");
+		close(fd);
+		return;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_ino != lst->st_ino
+	    || st.st_dev != lst->st_dev) {
+		warn_plain(p, path, "file changed as we read it; not dumped");
+		close(fd);
+		return;
+	}
+	entry_from_stat(p, &e, name, &st, AE_TAR_REG);
+	e.size = (uint64_t)st.st_size;
+	if (emit_header(p, &e, path) != 0) {
+		close(fd);
+		return;
+	}
+	if (st.st_nlink > 1)
+		link_remember(p, &st, name);
+	left = e.size;
+	while (left > 0 && !p->stopped) {
+		size_t want = left < DATA_BUF ? (size_t)left : DATA_BUF;
+
+		if (atomic_load(&signals_stop)) {
+			p->stopped = 1;
+			break;
+		}
+		n = read(fd, p->buf, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			char what[128];
+
+			snprintf(what, sizeof what, "Read error at byte %llu",
+			    (unsigned long long)(e.size - left));
+			warn_errno(p, path, what);
+			break;
+		}
+		if (n == 0) {
+			char what[128];
+
+			snprintf(what, sizeof what, "File shrank by %llu "
+			    "bytes; padding with zeros",
+			    (unsigned long long)left);
+			warn_plain(p, path, what);
+			break;
+		}
+		emit(p, p->buf, (size_t)n);
+		left -= (uint64_t)n;
+	}
+	emit_zeros(p, left + ae_tar_padding(e.size));
+	if (!p->stopped && left == 0) {
+		/* Grown, or rewritten in place? */
+		n = read(fd, p->buf, 1);
+		if (n > 0 || (fstat(fd, &st2) == 0 && changed(&st, &st2)))
+			warn_plain(p, path, "file changed as we read it");
+	}
+	ae_wipe(p->buf, DATA_BUF);
+	close(fd);
+}
+
+static void
+add_symlink(struct packer *p, const char *path, const char *name,
+    const struct stat *st)
+{
+	struct ae_tar_entry e;
+	char target[AE_TAR_NAME_MAX + 2];
+	ssize_t n;
+
+	n = readlink(path, target, sizeof target);
+	if (n < 0) {
+		warn_errno(p, path, "Cannot readlink");
+		return;
+	}
+	if ((size_t)n > AE_TAR_NAME_MAX) {
+		warn_plain(p, path, "symbolic link target is too long; "
+		    "not dumped");
+		return;
+	}
+	target[n] = '\0';
+	entry_from_stat(p, &e, name, st, AE_TAR_SYMLINK);
+	e.linkpath = target;
+	emit_header(p, &e, path);
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add(struct packer *p, const char *path,
+    const struct ancestor *up);
+
+static void
+add_dir(struct packer *p, const char *path, const char *name,
+    const struct stat *st, const struct ancestor *up)
+{
+	struct ancestor me = { st->st_dev, st->st_ino, up };
+	const struct ancestor *a;
+	struct ae_tar_entry e;
+	char dname[AE_TAR_NAME_MAX + 2], child[AE_TAR_NAME_MAX + 2];
+	char **ents = NULL;
+	size_t nents = 0, cap = 0, i, plen = strlen(path);
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	for (a = up; a != NULL; a = a->up)
+		if (a->dev == st->st_dev && a->ino == st->st_ino) {
+			warn_plain(p, path, "File system loop detected; "
+			    "not dumped");
+			return;
+		}
+	if (*name != '\0') {
+		size_t nl = strlen(name);
+
+		if (nl + 1 > AE_TAR_NAME_MAX) {
+			warn_plain(p, path, "file name is too long; not "
+			    "dumped");
+			return;
+		}
+		memcpy(dname, name, nl);
+		if (dname[nl - 1] != '/')
+			dname[nl++] = '/';
+		dname[nl] = '\0';
+		entry_from_stat(p, &e, dname, st, AE_TAR_DIR);
+		if (emit_header(p, &e, path) != 0)
+			return;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC
+	    | (p->po->follow ? 0 : O_NOFOLLOW));
+	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+		warn_errno(p, path, "Cannot open");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	errno = 0;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0
+		    || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (nents == cap) {
+			char **n2;
+
+			cap = cap ? 2 * cap : 32;
+			if ((n2 = realloc(ents, cap * sizeof *n2)) == NULL)
+				break;
+			ents = n2;
+		}
+		if ((ents[nents] = strdup(de->d_name)) == NULL)
+			break;
+		nents++;
+		errno = 0;
+	}
+	if (errno != 0)
+		warn_errno(p, path, "Cannot read directory");
+	closedir(d);
+	qsort(ents, nents, sizeof *ents, cmp_names);
+	for (i = 0; i < nents; i++) {
+		int sep = plen > 0 && path[plen - 1] != '/';
+
+		if (!p->stopped) {
+			if (plen + sep + strlen(ents[i]) > AE_TAR_NAME_MAX) {
+				snprintf(child, sizeof child, "%s%s%s", path,
+				    sep ? "/" : "", ents[i]);
+				warn_plain(p, child, "file name is too long; "
+				    "not dumped");
+			} else {
+				snprintf(child, sizeof child, "%s%s%s", path,
+				    sep ? "/" : "", ents[i]);
+				add(p, child, &me);
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+static void
+add(struct packer *p, const char *path, const struct ancestor *up)
+{
+	const struct pack_opts *po = p->po;
+	const char *name;
+	struct stat st;
+	size_t prefix;
+
+	if (p->stopped)
+		return;
+	if (atomic_load(&signals_stop)) {
+		p->stopped = 1;
+		return;
+	}
+	if (pack_excluded(po, path))
+		return;
+	if ((po->follow ? stat(path, &st) : lstat(path, &st)) != 0) {
+		warn_errno(p, path, "Cannot stat");
+		return;
+	}
+	if (po->have_self && st.st_dev == po->self_dev
+	    && st.st_ino == po->self_ino) {
+		char q[1024];
+
+		/* GNU tar's words; not a failure, as it is not data. */
+		msg_warn("%s: file is the archive; not dumped",
+		    names_quote(path, q, sizeof q));
+		return;
+	}
+	name = names_strip(path, &prefix);
+	if (prefix > 0 && (prefix >= sizeof p->warned_prefix
+	    || strncmp(p->warned_prefix, path, prefix) != 0
+	    || p->warned_prefix[prefix] != '\0')) {
+		char q[1024];
+		size_t k = prefix < sizeof p->warned_prefix ? prefix :
+		    sizeof p->warned_prefix - 1;
+
+		memcpy(p->warned_prefix, path, k);
+		p->warned_prefix[k] = '\0';
+		msg_warn("removing leading '%s' from member names",
+		    names_quote(p->warned_prefix, q, sizeof q));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		add_dir(p, path, name, &st, up);
+		return;
+	}
+	if (*name == '\0' || strlen(name) > AE_TAR_NAME_MAX) {
+		warn_plain(p, path, "no usable member name; not dumped");
+		return;
+	}
+	if (S_ISREG(st.st_mode))
+		add_file(p, path, name, &st);
+	else if (S_ISLNK(st.st_mode))
+		add_symlink(p, path, name, &st);
+	else {
+		char q[1024];
+
+		/* As GNU tar says of sockets; FIFOs and devices are not
+		 * archived either (extraction never makes them). */
+		msg_warn("%s: %s ignored", names_quote(path, q, sizeof q),
+		    S_ISSOCK(st.st_mode) ? "socket" :
+		    S_ISFIFO(st.st_mode) ? "FIFO" : "device");
+	}
+}
+
+int
+pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
+    struct ae_writer *w)
+{
+	struct packer *p;
+	size_t i;
+	int r;
+
+	if ((p = calloc(1, sizeof *p)) == NULL
+	    || (p->buf = malloc(DATA_BUF)) == NULL) {
+		free(p);
+		errno = ENOMEM;
+		msg_error("out of memory");
+		return PACK_STOPPED;
+	}
+	p->po = po;
+	p->w = w;
+	for (i = 0; i < n && !p->stopped; i++)
+		add(p, paths[i], NULL);
+	emit_zeros(p, AE_TAR_END_LEN);
+	r = p->stopped ? PACK_STOPPED : p->partial ? PACK_PARTIAL : PACK_OK;
+	for (i = 0; i < p->nlinks; i++)
+		free(p->links[i].name);
+	free(p->links);
+	free(p->buf);
+	free(p);
+	return r;
+}

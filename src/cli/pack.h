@@ -1,0 +1,48 @@
+/*
+ * pack.h -- aescrypt -c's first half: walk the named paths and write
+ * them as one POSIX pax tar stream (tar.h) to a writer.
+ *
+ * It runs in its own thread, feeding the pipeline through a channel
+ * (chan.h).  Problems with single files are warnings in GNU tar's
+ * wording and the walk goes on (a file that cannot be read, that
+ * changes while it is read, a FIFO, socket or device, which are
+ * skipped); they make the result PACK_PARTIAL, which the command turns
+ * into tar's exit status 1.
+ */
+#ifndef AE_CLI_PACK_H
+#define AE_CLI_PACK_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "../io.h"
+
+struct pack_opts {
+	int follow;                 /* -h: archive what symlinks point to */
+	FILE *verbose;              /* -v: list names here, or NULL */
+	char **exclude;             /* --exclude patterns */
+	size_t nexclude;
+	int have_self;              /* skip this file (the archive itself) */
+	dev_t self_dev;
+	ino_t self_ino;
+};
+
+enum pack_result {
+	PACK_OK = 0,
+	PACK_PARTIAL = 1,           /* warnings were given */
+	PACK_STOPPED = -1           /* the writer failed or a signal came:
+	                             * the caller reports why */
+};
+
+/* Write paths[0..n) and everything under them, then the end-of-archive
+ * blocks, to w.  Returns an enum pack_result. */
+int pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
+    struct ae_writer *w);
+
+/* Whether path is excluded by one of the patterns, matched as GNU tar
+ * matches --exclude by default: against the whole path and against
+ * every tail that starts after a '/', with '*' matching '/' too. */
+int pack_excluded(const struct pack_opts *po, const char *path);
+
+#endif

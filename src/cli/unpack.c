@@ -1,0 +1,166 @@
+/*
+ * unpack.c -- open and decode an archive for -t and -x (contract in
+ * unpack.h).
+ *
+ * The decoder runs ae_pipe_decode in its own thread, its writer being a
+ * channel; the caller's thread pulls the tar stream from the other end.
+ * So the caller can be a plain loop over ae_tar_next, and the pipeline
+ * stays what it is for -d.
+ */
+#include "config.h"
+#include "unpack.h"
+
+#include <string.h>
+
+#include "../clock.h"
+#include "../wipe.h"
+#include "exitcode.h"
+#include "keys.h"
+#include "msg.h"
+#include "signals.h"
+
+static void *
+decode(void *arg)
+{
+	struct unpack *u = arg;
+
+	u->pipe_rc = ae_pipe_decode(&u->pp, &u->io.reader, &u->chan_w,
+	    &u->rs.pipe, &u->d);
+	ae_chan_close_write(&u->chan, u->pipe_rc);
+	return NULL;
+}
+
+/* The caller's reader: the peeked block first, then the channel. */
+static int
+tar_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
+{
+	struct unpack *u = ctx;
+	size_t k = 0, more;
+	int r;
+
+	if (u->peek_pos < u->peek_len) {
+		k = u->peek_len - u->peek_pos;
+		if (k > n)
+			k = n;
+		memcpy(buf, u->peek + u->peek_pos, k);
+		u->peek_pos += k;
+	}
+	if (k == n) {
+		*got = k;
+		return AE_OK;
+	}
+	r = ae_chan_read(&u->chan, buf + k, n - k, &more);
+	*got = k + more;
+	if (r != AE_OK)
+		u->decoder_failed = 1;
+	return r;
+}
+
+/* Stop the decoder and collect it. */
+static void
+stop_decoder(struct unpack *u)
+{
+	if (!u->started)
+		return;
+	ae_chan_close_read(&u->chan);
+	pthread_join(u->thread, NULL);
+	u->started = 0;
+}
+
+int
+unpack_open(struct unpack *u, const struct opts *o)
+{
+	uint8_t file_key[AE_FILE_KEY_LEN];
+	int rc, r;
+
+	memset(u, 0, sizeof *u);
+	u->w0 = ae_wall_ns();
+	u->rs.decrypt = 1;
+	run_streams_init(&u->io);
+	if ((rc = run_input_open(&u->io.in, o->archive)) != EXIT_OK)
+		return rc;
+	ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop, &u->io.cancel);
+	rc = keys_unlock(o, u->io.in.name, &u->io.reader, &u->h, file_key,
+	    &u->rs);
+	if (rc != EXIT_OK) {
+		run_input_close(&u->io.in);
+		return rc;
+	}
+	ae_header_payload_cipher(&u->h, file_key, &u->gcm);
+	ae_wipe(file_key, sizeof file_key);
+	if (ae_chan_init(&u->chan) != AE_OK) {
+		msg_error("out of memory");
+		rc = EXIT_SYSTEM;
+		goto fail;
+	}
+	u->chan_w.write = ae_chan_write;
+	u->chan_w.ctx = &u->chan;
+	u->tar_in.read = tar_read;
+	u->tar_in.ctx = u;
+	run_pipe_params(o, &u->gcm, u->h.chunk_log2, &u->io, &u->pp);
+	u->pp.offset = u->h.len;
+	if (pthread_create(&u->thread, NULL, decode, u) != 0) {
+		msg_error("cannot start a thread");
+		ae_chan_free(&u->chan);
+		rc = EXIT_SYSTEM;
+		goto fail;
+	}
+	u->started = 1;
+	if (u->h.payload_type == AE_PAYLOAD_PAX)
+		return EXIT_OK;
+
+	/* A stream: an archive only if it starts like one. */
+	r = ae_chan_read(&u->chan, u->peek, sizeof u->peek, &u->peek_len);
+	if (r == AE_OK && u->peek_len == sizeof u->peek
+	    && ae_tar_is_header(u->peek))
+		return EXIT_OK;
+	stop_decoder(u);
+	if (r != AE_OK && !(r == AE_EINTR && !atomic_load(&signals_stop))) {
+		rc = run_pipe_error(&u->io, u->pipe_rc, &u->d);
+	} else if (atomic_load(&signals_stop)) {
+		rc = msg_interrupted();
+	} else {
+		msg_error("%s: an encrypted stream, not an archive",
+		    u->io.in.name);
+		msg_hint("decrypt it with 'aescrypt -d'");
+		rc = EXIT_DATA;
+	}
+	ae_chan_free(&u->chan);
+fail:
+	gcm_wipe(&u->gcm);
+	run_input_close(&u->io.in);
+	return rc;
+}
+
+int
+unpack_finish(struct unpack *u, const struct opts *o, int stopped)
+{
+	uint8_t scratch[4096];
+	size_t got;
+	int r = AE_OK, rc = EXIT_OK;
+
+	if (!stopped) {
+		/* Drain: tar pads archives, and the final chunk has to be
+		 * seen and verified before the archive counts as whole. */
+		do
+			r = tar_read(u, scratch, sizeof scratch, &got);
+		while (r == AE_OK && got == sizeof scratch);
+	}
+	stop_decoder(u);
+	if (u->pipe_rc != AE_OK) {
+		if (atomic_load(&signals_stop))
+			rc = msg_interrupted();
+		else if (!(stopped && u->pipe_rc == AE_EINTR
+		    && u->d.where == AE_AT_OUTPUT))
+			rc = run_pipe_error(&u->io, u->pipe_rc, &u->d);
+		else
+			rc = EXIT_OK;   /* we stopped it: the caller's story */
+	} else if (!stopped) {
+		u->io.wr.bytes = u->chan.bytes;
+		run_finish_stats(o, &u->rs, u->w0, &u->gcm, &u->io);
+	}
+	ae_chan_free(&u->chan);
+	gcm_wipe(&u->gcm);
+	run_input_close(&u->io.in);
+	return rc;
+}

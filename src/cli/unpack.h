@@ -1,0 +1,65 @@
+/*
+ * unpack.h -- the reading side shared by -t and -x: open an archive
+ * container, unlock it, and decode its payload in a thread whose
+ * plaintext the caller reads as a tar stream.
+ *
+ * Everything the caller reads has already authenticated (the pipeline
+ * writes a chunk only after its tag verifies), so a member read to its
+ * end is the member the archive's creator wrote.  What the caller cannot
+ * know until the end is whether the archive as a whole is complete:
+ * unpack_finish says.
+ */
+#ifndef AE_CLI_UNPACK_H
+#define AE_CLI_UNPACK_H
+
+#include <pthread.h>
+
+#include "../chan.h"
+#include "../header.h"
+#include "../tar.h"
+#include "run.h"
+#include "stats.h"
+
+struct unpack {
+	struct streams io;
+	struct ae_header h;
+	gcm_ctx gcm;
+	struct ae_pipe_params pp;
+	struct run_stats rs;
+	struct ae_chan chan;
+	struct ae_writer chan_w;
+	struct ae_reader tar_in;    /* the caller reads the tar stream here */
+	pthread_t thread;
+	int started;
+	int pipe_rc;                /* the decoder's result */
+	int decoder_failed;         /* a read of tar_in met the decoder's
+	                             * failure (so an error from the tar
+	                             * reader is not about the tar data) */
+	struct ae_diag d;
+	uint8_t peek[AE_TAR_BLOCK]; /* the first block, read to check it */
+	size_t peek_len, peek_pos;
+	uint64_t w0;
+};
+
+/*
+ * Open o->archive (NULL or "-": standard input), unlock it with the
+ * user's keys and start decoding.  A stream-mode container is accepted
+ * only if its plaintext starts with a tar header (a tar made elsewhere
+ * and encrypted with -e); otherwise the error points to -d.  Prints its
+ * errors; returns 0 or an exit status (and then nothing is left to
+ * finish).
+ */
+int unpack_open(struct unpack *u, const struct opts *o);
+
+/*
+ * End the run: if the caller stopped reading early (stopped != 0) the
+ * decoder is told to stop; otherwise the rest of the payload (tar's
+ * padding after the end marker) is read, so that the final chunk is
+ * verified.  Returns the decoder's status, reported: 0 if the archive
+ * was complete and authentic, else the exit status of the printed
+ * error (the caller says what it means for the members).  Then prints
+ * --stats if asked and all went well.
+ */
+int unpack_finish(struct unpack *u, const struct opts *o, int stopped);
+
+#endif
