@@ -1,8 +1,8 @@
 # bash completion for aescrypt                         -*- shell-script -*-
 #
 # Completes modes and options, file names for options that take a file,
-# sizes and counts for the KDF and chunk options, and, after -d, files
-# ending in .aes.
+# directories for -C, sizes and counts for the KDF and chunk options,
+# .aes files after -d and for -f with -t or -x, and paths after -c.
 
 _aescrypt() {
 	local cur prev words cword
@@ -15,9 +15,44 @@ _aescrypt() {
 		cword=$COMP_CWORD
 	fi
 
+	# The mode, wherever it was given.
+	local w mode=
+	for w in "${words[@]:1:cword-1}"; do
+		case $w in
+		-c|--create) mode=c ;;
+		-t|--list) mode=t ;;
+		-x|--extract) mode=x ;;
+		-d|--decrypt) mode=d ;;
+		-e|--encrypt) mode=e ;;
+		-[a-zA-Z]*[ctxde]*)
+			# bundled short options, as in -xvf
+			case $w in
+			--*) ;;
+			*c*) mode=c ;; *t*) mode=t ;; *x*) mode=x ;;
+			esac
+			;;
+		esac
+	done
+
 	case $prev in
-	-o|--output|-k|--key-file|--passphrase-file|--gen-key)
+	-f|--file|-[!-]*f)
+		if [[ $mode == [tx] ]]; then
+			COMPREPLY=($(compgen -f -X '!*.aes' -- "$cur")
+			    $(compgen -d -- "$cur"))
+		else
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		return
+		;;
+	-C|--directory)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return
+		;;
+	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from)
 		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+		;;
+	--exclude)
 		return
 		;;
 	--passphrase-fd)
@@ -51,7 +86,10 @@ _aescrypt() {
 	esac
 
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '-e --encrypt -d --decrypt --gen-key
+		COMPREPLY=($(compgen -W '-c --create -t --list -x --extract
+		    -e --encrypt -d --decrypt --gen-key -f --file -C --directory
+		    -v --verbose --dereference --exclude -T --files-from --null
+		    --keep-old-files -p --preserve-permissions --same-owner
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory
@@ -60,17 +98,19 @@ _aescrypt() {
 		return
 	fi
 
-	# An operand: after -d, containers; otherwise any file.
-	local w
-	for w in "${words[@]:1:cword-1}"; do
-		case $w in
-		-d|--decrypt)
-			COMPREPLY=($(compgen -f -X '!*.aes' -- "$cur")
-			    $(compgen -d -- "$cur"))
-			return
-			;;
-		esac
-	done
-	COMPREPLY=($(compgen -f -- "$cur"))
+	# An operand: after -d, containers; after -t/-x, member names (not
+	# known without the key, so nothing); otherwise any file.
+	case $mode in
+	d)
+		COMPREPLY=($(compgen -f -X '!*.aes' -- "$cur")
+		    $(compgen -d -- "$cur"))
+		;;
+	t|x)
+		COMPREPLY=()
+		;;
+	*)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		;;
+	esac
 }
 complete -F _aescrypt aescrypt

@@ -218,9 +218,15 @@ cmd_create(const struct opts *o)
 	}
 	memset(&pr, 0, sizeof pr);
 	if (fstat(io.out.fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		pr.po.have_self = 1;
-		pr.po.self_dev = st.st_dev;
-		pr.po.self_ino = st.st_ino;
+		pr.po.self[pr.po.nself].dev = st.st_dev;
+		pr.po.self[pr.po.nself++].ino = st.st_ino;
+		pr.po.self_name = io.out.name;
+	}
+	if (io.out.dirfd >= 0 && fstatat(io.out.dirfd, io.out.target_base,
+	    &st, 0) == 0 && S_ISREG(st.st_mode)) {
+		/* The old archive, about to be replaced. */
+		pr.po.self[pr.po.nself].dev = st.st_dev;
+		pr.po.self[pr.po.nself++].ino = st.st_ino;
 	}
 	if (o->directory != NULL && chdir(o->directory) != 0) {
 		msg_error("%s: %s", o->directory, strerror(errno));

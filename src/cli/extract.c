@@ -408,6 +408,23 @@ owner_ids(const struct ae_tar_member *m, uid_t *uid, gid_t *gid)
 
 /* ---- member types ---- */
 
+static int
+write_all(int fd, const uint8_t *b, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static void
 extract_file(struct extractor *x, const struct ae_tar_member *m,
     char *norm)
@@ -417,7 +434,8 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 	struct stat st;
 	char tmp[32];
 	size_t got;
-	int dirfd, fd = -1, r;
+	int dirfd, fd = -1, r, hole = 0;
+	size_t used = 0;     /* of buf, to wipe: plaintext */
 
 	if ((dirfd = open_parent(x, m->path, norm, &leaf)) < 0)
 		return;
@@ -430,27 +448,34 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 		r = ae_tar_read_data(x->tr, m, x->buf, DATA_BUF, &got);
 		if (r != AE_OK || got == 0)
 			break;
+		if (got > used)
+			used = got;
 		if (atomic_load(&signals_stop)) {
 			r = AE_EINTR;
 			break;
 		}
-		{
-			size_t off = 0;
-			ssize_t w;
-
-			while (off < got) {
-				w = write(fd, x->buf + off, got - off);
-				if (w < 0 && errno == EINTR)
-					continue;
-				if (w < 0) {
-					fatal_errno(x, m->path);
-					goto undo;
-				}
-				off += (size_t)w;
+		/* Blocks of zeros become holes, as cp --sparse=auto does:
+		 * the contents are the same, and a big sparse file that
+		 * was stored dense does not come back dense. */
+		if (x->buf[0] == 0 && memcmp(x->buf, x->buf + 1, got - 1) == 0) {
+			if (lseek(fd, (off_t)got, SEEK_CUR) < 0) {
+				fatal_errno(x, m->path);
+				goto undo;
 			}
+			hole = 1;
+			continue;
+		}
+		hole = 0;
+		if (write_all(fd, x->buf, got) != 0) {
+			fatal_errno(x, m->path);
+			goto undo;
 		}
 	}
-	ae_wipe(x->buf, DATA_BUF);
+	if (r == AE_OK && hole && ftruncate(fd, (off_t)m->size) != 0) {
+		fatal_errno(x, m->path);
+		goto undo;
+	}
+	ae_wipe(x->buf, used);
 	if (r != AE_OK) {
 		/* The archive failed (or was stopped) inside this member;
 		 * unpack_finish reports why.  Nothing may stay behind. */
@@ -489,7 +514,7 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 	close(dirfd);
 	return;
 undo:
-	ae_wipe(x->buf, DATA_BUF);
+	ae_wipe(x->buf, used);
 	if (fd >= 0)
 		close(fd);
 	unlinkat(dirfd, tmp, 0);

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,6 +298,9 @@ main(int argc, char **argv)
 	uint64_t size;
 	int c, rc, want_version = 0, want_help = 0, h_seen = 0;
 
+	/* Only the character classes: member names are printed as the
+	 * locale can show them, as tar does (names.c). */
+	setlocale(LC_CTYPE, "");
 	memset(&o, 0, sizeof o);
 	o.level = 6;
 	o.chunk_log2 = AE_CHUNK_LOG2_DEFAULT;

@@ -22,6 +22,7 @@ outfile_open(struct outfile *o, const char *path)
 	size_t n;
 
 	memset(o, 0, sizeof *o);
+	o->dirfd = -1;
 	if (path == NULL || strcmp(path, "-") == 0) {
 		o->fd = STDOUT_FILENO;
 		o->in_place = 1;
@@ -72,14 +73,30 @@ outfile_open(struct outfile *o, const char *path)
 	}
 	/* A dot name, so ls and globs pass over it while it is incomplete. */
 	snprintf(o->tmp, n, "%s/.%s.aescrypt-XXXXXX", dir, base);
-	free(copy1);
-	free(copy2);
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	/* The directory is held open and the names kept relative to it, so
+	 * the rename still lands there after -C changes the working
+	 * directory. */
+	o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	o->fd = o->dirfd < 0 ? -1 : mkostemp(o->tmp, O_CLOEXEC);
 	if (o->fd < 0) {
 		msg_error("%s: cannot create a file in its directory: %s",
 		    path, strerror(errno));
+		if (o->dirfd >= 0)
+			close(o->dirfd);
+		o->dirfd = -1;
 		free(o->tmp);
 		o->tmp = NULL;
+		free(copy1);
+		free(copy2);
+		return EXIT_SYSTEM;
+	}
+	o->tmp_base = strrchr(o->tmp, '/') + 1;
+	o->target_base = strdup(base);
+	free(copy1);
+	free(copy2);
+	if (o->target_base == NULL) {
+		msg_error("out of memory");
+		outfile_abort(o);
 		return EXIT_SYSTEM;
 	}
 	/* mkstemp makes 0600; give the file the mode a plain create would. */
@@ -91,21 +108,18 @@ outfile_open(struct outfile *o, const char *path)
 	return EXIT_OK;
 }
 
-/* fsync the directory that holds path, so the rename is durable. */
 static void
-sync_dir(const char *path)
+release(struct outfile *o)
 {
-	char *copy = strdup(path);
-	int fd;
-
-	if (copy == NULL)
-		return;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(copy);
+	if (o->dirfd >= 0)
+		close(o->dirfd);
+	o->dirfd = -1;
+	free(o->tmp);
+	o->tmp = NULL;
+	free(o->target_base);
+	o->target_base = NULL;
+	free(o->resolved);
+	o->resolved = NULL;
 }
 
 int
@@ -125,16 +139,14 @@ outfile_commit(struct outfile *o)
 		return EXIT_SYSTEM;
 	}
 	o->fd = -1;
-	if (rename(o->tmp, o->target) != 0) {
+	if (renameat(o->dirfd, o->tmp_base, o->dirfd, o->target_base) != 0) {
 		msg_error("%s: %s", o->name, strerror(errno));
 		outfile_abort(o);
 		return EXIT_SYSTEM;
 	}
-	sync_dir(o->target);
-	free(o->tmp);
-	o->tmp = NULL;
-	free(o->resolved);
-	o->resolved = NULL;
+	/* so the rename is durable */
+	(void)fsync(o->dirfd);
+	release(o);
 	return EXIT_OK;
 }
 
@@ -149,11 +161,7 @@ outfile_abort(struct outfile *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp != NULL) {
-		unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
-	}
-	free(o->resolved);
-	o->resolved = NULL;
+	if (o->tmp != NULL && o->dirfd >= 0)
+		unlinkat(o->dirfd, o->tmp_base, 0);
+	release(o);
 }

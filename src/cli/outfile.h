@@ -19,6 +19,9 @@ struct outfile {
 	const char *target; /* the path renamed onto (name, or resolved) */
 	char *resolved;     /* name with its symlinks resolved, if it was one */
 	char *tmp;          /* the temp file's path, NULL if in place */
+	int dirfd;          /* the directory of both, or -1 */
+	const char *tmp_base;   /* names within dirfd */
+	char *target_base;
 };
 
 /*

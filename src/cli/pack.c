@@ -238,6 +238,7 @@ add_file(struct packer *p, const char *path, const char *name,
 	struct stat st, st2;
 	const char *first;
 	uint64_t left;
+	size_t used = 0;    /* of buf, to wipe */
 	ssize_t n;
 	int fd;
 
@@ -301,6 +302,8 @@ add_file(struct packer *p, const char *path, const char *name,
 			break;
 		}
 		emit(p, p->buf, (size_t)n);
+		if ((size_t)n > used)
+			used = (size_t)n;
 		left -= (uint64_t)n;
 	}
 	emit_zeros(p, left + ae_tar_padding(e.size));
@@ -310,7 +313,7 @@ add_file(struct packer *p, const char *path, const char *name,
 		if (n > 0 || (fstat(fd, &st2) == 0 && changed(&st, &st2)))
 			warn_plain(p, path, "file changed as we read it");
 	}
-	ae_wipe(p->buf, DATA_BUF);
+	ae_wipe(p->buf, used);
 	close(fd);
 }
 
@@ -440,6 +443,7 @@ add(struct packer *p, const char *path, const struct ancestor *up)
 	const char *name;
 	struct stat st;
 	size_t prefix;
+	int i;
 
 	if (p->stopped)
 		return;
@@ -453,14 +457,19 @@ add(struct packer *p, const char *path, const struct ancestor *up)
 		warn_errno(p, path, "Cannot stat");
 		return;
 	}
-	if (po->have_self && st.st_dev == po->self_dev
-	    && st.st_ino == po->self_ino) {
-		char q[1024];
+	for (i = 0; i < po->nself; i++) {
+		if (st.st_dev == po->self[i].dev && st.st_ino ==
+		    po->self[i].ino) {
+			char q[1024];
 
-		/* GNU tar's words; not a failure, as it is not data. */
-		msg_warn("%s: file is the archive; not dumped",
-		    names_quote(path, q, sizeof q));
-		return;
+			/* GNU tar's words; not a failure, as it is not
+			 * data.  The name is the archive's, not its temp
+			 * file's. */
+			msg_warn("%s: file is the archive; not dumped",
+			    names_quote(i == 0 ? po->self_name : path, q,
+			    sizeof q));
+			return;
+		}
 	}
 	name = names_strip(path, &prefix);
 	if (prefix > 0 && (prefix >= sizeof p->warned_prefix

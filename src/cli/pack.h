@@ -23,9 +23,12 @@ struct pack_opts {
 	FILE *verbose;              /* -v: list names here, or NULL */
 	char **exclude;             /* --exclude patterns */
 	size_t nexclude;
-	int have_self;              /* skip this file (the archive itself) */
-	dev_t self_dev;
-	ino_t self_ino;
+	/* Files never to archive: the archive being written, and the old
+	 * one it will replace.  self_name is the archive's name, for the
+	 * warning. */
+	struct { dev_t dev; ino_t ino; } self[2];
+	int nself;
+	const char *self_name;
 };
 
 enum pack_result {

@@ -60,3 +60,30 @@ complete_words() {
 		}
 	done
 }
+
+@test "for -f after -x or -t, offers .aes files; after -c, any file" {
+	touch a.aes b.txt
+	mkdir sub
+	complete_words -x -f ""
+	[ "$output" = $'a.aes\nsub' ]
+	complete_words -tvf ""
+	[ "$output" = $'a.aes\nsub' ]
+	complete_words -c -f ""
+	[ "$output" = $'a.aes\nb.txt\nsub' ]
+}
+
+@test "-C offers directories only; -c operands are any path" {
+	touch a.aes b.txt
+	mkdir sub
+	complete_words -x -C ""
+	[ "$output" = sub ]
+	complete_words -c -f out.aes ""
+	[ "$output" = $'a.aes\nb.txt\nsub' ]
+}
+
+@test "completes the archive modes" {
+	complete_words --ex
+	[ "$output" = $'--exclude\n--extract' ]
+	complete_words --cr
+	[ "$output" = --create ]
+}

@@ -109,3 +109,25 @@ refute() {
 		return 1
 	fi
 }
+
+# assert_no_temps DIR: no extraction temp file (.aescrypt-*) anywhere
+# under DIR.
+assert_no_temps() {
+	local left
+	left=$(find "$1" -name '.aescrypt-*' -print)
+	if [ -n "$left" ]; then
+		echo "temp files were left: $left" >&2
+		return 1
+	fi
+}
+
+# as_unprivileged CMD...: run CMD (with bats' run) as a user without
+# root's power to read everything: as nobody when we are root (CI is),
+# else as ourselves.
+as_unprivileged() {
+	if [ "$(id -u)" -eq 0 ]; then
+		run setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	else
+		run "$@"
+	fi
+}

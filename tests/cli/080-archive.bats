@@ -1,0 +1,338 @@
+#!/usr/bin/env bats
+# Archives: aescrypt -c, -t and -x.  Round trips of an awkward tree,
+# agreement with GNU tar in both directions, and the tar-style options
+# and warnings.  (Hostile archives are in 090-hostile.bats.)
+
+load test_helper
+
+PY=/usr/bin/python3
+MANIFEST=$BATS_TEST_DIRNAME/manifest.py
+
+setup() {
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
+	cd "$T" || return 1
+	export AESCRYPT_PASSPHRASE=archive-test
+}
+
+# make_tree DIR: every awkward kind of member the issue lists (the 3 GB
+# file is added by the test that wants it).
+make_tree() {
+	local d=$1 long
+	mkdir -p "$d/nested/deeper/deepest" "$d/empty-dir"
+	: > "$d/empty-file"
+	head -c 262144 /dev/urandom > "$d/one-chunk"
+	head -c $((3 * 262144 + 17)) /dev/urandom > "$d/nested/few-chunks"
+	seq 1 20000 > "$d/nested/deeper/deepest/text"
+	ln -s does-not-exist "$d/dangling"
+	ln -s nested/deeper "$d/relative-link"
+	ln -s /etc/hostname "$d/absolute-link"
+	ln "$d/nested/deeper/deepest/text" "$d/hard-link"
+	echo spaces > "$d/name with spaces"
+	echo newline > "$d/name with
+newline"
+	echo bad > "$d/bad-utf8-$(printf '\377\376')"
+	echo cafe > "$d/caf$(printf '\303\251')"
+	long=$d/$(printf 'd%.0s' {1..120})/$(printf 'e%.0s' {1..120})
+	mkdir -p "$long"
+	echo long > "$long/$(printf 'f%.0s' {1..100})"
+	echo zero > "$d/mode-0000" && chmod 0000 "$d/mode-0000"
+	echo suid > "$d/mode-4755" && chmod 4755 "$d/mode-4755"
+	chmod 0555 "$d/nested/deeper"
+	touch -h -d @1700000000.123456789 "$d/nested/few-chunks" "$d/dangling"
+	touch -d @-86400 "$d/empty-file"
+}
+
+manifest() {
+	"$PY" "$MANIFEST" "$@"
+}
+
+@test "round trip: -c then -x -p gives the same tree (types, modes, mtimes, contents, links)" {
+	make_tree src
+	# 3 GB, sparse on disk; stored dense, extracted with holes.
+	truncate -s 3G src/big-sparse
+	printf 'tail' >> src/big-sparse
+	manifest src > before
+	run_aescrypt 0 -c -1 "${FAST_KDF[@]}" -f a.aes -C src .
+	mkdir out
+	run_aescrypt 0 -x -p -f a.aes -C out
+	manifest out > after
+	diff before after
+	# the big file did not come back dense
+	[ "$(stat -c %b out/big-sparse)" -lt 1000 ]
+	[ "$(stat -c %s out/big-sparse)" -eq $((3 * 1024 * 1024 * 1024 + 4)) ]
+	chmod -R u+rwX out src
+}
+
+@test "round trip at every -j and level, and through a pipe" {
+	make_tree src
+	manifest src > before
+	for args in "-j1 -0" "-j2 -6" "-j3 -9"; do
+		rm -rf out && mkdir out
+		# shellcheck disable=SC2086
+		"$AESCRYPT" -c $args "${FAST_KDF[@]}" -C src . |
+		    "$AESCRYPT" -x -p $args -C out
+		manifest out > after
+		diff before after
+		chmod -R u+rwX out
+	done
+	chmod -R u+rwX src
+}
+
+@test "interop: aescrypt -d | tar -x gives the same tree as aescrypt -x" {
+	make_tree src
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes -C src .
+	mkdir by-aescrypt by-tar
+	run_aescrypt 0 -x -p -f a.aes -C by-aescrypt
+	"$AESCRYPT" -d a.aes | tar -x -p -C by-tar 2> tar.err || {
+		cat tar.err >&2
+		return 1
+	}
+	manifest by-aescrypt > a
+	manifest by-tar > b
+	diff a b
+	chmod -R u+rwX src by-aescrypt by-tar
+}
+
+@test "interop: a GNU tar archive fed to aescrypt -e lists and extracts with -t and -x" {
+	make_tree src
+	tar --format=pax -cf gnu.tar -C src .
+	tar -tf gnu.tar > tar.list
+	"$AESCRYPT" -e "${FAST_KDF[@]}" < gnu.tar > gnu.aes
+	run_aescrypt 0 -t -f gnu.aes
+	diff tar.list <(echo "$output")
+	mkdir by-aescrypt by-tar
+	run_aescrypt 0 -x -p -f gnu.aes -C by-aescrypt
+	tar -x -p -f gnu.tar -C by-tar
+	diff <(manifest by-tar) <(manifest by-aescrypt)
+	# and GNU's own gnu format, with its 'L'/'K' long names
+	tar --format=gnu -cf gnu2.tar -C src .
+	"$AESCRYPT" -e "${FAST_KDF[@]}" < gnu2.tar > gnu2.aes
+	run_aescrypt 0 -t -f gnu2.aes
+	diff <(tar -tf gnu2.tar) <(echo "$output")
+	chmod -R u+rwX src by-aescrypt by-tar
+}
+
+@test "-t agrees with aescrypt -d | tar -t, in the C and UTF-8 locales, with and without -v" {
+	make_tree src
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes -C src .
+	local loc
+	for loc in C C.UTF-8; do
+		diff <(LC_ALL=$loc "$AESCRYPT" -t -f a.aes) \
+		    <("$AESCRYPT" -d a.aes | LC_ALL=$loc tar -t)
+		diff <(TZ=UTC LC_ALL=$loc "$AESCRYPT" -tv -f a.aes) \
+		    <("$AESCRYPT" -d a.aes | TZ=UTC LC_ALL=$loc tar -tv)
+	done
+	# the newline in a name is escaped, never a line of its own
+	run_aescrypt 0 -t -f a.aes
+	assert_match './name with\\nnewline'
+	chmod -R u+rwX src
+}
+
+@test "-x on a stream-mode file points to -d" {
+	seq 1 1000 | "$AESCRYPT" -e "${FAST_KDF[@]}" > s.aes
+	run_aescrypt 4 -x -f s.aes
+	assert_match "error: s.aes: an encrypted stream, not an archive"
+	assert_match "hint: decrypt it with 'aescrypt -d'"
+	run_aescrypt 4 -t -f s.aes
+	assert_match "not an archive"
+	# an empty stream too
+	: | "$AESCRYPT" -e "${FAST_KDF[@]}" > e.aes
+	run_aescrypt 4 -t -f e.aes
+}
+
+@test "-c with no paths refuses to make an empty archive" {
+	run_aescrypt 2 -c "${FAST_KDF[@]}" -f a.aes
+	assert_match "refusing to create an empty archive"
+	[ ! -e a.aes ]
+}
+
+@test "a missing operand is fatal and nothing is written" {
+	mkdir src && echo x > src/a
+	run_aescrypt 2 -c "${FAST_KDF[@]}" -f a.aes src/a src/missing
+	assert_match "error: src/missing: No such file or directory"
+	[ ! -e a.aes ]
+	assert_no_output . a.aes
+}
+
+@test "-f FILE is written under a temp name and renamed at the end" {
+	mkdir src && echo x > src/a
+	echo old > a.aes
+	# Interrupted before the end (missing operand): the old file stays.
+	run_aescrypt 2 -c "${FAST_KDF[@]}" -f a.aes src nope
+	[ "$(cat a.aes)" = old ]
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes src
+	run_aescrypt 0 -t -f a.aes
+	[ "$output" = "src/
+src/a" ]
+	refute compgen -G '.a.aes.aescrypt-*'
+}
+
+@test "the archive inside the tree being archived is skipped" {
+	mkdir src && echo x > src/a
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f src/self.aes src
+	assert_match "warning: src/self.aes: file is the archive; not dumped"
+	run "$AESCRYPT" -t -f src/self.aes
+	[ "$output" = "src/
+src/a" ]
+	# again, with the old archive in the tree: it is not archived either
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f src/self.aes src
+	assert_match "warning: src/self.aes: file is the archive; not dumped"
+	run "$AESCRYPT" -t -f src/self.aes
+	[ "$output" = "src/
+src/a" ]
+}
+
+@test "-v lists what -c adds (to stderr when the archive is on stdout)" {
+	mkdir -p src/d && echo x > src/d/f
+	"$AESCRYPT" -c -v "${FAST_KDF[@]}" src > a.aes 2> names
+	[ "$(cat names)" = "src/
+src/d/
+src/d/f" ]
+}
+
+@test "-x -v prints member names on stdout" {
+	mkdir -p src/d && echo x > src/d/f
+	"$AESCRYPT" -c "${FAST_KDF[@]}" src > a.aes
+	mkdir out
+	run "$AESCRYPT" -x -v -f a.aes -C out
+	[ "$status" -eq 0 ]
+	[ "$output" = "src/
+src/d/
+src/d/f" ]
+}
+
+@test "--exclude matches as GNU tar's does (any tail of the path, * across /)" {
+	mkdir -p src/keep src/build/sub
+	echo a > src/keep/a.c
+	echo b > src/keep/b.o
+	echo c > src/build/sub/c.c
+	run_aescrypt 0 -c "${FAST_KDF[@]}" --exclude '*.o' --exclude build -f a.aes src
+	run_aescrypt 0 -t -f a.aes
+	[ "$output" = "src/
+src/keep/
+src/keep/a.c" ]
+	diff <(echo "$output") <(tar -c --exclude '*.o' --exclude build src | tar -t)
+}
+
+@test "-T reads the paths from a file, or NUL-separated from stdin with --null" {
+	mkdir src
+	echo 1 > src/one; echo 2 > src/two; echo 3 > "src/th
+ree"
+	printf 'src/one\nsrc/two\n' > list
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -T list -f a.aes
+	run_aescrypt 0 -t -f a.aes
+	[ "$output" = "src/one
+src/two" ]
+	printf 'src/th\nree\0src/one\0' |
+	    "$AESCRYPT" -c "${FAST_KDF[@]}" -T - --null -f b.aes
+	run_aescrypt 0 -t -f b.aes
+	[ "$output" = 'src/th\nree
+src/one' ]
+}
+
+@test "-h archives what symlinks point to; without it, the links" {
+	mkdir src && echo data > target && ln -s ../target src/link
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f plain.aes src
+	run_aescrypt 0 -c -h "${FAST_KDF[@]}" -f deref.aes src
+	run_aescrypt 0 -t -v -f plain.aes
+	assert_match "lrwxrwxrwx [^
+]* src/link -> \.\./target"
+	mkdir out
+	run_aescrypt 0 -x -f deref.aes -C out
+	[ -f out/src/link ] && [ ! -L out/src/link ]
+	[ "$(cat out/src/link)" = data ]
+}
+
+@test "FIFOs and sockets are skipped with a warning" {
+	mkdir src && echo x > src/a && mkfifo src/fifo
+	"$PY" -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' src/sock
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes src
+	assert_match "warning: src/fifo: FIFO ignored"
+	assert_match "warning: src/sock: socket ignored"
+	run "$AESCRYPT" -t -f a.aes
+	[ "$output" = "src/
+src/a" ]
+}
+
+@test "an unreadable file is a warning, the rest is archived, and the exit status is 1" {
+	mkdir src && echo x > src/a && echo secret > src/b && chmod 000 src/b
+	mkdir out && chmod 777 out && chmod 755 "$T"
+	as_unprivileged "$AESCRYPT" -c "${FAST_KDF[@]}" -f "$T/out/a.aes" -C "$T" src
+	[ "$status" -eq 1 ]
+	assert_match "warning: src/b: Cannot open: Permission denied"
+	assert_match "warning: some files were not archived as they were"
+	run_aescrypt 0 -t -f out/a.aes
+	[ "$output" = "src/
+src/a" ]
+}
+
+@test "leading / and ../ are stripped from member names on -c, with a warning" {
+	mkdir -p src && echo x > src/f
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes "$T/src/f"
+	assert_match "removing leading '/' from member names"
+	run "$AESCRYPT" -t -f a.aes
+	[ "$output" = "${T#/}/src/f" ]
+	(cd src && "$AESCRYPT" -c "${FAST_KDF[@]}" ../src/f > ../b.aes 2> ../err)
+	grep -q "removing leading '../' from member names" err
+	run "$AESCRYPT" -t -f b.aes
+	[ "$output" = "src/f" ]
+}
+
+@test "MEMBER operands select what -t lists and -x extracts; a missing one is an error" {
+	make_tree src
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes -C src .
+	run_aescrypt 0 -t -f a.aes nested/deeper
+	[ "$output" = "./nested/deeper/
+./nested/deeper/deepest/
+./nested/deeper/deepest/text" ]
+	mkdir out
+	run_aescrypt 1 -x -f a.aes -C out ./empty-file nope
+	assert_match "error: nope: not found in archive"
+	[ "$(ls -A out)" = empty-file ]
+	chmod -R u+rwX src
+}
+
+@test "existing files are replaced; --keep-old-files keeps them" {
+	mkdir src && echo new > src/f && echo new > src/g
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes -C src .
+	mkdir out && echo old > out/f
+	ln out/f out/f-other-link
+	run_aescrypt 1 -x --keep-old-files -f a.aes -C out
+	assert_match "warning: ./f: exists \(--keep-old-files\); not extracted"
+	[ "$(cat out/f)" = old ] && [ "$(cat out/g)" = new ]
+	run_aescrypt 0 -x -f a.aes -C out
+	[ "$(cat out/f)" = new ]
+	# replaced, not written into: the other link to the old inode is intact
+	[ "$(cat out/f-other-link)" = old ]
+}
+
+@test "-C needs an existing directory for -x" {
+	mkdir src && echo x > src/f
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes src
+	run_aescrypt 6 -x -f a.aes -C nope
+	assert_match "error: nope: No such file or directory"
+	assert_match "hint: -C needs an existing directory"
+}
+
+@test "archive options are refused outside archive modes, and -o inside them" {
+	run_aescrypt 2 -e -f x
+	assert_match "error: -f does not apply to -e"
+	run_aescrypt 2 -c -o x .
+	assert_match "error: -o does not apply to -c"
+	assert_match "hint: archives are named with -f FILE"
+	run_aescrypt 2 -x --exclude '*.o'
+	assert_match "error: --exclude does not apply to -x"
+	run_aescrypt 2 -c --null .
+	assert_match "error: --null applies to the list given with -T"
+	run_aescrypt 0 -h
+	assert_match "Usage: aescrypt -c"
+}
+
+@test "the container header marks an archive as a pax payload" {
+	mkdir src && echo x > src/f
+	"$AESCRYPT" -c "${FAST_KDF[@]}" src > a.aes
+	seq 3 | "$AESCRYPT" -e "${FAST_KDF[@]}" > s.aes
+	# payload type: the byte after the 8-byte magic, version and length
+	[ "$(od -An -tu1 -j 11 -N 1 a.aes | tr -d ' ')" = 1 ]
+	[ "$(od -An -tu1 -j 11 -N 1 s.aes | tr -d ' ')" = 0 ]
+}

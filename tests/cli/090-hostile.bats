@@ -1,0 +1,229 @@
+#!/usr/bin/env bats
+# Hostile archives: tar files built with Python's tarfile
+# (hostile_tar.py) that try to write outside the target directory,
+# encrypted with aescrypt -e and extracted with aescrypt -x -C dest.
+# Each must be refused or neutralised with a warning (exit 1), and
+# nothing outside dest may change.  Also: archives cut or damaged inside
+# a member leave no file under its name.
+
+load test_helper
+
+PY=/usr/bin/python3
+GEN=$BATS_TEST_DIRNAME/hostile_tar.py
+
+setup() {
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
+	cd "$T" || return 1
+	export AESCRYPT_PASSPHRASE=hostile
+	mkdir dest outside
+	echo original > outside/target
+	echo keep > outside-file
+	cp /etc/passwd passwd.before
+	snapshot_outside > outside.before
+}
+
+# Everything outside dest: the outside dir, the test dir's other files,
+# and /etc/passwd.
+snapshot_outside() {
+	(cd "$T" && find . -path ./dest -prune -o -path ./outside.before -prune \
+	    -o -path ./outside.after -prune -o -path ./out.txt -prune \
+	    -o -path ./archive.aes -prune -o -printf '%p %y %s %m\n' | LC_ALL=C sort
+	    cat outside/target outside-file)
+	cmp /etc/passwd "$T/passwd.before" && echo "passwd unchanged"
+}
+
+# hostile CASE: build, encrypt and extract it; $status and $output are
+# aescrypt -x's.
+hostile() {
+	"$PY" "$GEN" "$1" "$T/outside" > case.tar
+	"$AESCRYPT" -e "${FAST_KDF[@]}" < case.tar > archive.aes
+	rm case.tar
+	run "$AESCRYPT" -x -f archive.aes -C dest
+}
+
+assert_outside_untouched() {
+	snapshot_outside > outside.after
+	if ! diff outside.before outside.after; then
+		echo "something outside dest changed" >&2
+		return 1
+	fi
+	[ ! -e "$T/outside/pwned" ]
+	[ ! -e "$T/pwned" ]
+	[ ! -e /pwned ]
+	assert_no_temps dest
+}
+
+@test "../pwned is refused" {
+	hostile dotdot
+	[ "$status" -eq 1 ]
+	assert_match "warning: \.\./pwned: its name contains '\.\.'; not extracted"
+	assert_outside_untouched
+	[ -z "$(ls -A dest)" ]
+}
+
+@test "a/../../pwned is refused" {
+	hostile dotdot-deep
+	[ "$status" -eq 1 ]
+	assert_match "contains '\.\.'; not extracted"
+	assert_outside_untouched
+}
+
+@test "an absolute name is extracted beneath the target, with a warning" {
+	hostile absolute
+	[ "$status" -eq 0 ]
+	assert_match "removing leading '/' from member names"
+	assert_outside_untouched
+	[ "$(cat "dest/${T#/}/outside/pwned")" = pwned ]
+}
+
+@test "a symlink out, then a file through it: the file is refused" {
+	hostile symlink-write
+	[ "$status" -eq 1 ]
+	assert_match "l/pwned: cannot open its directory: a component of the path is a symbolic link; not extracted"
+	assert_outside_untouched
+	[ -L dest/l ]
+}
+
+@test "a chain of symlinks out, then a file through it: refused" {
+	hostile symlink-chain
+	[ "$status" -eq 1 ]
+	assert_match "l1/pwned: .*symbolic link; not extracted"
+	assert_outside_untouched
+}
+
+@test "a hard link to /etc/passwd is refused, and the file after it is new" {
+	hostile hardlink-abs
+	[ "$status" -eq 1 ]
+	assert_match "h: hard link to '/etc/passwd', which is not a file extracted earlier"
+	assert_outside_untouched
+	[ "$(cat dest/h)" = overwritten ]
+	[ "$(stat -c %h dest/h)" -eq 1 ]
+}
+
+@test "a hard link to ../outside-file is refused" {
+	hostile hardlink-dotdot
+	[ "$status" -eq 1 ]
+	assert_match "its link target contains '\.\.'"
+	assert_outside_untouched
+	[ "$(cat dest/h)" = overwritten ]
+}
+
+@test "a hard link to a symlink that points out (CVE-2025-4330) is refused" {
+	hostile hardlink-to-symlink
+	[ "$status" -eq 1 ]
+	assert_match "h: hard link to 's', which is not a file extracted earlier"
+	assert_outside_untouched
+	[ "$(cat "$T/outside/target")" = original ]
+	[ -L dest/s ]
+	[ "$(cat dest/h)" = overwritten ]
+}
+
+@test "a directory replaced by a symlink: the files after it are refused" {
+	hostile emptydir-then-symlink
+	[ "$status" -eq 1 ]
+	assert_match "d/pwned: .*symbolic link; not extracted"
+	assert_outside_untouched
+}
+
+@test "a symlink over a directory with files in it is refused" {
+	hostile dir-then-symlink
+	[ "$status" -eq 1 ]
+	assert_match "warning: d: a directory that is not empty is in the way; not extracted"
+	assert_outside_untouched
+	[ -d dest/d ] && [ ! -L dest/d ]
+	# d/pwned lands inside dest, where d is still a real directory.
+	[ -f dest/d/pwned ] && [ -f dest/d/ok ]
+}
+
+@test "a hard link through a symlink is refused" {
+	hostile hardlink-through-symlink
+	[ "$status" -eq 1 ]
+	assert_match "h: hard link to 'l/target', which is not a file extracted earlier"
+	assert_outside_untouched
+	[ ! -e dest/h ]
+}
+
+@test "a device node is never made" {
+	hostile device
+	[ "$status" -eq 1 ]
+	assert_match "null: a device node \(never made\); not extracted"
+	[ ! -e dest/null ]
+	assert_outside_untouched
+}
+
+@test "setuid and setgid bits are dropped unless -p is given" {
+	hostile setuid
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %a dest/suid)" = 755 ]
+	[ "$(stat -c %a dest/sgid)" = 755 ]
+	rm -r dest/*
+	run_aescrypt 0 -x -p -f archive.aes -C dest
+	[ "$(stat -c %a dest/suid)" = 4755 ]
+	[ "$(stat -c %a dest/sgid)" = 2755 ]
+}
+
+@test "an existing symlink at a member's name is replaced, not written through" {
+	ln -s "$T/outside/target" dest/victim
+	mkdir src && echo new > src/victim
+	"$AESCRYPT" -c "${FAST_KDF[@]}" -C src victim > archive.aes
+	run_aescrypt 0 -x -f archive.aes -C dest
+	[ ! -L dest/victim ]
+	[ "$(cat dest/victim)" = new ]
+	[ "$(cat "$T/outside/target")" = original ]
+}
+
+@test "a symlink in the target path given by the user is not followed either" {
+	# dest/sub -> outside, and the archive has sub/file.
+	ln -s "$T/outside" dest/sub
+	mkdir -p src/sub && echo x > src/sub/file
+	"$AESCRYPT" -c "${FAST_KDF[@]}" -C src sub/file > archive.aes
+	run_aescrypt 1 -x -f archive.aes -C dest
+	assert_match "sub/file: .*symbolic link; not extracted"
+	[ ! -e "$T/outside/file" ]
+}
+
+# ---- damage inside a member ----
+
+# A source tree whose middle member spans many chunks (64 KiB chunks).
+make_three() {
+	mkdir src
+	echo first > src/a-first
+	head -c 1000000 /dev/urandom > src/b-big
+	echo last > src/c-last
+	"$AESCRYPT" -c -0 --chunk-size 64K "${FAST_KDF[@]}" -C src . > archive.aes
+}
+
+@test "an archive cut inside a member leaves no file under its name" {
+	make_three
+	local size cut
+	size=$(stat -c %s archive.aes)
+	for cut in 300000 $((size / 2)) $((size - 200000)); do
+		rm -rf dest && mkdir dest
+		head -c "$cut" archive.aes > cut.aes
+		run_aescrypt 4 -x -f cut.aes -C dest
+		assert_match "b-big: not extracted: the archive ends or fails inside it"
+		assert_match "truncated|ends"
+		[ "$(cat dest/a-first)" = first ]
+		[ ! -e dest/b-big ]
+		[ ! -e dest/c-last ]
+		assert_no_temps dest
+	done
+}
+
+@test "a damaged chunk inside a member leaves no file under its name" {
+	make_three
+	# Flip a byte about 500 KB in: inside b-big's data.
+	printf '\xff' | dd of=archive.aes bs=1 seek=500000 conv=notrunc status=none
+	run_aescrypt 4 -x -f archive.aes -C dest
+	assert_match "chunk [0-9]+ at offset [0-9]+ .*(authenticat|modified)"
+	assert_match "b-big: not extracted"
+	[ "$(cat dest/a-first)" = first ]
+	[ ! -e dest/b-big ]
+	assert_no_temps dest
+}
+
+@test "a wrong passphrase creates nothing" {
+	make_three
+	AESCRYPT_PASSPHRASE=wrong run_aescrypt 3 -x -f archive.aes -C dest
+	[ -z "$(ls -A dest)" ]
+}
