@@ -24,7 +24,7 @@ _aescrypt() {
 		-x|--extract) mode=x ;;
 		-d|--decrypt) mode=d ;;
 		-e|--encrypt) mode=e ;;
-		-[a-zA-Z]*[ctxde]*)
+		-[!-]*)
 			# bundled short options, as in -xvf
 			case $w in
 			--*) ;;
