@@ -247,8 +247,11 @@ set_pass(struct opts *o, enum pass_source src, const char *arg)
 	return EXIT_OK;
 }
 
-int
-main(int argc, char **argv)
+/* Parse the command line and run the mode.  exclude has room for
+ * argc patterns (main owns it, so it is freed whichever way this
+ * returns). */
+static int
+run(int argc, char **argv, char **exclude)
 {
 	enum {
 		OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
@@ -308,8 +311,7 @@ main(int argc, char **argv)
 	o.kdf.t = AE_KDF_DEFAULT_T;
 	o.kdf.p = AE_KDF_DEFAULT_P;
 	o.threads = default_threads();
-	if ((o.exclude = calloc((size_t)argc + 1, sizeof *o.exclude)) == NULL)
-		return EXIT_SYSTEM;
+	o.exclude = exclude;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":edctxo:k:j:f:C:T:vpPhV0123456789", longopts,
@@ -532,4 +534,19 @@ main(int argc, char **argv)
 	}
 	usage(stderr);
 	return EXIT_USAGE;
+}
+
+int
+main(int argc, char **argv)
+{
+	char **exclude = calloc((size_t)argc + 1, sizeof *exclude);
+	int rc;
+
+	if (exclude == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	rc = run(argc, argv, exclude);
+	free(exclude);
+	return rc;
 }

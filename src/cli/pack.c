@@ -403,19 +403,24 @@ add_dir(struct packer *p, const char *path, const char *name,
 			char **n2;
 
 			cap = cap ? 2 * cap : 32;
-			if ((n2 = realloc(ents, cap * sizeof *n2)) == NULL)
+			if ((n2 = realloc(ents, cap * sizeof *n2)) == NULL) {
+				errno = ENOMEM;
 				break;
+			}
 			ents = n2;
 		}
-		if ((ents[nents] = strdup(de->d_name)) == NULL)
+		if ((ents[nents] = strdup(de->d_name)) == NULL) {
+			errno = ENOMEM;
 			break;
+		}
 		nents++;
 		errno = 0;
 	}
 	if (errno != 0)
 		warn_errno(p, path, "Cannot read directory");
 	closedir(d);
-	qsort(ents, nents, sizeof *ents, cmp_names);
+	if (nents > 1)
+		qsort(ents, nents, sizeof *ents, cmp_names);
 	for (i = 0; i < nents; i++) {
 		int sep = plen > 0 && path[plen - 1] != '/';
 

@@ -264,7 +264,7 @@ rt() {
 
 @test "usage errors: two modes, a bad level of chunk size, bad KDF values, missing values" {
 	run_aescrypt 2 -e -d
-	assert_match 'only one of -e, -d, --gen-key and --benchmark'
+	assert_match 'only one of -e, -d, -c, -t, -x, --gen-key and --benchmark'
 	run_aescrypt 2 -e --chunk-size 100K
 	assert_match "--chunk-size: invalid value '100K'"
 	run_aescrypt 2 -e --chunk-size 8M
@@ -281,11 +281,14 @@ rt() {
 }
 
 @test "there is no option that takes a passphrase on the command line" {
-	# -P is a flag; handing it a value is an error, and there is no -p.
+	# -P is a flag; handing it a value is an error.  -p is tar's
+	# --preserve-permissions (a flag, and only for -x).
 	run_aescrypt 2 -e --passphrase=hunter2
 	assert_match "option '--passphrase' does not take a value"
 	run_aescrypt 2 -e -p hunter2
-	assert_match "unknown option '-p'"
+	assert_match "-p does not apply to -e"
+	run_aescrypt 2 -x --preserve-permissions=hunter2
+	assert_match "option '--preserve-permissions' does not take a value"
 }
 
 @test "a missing input file is an I/O error naming it" {
