@@ -140,6 +140,13 @@ manifest() {
 	run_aescrypt 4 -t -f e.aes
 }
 
+@test "-c to a terminal is refused before anything is asked or read" {
+	mkdir src && echo x > src/a
+	run timeout 10 script -qec "env -u AESCRYPT_PASSPHRASE '$AESCRYPT' -c src" /dev/null
+	[[ $output =~ "refusing to write encrypted data to a terminal" ]]
+	[[ ! $output =~ "assphrase" ]]
+}
+
 @test "-c with no paths refuses to make an empty archive" {
 	run_aescrypt 2 -c "${FAST_KDF[@]}" -f a.aes
 	assert_match "refusing to create an empty archive"
