@@ -481,8 +481,13 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 		 * unpack_finish reports why.  Nothing may stay behind. */
 		char q[1024];
 
-		msg_error("%s: not extracted: the archive ends or fails "
-		    "inside it", names_quote(m->path, q, sizeof q));
+		if (r == AE_EINTR && atomic_load(&signals_stop))
+			msg_error("%s: not extracted: interrupted",
+			    names_quote(m->path, q, sizeof q));
+		else
+			msg_error("%s: not extracted: the archive ends or "
+			    "fails inside it", names_quote(m->path, q,
+			    sizeof q));
 		x->fatal = exit_for(r == AE_OK ? AE_EIO : r);
 		goto undo;
 	}

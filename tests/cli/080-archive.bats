@@ -343,3 +343,61 @@ src/a" ]
 	[ "$(od -An -tu1 -j 11 -N 1 a.aes | tr -d ' ')" = 1 ]
 	[ "$(od -An -tu1 -j 11 -N 1 s.aes | tr -d ' ')" = 0 ]
 }
+
+@test "a file that grows or shrinks while read: GNU tar's warnings, exit 1" {
+	# /proc files say size 0 and have data (grows); many /sys files say
+	# 4096 and have less (shrinks).
+	local sysf=/sys/devices/system/cpu/online
+	[ -r "$sysf" ] || skip "no $sysf here"
+	run_aescrypt 1 -c "${FAST_KDF[@]}" -f a.aes /proc/self/status "$sysf"
+	assert_match "warning: /proc/self/status: file changed as we read it"
+	assert_match "warning: $sysf: File shrank by [0-9]+ bytes; padding with zeros"
+	run_aescrypt 0 -t -v -f a.aes
+	assert_match " 4096 [^ ]+ [^ ]+ ${sysf#/}"
+	mkdir out
+	run_aescrypt 0 -x -f a.aes -C out
+	[ "$(stat -c %s "out/${sysf#/}")" -eq 4096 ]
+}
+
+@test "SIGINT during -x: the member being written is removed, exit 130" {
+	mkdir src
+	head -c 100000000 /dev/urandom > src/big
+	"$AESCRYPT" -c -0 "${FAST_KDF[@]}" -f a.aes src
+	mkfifo slow
+	# Most of the archive, then a stall: -x is inside "big" when hit.
+	( { head -c 60000000 a.aes; sleep 10; } > slow & )
+	mkdir out
+	"$AESCRYPT" -x -f slow -C out 2> err &
+	local pid=$! i
+	for i in $(seq 1 100); do
+		[ -n "$(find out -name '.aescrypt-*' -size +10M)" ] && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	local rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ]
+	grep -q "src/big: not extracted: interrupted" err
+	[ ! -e out/src/big ]
+	assert_no_temps out
+}
+
+@test "SIGTERM during -c -f FILE: the old archive is untouched, no temp file" {
+	mkdir src
+	head -c 200000000 /dev/urandom > src/big
+	echo old > a.aes
+	"$AESCRYPT" -c -9 -j1 "${FAST_KDF[@]}" -f a.aes src 2> err &
+	local pid=$! i
+	for i in $(seq 1 100); do
+		compgen -G '.a.aes.aescrypt-*' > /dev/null && break
+		sleep 0.1
+	done
+	sleep 0.5
+	kill -TERM "$pid"
+	local rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 143 ]
+	grep -q "error: interrupted" err
+	[ "$(cat a.aes)" = old ]
+	refute compgen -G '.a.aes.aescrypt-*'
+}
