@@ -478,7 +478,7 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 	ae_wipe(x->buf, used);
 	if (r != AE_OK) {
 		/* The archive failed (or was stopped) inside this member;
-		 * unpack_finish reports why.  Nothing may stay behind. */
+		 * unpack_end reports why.  Nothing may stay behind. */
 		char q[1024];
 
 		if (r == AE_EINTR && atomic_load(&signals_stop))
@@ -759,7 +759,7 @@ cmd_extract(const struct opts *o)
 	struct ae_tar_reader tr;
 	struct members sel;
 	struct ae_diag d = { 0 };
-	int rc, r, stopped = 0;
+	int rc, r = 1;
 	size_t i;
 
 	memset(&x, 0, sizeof x);
@@ -789,8 +789,7 @@ cmd_extract(const struct opts *o)
 		goto out;
 	if (ae_tar_reader_init(&tr, &u.tar_in) != AE_OK) {
 		msg_error("out of memory");
-		unpack_finish(&u, o, 1);
-		rc = EXIT_SYSTEM;
+		rc = unpack_end(&u, o, 1, &d, EXIT_SYSTEM);
 		goto out;
 	}
 	x.tr = &tr;
@@ -798,20 +797,8 @@ cmd_extract(const struct opts *o)
 		if (members_select(&sel, m.path))
 			extract_member(&x, &m);
 	}
-	if (x.fatal != 0) {
-		stopped = 1;
-		rc = x.fatal;
-	} else if (r < 0 && !u.decoder_failed) {
-		msg_core_error(u.io.in.name, r, &d);
-		stopped = 1;
-		rc = exit_for(r);
-	} else if (r < 0) {
-		stopped = 1;
-	}
 	ae_tar_reader_free(&tr);
-	r = unpack_finish(&u, o, stopped);
-	if (r != EXIT_OK)
-		rc = r;
+	rc = unpack_end(&u, o, r, &d, x.fatal);
 	fix_dirs(&x);
 	if (fflush(stdout) != 0 && rc == EXIT_OK) {
 		msg_error("standard output: %s", strerror(errno));

@@ -93,7 +93,7 @@ cmd_list(const struct opts *o)
 	struct members sel;
 	struct ae_diag d = { 0 };
 	size_t ugswidth = 19;
-	int rc, r, stopped = 0;
+	int rc, r;
 
 	if (members_init(&sel, o->operands, o->noperands) != 0) {
 		msg_error("out of memory");
@@ -105,9 +105,9 @@ cmd_list(const struct opts *o)
 	}
 	if (ae_tar_reader_init(&tr, &u.tar_in) != AE_OK) {
 		msg_error("out of memory");
-		unpack_finish(&u, o, 1);
+		rc = unpack_end(&u, o, 1, &d, EXIT_SYSTEM);
 		members_free(&sel);
-		return EXIT_SYSTEM;
+		return rc;
 	}
 	while ((r = ae_tar_next(&tr, &m, &d)) == AE_OK) {
 		if (!members_select(&sel, m.path))
@@ -123,22 +123,10 @@ cmd_list(const struct opts *o)
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		msg_error("standard output: %s", strerror(errno));
-		stopped = 1;
 		rc = EXIT_SYSTEM;
-	} else if (r < 0 && !u.decoder_failed) {
-		/* A tar problem in authentic data: the archive was made
-		 * that way.  (A decoder failure is unpack_finish's to
-		 * report.) */
-		msg_core_error(u.io.in.name, r, &d);
-		stopped = 1;
-		rc = exit_for(r);
-	} else if (r < 0) {
-		stopped = 1;
 	}
 	ae_tar_reader_free(&tr);
-	r = unpack_finish(&u, o, stopped);
-	if (rc == EXIT_OK)
-		rc = r;
+	rc = unpack_end(&u, o, r, &d, rc);
 	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
 		rc = EXIT_PARTIAL;
 	members_free(&sel);

@@ -132,8 +132,8 @@ fail:
 	return rc;
 }
 
-int
-unpack_finish(struct unpack *u, const struct opts *o, int stopped)
+static int
+finish(struct unpack *u, const struct opts *o, int stopped)
 {
 	uint8_t scratch[4096];
 	size_t got;
@@ -163,4 +163,21 @@ unpack_finish(struct unpack *u, const struct opts *o, int stopped)
 	gcm_wipe(&u->gcm);
 	run_input_close(&u->io.in);
 	return rc;
+}
+
+int
+unpack_end(struct unpack *u, const struct opts *o, int r,
+    const struct ae_diag *d, int caller_rc)
+{
+	int rc = caller_rc, stopped = caller_rc != EXIT_OK;
+
+	if (r < 0 && !u->decoder_failed && !stopped) {
+		rc = msg_core_error(u->io.in.name, r, d);
+		stopped = 1;
+	} else if (r < 0) {
+		/* The decoder's failure, reported by finish. */
+		stopped = 1;
+	}
+	r = finish(u, o, stopped);
+	return r != EXIT_OK ? r : rc;
 }

@@ -7,7 +7,7 @@
  * writes a chunk only after its tag verifies), so a member read to its
  * end is the member the archive's creator wrote.  What the caller cannot
  * know until the end is whether the archive as a whole is complete:
- * unpack_finish says.
+ * unpack_end says.
  */
 #ifndef AE_CLI_UNPACK_H
 #define AE_CLI_UNPACK_H
@@ -52,14 +52,18 @@ struct unpack {
 int unpack_open(struct unpack *u, const struct opts *o);
 
 /*
- * End the run: if the caller stopped reading early (stopped != 0) the
- * decoder is told to stop; otherwise the rest of the payload (tar's
- * padding after the end marker) is read, so that the final chunk is
- * verified.  Returns the decoder's status, reported: 0 if the archive
- * was complete and authentic, else the exit status of the printed
- * error (the caller says what it means for the members).  Then prints
- * --stats if asked and all went well.
+ * End the run, after the caller's loop over ae_tar_next.  r is the
+ * loop's last ae_tar_next result (1 at the end marker, or an error,
+ * with d), and caller_rc the caller's own failure (an exit status it
+ * has already reported; 0 if it read to the end).  A tar error in
+ * authentic data (the archive was made that way) is reported here.  If
+ * the caller stopped early the decoder is told to stop; otherwise the
+ * rest of the payload (tar's padding after the end marker) is read, so
+ * that the final chunk is verified.  Returns the exit status: the
+ * decoder's failure if it had one (reported here), else caller_rc or the
+ * tar error's.  --stats is printed if asked for and all went well.
  */
-int unpack_finish(struct unpack *u, const struct opts *o, int stopped);
+int unpack_end(struct unpack *u, const struct opts *o, int r,
+    const struct ae_diag *d, int caller_rc);
 
 #endif
