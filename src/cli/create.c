@@ -146,6 +146,7 @@ struct producer {
 	struct ae_chan chan;
 	struct ae_writer w;
 	int result;
+	uint64_t cpu_ns;    /* the walk thread's CPU time */
 };
 
 static void *
@@ -154,6 +155,7 @@ produce(void *arg)
 	struct producer *pr = arg;
 
 	pr->result = pack_paths(&pr->po, pr->paths->v, pr->paths->n, &pr->w);
+	pr->cpu_ns = ae_thread_ns();
 	ae_chan_close_write(&pr->chan, pr->result == PACK_STOPPED ?
 	    AE_EINTR : AE_OK);
 	return NULL;
@@ -279,6 +281,9 @@ cmd_create(const struct opts *o)
 		outfile_abort(&io.out);
 	} else if ((rc = outfile_commit(&io.out)) == EXIT_OK) {
 		io.rd.bytes = pr.chan.bytes;
+		rs.archive = 1;
+		rs.files_ns = pr.cpu_ns;
+		rs.files_bytes = pr.chan.bytes;
 		run_finish_stats(o, &rs, w0, &gcm, &io);
 		if (pr.result == PACK_PARTIAL) {
 			msg_warn("some files were not archived as they were; "

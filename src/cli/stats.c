@@ -24,7 +24,10 @@ mbps(uint64_t bytes, uint64_t ns)
 
 /* Fill rows[]; return the count.  "other" is what the process used
  * beyond the measured stages (thread start-up, locking, the header), so
- * the shares always add up to 100% of the process's CPU time. */
+ * the shares always add up to 100% of the process's CPU time.  For
+ * archives, "files" is the file-system side: the tree walk and file
+ * reads before "read" (-c), or the tar parsing and file writes after
+ * "write" (-x, -t). */
 static int
 stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
 {
@@ -32,15 +35,21 @@ stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
 	uint64_t sum;
 	int n = 0;
 
+	if (s->archive && !s->decrypt)
+		rows[n++] = (struct stage){ "files", s->files_ns,
+		    s->files_bytes };
 	rows[n++] = (struct stage){ "read", p->read_ns, p->read_bytes };
 	rows[n++] = (struct stage){ s->decrypt ? "inflate" : "compress",
 	    p->zip_ns, p->plain_bytes };
 	rows[n++] = (struct stage){ s->decrypt ? "decrypt" : "encrypt",
 	    p->aead_ns, p->aead_bytes };
 	rows[n++] = (struct stage){ "write", p->write_ns, p->write_bytes };
+	if (s->archive && s->decrypt)
+		rows[n++] = (struct stage){ "files", s->files_ns,
+		    s->files_bytes };
 	rows[n++] = (struct stage){ "kdf", s->kdf_cpu_ns, 0 };
 	sum = p->read_ns + p->zip_ns + p->aead_ns + p->write_ns
-	    + s->kdf_cpu_ns;
+	    + s->kdf_cpu_ns + (s->archive ? s->files_ns : 0);
 	rows[n++] = (struct stage){ "other", s->process_cpu_ns > sum ?
 	    s->process_cpu_ns - sum : 0, 0 };
 	*total = sum + rows[n - 1].ns;

@@ -22,6 +22,11 @@ struct run_stats {
 	uint64_t wall_ns;           /* the whole command */
 	uint64_t process_cpu_ns;    /* the whole command, all threads */
 	uint64_t peak_rss_kib;      /* getrusage's ru_maxrss */
+	int archive;                /* -c, -t, -x: show the files stage */
+	uint64_t files_ns;          /* the thread that walks and reads the
+	                             * files (-c), or writes them (-x) or
+	                             * lists them (-t) */
+	uint64_t files_bytes;       /* the tar stream's bytes */
 	struct ae_pipe_stats pipe;
 };
 

@@ -106,6 +106,7 @@ unpack_open(struct unpack *u, const struct opts *o)
 		goto fail;
 	}
 	u->started = 1;
+	u->files_t0 = ae_thread_ns();
 	if (u->h.payload_type == AE_PAYLOAD_PAX)
 		return EXIT_OK;
 
@@ -136,6 +137,7 @@ static int
 finish(struct unpack *u, const struct opts *o, int stopped)
 {
 	uint8_t scratch[4096];
+	uint64_t files_ns = ae_thread_ns() - u->files_t0;
 	size_t got;
 	int r = AE_OK, rc = EXIT_OK;
 
@@ -157,6 +159,9 @@ finish(struct unpack *u, const struct opts *o, int stopped)
 			rc = EXIT_OK;   /* we stopped it: the caller's story */
 	} else if (!stopped) {
 		u->io.wr.bytes = u->chan.bytes;
+		u->rs.archive = 1;
+		u->rs.files_ns = files_ns;
+		u->rs.files_bytes = u->chan.bytes;
 		run_finish_stats(o, &u->rs, u->w0, &u->gcm, &u->io);
 	}
 	ae_chan_free(&u->chan);

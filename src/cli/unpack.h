@@ -39,6 +39,7 @@ struct unpack {
 	uint8_t peek[AE_TAR_BLOCK]; /* the first block, read to check it */
 	size_t peek_len, peek_pos;
 	uint64_t w0;
+	uint64_t files_t0;          /* the caller's thread clock at the start */
 };
 
 /*
@@ -65,5 +66,8 @@ int unpack_open(struct unpack *u, const struct opts *o);
  */
 int unpack_end(struct unpack *u, const struct opts *o, int r,
     const struct ae_diag *d, int caller_rc);
+
+/* For --stats: the caller's thread CPU time spent on the tar stream
+ * and the files is from unpack_open's return to unpack_end. */
 
 #endif

@@ -401,3 +401,23 @@ src/a" ]
 	[ "$(cat a.aes)" = old ]
 	refute compgen -G '.a.aes.aescrypt-*'
 }
+
+@test "--stats for -c and -x shows the files stage, and the shares add up" {
+	make_tree src
+	"$AESCRYPT" -c --stats=json "${FAST_KDF[@]}" -f a.aes -C src . 2> c.json
+	mkdir out
+	"$AESCRYPT" -x --stats=json -f a.aes -C out 2> x.json
+	local f
+	for f in c.json x.json; do
+		"$PY" - "$f" <<'PYEOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+st = s["stages"]
+assert "files" in st, st
+assert st["files"]["cpu_s"] > 0, st
+total = sum(v["share"] for v in st.values())
+assert abs(total - 1.0) < 0.01, total
+PYEOF
+	done
+	chmod -R u+rwX src out
+}
