@@ -421,3 +421,17 @@ PYEOF
 	done
 	chmod -R u+rwX src out
 }
+
+@test "owners are restored only by root with --same-owner" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	mkdir -p src/d && echo x > src/d/f && ln -s f src/d/l
+	chown -h 1234:5678 src/d src/d/f src/d/l
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes -C src d
+	mkdir plain owned
+	run_aescrypt 0 -x -f a.aes -C plain
+	[ "$(stat -c %u:%g plain/d/f)" = 0:0 ]
+	run_aescrypt 0 -x --same-owner -f a.aes -C owned
+	[ "$(stat -c %u:%g owned/d/f)" = 1234:5678 ]
+	[ "$(stat -c %u:%g owned/d)" = 1234:5678 ]
+	[ "$(stat -c %u:%g owned/d/l)" = 1234:5678 ]
+}
