@@ -94,6 +94,7 @@ _aescrypt() {
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory
 		    -j --threads --stats --stats=json --no-hw --benchmark
+		    -q --quiet --progress
 		    --benchmark-time -h --help -V --version' -- "$cur"))
 		return
 	fi

@@ -610,6 +610,9 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		st->chunks++;
 		put_free(pp, j);
 		seq++;
+		if (pp->p->progress != NULL)
+			pp->p->progress(pp->p->progress_ctx, st->plain_bytes,
+			    st->wire_bytes);
 	}
 }
 

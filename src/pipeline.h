@@ -31,6 +31,12 @@ struct ae_pipe_params {
 	                             * I/O (ae_fdio.cancel) gives up */
 	int timed;                  /* fill the *_ns stats (a few clock
 	                             * reads per chunk; off, they stay 0) */
+	/* optional: called by the writer (the calling thread) after each
+	 * chunk is written, with the payload and record bytes so far; for
+	 * a progress display, so it must be quick. */
+	void (*progress)(void *ctx, uint64_t plain_bytes,
+	    uint64_t wire_bytes);
+	void *progress_ctx;
 };
 
 /* What the run did and cost.  CPU times are per-thread clocks, summed. */

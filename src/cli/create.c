@@ -27,6 +27,7 @@
 #include "msg.h"
 #include "names.h"
 #include "pack.h"
+#include "progress.h"
 #include "run.h"
 #include "signals.h"
 
@@ -256,6 +257,11 @@ cmd_create(const struct opts *o)
 
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
+	/* The total for the progress line: the files' sizes, measured
+	 * first (only when the line will be shown; tar headers make the
+	 * stream a little longer, which the display allows for). */
+	run_progress_start(o, 0, -1, progress_wanted(o->progress) ?
+	    pack_measure(&pr.po, paths.v, paths.n) : 0, 0, -1);
 	r = io.writer.write(io.writer.ctx, h.raw, h.len);
 	if (r != AE_OK) {
 		ae_fail(&d, r, AE_AT_OUTPUT, "writing output", 0, 0);
@@ -270,6 +276,7 @@ cmd_create(const struct opts *o)
 		ae_chan_close_read(&pr.chan);
 		pthread_join(thread, NULL);
 	}
+	progress_stop();
 	if (r != AE_OK || (started && pr.result == PACK_STOPPED)) {
 		if (atomic_load(&signals_stop))
 			rc = msg_interrupted();

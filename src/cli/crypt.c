@@ -17,6 +17,7 @@
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"
+#include "progress.h"
 #include "run.h"
 #include "signals.h"
 
@@ -62,10 +63,13 @@ cmd_encrypt(const struct opts *o)
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
 	r = io.writer.write(io.writer.ctx, h.raw, h.len);
-	if (r != AE_OK)
+	if (r != AE_OK) {
 		ae_fail(&d, r, AE_AT_OUTPUT, "writing output", 0, 0);
-	else
+	} else {
+		run_progress_start(o, 0, io.in.fd, 0, 0, -1);
 		r = ae_pipe_encode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
+		progress_stop();
+	}
 	if (r != AE_OK) {
 		rc = run_pipe_error(&io, r, &d);
 		outfile_abort(&io.out);
@@ -111,7 +115,9 @@ cmd_decrypt(const struct opts *o)
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
 	pp.offset = h.len;
+	run_progress_start(o, 1, io.in.fd, 0, h.len, io.out.fd);
 	r = ae_pipe_decode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
+	progress_stop();
 	if (r != AE_OK) {
 		rc = run_pipe_error(&io, r, &d);
 		if (io.out.in_place && rs.pipe.plain_bytes > 0)

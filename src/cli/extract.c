@@ -43,6 +43,7 @@
 #include "members.h"
 #include "msg.h"
 #include "names.h"
+#include "progress.h"
 #include "signals.h"
 #include "unpack.h"
 
@@ -710,7 +711,9 @@ extract_member(struct extractor *x, const struct ae_tar_member *m)
 
 	if (safe_name(x, m->path, norm, "its name") == NULL)
 		return;
+	progress_member(m->path);
 	if (x->o->verbose) {
+		progress_hide();
 		names_print(stdout, m->path);
 		putchar('\n');
 	}

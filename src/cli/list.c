@@ -15,6 +15,7 @@
 #include "members.h"
 #include "msg.h"
 #include "names.h"
+#include "progress.h"
 #include "unpack.h"
 
 /* "drwxr-xr-x", as tar -tv writes it ('h' for a hard link). */
@@ -112,6 +113,7 @@ cmd_list(const struct opts *o)
 	while ((r = ae_tar_next(&tr, &m, &d)) == AE_OK) {
 		if (!members_select(&sel, m.path))
 			continue;
+		progress_hide();
 		if (o->verbose)
 			print_verbose(stdout, &m, &ugswidth);
 		else {

@@ -33,67 +33,72 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "Usage: aescrypt -c [OPTION]... [-f ARCHIVE] PATH...  create an archive\n"
-	    "       aescrypt -t [OPTION]... [-f ARCHIVE] [MEMBER]... list it\n"
-	    "       aescrypt -x [OPTION]... [-f ARCHIVE] [MEMBER]... extract it\n"
-	    "       aescrypt -e [OPTION]... [-o OUT] [IN]    encrypt a stream\n"
-	    "       aescrypt -d [OPTION]... [-o OUT] [IN]    decrypt a stream\n"
-	    "       aescrypt --gen-key FILE                  make a key file\n"
-	    "       aescrypt --benchmark [-j N]              measure, in memory\n"
+	    "Usage: aescrypt -c [OPTION]... [-f ARCHIVE] PATH...     create an archive\n"
+	    "       aescrypt -t [OPTION]... [-f ARCHIVE] [MEMBER]... list one\n"
+	    "       aescrypt -x [OPTION]... [-f ARCHIVE] [MEMBER]... extract one\n"
+	    "       aescrypt -e [OPTION]... [-o OUT] [IN]            encrypt a stream\n"
+	    "       aescrypt -d [OPTION]... [-o OUT] [IN]            decrypt a stream\n"
+	    "       aescrypt --gen-key FILE                          make a key file\n"
+	    "       aescrypt --benchmark [-j N]                      measure, in memory\n"
 	    "\n"
-	    "Encrypted, compressed, streamed containers (AES-256-GCM, Argon2id).\n"
-	    "ARCHIVE, IN and OUT default to standard input and output; '-' means\n"
-	    "them too.\n"
+	    "Compressed archives and streams, encrypted with AES-256-GCM; keys\n"
+	    "from a passphrase (Argon2id) or a key file.  ARCHIVE, IN and OUT\n"
+	    "default to standard input and output; '-' means them too.\n"
 	    "\n"
-	    "Archives (a POSIX pax tar stream inside; 'aescrypt -d | tar -t' works):\n"
+	    "Archives (a POSIX pax tar stream inside: 'aescrypt -d | tar -t' works):\n"
 	    "  -f, --file ARCHIVE        the archive to write (-c) or read (-t, -x)\n"
 	    "  -C, --directory DIR       -c: paths are relative to DIR;\n"
 	    "                            -x: extract into DIR (default: .)\n"
-	    "  -v, --verbose             list members as they go (-t: ls -l style)\n"
+	    "  -v, --verbose             name members as they go (-t: ls -l style)\n"
 	    "  -h, --dereference         -c: archive what symlinks point to\n"
 	    "      --exclude PATTERN     -c: skip paths matching PATTERN (fnmatch)\n"
 	    "  -T, --files-from FILE     -c: read the paths from FILE ('-': stdin)\n"
-	    "      --null                -T's list is NUL-separated\n"
+	    "      --null                -c: -T's list is NUL-separated\n"
 	    "      --keep-old-files      -x: do not replace existing files\n"
-	    "  -p, --preserve-permissions -x: exact modes, setuid/setgid included\n"
+	    "  -p, --preserve-permissions\n"
+	    "                            -x: exact modes, setuid/setgid included\n"
 	    "      --same-owner          -x as root: restore owners\n"
 	    "\n"
 	    "Keys (never on the command line):\n"
 	    "  -k, --key-file FILE       use a key file (from --gen-key)\n"
-	    "  -P, --passphrase          also use a passphrase when -k is given\n"
+	    "  -P, --passphrase          a passphrase too, when -k is given\n"
 	    "      --passphrase-file F   read the passphrase from F's first line\n"
 	    "      --passphrase-fd N     read the passphrase from descriptor N\n"
 	    "  (or AESCRYPT_PASSPHRASE in the environment, or the terminal)\n"
 	    "\n"
-	    "Encryption:\n"
+	    "Encrypting (-c, -e):\n"
 	    "  -0 ... -9                 deflate level; -0 stores (default -6)\n"
 	    "      --chunk-size SIZE     64K..4M, a power of two (default 256K)\n"
 	    "      --kdf-memory SIZE     Argon2id memory (default 256M)\n"
 	    "      --kdf-time N          Argon2id passes (default 3)\n"
 	    "      --kdf-parallelism N   Argon2id lanes (default 4)\n"
 	    "\n"
-	    "Decryption:\n"
+	    "Decrypting (-t, -x, -d):\n"
 	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
 	    "                            (default: 2G or half the RAM)\n"
 	    "\n"
-	    "Performance:\n"
-	    "  -j, --threads N           worker threads (default: one per CPU)\n"
+	    "Output and performance:\n"
+	    "  -q, --quiet               no progress line\n"
+	    "      --progress            a progress line even if stderr is not a\n"
+	    "                            terminal (by default: on a terminal)\n"
 	    "      --stats[=json]        after the run, print where the time went\n"
+	    "  -j, --threads N           worker threads (default: one per CPU)\n"
 	    "      --no-hw               use the portable constant-time cipher\n"
 	    "      --benchmark-time SECS with --benchmark: how long (default 10)\n"
-	    "\n"
-	    "Other:\n"
-	    "      --help                show this help (-h too, without -c)\n"
+	    "      --help                show this help (-h too, except with -c)\n"
 	    "  -V, --version             show version, cipher tiers, libraries\n"
 	    "\n"
 	    "Examples:\n"
-	    "  aescrypt -c -f home.aes ~/docs ~/mail      (asks for a passphrase)\n"
-	    "  aescrypt -t -v -f home.aes\n"
-	    "  aescrypt -x -f home.aes -C /restore docs/report.odt\n"
-	    "  pg_dump db | aescrypt -e > db.aes          (asks for a passphrase)\n"
-	    "  aescrypt -d db.aes | psql db\n"
-	    "  aescrypt --gen-key backup.key\n"
-	    "  aescrypt -e -k backup.key -o logs.aes logs.txt\n");
+	    "  $ aescrypt -c -f home.aes ~/docs ~/mail       # asks for a passphrase\n"
+	    "  $ aescrypt -t -v -f home.aes\n"
+	    "  $ aescrypt -x -f home.aes -C /restore home/me/docs/report.odt\n"
+	    "  $ aescrypt -d home.aes | tar -tv               # plain tar inside\n"
+	    "  $ pg_dump db | aescrypt -e > db.aes\n"
+	    "  $ aescrypt -d db.aes | psql db\n"
+	    "  $ aescrypt --gen-key backup.key                # for scripts and cron\n"
+	    "  $ aescrypt -c -k backup.key -f etc.aes /etc\n"
+	    "\n"
+	    "See aescrypt(1) for the exit statuses, the format and security notes.\n");
 }
 
 static void
@@ -257,7 +262,7 @@ run(int argc, char **argv, char **exclude)
 		OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
 		OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM,
 		OPT_CHUNK, OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL,
-		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP
+		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -292,6 +297,8 @@ run(int argc, char **argv, char **exclude)
 		{ "benchmark-time", required_argument, NULL, OPT_BENCH_TIME },
 		{ "no-hw", no_argument, NULL, OPT_NO_HW },
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -311,10 +318,11 @@ run(int argc, char **argv, char **exclude)
 	o.kdf.t = AE_KDF_DEFAULT_T;
 	o.kdf.p = AE_KDF_DEFAULT_P;
 	o.threads = default_threads();
+	o.progress = -1;
 	o.exclude = exclude;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":edctxo:k:j:f:C:T:vpPhV0123456789", longopts,
+	while ((c = getopt_long(argc, argv, ":edctxo:k:j:f:C:T:vpqPhV0123456789", longopts,
 	    NULL)) != -1) {
 		rc = EXIT_OK;
 		switch (c) {
@@ -351,6 +359,12 @@ run(int argc, char **argv, char **exclude)
 			break;
 		case OPT_SAME_OWNER:
 			o.same_owner = 1;
+			break;
+		case OPT_PROGRESS:
+			o.progress = 1;
+			break;
+		case 'q':
+			o.progress = 0;
 			break;
 		case OPT_GEN_KEY:
 			rc = set_mode(&o, 'g');

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "exitcode.h"
+#include "progress.h"
 #include "signals.h"
 
 static void
@@ -16,6 +17,7 @@ vmsg(const char *kind, const char *fmt, va_list ap)
 	char line[1024];
 
 	vsnprintf(line, sizeof line, fmt, ap);
+	progress_hide();
 	fprintf(stderr, "aescrypt: %s: %s\n", kind, line);
 }
 

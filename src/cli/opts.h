@@ -24,6 +24,8 @@ struct opts {
 	unsigned chunk_log2;
 	unsigned threads;           /* pipeline workers (-j) */
 	int stats;                  /* 0 none, 1 table, 2 JSON */
+	int progress;               /* -1 if stderr is a terminal, 0 -q,
+	                             * 1 --progress */
 
 	/* Archives (-c, -t, -x). */
 	const char *archive;        /* -f: NULL or "-" for stdin/stdout */

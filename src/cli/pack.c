@@ -29,6 +29,7 @@
 #include "../wipe.h"
 #include "msg.h"
 #include "names.h"
+#include "progress.h"
 #include "signals.h"
 
 #define DATA_BUF (256 * 1024)
@@ -182,6 +183,7 @@ emit_header(struct packer *p, const struct ae_tar_entry *e, const char *path)
 		return -1;
 	}
 	emit(p, p->hdr, len);
+	progress_member(e->path);
 	if (p->po->verbose != NULL && !p->stopped) {
 		names_print(p->po->verbose, e->path);
 		fputc('\n', p->po->verbose);
@@ -350,6 +352,68 @@ cmp_names(const void *a, const void *b)
 static void add(struct packer *p, const char *path,
     const struct ancestor *up);
 
+/*
+ * The names in directory path, sorted, without "." and "..", in a
+ * malloc'd array of malloc'd strings (*ents, *n; the caller frees).
+ * Returns 0; -1 (errno set) if it cannot be opened; -2 (errno set) if
+ * reading it failed part way, with what was read.
+ */
+static int
+list_dir(const char *path, int follow, char ***ents, size_t *n)
+{
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+	int fd, r = 0;
+
+	*ents = NULL;
+	*n = 0;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC
+	    | (follow ? 0 : O_NOFOLLOW));
+	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return -1;
+	}
+	errno = 0;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0
+		    || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (*n == cap) {
+			char **n2;
+
+			cap = cap ? 2 * cap : 32;
+			if ((n2 = realloc(*ents, cap * sizeof *n2)) == NULL) {
+				errno = ENOMEM;
+				break;
+			}
+			*ents = n2;
+		}
+		if (((*ents)[*n] = strdup(de->d_name)) == NULL) {
+			errno = ENOMEM;
+			break;
+		}
+		(*n)++;
+		errno = 0;
+	}
+	if (errno != 0) {
+		int e = errno;
+
+		r = -2;
+		closedir(d);
+		errno = e;
+	} else {
+		closedir(d);
+	}
+	if (*n > 1)
+		qsort(*ents, *n, sizeof **ents, cmp_names);
+	return r;
+}
+
 static void
 add_dir(struct packer *p, const char *path, const char *name,
     const struct stat *st, const struct ancestor *up)
@@ -359,10 +423,7 @@ add_dir(struct packer *p, const char *path, const char *name,
 	struct ae_tar_entry e;
 	char dname[AE_TAR_NAME_MAX + 2], child[AE_TAR_NAME_MAX + 2];
 	char **ents = NULL;
-	size_t nents = 0, cap = 0, i, plen = strlen(path);
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	size_t nents = 0, i, plen = strlen(path);
 
 	for (a = up; a != NULL; a = a->up)
 		if (a->dev == st->st_dev && a->ino == st->st_ino) {
@@ -386,41 +447,14 @@ add_dir(struct packer *p, const char *path, const char *name,
 		if (emit_header(p, &e, path) != 0)
 			return;
 	}
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC
-	    | (p->po->follow ? 0 : O_NOFOLLOW));
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+	switch (list_dir(path, p->po->follow, &ents, &nents)) {
+	case -1:
 		warn_errno(p, path, "Cannot open");
-		if (fd >= 0)
-			close(fd);
 		return;
-	}
-	errno = 0;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0
-		    || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (nents == cap) {
-			char **n2;
-
-			cap = cap ? 2 * cap : 32;
-			if ((n2 = realloc(ents, cap * sizeof *n2)) == NULL) {
-				errno = ENOMEM;
-				break;
-			}
-			ents = n2;
-		}
-		if ((ents[nents] = strdup(de->d_name)) == NULL) {
-			errno = ENOMEM;
-			break;
-		}
-		nents++;
-		errno = 0;
-	}
-	if (errno != 0)
+	case -2:
 		warn_errno(p, path, "Cannot read directory");
-	closedir(d);
-	if (nents > 1)
-		qsort(ents, nents, sizeof *ents, cmp_names);
+		break;
+	}
 	for (i = 0; i < nents; i++) {
 		int sep = plen > 0 && path[plen - 1] != '/';
 
@@ -539,4 +573,46 @@ pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
 	free(p->buf);
 	free(p);
 	return r;
+}
+
+/* pack_measure's walk: sizes only, no warnings, same exclusions. */
+static uint64_t
+measure(const struct pack_opts *po, const char *path, int depth)
+{
+	char child[AE_TAR_NAME_MAX + 2];
+	struct stat st;
+	char **ents;
+	size_t n, i, plen = strlen(path);
+	uint64_t sum = 0;
+
+	if (pack_excluded(po, path) || depth > 256
+	    || (po->follow ? stat(path, &st) : lstat(path, &st)) != 0)
+		return 0;
+	if (S_ISREG(st.st_mode))
+		return (uint64_t)st.st_size;
+	if (!S_ISDIR(st.st_mode) || list_dir(path, po->follow, &ents, &n) == -1)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int sep = plen > 0 && path[plen - 1] != '/';
+
+		if (plen + sep + strlen(ents[i]) <= AE_TAR_NAME_MAX) {
+			snprintf(child, sizeof child, "%s%s%s", path,
+			    sep ? "/" : "", ents[i]);
+			sum += measure(po, child, depth + 1);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return sum;
+}
+
+uint64_t
+pack_measure(const struct pack_opts *po, char *const *paths, size_t n)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += measure(po, paths[i], 0);
+	return sum;
 }

@@ -13,6 +13,7 @@
 #define AE_CLI_PACK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -42,6 +43,11 @@ enum pack_result {
  * blocks, to w.  Returns an enum pack_result. */
 int pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
     struct ae_writer *w);
+
+/* The total size of the regular files pack_paths would archive (for
+ * the progress line's total; quiet, no warnings). */
+uint64_t pack_measure(const struct pack_opts *po, char *const *paths,
+    size_t n);
 
 /* Whether path is excluded by one of the patterns, matched as GNU tar
  * matches --exclude by default: against the whole path and against

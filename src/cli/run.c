@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../clock.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "progress.h"
 #include "signals.h"
 
 int
@@ -73,6 +75,7 @@ run_pipe_params(const struct opts *o, const gcm_ctx *g, unsigned chunk_log2,
 	pp->interrupt = &signals_stop;
 	pp->cancel = &io->cancel;
 	pp->timed = o->stats != 0;
+	pp->progress = progress_tick;
 }
 
 /* Report and return the exit status for a pipeline failure. */
@@ -112,3 +115,18 @@ run_refuse_tty(void)
 	return EXIT_USAGE;
 }
 
+
+void
+run_progress_start(const struct opts *o, int count_wire, int fd,
+    uint64_t total, uint64_t base, int out_fd)
+{
+	struct stat st;
+	int on = progress_wanted(o->progress);
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		total = (uint64_t)st.st_size;
+	if (o->progress < 0 && out_fd >= 0 && isatty(out_fd))
+		on = 0;
+	progress_start(on, count_wire ? PROGRESS_WIRE : PROGRESS_PLAIN, total,
+	    base);
+}

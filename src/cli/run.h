@@ -56,6 +56,14 @@ int run_pipe_error(struct streams *io, int r, const struct ae_diag *d);
 void run_finish_stats(const struct opts *o, struct run_stats *rs,
     uint64_t w0, const gcm_ctx *g, const struct streams *io);
 
+/* Start the progress line (progress.h) if o asks for it or stderr is a
+ * terminal: counting the plaintext (-e, -c) or the container (-d, -t,
+ * -x); the total is fd's size if it is a regular file, else total.
+ * Unless forced, it stays off when out_fd (or -1) is a terminal too:
+ * plaintext going to the screen would be mixed with it. */
+void run_progress_start(const struct opts *o, int count_wire, int fd,
+    uint64_t total, uint64_t base, int out_fd);
+
 /* Refuse to write a container to a terminal; returns EXIT_USAGE. */
 int run_refuse_tty(void);
 

@@ -11,12 +11,14 @@
 #include "unpack.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "../clock.h"
 #include "../wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"
+#include "progress.h"
 #include "signals.h"
 
 static void *
@@ -99,6 +101,8 @@ unpack_open(struct unpack *u, const struct opts *o)
 	u->tar_in.ctx = u;
 	run_pipe_params(o, &u->gcm, u->h.chunk_log2, &u->io, &u->pp);
 	u->pp.offset = u->h.len;
+	run_progress_start(o, 1, u->io.in.fd, 0, u->h.len,
+	    o->mode == 't' ? STDOUT_FILENO : -1);
 	if (pthread_create(&u->thread, NULL, decode, u) != 0) {
 		msg_error("cannot start a thread");
 		ae_chan_free(&u->chan);
@@ -116,6 +120,7 @@ unpack_open(struct unpack *u, const struct opts *o)
 	    && ae_tar_is_header(u->peek))
 		return EXIT_OK;
 	stop_decoder(u);
+	progress_stop();
 	if (r != AE_OK && !(r == AE_EINTR && !atomic_load(&signals_stop))) {
 		rc = run_pipe_error(&u->io, u->pipe_rc, &u->d);
 	} else if (atomic_load(&signals_stop)) {
@@ -149,6 +154,7 @@ finish(struct unpack *u, const struct opts *o, int stopped)
 		while (r == AE_OK && got == sizeof scratch);
 	}
 	stop_decoder(u);
+	progress_stop();
 	if (u->pipe_rc != AE_OK) {
 		if (atomic_load(&signals_stop))
 			rc = msg_interrupted();

@@ -87,3 +87,66 @@ complete_words() {
 	complete_words --cr
 	[ "$output" = --create ]
 }
+
+# ---- fish and zsh ----
+
+# fish_complete LINE: what fish offers for the command line LINE (the
+# candidates only, sorted, one per line).
+fish_complete() {
+	output=$(fish -c "source '$BATS_TEST_DIRNAME/../../completions/aescrypt.fish'; complete -C '$1'" |
+	    cut -f1 | sort)
+}
+
+@test "fish: modes, options by mode, and option values" {
+	command -v fish > /dev/null || skip "fish is not installed"
+	fish -n "$BATS_TEST_DIRNAME/../../completions/aescrypt.fish"
+	fish_complete "aescrypt --ex"
+	[ "$output" = --extract ]
+	fish_complete "aescrypt -c --ex"
+	[ "$output" = --exclude ]
+	fish_complete "aescrypt -e --chunk-size 2"
+	[ "$output" = $'256K\n2M' ]
+	fish_complete "aescrypt --pass"
+	[ "$output" = $'--passphrase\n--passphrase-fd\n--passphrase-file' ]
+}
+
+@test "fish: .aes files for -f after -x and -t and after -d; directories for -C" {
+	command -v fish > /dev/null || skip "fish is not installed"
+	touch a.aes b.txt
+	mkdir sub
+	fish_complete "aescrypt -x -f "
+	[ "$output" = $'a.aes\nsub/' ]
+	fish_complete "aescrypt -tvf "
+	[ "$output" = $'a.aes\nsub/' ]
+	fish_complete "aescrypt -d "
+	[ "$output" = $'a.aes\nsub/' ]
+	fish_complete "aescrypt -x -C "
+	[ "$output" = sub/ ]
+	fish_complete "aescrypt -c "
+	[ "$output" = $'a.aes\nb.txt\nsub/' ]
+}
+
+@test "fish and zsh: every option in --help is offered" {
+	command -v fish > /dev/null || skip "fish is not installed"
+	local f=$BATS_TEST_DIRNAME/../../completions
+	run_aescrypt 0 --help
+	local opt
+	for opt in $(grep -oE -- '--[a-z][a-z-]+' <<< "$output" | sort -u); do
+		grep -q -- "-l ${opt#--}\b" "$f/aescrypt.fish" || {
+			echo "aescrypt.fish does not offer $opt" >&2
+			return 1
+		}
+		grep -q -- "$opt" "$f/_aescrypt" || {
+			echo "_aescrypt does not offer $opt" >&2
+			return 1
+		}
+	done
+}
+
+@test "zsh: the completion parses and compinit registers it for aescrypt" {
+	command -v zsh > /dev/null || skip "zsh is not installed"
+	local f=$BATS_TEST_DIRNAME/../../completions
+	zsh -n "$f/_aescrypt"
+	run zsh -f -c "fpath=('$f' \$fpath); autoload -U compinit; compinit -u -D; print -r -- \${_comps[aescrypt]}"
+	[ "$output" = _aescrypt ]
+}

@@ -1,0 +1,109 @@
+# fish completion for aescrypt
+#
+# Modes and options with descriptions; files for -f, -k, -T and the key
+# options; directories for -C; levels, thread counts, sizes and costs;
+# .aes files for -f with -t or -x and for the operand of -d; any path as
+# an operand of -c and -e.
+
+# The mode given so far: c, t, x, e, d, or nothing.
+function __aescrypt_mode
+    for t in (commandline -opc)[2..-1]
+        switch $t
+            case -c --create
+                echo c; return
+            case -t --list
+                echo t; return
+            case -x --extract
+                echo x; return
+            case -e --encrypt
+                echo e; return
+            case -d --decrypt
+                echo d; return
+            case '--*'
+            case '-*c*'
+                echo c; return
+            case '-*t*'
+                echo t; return
+            case '-*x*'
+                echo x; return
+        end
+    end
+end
+
+function __aescrypt_mode_in
+    contains -- (__aescrypt_mode) $argv
+end
+
+function __aescrypt_no_mode
+    test -z (__aescrypt_mode)
+end
+
+# Directories (to descend into) and files ending in .aes.
+function __aescrypt_aes_files
+    set -l cur (commandline -ct)
+    for f in $cur*
+        if test -d $f
+            echo $f/
+        else if string match -q -- '*.aes' $f
+            echo $f
+        end
+    end
+end
+
+complete -c aescrypt -f
+
+# modes
+complete -c aescrypt -n __aescrypt_no_mode -s c -l create -d 'Create an archive of paths'
+complete -c aescrypt -n __aescrypt_no_mode -s t -l list -d 'List an archive'
+complete -c aescrypt -n __aescrypt_no_mode -s x -l extract -d 'Extract an archive'
+complete -c aescrypt -n __aescrypt_no_mode -s e -l encrypt -d 'Encrypt a stream'
+complete -c aescrypt -n __aescrypt_no_mode -s d -l decrypt -d 'Decrypt a stream'
+complete -c aescrypt -n __aescrypt_no_mode -l gen-key -r -F -d 'Make a key file'
+complete -c aescrypt -n __aescrypt_no_mode -l benchmark -d 'Measure this machine, in memory'
+
+# archives
+complete -c aescrypt -n '__aescrypt_mode_in t x' -s f -l file -x -a '(__aescrypt_aes_files)' -d 'Archive to read'
+complete -c aescrypt -n '__aescrypt_mode_in c' -s f -l file -r -F -d 'Archive to write'
+complete -c aescrypt -n '__aescrypt_mode_in c x' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Paths relative to / extract into DIR'
+complete -c aescrypt -n '__aescrypt_mode_in c t x' -s v -l verbose -d 'List members as they go'
+complete -c aescrypt -n '__aescrypt_mode_in c' -s h -l dereference -d 'Archive what symlinks point to'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l exclude -x -d 'Skip paths matching a pattern'
+complete -c aescrypt -n '__aescrypt_mode_in c' -s T -l files-from -r -F -d 'Read the paths from a file'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l null -d 'The -T list is NUL-separated'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l keep-old-files -d 'Do not replace existing files'
+complete -c aescrypt -n '__aescrypt_mode_in x' -s p -l preserve-permissions -d 'Exact modes, setuid included'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l same-owner -d 'Restore owners (root only)'
+
+# streams
+complete -c aescrypt -n '__aescrypt_mode_in e d' -s o -l output -r -F -d 'Output file'
+
+# keys
+complete -c aescrypt -s k -l key-file -r -F -d 'Use a key file'
+complete -c aescrypt -s P -l passphrase -d 'Also use a passphrase with -k'
+complete -c aescrypt -l passphrase-file -r -F -d 'Read the passphrase from a file'
+complete -c aescrypt -l passphrase-fd -x -a '0 3 4 5 6 7 8 9' -d 'Read the passphrase from a descriptor'
+
+# encryption
+for level in 0 1 2 3 4 5 6 7 8 9
+    complete -c aescrypt -n '__aescrypt_mode_in c e' -s $level -d "Deflate level $level"
+end
+complete -c aescrypt -l chunk-size -x -a '64K 128K 256K 512K 1M 2M 4M' -d 'Chunk size'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-memory -x -a '64M 128M 256M 512M 1G 2G 4G' -d 'Argon2id memory'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-time -x -a '1 2 3 4 5 6 7 8 9 10' -d 'Argon2id passes'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-parallelism -x -a '1 2 4 8 16' -d 'Argon2id lanes'
+complete -c aescrypt -n '__aescrypt_mode_in t x d' -l max-kdf-memory -x -a '1G 2G 4G 8G' -d 'Refuse files whose KDF needs more'
+
+# performance and other
+complete -c aescrypt -s j -l threads -x -a '(seq 1 (nproc))' -d 'Worker threads'
+complete -c aescrypt -l stats -d 'Print where the time went'
+complete -c aescrypt -l stats=json -d 'The same, as JSON'
+complete -c aescrypt -l no-hw -d 'Use the portable constant-time cipher'
+complete -c aescrypt -s q -l quiet -d 'No progress line'
+complete -c aescrypt -l progress -d 'A progress line even off a terminal'
+complete -c aescrypt -l benchmark-time -x -a '1 5 10 30 60' -d 'Seconds for --benchmark'
+complete -c aescrypt -l help -d 'Show the help'
+complete -c aescrypt -s V -l version -d 'Show version, cipher tiers, libraries'
+
+# operands
+complete -c aescrypt -n '__aescrypt_mode_in d' -a '(__aescrypt_aes_files)'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -F

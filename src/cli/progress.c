@@ -1,0 +1,192 @@
+/*
+ * progress.c -- the progress line (contract in progress.h).
+ *
+ * The state is process-wide, as the terminal is: one line on standard
+ * error, shared by the writer that redraws it, the threads that name
+ * members, and msg.c, which erases it before a message.  A mutex keeps
+ * their writes whole.
+ */
+#include "config.h"
+#include "progress.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "../clock.h"
+#include "names.h"
+
+#define SHOW_AFTER_NS 1000000000ull     /* a second */
+#define REDRAW_NS     100000000ull      /* ten a second at most */
+
+static struct {
+	pthread_mutex_t lock;
+	atomic_int on;      /* read without the lock on the fast path */
+	int shown;
+	enum progress_count count;
+	uint64_t total, base, done;
+	uint64_t t0, last;
+	char member[256];
+} P = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+int
+progress_wanted(int opt)
+{
+	if (opt >= 0)
+		return opt;
+	return isatty(STDERR_FILENO);
+}
+
+void
+progress_start(int on, enum progress_count count, uint64_t total,
+    uint64_t base)
+{
+	pthread_mutex_lock(&P.lock);
+	atomic_store(&P.on, on);
+	P.shown = 0;
+	P.count = count;
+	P.total = total;
+	P.base = base;
+	P.done = base;
+	P.t0 = ae_wall_ns();
+	P.last = 0;
+	P.member[0] = '\0';
+	pthread_mutex_unlock(&P.lock);
+}
+
+/* "1.5 GiB" */
+static void
+human(uint64_t n, char *buf, size_t cap)
+{
+	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)n;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, cap, "%llu B", (unsigned long long)n);
+	else
+		snprintf(buf, cap, "%.1f %s", v, unit[u]);
+}
+
+/* "1:05" or "2:03:07" */
+static void
+clock_text(uint64_t s, char *buf, size_t cap)
+{
+	if (s >= 3600)
+		snprintf(buf, cap, "%llu:%02llu:%02llu",
+		    (unsigned long long)(s / 3600),
+		    (unsigned long long)(s / 60 % 60),
+		    (unsigned long long)(s % 60));
+	else
+		snprintf(buf, cap, "%llu:%02llu", (unsigned long long)(s / 60),
+		    (unsigned long long)(s % 60));
+}
+
+static unsigned
+columns(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Draw the line; P.lock is held. */
+static void
+draw(uint64_t now)
+{
+	char line[1024], done[32], total[32], rate[32], el[32], eta[32];
+	char name[256];     /* cut short: the line is cut to the terminal anyway */
+	uint64_t ns = now - P.t0, bps;
+	size_t n, width = columns() - 1;
+
+	bps = ns > 0 ? (uint64_t)((double)(P.done - P.base) * 1e9 /
+	    (double)ns) : 0;
+	human(P.done, done, sizeof done);
+	human(bps, rate, sizeof rate);
+	clock_text(ns / 1000000000ull, el, sizeof el);
+	if (P.total > 0 && P.done <= P.total && bps > 0) {
+		human(P.total, total, sizeof total);
+		clock_text((P.total - P.done) / bps, eta, sizeof eta);
+		n = (size_t)snprintf(line, sizeof line, "%s of %s (%u%%), "
+		    "%s/s, %s, ETA %s", done, total,
+		    (unsigned)(P.done * 100 / P.total), rate, el, eta);
+	} else {
+		n = (size_t)snprintf(line, sizeof line, "%s, %s/s, %s", done,
+		    rate, el);
+	}
+	if (P.member[0] != '\0' && n + 3 < sizeof line) {
+		names_quote(P.member, name, sizeof name);
+		snprintf(line + n, sizeof line - n, "  %s", name);
+	}
+	if (strlen(line) > width)
+		line[width] = '\0';
+	/* \r, the line, then erase what a longer line left behind. */
+	fprintf(stderr, "\r%s\033[K", line);
+	fflush(stderr);
+	P.shown = 1;
+	P.last = now;
+}
+
+void
+progress_tick(void *ctx, uint64_t plain_bytes, uint64_t wire_bytes)
+{
+	uint64_t now;
+
+	(void)ctx;
+	if (!atomic_load(&P.on))
+		return;
+	now = ae_wall_ns();
+	pthread_mutex_lock(&P.lock);
+	P.done = P.base + (P.count == PROGRESS_PLAIN ? plain_bytes :
+	    wire_bytes);
+	if (now - P.t0 >= SHOW_AFTER_NS && now - P.last >= REDRAW_NS)
+		draw(now);
+	pthread_mutex_unlock(&P.lock);
+}
+
+void
+progress_member(const char *name)
+{
+	if (!atomic_load(&P.on))
+		return;
+	pthread_mutex_lock(&P.lock);
+	snprintf(P.member, sizeof P.member, "%s", name);
+	pthread_mutex_unlock(&P.lock);
+}
+
+void
+progress_total(uint64_t total)
+{
+	pthread_mutex_lock(&P.lock);
+	P.total = total;
+	pthread_mutex_unlock(&P.lock);
+}
+
+void
+progress_hide(void)
+{
+	pthread_mutex_lock(&P.lock);
+	if (P.shown) {
+		fputs("\r\033[K", stderr);
+		P.shown = 0;
+		/* redraw at the next tick */
+		P.last = 0;
+	}
+	pthread_mutex_unlock(&P.lock);
+}
+
+void
+progress_stop(void)
+{
+	progress_hide();
+	atomic_store(&P.on, 0);
+}

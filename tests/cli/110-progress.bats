@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# The progress line: on a terminal (under script(1)) once a job has run
+# a second, with bytes, rate, elapsed time, ETA when the total is known,
+# and the member for archives; never when stderr is not a terminal
+# unless --progress; never with -q.
+
+load test_helper
+
+setup() {
+	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
+	cd "$T" || return 1
+	export AESCRYPT_PASSPHRASE=progress
+	mkdir src
+	# Random data at -9 on one thread: a few seconds of work.
+	head -c 64000000 /dev/urandom > src/big.bin
+}
+
+# on_tty CMD: run the shell command CMD with a terminal for its stdio;
+# what the terminal showed is in tty.log, with CRs as newlines.
+on_tty() {
+	script -qec "$1" /dev/null > tty.raw 2>&1
+	tr '\r' '\n' < tty.raw > tty.log
+}
+
+@test "on a terminal: bytes, total, share, rate, elapsed, ETA and the member" {
+	on_tty "'$AESCRYPT' -c -9 -j1 ${FAST_KDF[*]} -f a.aes src"
+	grep -E '^[0-9.]+ MiB of 61\.0 MiB \([0-9]+%\), [0-9.]+ MiB/s, 0:0[0-9], ETA 0:[0-9]{2}  src/big\.bin' tty.log
+	# the line is erased at the end
+	grep -q $'\033\\[K$' tty.raw
+	run_aescrypt 0 -t -f a.aes
+}
+
+@test "-q turns it off on a terminal" {
+	on_tty "'$AESCRYPT' -c -q -9 -j1 ${FAST_KDF[*]} -f a.aes src"
+	refute grep -q 'MiB/s' tty.log
+}
+
+@test "not on a terminal: no progress line, unless --progress" {
+	"$AESCRYPT" -c -9 -j1 "${FAST_KDF[@]}" -f a.aes src 2> err
+	[ ! -s err ]
+	# a slow pipe gives --progress its second
+	{ head -c 3000000 /dev/urandom; sleep 1.5; head -c 3000000 /dev/urandom; } |
+	    "$AESCRYPT" -e --progress "${FAST_KDF[@]}" > s.aes 2> err
+	tr '\r' '\n' < err | sed 's/\x1b\[K//g' |
+	    grep -E '^[0-9.]+ MiB, [0-9.]+ [KMG]?i?B/s, 0:0[0-9]$'
+	# a total it does not know: no ETA
+	refute grep -q ETA err
+}
