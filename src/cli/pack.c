@@ -32,7 +32,11 @@
 #include "progress.h"
 #include "signals.h"
 
-#define DATA_BUF (256 * 1024)
+/* The tar stream is gathered here and handed on in pieces this big:
+ * handing on each 512-byte header and small file by itself would cost a
+ * thread handoff apiece (measured: -c of /usr/include ran 15-30% slower
+ * than tar | aescrypt -e before this buffer). */
+#define OUT_BUF (256 * 1024)
 
 struct link_seen {
 	dev_t dev;
@@ -51,7 +55,8 @@ struct packer {
 	const struct pack_opts *po;
 	struct ae_writer *w;
 	int partial, stopped;
-	uint8_t *buf;
+	uint8_t *out;               /* OUT_BUF bytes of tar stream */
+	size_t olen;
 	uint8_t hdr[AE_TAR_HEADER_MAX];
 	struct link_seen *links;
 	size_t nlinks, caplinks;
@@ -63,12 +68,28 @@ struct packer {
 };
 
 static void
+flush(struct packer *p)
+{
+	if (!p->stopped && p->olen > 0
+	    && p->w->write(p->w->ctx, p->out, p->olen) != AE_OK)
+		p->stopped = 1;
+	p->olen = 0;
+}
+
+static void
 emit(struct packer *p, const uint8_t *b, size_t n)
 {
-	if (p->stopped)
-		return;
-	if (p->w->write(p->w->ctx, b, n) != AE_OK)
-		p->stopped = 1;
+	size_t k;
+
+	while (n > 0 && !p->stopped) {
+		if (p->olen == OUT_BUF)
+			flush(p);
+		k = OUT_BUF - p->olen < n ? OUT_BUF - p->olen : n;
+		memcpy(p->out + p->olen, b, k);
+		p->olen += k;
+		b += k;
+		n -= k;
+	}
 }
 
 static void
@@ -240,7 +261,7 @@ add_file(struct packer *p, const char *path, const char *name,
 	struct stat st, st2;
 	const char *first;
 	uint64_t left;
-	size_t used = 0;    /* of buf, to wipe */
+	uint8_t one;
 	ssize_t n;
 	int fd;
 
@@ -277,13 +298,19 @@ add_file(struct packer *p, const char *path, const char *name,
 		link_remember(p, &st, name);
 	left = e.size;
 	while (left > 0 && !p->stopped) {
-		size_t want = left < DATA_BUF ? (size_t)left : DATA_BUF;
+		size_t want;
 
 		if (atomic_load(&signals_stop)) {
 			p->stopped = 1;
 			break;
 		}
-		n = read(fd, p->buf, want);
+		/* Straight into the stream buffer: no second copy. */
+		if (p->olen == OUT_BUF)
+			flush(p);
+		want = OUT_BUF - p->olen;
+		if (want > left)
+			want = (size_t)left;
+		n = read(fd, p->out + p->olen, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -303,19 +330,16 @@ add_file(struct packer *p, const char *path, const char *name,
 			warn_plain(p, path, what);
 			break;
 		}
-		emit(p, p->buf, (size_t)n);
-		if ((size_t)n > used)
-			used = (size_t)n;
+		p->olen += (size_t)n;
 		left -= (uint64_t)n;
 	}
 	emit_zeros(p, left + ae_tar_padding(e.size));
 	if (!p->stopped && left == 0) {
 		/* Grown, or rewritten in place? */
-		n = read(fd, p->buf, 1);
+		n = read(fd, &one, 1);
 		if (n > 0 || (fstat(fd, &st2) == 0 && changed(&st, &st2)))
 			warn_plain(p, path, "file changed as we read it");
 	}
-	ae_wipe(p->buf, used);
 	close(fd);
 }
 
@@ -555,7 +579,7 @@ pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
 	int r;
 
 	if ((p = calloc(1, sizeof *p)) == NULL
-	    || (p->buf = malloc(DATA_BUF)) == NULL) {
+	    || (p->out = malloc(OUT_BUF)) == NULL) {
 		free(p);
 		errno = ENOMEM;
 		msg_error("out of memory");
@@ -566,11 +590,14 @@ pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
 	for (i = 0; i < n && !p->stopped; i++)
 		add(p, paths[i], NULL);
 	emit_zeros(p, AE_TAR_END_LEN);
+	flush(p);
 	r = p->stopped ? PACK_STOPPED : p->partial ? PACK_PARTIAL : PACK_OK;
 	for (i = 0; i < p->nlinks; i++)
 		free(p->links[i].name);
 	free(p->links);
-	free(p->buf);
+	/* It held file contents. */
+	ae_wipe(p->out, OUT_BUF);
+	free(p->out);
 	free(p);
 	return r;
 }
