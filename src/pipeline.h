@@ -39,7 +39,9 @@ struct ae_pipe_params {
 	void *progress_ctx;
 };
 
-/* What the run did and cost.  CPU times are per-thread clocks, summed. */
+/* What the run did and cost.  CPU times are per-thread clocks, summed.
+ * A run adds to these, so the caller zeroes them first (and can sum
+ * several runs). */
 struct ae_pipe_stats {
 	uint64_t plain_bytes;       /* payload bytes before compression */
 	uint64_t wire_bytes;        /* record bytes, frames and tags included */

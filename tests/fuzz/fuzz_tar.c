@@ -1,0 +1,52 @@
+/*
+ * fuzz_tar.c -- the pax/ustar reader: every member header and every byte
+ * of data, to the end marker or the first error, and the header test
+ * that tells a tar payload from a stream.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "error.h"
+#include "fuzz.h"
+#include "io.h"
+#include "tar.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct ae_tar_member mb;
+	static uint8_t buf[4096];
+	struct ae_tar_reader tr;
+	struct ae_memio m;
+	struct ae_reader r = { ae_mem_read, &m };
+	struct ae_diag d;
+	uint64_t total;
+	size_t got;
+	int rc;
+
+	if (size >= AE_TAR_BLOCK)
+		(void)ae_tar_is_header(data);
+	memset(&m, 0, sizeof m);
+	m.src = data;
+	m.len = size;
+	memset(&d, 0, sizeof d);
+	if (ae_tar_reader_init(&tr, &r) != AE_OK)
+		return 0;
+	while ((rc = ae_tar_next(&tr, &mb, &d)) == AE_OK) {
+		FUZZ_ASSERT(strlen(mb.path) <= AE_TAR_NAME_MAX);
+		FUZZ_ASSERT(strlen(mb.linkpath) <= AE_TAR_NAME_MAX);
+		FUZZ_ASSERT(mb.path[0] != '\0');
+		total = 0;
+		while ((rc = ae_tar_read_data(&tr, &mb, buf, sizeof buf, &got))
+		    == AE_OK && got > 0)
+			total += got;
+		if (rc != AE_OK)
+			break;
+		FUZZ_ASSERT(total == mb.size);
+	}
+	FUZZ_ASSERT(rc == 1 || rc == AE_ETRUNC || rc == AE_EFORMAT
+	    || rc == AE_ETOOBIG || rc == AE_ENOTSUP || rc == AE_OK);
+	ae_tar_reader_free(&tr);
+	return 0;
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""mkcorpus.py OUTDIR TARGEN
+
+Make the seed corpora for the fuzz harnesses in OUTDIR/<harness>/ from
+the sample containers (tests/samples), tar archives made by GNU tar and
+by aescrypt's own encoder (TARGEN: build/tests/unit/test_tar, which
+writes its awkward archive when AE_TAR_OUT is set), and small texts.
+The result is committed as tests/fuzz/corpus/; run this again only to
+refresh it.  Seeds are named after what they are.
+"""
+import io
+import os
+import struct
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLES = os.path.join(HERE, "..", "samples")
+
+
+def put(outdir, harness, name, data):
+    d = os.path.join(outdir, harness)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def raw_deflate(data):
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush()
+
+
+def chunk_list(chunks):
+    """The odd mode of fuzz_payload: flags, u16le length, bytes."""
+    out = b"\x01"
+    for flags, body in chunks:
+        out += bytes([flags]) + struct.pack("<H", len(body)) + body
+    return out
+
+
+def small_tars(targen):
+    tars = {}
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as t:
+        for name, data in [("a.txt", b"hello\n"), ("dir/b.bin", bytes(600))]:
+            ti = tarfile.TarInfo(name)
+            ti.size = len(data)
+            t.addfile(ti, io.BytesIO(data))
+        ti = tarfile.TarInfo("link")
+        ti.type = tarfile.SYMTYPE
+        ti.linkname = "a.txt"
+        t.addfile(ti)
+        ti = tarfile.TarInfo("x" * 150 + "/long")
+        ti.size = 0
+        t.addfile(ti, io.BytesIO(b""))
+    tars["python-pax.tar"] = buf.getvalue()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "d", "e" * 120))
+        with open(os.path.join(tmp, "d", "f"), "w") as f:
+            f.write("gnu\n")
+        os.symlink("f", os.path.join(tmp, "d", "l"))
+        for fmt in ("gnu", "ustar", "pax"):
+            out = os.path.join(tmp, fmt + ".tar")
+            fmts = ["--format=" + fmt]
+            if fmt == "ustar":
+                subprocess.run(["tar", "-cf", out] + fmts + ["-C", tmp, "d/f", "d/l"],
+                               check=True)
+            else:
+                subprocess.run(["tar", "-cf", out] + fmts + ["-C", tmp, "d"],
+                               check=True)
+            with open(out, "rb") as f:
+                tars["gnu-tar-" + fmt + ".tar"] = f.read()
+        out = os.path.join(tmp, "awkward.tar")
+        subprocess.run([targen], env=dict(os.environ, AE_TAR_OUT=out),
+                       check=True, stdout=subprocess.DEVNULL)
+        with open(out, "rb") as f:
+            tars["aescrypt-awkward.tar"] = f.read()
+    return tars
+
+
+def main():
+    outdir, targen = sys.argv[1], sys.argv[2]
+    for name in sorted(os.listdir(SAMPLES)):
+        if not name.endswith(".aes"):
+            continue
+        with open(os.path.join(SAMPLES, name), "rb") as f:
+            data = f.read()
+        # fuzz_header: the whole file (read path) and, where the length
+        # field is sane, the header alone (parse path)
+        put(outdir, "header", name, data[:4200])
+        if len(data) >= 11:
+            hl = struct.unpack(">H", data[9:11])[0]
+            if 0 < hl <= len(data):
+                put(outdir, "header", name + ".header", data[:hl])
+                # fuzz_payload, even mode: the records as they come
+                put(outdir, "payload", name + ".records",
+                    b"\x00" + data[hl:hl + 4096])
+    tars = small_tars(targen)
+    for name, data in tars.items():
+        put(outdir, "tar", name, data)
+        # fuzz_payload, odd mode: the tar deflated in one final chunk,
+        # and stored in two chunks (the first one short: a rule breach)
+        put(outdir, "payload", name + ".deflated",
+            chunk_list([(0x03, raw_deflate(data)[:65535])]))
+        half = min(len(data) // 2, 30000)
+        put(outdir, "payload", name + ".stored2",
+            chunk_list([(0x00, data[:half]), (0x01, data[half:half + 30000])]))
+    texts = {
+        "empty": b"\x06",
+        "text-l6": b"\x06" + b"the quick brown fox jumps over the lazy dog\n" * 50,
+        "text-l0-2threads": b"\x10" + b"stored, two threads " * 40,
+        "binary-l9": b"\x09" + bytes(range(256)) * 8,
+    }
+    for name, data in texts.items():
+        put(outdir, "roundtrip", name, data)
+
+
+if __name__ == "__main__":
+    main()
