@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# The tamper campaign (issue 7) on a multi-chunk archive: every header
+# byte, 2,000 random bytes across the chunks, truncation at every chunk
+# boundary and at 200 random offsets, dropped, duplicated and swapped
+# chunks, and appended garbage.  Every case must fail with its error
+# class (header, chunk N, truncated, trailing data) and exit 4, and leave
+# nothing under the output's name (tamper_campaign.py runs the cases).
+# The counts are reported as "#" lines.  AE_CAMPAIGN_SEED changes the
+# random choices; the default seed makes a failure replay.
+
+load test_helper
+
+SEED=${AE_CAMPAIGN_SEED:-20261130}
+
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return 1
+	"$AESCRYPT" --gen-key k
+	mkdir src
+	head -c 200000 /dev/urandom > src/random.bin
+	seq 1 60000 > src/text.txt
+	head -c 150000 /dev/urandom > src/more.bin
+	"$AESCRYPT" -c -q -k k --chunk-size 64K -f a.aes -C src .
+}
+
+setup() {
+	cd "$BATS_FILE_TMPDIR" || return 1
+}
+
+# campaign CLASS: run one class; its summary goes to the TAP output.
+campaign() {
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/tamper_campaign.py" "$1" \
+	    "$AESCRYPT" k a.aes "$BATS_FILE_TMPDIR" "$SEED"
+	echo "# ${lines[0]}" >&3
+	if [ "$status" -ne 0 ]; then
+		echo "$output" >&2
+		return 1
+	fi
+	[[ ${lines[0]} =~ ^$1:\ [0-9]+\ cases,\ 0\ wrong ]]
+}
+
+@test "the archive is whole before the campaign, and has many chunks" {
+	run_aescrypt 0 -d -q -k k -o out.tar a.aes
+	[ "$(tar -tf out.tar | wc -l)" -eq 4 ]
+	[ "$(stat -c %s a.aes)" -gt $((6 * 65536)) ]
+}
+
+@test "every header byte flipped: refused as a header fault" {
+	campaign header
+}
+
+@test "2,000 random payload bytes flipped: each names its chunk" {
+	campaign payload
+}
+
+@test "truncated at every chunk boundary and at 200 random offsets" {
+	campaign truncate
+}
+
+@test "every chunk dropped, duplicated, and swapped with the next: named" {
+	campaign reorder
+}
+
+@test "garbage or a whole record after the final chunk is refused" {
+	campaign trailing
+}
+
+@test "-x: the archive cut every 64 KiB leaves no partial member and no temp file" {
+	local n i off
+	n=$(stat -c %s a.aes)
+	for off in $(seq 70000 65557 "$n"); do
+		head -c "$off" a.aes > cut.aes
+		rm -rf x && mkdir x
+		run "$AESCRYPT" -x -q -k k -f cut.aes -C x
+		[ "$status" -eq 4 ] || { echo "cut at $off: exit $status: $output" >&2; return 1; }
+		assert_no_temps x
+		for i in random.bin text.txt more.bin; do
+			[ ! -e "x/$i" ] || cmp -s "x/$i" "src/$i" || {
+				echo "x/$i is there but not whole (cut at $off)" >&2
+				return 1
+			}
+		done
+	done
+}
