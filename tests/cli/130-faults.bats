@@ -61,9 +61,13 @@ small_fs() {
 	run bash -c "'$AESCRYPT' -c -q -k k -C src . | head -c 10 > /dev/null; exit \${PIPESTATUS[0]}"
 	[ "$status" -eq 6 ]
 	assert_match "error: standard output: writing output: Broken pipe"
-	run bash -c "'$AESCRYPT' -t -k k -f a.aes | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
+	# enough members that the listing cannot all fit in the pipe
+	mkdir many
+	(cd many && seq -f 'member-with-a-long-name-%05g' 1 4000 | xargs touch)
+	"$AESCRYPT" -c -q -k k -f many.aes many
+	run bash -c "'$AESCRYPT' -t -v -k k -f many.aes | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
 	[ "$status" -eq 6 ]
-	assert_match "Broken pipe"
+	assert_match "error: standard output: Broken pipe"
 }
 
 @test "an unreadable input for -e is an I/O error naming it (exit 6)" {
