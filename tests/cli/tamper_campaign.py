@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""tamper_campaign.py CLASS AESCRYPT KEYFILE ARCHIVE WORKDIR [SEED]
+"""tamper_campaign.py CLASS AESCRYPT KEYFILE ARCHIVE WORKDIR [SEED [SCALE]]
 
 One class of the tamper campaign (120-tamper-campaign.bats) against a
 multi-chunk archive: each case writes a damaged copy, runs
@@ -7,7 +7,9 @@ multi-chunk archive: each case writes a damaged copy, runs
 (4), the error class in the message, and that neither out.tar nor a temp
 file beside it was left.  CLASS is header, payload, truncate, reorder or
 trailing.  Prints "<class>: N cases, M wrong" and each wrong case;
-exits 1 if any was wrong.  The random choices come from SEED.
+exits 1 if any was wrong.  The random choices come from SEED.  SCALE
+(default 1) multiplies the number of random cases (2,000 byte flips,
+200 cuts): the sanitizer builds run a tenth.
 """
 import glob
 import os
@@ -63,6 +65,7 @@ def record_of(recs, pos):
 def main():
     cls, aescrypt, key, archive, workdir = sys.argv[1:6]
     rng = random.Random(int(sys.argv[6]) if len(sys.argv) > 6 else 20261130)
+    scale = float(sys.argv[7]) if len(sys.argv) > 7 else 1.0
     data = open(archive, "rb").read()
     hlen, recs = layout(data)
     c = Campaign(aescrypt, key, workdir)
@@ -81,7 +84,7 @@ def main():
         for pos in range(hlen):
             c.run(flipped(pos), header_class, "header byte %d" % pos)
     elif cls == "payload":
-        for _ in range(2000):
+        for _ in range(int(2000 * scale)):
             pos = rng.randrange(hlen, len(data))
             r = record_of(recs, pos)
             if pos >= recs[r][0] + 5:
@@ -93,7 +96,7 @@ def main():
     elif cls == "truncate":
         for i, (off, _) in enumerate(recs):
             c.run(data[:off], "truncated|no final", "cut before record %d" % i)
-        for _ in range(200):
+        for _ in range(int(200 * scale)):
             cut = rng.randrange(0, len(data))
             want = header_class + "|truncated" if cut < hlen else \
                 "truncated|ends|no final"
