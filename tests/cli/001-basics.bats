@@ -61,3 +61,25 @@ load test_helper
 	run_aescrypt 2 stray
 	assert_match "unexpected argument 'stray'"
 }
+
+@test "the man page documents every option --help lists, and every exit status" {
+	local man=$BATS_TEST_DIRNAME/../../man/aescrypt.1 opt pat
+	run_aescrypt 0 --help
+	for opt in $(grep -oE -- '--[a-z][a-z-]+' <<< "$output" | sort -u); do
+		# mdoc: "--kdf-memory" is written "Fl \-kdf\-memory"
+		pat=${opt#-}
+		pat="Fl ${pat//-/\\-}"
+		grep -qF -- "$pat" "$man" || {
+			echo "man page lacks $opt ($pat)" >&2
+			return 1
+		}
+	done
+	# the exit statuses of src/cli/exitcode.h, each in EXIT STATUS
+	local code
+	for code in $(grep -oE '= [0-9]+,' "$BATS_TEST_DIRNAME/../../src/cli/exitcode.h" | tr -dc '0-9\n'); do
+		sed -n '/^\.Sh EXIT STATUS/,/^\.Sh EXAMPLES/p' "$man" | grep -q "^\.It $code" || {
+			echo "EXIT STATUS lacks $code" >&2
+			return 1
+		}
+	done
+}
