@@ -46,3 +46,18 @@ on_tty() {
 	# a total it does not know: no ETA
 	refute grep -q ETA err
 }
+
+@test "--progress with -c and -x of many files: member names from one thread, ticks from another (threads)" {
+	mkdir many
+	(cd many && seq -f 'f%04g' 1 3000 | xargs touch)
+	head -c 3000000 /dev/urandom > many/zbig
+	"$AESCRYPT" -c --progress -j2 "${FAST_KDF[@]}" -f m.aes many 2> err.c
+	mkdir x
+	"$AESCRYPT" -x --progress -j2 -f m.aes -C x 2> err.x
+	cmp x/many/zbig many/zbig
+	[ "$(ls x/many | wc -l)" -eq 3001 ]
+	# whatever was drawn was erased at the end
+	if [ -s err.x ]; then
+		[ "$(tail -c 4 err.x | od -An -c | tr -d ' ')" = '\r033[K' ]
+	fi
+}
