@@ -117,8 +117,9 @@ version(void)
 		if (gcm_tier_available((enum gcm_tier)t))
 			printf(" %s", gcm_tier_name((enum gcm_tier)t));
 	printf("\ncpu features: %s\n", feat);
-	printf("zlib %s, libargon2 (Argon2 v%x)\n", zlibVersion(),
-	    ARGON2_VERSION_NUMBER);
+	printf("zlib %s (built with %s), libargon2 %s (at build time; "
+	    "Argon2 v%d.%d)\n", zlibVersion(), ZLIB_VERSION, AE_ARGON2_VERSION,
+	    ARGON2_VERSION_NUMBER >> 4, ARGON2_VERSION_NUMBER & 15);
 }
 
 /* Parse "256M", "64K", "1G", "1048576" (bytes; K, M, G, T are binary
