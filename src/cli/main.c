@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,8 +555,19 @@ run(int argc, char **argv, char **exclude)
 int
 main(int argc, char **argv)
 {
-	char **exclude = calloc((size_t)argc + 1, sizeof *exclude);
+	char **exclude;
 	int rc;
+
+#ifdef M_ARENA_MAX
+	/* One malloc arena for all threads.  glibc gives each new thread
+	 * that allocates (zlib's inflate window is allocated on first use,
+	 * in a worker) an arena that reserves 64 MiB of address space, so
+	 * the peak depended on which thread allocated first, and a run under
+	 * ulimit -v failed at random.  The threads allocate almost nothing
+	 * after start-up, so one arena costs no speed. */
+	mallopt(M_ARENA_MAX, 1);
+#endif
+	exclude = calloc((size_t)argc + 1, sizeof *exclude);
 
 	if (exclude == NULL) {
 		msg_error("out of memory");

@@ -107,22 +107,22 @@ while i < len(data):
 	[ -z "$(ls -A ro)" ]
 }
 
-@test "memory: -d and -x succeed under ulimit -v 96 MiB (peak ~33 MB at -j2)" {
+@test "memory: -d and -x succeed under ulimit -v 64 MiB (peak ~33 MB at -j2)" {
 	# ASan and TSan reserve terabytes of address space for shadow memory
 	[ -z "${AE_SANITIZED:-}" ] || skip "address-space limits do not apply to sanitizer builds"
-	run bash -c "ulimit -v 98304; '$AESCRYPT' -d -q -j2 -k k -o out.tar a.aes"
+	run bash -c "ulimit -v 65536; '$AESCRYPT' -d -q -j2 -k k -o out.tar a.aes"
 	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
 	mkdir x
-	run bash -c "ulimit -v 98304; '$AESCRYPT' -x -q -j2 -k k -f a.aes -C x"
+	run bash -c "ulimit -v 65536; '$AESCRYPT' -x -q -j2 -k k -f a.aes -C x"
 	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
 	cmp x/big.bin src/big.bin
 }
 
 @test "memory: a huge KDF cost or chunk size is refused before any large allocation" {
 	[ -z "${AE_SANITIZED:-}" ] || skip "address-space limits do not apply to sanitizer builds"
-	# 4 GiB of Argon2id, under a 96 MiB address-space limit: the cap
+	# 4 GiB of Argon2id, under a 64 MiB address-space limit: the cap
 	# refuses it (exit 5), not the allocator (which would be exit 6).
-	run bash -c "ulimit -v 98304; AESCRYPT_PASSPHRASE=x '$AESCRYPT' -d -q '$SAMPLES/bad-kdf-cost.aes'"
+	run bash -c "ulimit -v 65536; AESCRYPT_PASSPHRASE=x '$AESCRYPT' -d -q '$SAMPLES/bad-kdf-cost.aes'"
 	[ "$status" -eq 5 ]
 	assert_match "asks for Argon2id memory 4 GiB, over the limit"
 	# chunk_log2 = 31 with the CRC made right: refused as a bad header
@@ -134,7 +134,7 @@ d[12] = 31
 d[L - 36:L - 32] = struct.pack(">I", zlib.crc32(bytes(d[:L - 36])))
 open(sys.argv[2], "wb").write(d)
 PY
-	run bash -c "ulimit -v 98304; '$AESCRYPT' -d -q -k k -o out2.tar big-chunk.aes"
+	run bash -c "ulimit -v 65536; '$AESCRYPT' -d -q -k k -o out2.tar big-chunk.aes"
 	[ "$status" -eq 4 ]
 	assert_match "chunk"
 	[ ! -e out2.tar ]
