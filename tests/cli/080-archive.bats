@@ -9,8 +9,7 @@ PY=/usr/bin/python3
 MANIFEST=$BATS_TEST_DIRNAME/manifest.py
 
 setup() {
-	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
-	cd "$T" || return 1
+	test_dir || return 1
 	export AESCRYPT_PASSPHRASE=archive-test
 }
 

@@ -12,8 +12,7 @@ PY=/usr/bin/python3
 GEN=$BATS_TEST_DIRNAME/hostile_tar.py
 
 setup() {
-	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
-	cd "$T" || return 1
+	test_dir || return 1
 	export AESCRYPT_PASSPHRASE=hostile
 	mkdir dest outside
 	echo original > outside/target

@@ -7,8 +7,7 @@
 load test_helper
 
 setup() {
-	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
-	cd "$T" || return 1
+	test_dir || return 1
 	export AESCRYPT_PASSPHRASE=progress
 	mkdir src
 	# Random data at -9 on one thread: a few seconds of work.

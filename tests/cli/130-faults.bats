@@ -9,8 +9,7 @@
 load test_helper
 
 setup() {
-	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
-	cd "$T" || return 1
+	test_dir || return 1
 	"$AESCRYPT" --gen-key k
 	mkdir src
 	head -c 3000000 /dev/urandom > src/big.bin

@@ -6,9 +6,15 @@
 
 : "${AESCRYPT:=$BATS_TEST_DIRNAME/../../aescrypt}"
 
-setup() {
+# test_dir: a private temp dir in $T, made the working directory.  A
+# file with its own setup() calls this first.
+test_dir() {
 	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
 	cd "$T" || return 1
+}
+
+setup() {
+	test_dir
 }
 
 teardown() {

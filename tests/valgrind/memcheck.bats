@@ -11,8 +11,7 @@ VG=(valgrind -q --error-exitcode=99 --leak-check=full
 
 setup() {
 	command -v valgrind > /dev/null || skip "valgrind is not installed"
-	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/aescrypt-test.XXXXXX")
-	cd "$T" || return 1
+	test_dir || return 1
 	"$AESCRYPT" --gen-key k
 	head -c 700000 /dev/urandom > in.bin
 	seq 1 50000 >> in.bin
