@@ -807,7 +807,8 @@ cmd_extract(const struct opts *o)
 		msg_error("standard output: %s", strerror(errno));
 		rc = EXIT_SYSTEM;
 	}
-	if (members_report_missing(&sel) > 0 && rc == EXIT_OK)
+	/* Only a whole archive can say a member is not in it. */
+	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
 		rc = EXIT_PARTIAL;
 	if (rc == EXIT_OK && x.partial) {
 		msg_warn("some members were not extracted; see the warnings "

@@ -438,3 +438,14 @@ PYEOF
 	[ "$(stat -c %u:%g owned/d)" = 1234:5678 ]
 	[ "$(stat -c %u:%g owned/d/l)" = 1234:5678 ]
 }
+
+@test "a damaged archive does not also claim that MEMBER operands are missing" {
+	mkdir src && head -c 300000 /dev/urandom > src/a && echo z > src/z
+	run_aescrypt 0 -c -0 --chunk-size 64K "${FAST_KDF[@]}" -f a.aes src
+	head -c 100000 a.aes > cut.aes
+	mkdir out
+	run_aescrypt 4 -x -f cut.aes -C out src/z
+	refute grep -q "not found in archive" <<< "$output"
+	run_aescrypt 4 -t -f cut.aes src/z
+	refute grep -q "not found in archive" <<< "$output"
+}
