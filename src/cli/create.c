@@ -173,7 +173,6 @@ cmd_create(const struct opts *o)
 	struct ae_diag d = { 0 };
 	struct streams io;
 	struct ae_reader chan_reader;
-	uint8_t file_key[AE_FILE_KEY_LEN];
 	struct stat st;
 	uint64_t w0 = ae_wall_ns();
 	pthread_t thread;
@@ -183,9 +182,6 @@ cmd_create(const struct opts *o)
 
 	memset(&rs, 0, sizeof rs);
 	run_streams_init(&io);
-	if ((o->archive == NULL || strcmp(o->archive, "-") == 0)
-	    && isatty(STDOUT_FILENO))
-		return run_refuse_tty();
 	for (i = 0; i < o->noperands; i++)
 		if (list_add(&paths, o->operands[i]) != 0) {
 			msg_error("out of memory");
@@ -205,20 +201,10 @@ cmd_create(const struct opts *o)
 	if ((rc = check_paths(o, &paths)) != EXIT_OK)
 		goto out;
 	/* Keys and the output, relative to where we were started. */
-	rc = keys_new_header(o, AE_PAYLOAD_PAX, &h, file_key, &rs);
-	if (rc != EXIT_OK) {
-		ae_wipe(file_key, sizeof file_key);
+	rc = run_new_container(o, o->archive, AE_PAYLOAD_PAX, &h, &gcm, &io,
+	    &rs);
+	if (rc != EXIT_OK)
 		goto out;
-	}
-	ae_header_payload_cipher(&h, file_key, &gcm);
-	ae_wipe(file_key, sizeof file_key);
-	if ((rc = outfile_open(&io.out, o->archive)) != EXIT_OK)
-		goto wipe;
-	if (isatty(io.out.fd)) {
-		outfile_abort(&io.out);
-		rc = run_refuse_tty();
-		goto wipe;
-	}
 	memset(&pr, 0, sizeof pr);
 	if (fstat(io.out.fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		pr.po.self[pr.po.nself].dev = st.st_dev;

@@ -27,7 +27,6 @@ cmd_encrypt(const struct opts *o)
 	struct run_stats rs;
 	struct ae_pipe_params pp;
 	struct ae_diag d = { 0 };
-	uint8_t file_key[AE_FILE_KEY_LEN];
 	static struct ae_header h;
 	struct streams io;
 	uint64_t w0 = ae_wall_ns();
@@ -36,28 +35,13 @@ cmd_encrypt(const struct opts *o)
 
 	memset(&rs, 0, sizeof rs);
 	run_streams_init(&io);
-	/* Checked before the passphrase is asked for, and again once the
-	 * output is open (-o /dev/tty). */
-	if ((o->output == NULL || strcmp(o->output, "-") == 0)
-	    && isatty(STDOUT_FILENO))
-		return run_refuse_tty();
 	if ((rc = run_input_open(&io.in, o->input)) != EXIT_OK)
 		return rc;
-	rc = keys_new_header(o, AE_PAYLOAD_STREAM, &h, file_key, &rs);
+	rc = run_new_container(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, &io,
+	    &rs);
 	if (rc != EXIT_OK) {
 		run_input_close(&io.in);
-		ae_wipe(file_key, sizeof file_key);
 		return rc;
-	}
-	ae_header_payload_cipher(&h, file_key, &gcm);
-	ae_wipe(file_key, sizeof file_key);
-
-	if ((rc = outfile_open(&io.out, o->output)) != EXIT_OK)
-		goto done;
-	if (isatty(io.out.fd)) {
-		outfile_abort(&io.out);
-		rc = run_refuse_tty();
-		goto done;
 	}
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);

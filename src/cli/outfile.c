@@ -16,12 +16,13 @@
 int
 outfile_open(struct outfile *o, const char *path)
 {
-	char *copy1, *copy2, *dir, *base;
+	char *copy1 = NULL, *copy2 = NULL, *resolved = NULL, *dir, *base;
 	struct stat st;
 	mode_t mask;
 	size_t n;
 
 	memset(o, 0, sizeof *o);
+	o->fd = -1;
 	o->dirfd = -1;
 	if (path == NULL || strcmp(path, "-") == 0) {
 		o->fd = STDOUT_FILENO;
@@ -45,32 +46,21 @@ outfile_open(struct outfile *o, const char *path)
 	/* A symlink to a file: replace the file it points to, not the
 	 * link, as writing through the link would. */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		o->resolved = realpath(path, NULL);
-		if (o->resolved == NULL) {
+		if ((resolved = realpath(path, NULL)) == NULL) {
 			msg_error("%s: %s", path, strerror(errno));
 			return EXIT_SYSTEM;
 		}
-		path = o->resolved;
+		path = resolved;
 	}
-	o->target = path;
 	copy1 = strdup(path);
 	copy2 = strdup(path);
-	if (copy1 == NULL || copy2 == NULL) {
-		free(copy1);
-		free(copy2);
+	n = strlen(path) + 32;
+	if (copy1 == NULL || copy2 == NULL || (o->tmp = malloc(n)) == NULL) {
 		msg_error("out of memory");
-		return EXIT_SYSTEM;
+		goto fail;
 	}
 	dir = dirname(copy1);
 	base = basename(copy2);
-	n = strlen(dir) + strlen(base) + 32;
-	o->tmp = malloc(n);
-	if (o->tmp == NULL) {
-		free(copy1);
-		free(copy2);
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
 	/* A dot name, so ls and globs pass over it while it is incomplete. */
 	snprintf(o->tmp, n, "%s/.%s.aescrypt-XXXXXX", dir, base);
 	/* The directory is held open and the names kept relative to it, so
@@ -81,24 +71,16 @@ outfile_open(struct outfile *o, const char *path)
 	if (o->fd < 0) {
 		msg_error("%s: cannot create a file in its directory: %s",
 		    path, strerror(errno));
-		if (o->dirfd >= 0)
-			close(o->dirfd);
-		o->dirfd = -1;
-		free(o->tmp);
-		o->tmp = NULL;
-		free(copy1);
-		free(copy2);
-		return EXIT_SYSTEM;
+		goto fail;
 	}
 	o->tmp_base = strrchr(o->tmp, '/') + 1;
-	o->target_base = strdup(base);
+	if ((o->target_base = strdup(base)) == NULL) {
+		msg_error("out of memory");
+		goto fail;
+	}
 	free(copy1);
 	free(copy2);
-	if (o->target_base == NULL) {
-		msg_error("out of memory");
-		outfile_abort(o);
-		return EXIT_SYSTEM;
-	}
+	free(resolved);
 	/* mkstemp makes 0600; give the file the mode a plain create would. */
 	mask = umask(0);
 	umask(mask);
@@ -106,6 +88,12 @@ outfile_open(struct outfile *o, const char *path)
 		/* keep 0600: safe, and not worth failing the job over */
 	}
 	return EXIT_OK;
+fail:
+	free(copy1);
+	free(copy2);
+	free(resolved);
+	outfile_abort(o);
+	return EXIT_SYSTEM;
 }
 
 static void
@@ -116,10 +104,9 @@ release(struct outfile *o)
 	o->dirfd = -1;
 	free(o->tmp);
 	o->tmp = NULL;
+	o->tmp_base = NULL;
 	free(o->target_base);
 	o->target_base = NULL;
-	free(o->resolved);
-	o->resolved = NULL;
 }
 
 int
@@ -161,7 +148,7 @@ outfile_abort(struct outfile *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp != NULL && o->dirfd >= 0)
+	if (o->tmp_base != NULL)
 		unlinkat(o->dirfd, o->tmp_base, 0);
 	release(o);
 }

@@ -16,11 +16,10 @@ struct outfile {
 	int fd;
 	int in_place;      /* written in place: stdout, a device, a FIFO */
 	const char *name;   /* the name for messages */
-	const char *target; /* the path renamed onto (name, or resolved) */
-	char *resolved;     /* name with its symlinks resolved, if it was one */
 	char *tmp;          /* the temp file's path, NULL if in place */
 	int dirfd;          /* the directory of both, or -1 */
-	const char *tmp_base;   /* names within dirfd */
+	const char *tmp_base;   /* names within dirfd (tmp_base set once the
+	                         * temp file exists) */
 	char *target_base;
 };
 

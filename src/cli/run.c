@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "../clock.h"
+#include "../wipe.h"
 #include "exitcode.h"
+#include "keys.h"
 #include "msg.h"
 #include "progress.h"
 #include "signals.h"
@@ -129,4 +131,30 @@ run_progress_start(const struct opts *o, int count_wire, int fd,
 		on = 0;
 	progress_start(on, count_wire ? PROGRESS_WIRE : PROGRESS_PLAIN, total,
 	    base);
+}
+
+int
+run_new_container(const struct opts *o, const char *path, int payload_type,
+    struct ae_header *h, gcm_ctx *g, struct streams *io,
+    struct run_stats *rs)
+{
+	uint8_t file_key[AE_FILE_KEY_LEN];
+	int rc;
+
+	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
+		return run_refuse_tty();
+	rc = keys_new_header(o, payload_type, h, file_key, rs);
+	if (rc == EXIT_OK)
+		ae_header_payload_cipher(h, file_key, g);
+	ae_wipe(file_key, sizeof file_key);
+	if (rc != EXIT_OK)
+		return rc;
+	if ((rc = outfile_open(&io->out, path)) == EXIT_OK
+	    && isatty(io->out.fd)) {
+		outfile_abort(&io->out);
+		rc = run_refuse_tty();
+	}
+	if (rc != EXIT_OK)
+		gcm_wipe(g);
+	return rc;
 }

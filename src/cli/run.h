@@ -11,6 +11,7 @@
 
 #include "../error.h"
 #include "../gcm.h"
+#include "../header.h"
 #include "../io.h"
 #include "../pipeline.h"
 #include "opts.h"
@@ -66,5 +67,18 @@ void run_progress_start(const struct opts *o, int count_wire, int fd,
 
 /* Refuse to write a container to a terminal; returns EXIT_USAGE. */
 int run_refuse_tty(void);
+
+/*
+ * Begin a new container (-e, -c): refuse a terminal as the output (path
+ * NULL or "-" is standard output; checked before any passphrase is asked
+ * for, and again once the output is open, for -o /dev/tty), make the
+ * header with the user's key slots for payload_type (keys.h), set up the
+ * payload cipher in g, and open io->out.  Returns 0, and the caller must
+ * gcm_wipe(g) and commit or abort io->out; or an exit status, with
+ * nothing left to clean up.
+ */
+int run_new_container(const struct opts *o, const char *path,
+    int payload_type, struct ae_header *h, gcm_ctx *g, struct streams *io,
+    struct run_stats *rs);
 
 #endif

@@ -226,3 +226,40 @@ make_three() {
 	AESCRYPT_PASSPHRASE=wrong run_aescrypt 3 -x -f archive.aes -C dest
 	[ -z "$(ls -A dest)" ]
 }
+
+@test "a FIFO and an unknown member type are skipped; the members around them are extracted" {
+	hostile fifo-and-unknown
+	[ "$status" -eq 1 ]
+	assert_match "warning: fifo: a FIFO \(not made\); not extracted"
+	assert_match "warning: odd: unknown member type 'Z'; not extracted"
+	[ ! -e dest/fifo ] && [ ! -e dest/odd ]
+	[ "$(cat dest/before)" = pwned ] && [ "$(cat dest/after)" = pwned ]
+	assert_outside_untouched
+}
+
+@test "a bad tar header inside authentic data: exit 4, named, earlier members kept" {
+	mkdir src && echo one > src/a && echo two > src/b
+	tar --format=ustar -cf t.tar -C src a b
+	# the second header's checksum field, made wrong
+	printf '0000000' | dd of=t.tar bs=1 seek=$((1024 + 148)) conv=notrunc status=none
+	"$AESCRYPT" -e "${FAST_KDF[@]}" < t.tar > archive.aes
+	run "$AESCRYPT" -x -f archive.aes -C dest
+	[ "$status" -eq 4 ]
+	assert_match "error: archive.aes: bad tar header checksum \(at offset 1024\)"
+	[ "$(cat dest/a)" = one ] && [ ! -e dest/b ]
+	assert_no_temps dest
+	run "$AESCRYPT" -t -f archive.aes
+	[ "$status" -eq 4 ]
+	[ "${lines[0]}" = a ]
+}
+
+@test "a stream container cut inside its first chunk: -t reports the truncation, not 'not an archive'" {
+	mkdir src && head -c 200000 /dev/urandom > src/a
+	tar -cf t.tar -C src a
+	"$AESCRYPT" -e -0 "${FAST_KDF[@]}" < t.tar > full.aes
+	head -c 1000 full.aes > cut.aes
+	run "$AESCRYPT" -t -f cut.aes
+	[ "$status" -eq 4 ]
+	assert_match "truncated"
+	refute grep -q "not an archive" <<< "$output"
+}

@@ -50,6 +50,13 @@ def device(name):
     return ti, None
 
 
+def special(name, kind):
+    ti = tarfile.TarInfo(name)
+    ti.type = kind
+    ti.mode = 0o644
+    return ti, None
+
+
 def cases(out):
     return {
         # names that climb out
@@ -80,6 +87,9 @@ def cases(out):
         "hardlink-through-symlink": [link("l", out),
                                      link("h", "l/target", tarfile.LNKTYPE)],
         "device": [device("null")],
+        # a FIFO, and a type no extractor knows, between two files
+        "fifo-and-unknown": [reg("before"), special("fifo", tarfile.FIFOTYPE),
+                             special("odd", b"Z"), reg("after")],
         "setuid": [reg("suid", b"#!/bin/sh\n", 0o4755),
                    reg("sgid", b"#!/bin/sh\n", 0o2755)],
     }
