@@ -41,12 +41,17 @@ setup_file() {
 	[ "$n" -ge 25 ]
 }
 
+# inputs_of_size N: r.bin (random) and t.bin (text), N bytes each.
+inputs_of_size() {
+	head -c "$1" /dev/urandom > r.bin
+	seq 1 $(($1 / 6 + 1)) | head -c "$1" > t.bin
+}
+
 @test "python decodes what aescrypt encodes: sizes, levels, chunk sizes, slots" {
 	make_key k
 	printf 'pw\n' > pw
 	for n in 0 1 65535 65536 65537 300000; do
-		head -c "$n" /dev/urandom > r.bin
-		seq 1 $((n / 6 + 1)) | head -c "$n" > t.bin
+		inputs_of_size "$n"
 		for f in r.bin t.bin; do
 			for opt in "-0 --chunk-size 64K" "-6" "-9 --chunk-size 1M"; do
 				"$AESCRYPT" -e -k k $opt -o c.aes "$f"
@@ -64,8 +69,7 @@ setup_file() {
 	make_key k
 	printf 'pw\n' > pw
 	for n in 0 1 65535 65536 65537 300000; do
-		head -c "$n" /dev/urandom > r.bin
-		seq 1 $((n / 6 + 1)) | head -c "$n" > t.bin
+		inputs_of_size "$n"
 		for f in r.bin t.bin; do
 			for opt in "--level 0 --chunk-log2 16" "--level 6" "--level 9 --chunk-log2 22"; do
 				"$PY" "$IMPL" encode -k k $opt "$f" c.aes
