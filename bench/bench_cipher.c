@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gcm.h"
+#include "crypto/gcm.h"
 
 #ifdef HAVE_OPENSSL
 #include <openssl/evp.h>

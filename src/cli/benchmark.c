@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../clock.h"
-#include "../cpu.h"
-#include "../gcm.h"
-#include "../io.h"
-#include "../pipeline.h"
-#include "../random.h"
-#include "../wipe.h"
+#include "common/clock.h"
+#include "crypto/cpu.h"
+#include "crypto/gcm.h"
+#include "common/io.h"
+#include "pipeline/pipeline.h"
+#include "crypto/random.h"
+#include "crypto/wipe.h"
 #include "benchmark.h"
 #include "exitcode.h"
 #include "msg.h"

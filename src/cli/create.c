@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../chan.h"
-#include "../clock.h"
-#include "../header.h"
-#include "../wipe.h"
+#include "pipeline/chan.h"
+#include "common/clock.h"
+#include "container/header.h"
+#include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"

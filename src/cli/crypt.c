@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../clock.h"
-#include "../header.h"
-#include "../wipe.h"
+#include "common/clock.h"
+#include "container/header.h"
+#include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"

@@ -35,10 +35,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../beneath.h"
-#include "../random.h"
-#include "../tar.h"
-#include "../wipe.h"
+#include "archive/beneath.h"
+#include "crypto/random.h"
+#include "archive/tar.h"
+#include "crypto/wipe.h"
 #include "exitcode.h"
 #include "members.h"
 #include "msg.h"

@@ -8,12 +8,11 @@
 
 #include <string.h>
 
-#include "../clock.h"
-#include "../random.h"
-#include "../wipe.h"
+#include "common/clock.h"
+#include "crypto/random.h"
+#include "crypto/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
-#include "run.h"
 #include "signals.h"
 
 /* Which passphrase source -e or -d should use, if any. */
@@ -43,7 +42,7 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 	h->chunk_log2 = (uint8_t)o->chunk_log2;
 	if (ae_random(file_key, AE_FILE_KEY_LEN) != AE_OK
 	    || ae_random(h->payload_salt, AE_SALT_LEN) != AE_OK)
-		return run_sys_error("the system random number generator");
+		return msg_sys_error("the system random number generator");
 
 	if (o->keyfile != NULL) {
 		if ((rc = secret_keyfile_read(o->keyfile, key)) != EXIT_OK)
@@ -52,7 +51,7 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 		s->type = AE_STANZA_KEYFILE;
 		if (ae_random(s->salt, AE_SALT_LEN) != AE_OK) {
 			ae_wipe(key, sizeof key);
-			return run_sys_error("the system random number generator");
+			return msg_sys_error("the system random number generator");
 		}
 		ae_stanza_secret_keyfile(s, key, S);
 		ae_stanza_wrap(s, S, file_key);
@@ -68,7 +67,7 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 		s->kdf = o->kdf;
 		if (ae_random(s->salt, AE_SALT_LEN) != AE_OK) {
 			secret_wipe(&pass);
-			return run_sys_error("the system random number generator");
+			return msg_sys_error("the system random number generator");
 		}
 		c0 = ae_process_ns();
 		w0 = ae_wall_ns();

@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 
-#include "../format.h"
-#include "../header.h"
-#include "../io.h"
+#include "container/format.h"
+#include "container/header.h"
+#include "common/io.h"
 #include "opts.h"
 #include "stats.h"
 

@@ -18,11 +18,11 @@
 #include <argon2.h>
 #include <zlib.h>
 
-#include "../cpu.h"
-#include "../format.h"
-#include "../gcm.h"
-#include "../pipeline.h"
-#include "../version.h"
+#include "crypto/cpu.h"
+#include "container/format.h"
+#include "crypto/gcm.h"
+#include "pipeline/pipeline.h"
+#include "common/version.h"
 #include "benchmark.h"
 #include "exitcode.h"
 #include "msg.h"

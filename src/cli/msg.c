@@ -1,6 +1,7 @@
 #include "config.h"
 #include "msg.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +50,13 @@ msg_hint(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("hint", fmt, ap);
 	va_end(ap);
+}
+
+int
+msg_sys_error(const char *what)
+{
+	msg_error("%s: %s", what, strerror(errno));
+	return EXIT_SYSTEM;
 }
 
 int

@@ -6,7 +6,7 @@
 #ifndef AE_CLI_MSG_H
 #define AE_CLI_MSG_H
 
-#include "../error.h"
+#include "common/error.h"
 
 void msg_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
@@ -14,6 +14,9 @@ void msg_warn(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 void msg_hint(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+
+/* Report errno against `what`; returns EXIT_SYSTEM. */
+int msg_sys_error(const char *what);
 
 /* Say that a signal stopped the job; return its exit status (128+n). */
 int msg_interrupted(void);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kdf.h"
+#include "container/kdf.h"
 #include "secret.h"
 
 struct opts {

@@ -24,9 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../error.h"
-#include "../tar.h"
-#include "../wipe.h"
+#include "common/error.h"
+#include "archive/tar.h"
+#include "crypto/wipe.h"
 #include "msg.h"
 #include "names.h"
 #include "progress.h"

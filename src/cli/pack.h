@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "../io.h"
+#include "common/io.h"
 
 struct pack_opts {
 	int follow;                 /* -h: archive what symlinks point to */

@@ -16,7 +16,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "../clock.h"
+#include "common/clock.h"
 #include "names.h"
 
 #define SHOW_AFTER_NS 1000000000ull     /* a second */

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../clock.h"
-#include "../wipe.h"
+#include "common/clock.h"
+#include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"
@@ -43,13 +43,6 @@ run_input_close(struct input *in)
 {
 	if (in->fd != STDIN_FILENO)
 		close(in->fd);
-}
-
-int
-run_sys_error(const char *what)
-{
-	msg_error("%s: %s", what, strerror(errno));
-	return EXIT_SYSTEM;
 }
 
 void

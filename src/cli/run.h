@@ -9,11 +9,11 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "../error.h"
-#include "../gcm.h"
-#include "../header.h"
-#include "../io.h"
-#include "../pipeline.h"
+#include "common/error.h"
+#include "crypto/gcm.h"
+#include "container/header.h"
+#include "common/io.h"
+#include "pipeline/pipeline.h"
 #include "opts.h"
 #include "outfile.h"
 #include "stats.h"
@@ -27,9 +27,6 @@ struct input {
 /* Open path (NULL or "-": standard input).  Prints; 0 or exit status. */
 int run_input_open(struct input *in, const char *path);
 void run_input_close(struct input *in);
-
-/* Report errno against `what`; returns EXIT_SYSTEM. */
-int run_sys_error(const char *what);
 
 /* The streams of one run: input, output, and their I/O objects. */
 struct streams {

@@ -9,10 +9,10 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "../error.h"
-#include "../keyfile.h"
-#include "../random.h"
-#include "../wipe.h"
+#include "common/error.h"
+#include "container/keyfile.h"
+#include "crypto/random.h"
+#include "crypto/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "signals.h"

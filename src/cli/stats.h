@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../pipeline.h"
+#include "pipeline/pipeline.h"
 
 struct run_stats {
 	int decrypt;                /* 0: -e, 1: -d */

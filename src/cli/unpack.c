@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../clock.h"
-#include "../wipe.h"
+#include "common/clock.h"
+#include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"

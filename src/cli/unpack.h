@@ -14,9 +14,9 @@
 
 #include <pthread.h>
 
-#include "../chan.h"
-#include "../header.h"
-#include "../tar.h"
+#include "pipeline/chan.h"
+#include "container/header.h"
+#include "archive/tar.h"
 #include "run.h"
 #include "stats.h"
 

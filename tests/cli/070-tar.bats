@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The pax/ustar header encoder (src/tar.c; the start of `aescrypt -c`)
+# The pax/ustar header encoder (src/archive/tar.c; the start of `aescrypt -c`)
 # against GNU tar: an archive of awkward members written by
 # build/tests/unit/test_tar is listed and extracted by tar, and every
 # member comes out exactly as described.

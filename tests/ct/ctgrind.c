@@ -14,9 +14,9 @@
 
 #include <valgrind/memcheck.h>
 
-#include "gcm.h"
-#include "keyfile.h"
-#include "stanza.h"
+#include "crypto/gcm.h"
+#include "container/keyfile.h"
+#include "container/stanza.h"
 
 #define LEN 1000   /* 62 full blocks and a tail: bulk and tail paths */
 

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "fuzz.h"
-#include "header.h"
-#include "io.h"
+#include "container/header.h"
+#include "common/io.h"
 
 static void one(const uint8_t *data, size_t size);
 

@@ -18,15 +18,15 @@
 
 #include <string.h>
 
-#include "bytes.h"
-#include "chunk.h"
-#include "error.h"
-#include "format.h"
+#include "common/bytes.h"
+#include "container/chunk.h"
+#include "common/error.h"
+#include "container/format.h"
 #include "fuzz.h"
-#include "gcm.h"
-#include "io.h"
-#include "pipeline.h"
-#include "tar.h"
+#include "crypto/gcm.h"
+#include "common/io.h"
+#include "pipeline/pipeline.h"
+#include "archive/tar.h"
 
 #define LOG2 AE_CHUNK_LOG2_MIN
 #define CS ((size_t)1 << LOG2)

@@ -7,12 +7,12 @@
 
 #include <string.h>
 
-#include "error.h"
-#include "format.h"
+#include "common/error.h"
+#include "container/format.h"
 #include "fuzz.h"
-#include "gcm.h"
-#include "io.h"
-#include "pipeline.h"
+#include "crypto/gcm.h"
+#include "common/io.h"
+#include "pipeline/pipeline.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

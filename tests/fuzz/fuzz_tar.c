@@ -7,10 +7,10 @@
 
 #include <string.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "fuzz.h"
-#include "io.h"
-#include "tar.h"
+#include "common/io.h"
+#include "archive/tar.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

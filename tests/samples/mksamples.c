@@ -22,16 +22,16 @@
 
 #include <zlib.h>
 
-#include "bytes.h"
-#include "chunk.h"
-#include "format.h"
-#include "gcm.h"
-#include "header.h"
-#include "hkdf.h"
-#include "hmac_sha256.h"
-#include "keyfile.h"
-#include "sha256.h"
-#include "stanza.h"
+#include "common/bytes.h"
+#include "container/chunk.h"
+#include "container/format.h"
+#include "crypto/gcm.h"
+#include "container/header.h"
+#include "crypto/hkdf.h"
+#include "crypto/hmac_sha256.h"
+#include "container/keyfile.h"
+#include "crypto/sha256.h"
+#include "container/stanza.h"
 
 #define PASSPHRASE "correct horse battery staple"
 #define WRONG_PASSPHRASE "Tr0ub4dor&3"

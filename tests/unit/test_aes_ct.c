@@ -8,9 +8,9 @@
 #include "config.h"
 #include "check.h"
 
-#include "aes_ct.h"
-#include "gcm_ni.h"
-#include "gcm_vaes.h"
+#include "crypto/aes_ct.h"
+#include "crypto/gcm_ni.h"
+#include "crypto/gcm_vaes.h"
 
 static const char *fips_key =
     "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";

@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "beneath.h"
-#include "chan.h"
+#include "archive/beneath.h"
+#include "pipeline/chan.h"
 #include "check.h"
-#include "error.h"
+#include "common/error.h"
 
 static char root_path[] = "/tmp/ae-beneath-XXXXXX";
 static char outside_path[] = "/tmp/ae-outside-XXXXXX";

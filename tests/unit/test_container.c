@@ -12,15 +12,15 @@
 
 #include <zlib.h>
 
-#include "bytes.h"
+#include "common/bytes.h"
 #include "check.h"
-#include "chunk.h"
-#include "format.h"
-#include "gcm.h"
-#include "header.h"
-#include "kdf.h"
-#include "keyfile.h"
-#include "stanza.h"
+#include "container/chunk.h"
+#include "container/format.h"
+#include "crypto/gcm.h"
+#include "container/header.h"
+#include "container/kdf.h"
+#include "container/keyfile.h"
+#include "container/stanza.h"
 
 static uint64_t seed = 0x5eed;
 

@@ -8,8 +8,8 @@
  */
 #include "check.h"
 
-#include "error.h"
-#include "gcm.h"
+#include "common/error.h"
+#include "crypto/gcm.h"
 
 static int
 untouched(const uint8_t *p, size_t n)

@@ -12,8 +12,8 @@
  */
 #include "check.h"
 
-#include "error.h"
-#include "gcm.h"
+#include "common/error.h"
+#include "crypto/gcm.h"
 
 #include <time.h>
 

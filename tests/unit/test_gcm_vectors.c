@@ -6,8 +6,8 @@
  */
 #include "check.h"
 
-#include "error.h"
-#include "gcm.h"
+#include "common/error.h"
+#include "crypto/gcm.h"
 
 struct vec {
 	uint8_t *key, *iv, *aad, *pt, *ct, *tag;

@@ -13,8 +13,8 @@
 
 #include <time.h>
 
-#include "cpu.h"
-#include "ghash_ct.h"
+#include "crypto/cpu.h"
+#include "crypto/ghash_ct.h"
 
 int
 main(void)

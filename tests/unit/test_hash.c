@@ -4,9 +4,9 @@
  */
 #include "check.h"
 
-#include "hkdf.h"
-#include "hmac_sha256.h"
-#include "sha256.h"
+#include "crypto/hkdf.h"
+#include "crypto/hmac_sha256.h"
+#include "crypto/sha256.h"
 
 static void
 check_hex(const uint8_t *got, const char *hex, const char *what)

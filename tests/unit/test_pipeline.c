@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "format.h"
-#include "gcm.h"
-#include "io.h"
-#include "pipeline.h"
+#include "container/format.h"
+#include "crypto/gcm.h"
+#include "common/io.h"
+#include "pipeline/pipeline.h"
 
 static uint64_t seed = 0x9a9e;
 static const unsigned LOG2 = 16;

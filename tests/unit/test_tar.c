@@ -17,9 +17,9 @@
 #include "config.h"
 
 #include "check.h"
-#include "error.h"
-#include "io.h"
-#include "tar.h"
+#include "common/error.h"
+#include "common/io.h"
+#include "archive/tar.h"
 
 static unsigned long
 octal(const uint8_t *f, size_t w)

@@ -59,8 +59,8 @@ size_t ae_tar_padding(uint64_t size);
 
 /* ---- reading ---- */
 
-#include "error.h"
-#include "io.h"
+#include "common/error.h"
+#include "common/io.h"
 
 #define AE_TAR_NAME_MAX 4096        /* longer paths are refused */
 #define AE_TAR_PAX_MAX (1u << 20)   /* larger 'x'/'g' headers are refused */

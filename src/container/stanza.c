@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-#include "bytes.h"
-#include "hkdf.h"
-#include "hmac_sha256.h"
-#include "wipe.h"
+#include "common/bytes.h"
+#include "crypto/hkdf.h"
+#include "crypto/hmac_sha256.h"
+#include "crypto/wipe.h"
 
 size_t
 ae_stanza_len(uint8_t type)

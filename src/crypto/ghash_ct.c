@@ -27,7 +27,7 @@
 #include "config.h"
 #include "ghash_ct.h"
 #include "cpu.h"
-#include "bytes.h"
+#include "common/bytes.h"
 #include "wipe.h"
 
 /* Low 64 bits of the carry-less product of x and y. */

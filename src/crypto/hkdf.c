@@ -1,5 +1,5 @@
 #include "hkdf.h"
-#include "error.h"
+#include "common/error.h"
 #include "hmac_sha256.h"
 #include "wipe.h"
 

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
-#include "wipe.h"
+#include "common/error.h"
+#include "crypto/wipe.h"
 
 static const char comment[] =
     "# aescrypt key file.  Anyone who has it can decrypt what it encrypts.\n";

@@ -30,7 +30,7 @@
  */
 #include "config.h"
 #include "aes_ct.h"
-#include "bytes.h"
+#include "common/bytes.h"
 #include "cpu.h"
 #include "wipe.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "common/error.h"
 
 /* ustar field offsets and widths (POSIX.1-2017, pax "ustar Interchange
  * Format"). */

@@ -5,10 +5,10 @@
 
 #include <zlib.h>
 
-#include "bytes.h"
-#include "hkdf.h"
-#include "hmac_sha256.h"
-#include "wipe.h"
+#include "common/bytes.h"
+#include "crypto/hkdf.h"
+#include "crypto/hmac_sha256.h"
+#include "crypto/wipe.h"
 
 /* Byte offsets of the fixed fields (spec, section 3.1). */
 enum {

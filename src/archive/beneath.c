@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #endif
 
-#include "error.h"
+#include "common/error.h"
 
 int
 ae_beneath_path_ok(const char *path)

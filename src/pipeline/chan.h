@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io.h"
+#include "common/io.h"
 
 struct ae_chan {
 	pthread_mutex_t lock;

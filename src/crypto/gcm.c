@@ -11,8 +11,8 @@
  */
 #include "config.h"
 #include "gcm.h"
-#include "bytes.h"
-#include "error.h"
+#include "common/bytes.h"
+#include "common/error.h"
 #include "wipe.h"
 
 #include <string.h>

@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "format.h"
-#include "gcm.h"
-#include "io.h"
+#include "crypto/gcm.h"
+#include "common/io.h"
 #include "kdf.h"
 #include "stanza.h"
 

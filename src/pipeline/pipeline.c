@@ -53,10 +53,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chunk.h"
-#include "clock.h"
-#include "format.h"
-#include "wipe.h"
+#include "container/chunk.h"
+#include "common/clock.h"
+#include "container/format.h"
+#include "crypto/wipe.h"
 
 /*
  * Buffers are 64-byte aligned, and a record being read has its body (not

@@ -10,9 +10,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "gcm.h"
-#include "io.h"
+#include "common/error.h"
+#include "crypto/gcm.h"
+#include "common/io.h"
 
 /* The most worker threads a pipeline runs. */
 #define AE_PIPE_MAX_THREADS 256

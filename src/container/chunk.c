@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bytes.h"
-#include "clock.h"
-#include "wipe.h"
+#include "common/bytes.h"
+#include "common/clock.h"
+#include "crypto/wipe.h"
 
 /* The thread's CPU clock, read only when the coder is timed: it is a
  * system call, and --stats is the only reader of the figures. */

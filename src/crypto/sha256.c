@@ -1,5 +1,5 @@
 #include "sha256.h"
-#include "bytes.h"
+#include "common/bytes.h"
 #include "wipe.h"
 
 #include <string.h>

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "error.h"
+#include "common/error.h"
 
 int
 ae_chan_init(struct ae_chan *c)

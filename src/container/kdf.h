@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "common/error.h"
 
 struct ae_kdf_params {
 	uint32_t m_kib;   /* memory, KiB */

@@ -18,9 +18,9 @@
 
 #include <zlib.h>
 
-#include "error.h"
+#include "common/error.h"
 #include "format.h"
-#include "gcm.h"
+#include "crypto/gcm.h"
 
 /*
  * Per-thread compression state, reused from chunk to chunk, and the CPU

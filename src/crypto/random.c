@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <sys/random.h>
 
-#include "error.h"
+#include "common/error.h"
 
 int
 ae_random(void *buf, size_t n)
