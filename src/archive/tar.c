@@ -473,11 +473,51 @@ set_string(char *dst, size_t cap, const char *src, size_t n)
 	return 0;
 }
 
-/* Parse the records of an 'x' header into ov and m. */
+/* Why a name was refused, for the caller's message. */
+enum { NAME_OK = 0, NAME_TOO_LONG = -1, NAME_HAS_NUL = -2 };
+
+/*
+ * The one way a path or link name gets into a member: src[0, n), at most
+ * AE_TAR_NAME_MAX bytes with no NUL, copied with its terminator into
+ * dst (AE_TAR_NAME_MAX + 1 bytes) and its length into *len.  Every
+ * source of a name goes through here, so no input can overfill the
+ * member (the GNU long-name overflow of issue 13 wrote past path[] when
+ * an 'L' block held AE_TAR_NAME_MAX + 1 bytes with no NUL).
+ */
+static int
+set_name(char dst[AE_TAR_NAME_MAX + 1], size_t *len, const void *src,
+    size_t n)
+{
+	if (n > AE_TAR_NAME_MAX)
+		return NAME_TOO_LONG;
+	if (memchr(src, '\0', n) != NULL)
+		return NAME_HAS_NUL;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	*len = n;
+	return NAME_OK;
+}
+
+static const char *
+name_error(int why, int link)
+{
+	if (why == NAME_TOO_LONG)
+		return link ? "tar member's link name is longer than 4096 bytes" :
+		    "tar member name is longer than 4096 bytes";
+	return link ? "tar member's link name contains a NUL byte" :
+	    "tar member name contains a NUL byte";
+}
+
+/* Parse the records of an 'x' header into ov and m.  0; PAX_BAD for a
+ * malformed record; for a path or linkpath record that set_name
+ * refuses, its NAME_* code, with *which set to 0 (path) or 1 (link). */
+#define PAX_BAD (-3)
 static int
 parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
-    struct ae_tar_member *m)
+    struct ae_tar_member *m, int *which)
 {
+	int e;
+
 	size_t off = 0;
 
 	while (off < n) {
@@ -490,47 +530,51 @@ parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
 			len = len * 10 + (size_t)(p[i++] - '0');
 		if (i >= n || p[i] != ' ' || len < 5 || len > n - off
 		    || p[off + len - 1] != '\n')
-			return -1;
+			return PAX_BAD;
 		key = (const char *)p + i + 1;
 		eq = memchr(key, '=', off + len - 1 - (i + 1));
 		if (eq == NULL)
-			return -1;
+			return PAX_BAD;
 		kl = (size_t)(eq - key);
 		val = eq + 1;
 		vl = (size_t)((const char *)p + off + len - 1 - val);
 #define KEY(k) (kl == sizeof k - 1 && memcmp(key, k, kl) == 0)
 		if (KEY("path")) {
-			if (set_string(m->path, sizeof m->path, val, vl) != 0)
-				return -1;
+			if ((e = set_name(m->path, &m->path_len, val, vl)) != 0) {
+				*which = 0;
+				return e;
+			}
 			ov->has_path = 1;
 		} else if (KEY("linkpath")) {
-			if (set_string(m->linkpath, sizeof m->linkpath, val,
-			    vl) != 0)
-				return -1;
+			if ((e = set_name(m->linkpath, &m->linkpath_len, val,
+			    vl)) != 0) {
+				*which = 1;
+				return e;
+			}
 			ov->has_link = 1;
 		} else if (KEY("size")) {
 			if (get_decimal(val, vl, &ov->size) != 0)
-				return -1;
+				return PAX_BAD;
 			ov->has_size = 1;
 		} else if (KEY("uid")) {
 			if (get_decimal(val, vl, &ov->uid) != 0)
-				return -1;
+				return PAX_BAD;
 			ov->has_uid = 1;
 		} else if (KEY("gid")) {
 			if (get_decimal(val, vl, &ov->gid) != 0)
-				return -1;
+				return PAX_BAD;
 			ov->has_gid = 1;
 		} else if (KEY("mtime")) {
 			if (get_mtime(val, vl, &ov->mtime, &ov->mtime_nsec) != 0)
-				return -1;
+				return PAX_BAD;
 			ov->has_mtime = 1;
 		} else if (KEY("uname")) {
 			if (set_string(m->uname, sizeof m->uname, val, vl) != 0)
-				return -1;
+				return PAX_BAD;
 			ov->has_uname = 1;
 		} else if (KEY("gname")) {
 			if (set_string(m->gname, sizeof m->gname, val, vl) != 0)
-				return -1;
+				return PAX_BAD;
 			ov->has_gname = 1;
 		} else if (kl > 11 && memcmp(key, "GNU.sparse.", 11) == 0) {
 			ov->sparse = 1;
@@ -600,6 +644,7 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 {
 	struct overrides ov;
 	uint8_t b[AE_TAR_BLOCK];
+	uint64_t first;             /* where this member's headers start */
 	int64_t v;
 	int e;
 
@@ -609,6 +654,7 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		return e;
 	memset(&ov, 0, sizeof ov);
 	memset(m, 0, sizeof *m);
+	first = r->offset;          /* after skip_data: its first block */
 	for (;;) {
 		uint64_t hoff = r->offset, size;
 		char t;
@@ -631,27 +677,42 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			size_t cap = (t == 'L' || t == 'K') ? AE_TAR_NAME_MAX + 1 :
 			    AE_TAR_PAX_MAX;
 
+			if (size > cap && (t == 'L' || t == 'K'))
+				return fail_at(d, AE_EFORMAT,
+				    name_error(NAME_TOO_LONG, t == 'K'), first);
 			if (size > cap)
-				return fail_at(d, t == 'x' || t == 'g' ?
-				    AE_ETOOBIG : AE_EFORMAT,
+				return fail_at(d, AE_ETOOBIG,
 				    "extended tar header too large", hoff);
 			e = read_exact(r, r->pax, (size_t)size +
 			    ae_tar_padding(size), d);
 			if (e != AE_OK)
 				return e;
-			if (t == 'x' && parse_pax(r->pax, (size_t)size, &ov,
-			    m) != 0)
-				return fail_at(d, AE_EFORMAT,
-				    "bad pax extended header", hoff);
+			if (t == 'x') {
+				int which = 0;
+
+				e = parse_pax(r->pax, (size_t)size, &ov, m, &which);
+				if (e == PAX_BAD)
+					return fail_at(d, AE_EFORMAT,
+					    "bad pax extended header", first);
+				if (e != 0)
+					return fail_at(d, AE_EFORMAT,
+					    name_error(e, which), first);
+			}
 			/* 'g' records are global defaults; none of those
 			 * this reader uses may be global, so they are only
 			 * skipped. */
 			if (t == 'L' || t == 'K') {
-				char *dst = t == 'L' ? m->path : m->linkpath;
+				/* GNU tar ends the name with a NUL inside the
+				 * data; one without it takes all the data. */
 				size_t n = strnlen((char *)r->pax, (size_t)size);
 
-				memcpy(dst, r->pax, n);
-				dst[n] = '\0';
+				e = t == 'L' ?
+				    set_name(m->path, &m->path_len, r->pax, n) :
+				    set_name(m->linkpath, &m->linkpath_len, r->pax,
+				    n);
+				if (e != 0)
+					return fail_at(d, AE_EFORMAT,
+					    name_error(e, t == 'K'), first);
 				if (t == 'L')
 					ov.has_path = 1;
 				else
@@ -665,24 +726,22 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		m->offset = hoff;
 		m->type = t;
 		if (!ov.has_path) {
+			/* prefix '/' name: at most 155 + 1 + 100 bytes */
+			char ustar[W_PREFIX + 1 + W_NAME];
 			size_t nl = strnlen((char *)b + F_NAME, W_NAME);
 			size_t pl = memcmp(b + F_MAGIC, "ustar", 5) == 0 ?
 			    strnlen((char *)b + F_PREFIX, W_PREFIX) : 0;
 
 			if (pl > 0) {
-				memcpy(m->path, b + F_PREFIX, pl);
-				m->path[pl] = '/';
-				pl++;
+				memcpy(ustar, b + F_PREFIX, pl);
+				ustar[pl++] = '/';
 			}
-			memcpy(m->path + pl, b + F_NAME, nl);
-			m->path[pl + nl] = '\0';
+			memcpy(ustar + pl, b + F_NAME, nl);
+			(void)set_name(m->path, &m->path_len, ustar, pl + nl);
 		}
-		if (!ov.has_link) {
-			size_t ll = strnlen((char *)b + F_LINK, W_LINK);
-
-			memcpy(m->linkpath, b + F_LINK, ll);
-			m->linkpath[ll] = '\0';
-		}
+		if (!ov.has_link)
+			(void)set_name(m->linkpath, &m->linkpath_len,
+			    b + F_LINK, strnlen((char *)b + F_LINK, W_LINK));
 		if (m->path[0] == '\0')
 			return fail_at(d, AE_EFORMAT, "tar member with no name",
 			    hoff);

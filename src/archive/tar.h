@@ -65,11 +65,21 @@ size_t ae_tar_padding(uint64_t size);
 #define AE_TAR_NAME_MAX 4096        /* longer paths are refused */
 #define AE_TAR_PAX_MAX (1u << 20)   /* larger 'x'/'g' headers are refused */
 
-/* A member as the reader saw it, with pax and GNU long-name overrides
- * applied.  type is the raw typeflag ('\0' is read as '0'). */
+/*
+ * A member as the reader saw it, with pax and GNU long-name overrides
+ * applied.  type is the raw typeflag ('\0' is read as '0').
+ *
+ * Whatever the input says, path and linkpath hold at most
+ * AE_TAR_NAME_MAX bytes, are NUL-terminated, contain no other NUL, and
+ * path_len and linkpath_len are their strlen: the reader fills them only
+ * through one bounded setter and refuses (AE_EFORMAT) a longer name from
+ * any source (pax record, GNU 'L'/'K' block, ustar prefix + name).  So
+ * a copy of path into a buffer of AE_TAR_NAME_MAX + 1 bytes always fits.
+ */
 struct ae_tar_member {
 	char path[AE_TAR_NAME_MAX + 1];
 	char linkpath[AE_TAR_NAME_MAX + 1];
+	size_t path_len, linkpath_len;
 	char type;
 	uint32_t mode;
 	uint64_t uid, gid, size;
@@ -100,8 +110,9 @@ void ae_tar_reader_free(struct ae_tar_reader *r);
  * member's data.  Returns 0 with m filled; 1 at the end of the archive
  * (a zero block); AE_ETRUNC if the stream ends inside a header or before
  * the end marker; AE_EFORMAT for a bad checksum, a bad number, a bad pax
- * record or a path over AE_TAR_NAME_MAX (d->what says which, d->offset
- * where); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX; AE_ENOTSUP
+ * record, or a name or link name over AE_TAR_NAME_MAX bytes or with a
+ * NUL in it (d->what says which, d->offset where the member's first
+ * header starts, its 'x' or 'L'/'K' block if it has one); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX; AE_ENOTSUP
  * for sparse members; the reader's errors.
  */
 int ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,

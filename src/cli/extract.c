@@ -198,10 +198,15 @@ fatal_errno(struct extractor *x, const char *name)
 
 /* ---- names ---- */
 
-/* in (no ".." in it) without "." and empty components or a trailing
- * '/': "a/./b//c/" -> "a/b/c". */
-static void
-normalize(const char *in, char *out)
+/*
+ * in (no ".." in it) without "." and empty components or a trailing
+ * '/': "a/./b//c/" -> "a/b/c", into out (cap bytes).  The result is
+ * never longer than in, and the tar reader bounds member names to
+ * AE_TAR_NAME_MAX, but the copy is bounded by cap all the same: -1 if
+ * it would not fit (out is then empty), else 0.
+ */
+static int
+normalize(const char *in, char *out, size_t cap)
 {
 	size_t n = 0, k;
 
@@ -212,6 +217,10 @@ normalize(const char *in, char *out)
 		if (k == 0)
 			break;
 		if (!(k == 1 && in[0] == '.')) {
+			if (n + (n > 0) + k >= cap) {
+				out[0] = '\0';
+				return -1;
+			}
 			if (n > 0)
 				out[n++] = '/';
 			memcpy(out + n, in, k);
@@ -220,11 +229,14 @@ normalize(const char *in, char *out)
 		in += k;
 	}
 	out[n] = '\0';
+	return 0;
 }
 
-/* The name to extract member path under, or NULL (warned) to skip. */
+/* The name to extract member path under, in out (AE_TAR_NAME_MAX + 1
+ * bytes), or NULL (warned) to skip. */
 static const char *
-safe_name(struct extractor *x, const char *path, char *out, const char *what)
+safe_name(struct extractor *x, const char *path,
+    char out[AE_TAR_NAME_MAX + 1], const char *what)
 {
 	const char *p = path;
 
@@ -243,7 +255,13 @@ safe_name(struct extractor *x, const char *path, char *out, const char *what)
 		skip(x, path, why);
 		return NULL;
 	}
-	normalize(p, out);
+	if (normalize(p, out, AE_TAR_NAME_MAX + 1) != 0) {
+		char why[128];
+
+		snprintf(why, sizeof why, "%s is too long", what);
+		skip(x, path, why);
+		return NULL;
+	}
 	return out;
 }
 

@@ -15,7 +15,7 @@ vmsg(const char *kind, const char *fmt, va_list ap)
 {
 	/* One fprintf-sized burst per line, so lines from different
 	 * threads do not interleave mid-line. */
-	char line[1024];
+	char line[4096];     /* a quoted name (< 1024) and its reason */
 
 	vsnprintf(line, sizeof line, fmt, ap);
 	progress_hide();

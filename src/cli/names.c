@@ -5,6 +5,7 @@
 #include "config.h"
 #include "names.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 #include <wctype.h>
@@ -26,8 +27,28 @@ put_octal(char *buf, size_t cap, size_t *n, unsigned char c)
 	put(buf, cap, n, (char)('0' + (c & 7)));
 }
 
-const char *
-names_quote(const char *name, char *buf, size_t cap)
+/*
+ * Unicode format characters that glibc counts as printable but that
+ * change how the text around them is shown: the bidi overrides,
+ * embeddings and isolates (U+202A-202E, U+2066-2069, which can show
+ * "evil\u202etxt.exe" as "evilexe.txt"), the directional marks, the
+ * zero-width characters, the BOM, the interlinear annotation marks and
+ * the tag characters.  These are escaped byte by byte like controls.
+ */
+static int
+is_format_char(wchar_t wc)
+{
+	unsigned long c = (unsigned long)wc;
+
+	return c == 0x00ad || c == 0x061c || c == 0x180e
+	    || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e)
+	    || (c >= 0x2060 && c <= 0x206f) || c == 0xfeff
+	    || (c >= 0xfff9 && c <= 0xfffb) || (c >= 0xe0000 && c <= 0xe007f);
+}
+
+/* names_quote in full: buf must have room for 4 * strlen(name) + 1. */
+static void
+quote_all(const char *name, char *buf, size_t cap)
 {
 	static const char esc_from[] = "\a\b\f\n\r\t\v";
 	static const char esc_to[] = "abfnrtv";
@@ -48,7 +69,7 @@ names_quote(const char *name, char *buf, size_t cap)
 		}
 		k = mbrtowc(&wc, name + i, len - i, &st);
 		if (k != (size_t)-1 && k != (size_t)-2 && k != 0
-		    && iswprint((wint_t)wc)) {
+		    && iswprint((wint_t)wc) && !is_format_char(wc)) {
 			while (k-- > 0)
 				put(buf, cap, &n, name[i++]);
 			continue;
@@ -64,15 +85,74 @@ names_quote(const char *name, char *buf, size_t cap)
 		i++;
 	}
 	buf[n] = '\0';
+}
+
+/* Step back from p (inside s) to the start of a UTF-8 character. */
+static const char *
+char_start(const char *s, const char *p)
+{
+	while (p > s && ((unsigned char)*p & 0xc0) == 0x80)
+		p--;
+	return p;
+}
+
+const char *
+names_quote(const char *name, char *buf, size_t cap)
+{
+	size_t need = 4 * strlen(name) + 1, len, budget, head, tail;
+	const char *t;
+	char *all;
+
+	if (need <= cap) {
+		quote_all(name, buf, cap);
+		return buf;
+	}
+	/* Too long for buf: keep the start and the end, which say the
+	 * most, with "..." in the middle, so the rest of the message (the
+	 * reason) is never cut off. */
+	if ((all = malloc(need)) == NULL || cap < 16) {
+		free(all);
+		quote_all(name, buf, cap);
+		return buf;
+	}
+	quote_all(name, all, need);
+	len = strlen(all);
+	if (len < cap) {
+		memcpy(buf, all, len + 1);
+		free(all);
+		return buf;
+	}
+	/* head + "..." + tail + NUL fits in cap; neither side splits a
+	 * UTF-8 character. */
+	budget = cap - 4;
+	head = (size_t)(char_start(all, all + budget / 2) - all);
+	t = all + len - (budget - head);
+	while (((unsigned char)*t & 0xc0) == 0x80)
+		t++;
+	tail = (size_t)(all + len - t);
+	memcpy(buf, all, head);
+	memcpy(buf + head, "...", 3);
+	memcpy(buf + head + 3, t, tail);
+	buf[head + 3 + tail] = '\0';
+	free(all);
 	return buf;
 }
 
 void
 names_print(FILE *fp, const char *name)
 {
-	/* Four bytes out per byte in is the worst case (\ooo). */
-	char buf[4 * 4096 + 16];
+	/* Four bytes out per byte in is the worst case (\ooo): the stack
+	 * buffer holds any name the tar reader passes (AE_TAR_NAME_MAX),
+	 * and a longer one (a path from the command line) gets a buffer of
+	 * its own rather than being cut. */
+	char buf[4 * 4096 + 16], *big = NULL;
+	size_t need = 4 * strlen(name) + 1;
 
+	if (need > sizeof buf && (big = malloc(need)) != NULL) {
+		fputs(names_quote(name, big, need), fp);
+		free(big);
+		return;
+	}
 	fputs(names_quote(name, buf, sizeof buf), fp);
 }
 

@@ -15,6 +15,10 @@
  * backslash as "\\", a control character as its C escape (\n, \t, ...)
  * or \ooo, and any byte that is not part of a printable character as
  * \ooo.  A name can thus never start a fake line or a terminal escape.
+ * Unicode format characters (bidi overrides and isolates, directional
+ * marks, zero-width characters) are escaped as \ooo bytes too, so a
+ * name cannot make the listing show it in another order (tar prints
+ * them raw; here safety wins over byte-identical output).
  */
 void names_print(FILE *fp, const char *name);
 

@@ -245,7 +245,7 @@ make_three() {
 	"$AESCRYPT" -e "${FAST_KDF[@]}" < t.tar > archive.aes
 	run "$AESCRYPT" -x -f archive.aes -C dest
 	[ "$status" -eq 4 ]
-	assert_match "error: archive.aes: bad tar header checksum \(at offset 1024\)"
+	assert_match "error: archive.aes: the member at byte 1024 of the archive's tar stream: bad tar header checksum"
 	[ "$(cat dest/a)" = one ] && [ ! -e dest/b ]
 	assert_no_temps dest
 	run "$AESCRYPT" -t -f archive.aes
@@ -262,4 +262,73 @@ make_three() {
 	[ "$status" -eq 4 ]
 	assert_match "truncated"
 	refute grep -q "not an archive" <<< "$output"
+}
+
+# ---- names at the reader's limits (issue 13) ----
+# crafted_tar.py builds these by hand; check-asan runs them under
+# AddressSanitizer, where the 4097-byte GNU long name used to be a
+# stack-buffer-overflow in extract.c's normalize().
+
+CRAFT=$BATS_TEST_DIRNAME/crafted_tar.py
+
+# crafted CASE MODE: encrypt crafted_tar.py's CASE and run aescrypt MODE
+# on it (-x into dest, or -t); $status and $output are aescrypt's.
+crafted() {
+	"$PY" "$CRAFT" "$1" > case.tar
+	"$AESCRYPT" -e "${FAST_KDF[@]}" < case.tar > archive.aes
+	rm case.tar
+	if [ "$2" = -x ]; then
+		run "$AESCRYPT" -x -f archive.aes -C dest
+	else
+		run "$AESCRYPT" -t -f archive.aes
+	fi
+}
+
+@test "a GNU long name and long link of 4097 bytes with no NUL: refused with its position, every member type, -x and -t" {
+	for t in 0 1 2 3 5; do
+		for mode in -x -t; do
+			crafted lk-4097-type$t $mode
+			echo "type $t $mode: $status $output"
+			[ "$status" -eq 4 ]
+			assert_match "aescrypt: error: archive\.aes: the member at byte 0 of the archive's tar stream: tar member name is longer than 4096 bytes"
+			refute_match 'AddressSanitizer|runtime error'
+		done
+		[ -z "$(ls -A dest)" ]
+	done
+	assert_outside_untouched
+}
+
+@test "names one byte over the cap, from 'L', 'K' and pax records, are refused; the link name is named as such" {
+	for c in l-4097-nonul l-4097-nul pax-path-4097 l-huge; do
+		crafted $c -x
+		[ "$status" -eq 4 ]
+		assert_match "tar member name is longer than 4096 bytes"
+	done
+	for c in k-4097-nonul pax-link-4097; do
+		crafted $c -x
+		[ "$status" -eq 4 ]
+		assert_match "tar member's link name is longer than 4096 bytes"
+	done
+	[ -z "$(ls -A dest)" ]
+	assert_outside_untouched
+}
+
+@test "names at the cap are read: a 4096-byte component is skipped with the file system's error, the next member extracts" {
+	for c in l-4096-nul l-4096-nonul pax-path-4096; do
+		rm -rf dest && mkdir dest
+		crafted $c -x
+		[ "$status" -eq 1 ]
+		assert_match "File name too long; not extracted"
+		[ "$(cat dest/ok)" = ok ]
+	done
+	crafted l-4095-deep -t
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | head -1 | wc -c)" -eq 4096 ]
+	rm -rf dest && mkdir dest
+	crafted l-4095-deep -x
+	[ "$status" -eq 0 ]
+	# 2047 directories deep: the walk under dest opens each one
+	p=$(printf 'd/%.0s' $(seq 2047))f
+	[ "$(cd dest && cat "$p")" = hi ]
+	assert_outside_untouched
 }

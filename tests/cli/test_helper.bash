@@ -43,6 +43,15 @@ assert_match() {
 	fi
 }
 
+# refute_match REGEX: $output must not match.
+refute_match() {
+	if [[ $output =~ $1 ]]; then
+		echo "output matches /$1/ but must not:" >&2
+		echo "$output" >&2
+		return 1
+	fi
+}
+
 SAMPLES=$BATS_TEST_DIRNAME/../samples
 
 # Small Argon2id costs, so the suite runs in seconds; the defaults are

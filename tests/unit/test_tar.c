@@ -304,6 +304,81 @@ test_reader(void)
 	}
 }
 
+/* A GNU 'L' or 'K' block of n bytes of c (with a NUL after them when
+ * nul), at b; returns the bytes used. */
+static size_t
+gnu_long(uint8_t *b, char type, char c, size_t n, int nul)
+{
+	size_t size = n + (nul != 0);
+
+	memset(b, 0, AE_TAR_BLOCK);
+	strcpy((char *)b, "././@LongLink");
+	memcpy(b + 100, "0000644", 7);
+	set_octal(b + 124, 12, size);
+	b[156] = (uint8_t)type;
+	memcpy(b + 257, "ustar\0" "00", 8);
+	fix_checksum(b);
+	memset(b + AE_TAR_BLOCK, 0, (size + 511) / 512 * 512);
+	memset(b + AE_TAR_BLOCK, c, n);
+	return AE_TAR_BLOCK + (size + 511) / 512 * 512;
+}
+
+/* Names at and over AE_TAR_NAME_MAX from 'L' and 'K' blocks (issue 13:
+ * 4097 bytes with no NUL wrote past path[]): the reader keeps
+ * path_len == strlen(path) <= AE_TAR_NAME_MAX or refuses. */
+static void
+test_long_names(void)
+{
+	static uint8_t arc[32 * 1024];
+	static const struct { size_t n; int nul; char type; int want; } c[] = {
+		{ 4095, 1, 'L', AE_OK }, { 4096, 1, 'L', AE_OK },
+		{ 4096, 0, 'L', AE_OK }, { 4097, 0, 'L', AE_EFORMAT },
+		{ 4097, 1, 'L', AE_EFORMAT }, { 4096, 0, 'K', AE_OK },
+		{ 4097, 0, 'K', AE_EFORMAT },
+	};
+	struct ae_tar_entry e1 = { "m", "t", AE_TAR_SYMLINK, 0644, 0, 0, 0,
+	    1, 0, NULL, NULL };
+	size_t i, n, len;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		static struct ae_tar_member m;
+		struct ae_memio mio = { 0 };
+		struct ae_reader in = { ae_mem_read, &mio };
+		struct ae_tar_reader tr;
+		struct ae_diag d = { 0 };
+		int e;
+
+		n = gnu_long(arc, c[i].type, 'A', c[i].n, c[i].nul);
+		ae_tar_header(&e1, arc + n, sizeof arc - n, &len);
+		n += len;
+		memset(arc + n, 0, AE_TAR_END_LEN);
+		n += AE_TAR_END_LEN;
+		mio.src = arc;
+		mio.len = n;
+		memset(&m, 0x55, sizeof m);
+		CHECK(ae_tar_reader_init(&tr, &in) == AE_OK, "init");
+		e = ae_tar_next(&tr, &m, &d);
+		CHECK(e == c[i].want, "%c %zu%s: %d", c[i].type, c[i].n,
+		    c[i].nul ? "+NUL" : "", e);
+		if (e == AE_OK) {
+			const char *s = c[i].type == 'L' ? m.path : m.linkpath;
+			size_t l = c[i].type == 'L' ? m.path_len : m.linkpath_len;
+
+			CHECK(strlen(s) == l && l == c[i].n, "%c %zu: length %zu",
+			    c[i].type, c[i].n, l);
+			CHECK(strlen(m.path) == m.path_len
+			    && strlen(m.linkpath) == m.linkpath_len,
+			    "lengths agree");
+		} else {
+			CHECK(d.offset == 0 && d.what != NULL
+			    && strstr(d.what, "longer than 4096") != NULL,
+			    "%c %zu: the member's position and why", c[i].type,
+			    c[i].n);
+		}
+		ae_tar_reader_free(&tr);
+	}
+}
+
 int
 main(void)
 {
@@ -418,5 +493,6 @@ main(void)
 		}
 	}
 	test_reader();
+	test_long_names();
 	return t_finish("test_tar");
 }
