@@ -40,6 +40,7 @@
 #include "archive/tar.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
+#include "extract.h"
 #include "members.h"
 #include "msg.h"
 #include "names.h"
@@ -51,36 +52,6 @@
 
 /* Files this run made, by normalized path: hard links may point only
  * at these.  Open addressing on an FNV-1a hash. */
-struct made {
-	char *path;
-	dev_t dev;
-	ino_t ino;
-};
-
-struct dirfix {
-	char *path;
-	mode_t mode;
-	struct timespec mtime;
-	uid_t uid;
-	gid_t gid;
-};
-
-struct extractor {
-	const struct opts *o;
-	struct ae_tar_reader *tr;
-	int root;
-	mode_t umask;
-	int chown;                  /* root with --same-owner */
-	int partial;                /* some member was skipped */
-	int fatal;                  /* exit status that ends the run */
-	int warned_abs;
-	uint8_t *buf;
-	struct made *made;
-	size_t nmade, capmade;      /* capmade: a power of two, or 0 */
-	struct dirfix *dirs;
-	size_t ndirs, capdirs;
-};
-
 /* ---- bookkeeping ---- */
 
 static uint64_t
@@ -720,6 +691,8 @@ fix_dirs(struct extractor *x)
 		free(f->path);
 	}
 	free(x->dirs);
+	x->dirs = NULL;
+	x->ndirs = x->capdirs = 0;
 }
 
 static void
@@ -772,39 +745,79 @@ extract_member(struct extractor *x, const struct ae_tar_member *m)
 }
 
 int
+extract_begin(struct extractor *x, const struct opts *o, int root)
+{
+	memset(x, 0, sizeof *x);
+	x->o = o;
+	x->root = root;
+	x->umask = umask(0);
+	umask(x->umask);
+	x->chown = o->same_owner && geteuid() == 0;
+	if ((x->buf = malloc(DATA_BUF)) == NULL)
+		return -1;
+	return 0;
+}
+
+int
+extract_members(struct extractor *x, struct ae_tar_reader *tr,
+    struct members *sel, struct ae_diag *d)
+{
+	static struct ae_tar_member m;
+	int r = 1;
+
+	x->tr = tr;
+	while (x->fatal == 0 && (r = ae_tar_next(tr, &m, d)) == AE_OK) {
+		if (members_select(sel, m.path))
+			extract_member(x, &m);
+	}
+	x->tr = NULL;
+	return r;
+}
+
+void
+extract_end(struct extractor *x)
+{
+	size_t i;
+
+	fix_dirs(x);
+	for (i = 0; i < x->capmade; i++)
+		free(x->made[i].path);
+	free(x->made);
+	free(x->buf);
+	x->made = NULL;
+	x->buf = NULL;
+}
+
+int
 cmd_extract(const struct opts *o)
 {
 	static struct unpack u;
-	static struct ae_tar_member m;
 	static struct extractor x;
 	struct ae_tar_reader tr;
 	struct members sel;
 	struct ae_diag d = { 0 };
-	int rc, r = 1;
-	size_t i;
+	int rc, r = 1, root;
 
-	memset(&x, 0, sizeof x);
-	x.o = o;
-	x.umask = umask(0);
-	umask(x.umask);
-	x.chown = o->same_owner && geteuid() == 0;
-	if (o->same_owner && !x.chown)
+	if (o->same_owner && !(geteuid() == 0))
 		msg_warn("--same-owner needs root; owners are not restored");
-	x.root = open(o->directory != NULL ? o->directory : ".",
+	root = open(o->directory != NULL ? o->directory : ".",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (x.root < 0) {
+	if (root < 0) {
 		msg_error("%s: %s", o->directory != NULL ? o->directory : ".",
 		    strerror(errno));
 		if (o->directory != NULL)
 			msg_hint("-C needs an existing directory");
 		return EXIT_SYSTEM;
 	}
-	if ((x.buf = malloc(DATA_BUF)) == NULL
-	    || members_init(&sel, o->operands, o->noperands) != 0) {
+	if (members_init(&sel, o->operands, o->noperands) != 0) {
 		msg_error("out of memory");
-		free(x.buf);
-		close(x.root);
+		close(root);
 		return EXIT_SYSTEM;
+	}
+	if (extract_begin(&x, o, root) != 0) {
+		msg_error("out of memory");
+		rc = EXIT_SYSTEM;
+		goto out;
 	}
 	if ((rc = unpack_open(&u, o)) != EXIT_OK)
 		goto out;
@@ -813,11 +826,7 @@ cmd_extract(const struct opts *o)
 		rc = unpack_end(&u, o, 1, &d, EXIT_SYSTEM);
 		goto out;
 	}
-	x.tr = &tr;
-	while (x.fatal == 0 && (r = ae_tar_next(&tr, &m, &d)) == AE_OK) {
-		if (members_select(&sel, m.path))
-			extract_member(&x, &m);
-	}
+	r = extract_members(&x, &tr, &sel, &d);
 	ae_tar_reader_free(&tr);
 	rc = unpack_end(&u, o, r, &d, x.fatal);
 	fix_dirs(&x);
@@ -834,11 +843,8 @@ cmd_extract(const struct opts *o)
 		rc = EXIT_PARTIAL;
 	}
 out:
-	for (i = 0; i < x.capmade; i++)
-		free(x.made[i].path);
-	free(x.made);
+	extract_end(&x);
 	members_free(&sel);
-	free(x.buf);
-	close(x.root);
+	close(root);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "exitcode.h"
+#include "list.h"
 #include "members.h"
 #include "msg.h"
 #include "names.h"
@@ -86,14 +87,36 @@ print_verbose(FILE *fp, const struct ae_tar_member *m, size_t *ugswidth)
 }
 
 int
+list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
+    struct members *sel, struct ae_diag *d)
+{
+	static struct ae_tar_member m;
+	size_t ugswidth = 19;
+	int r;
+
+	while ((r = ae_tar_next(tr, &m, d)) == AE_OK) {
+		if (!members_select(sel, m.path))
+			continue;
+		progress_hide();
+		if (verbose)
+			print_verbose(fp, &m, &ugswidth);
+		else {
+			names_print(fp, m.path);
+			putc('\n', fp);
+		}
+		if (ferror(fp))
+			break;
+	}
+	return r;
+}
+
+int
 cmd_list(const struct opts *o)
 {
 	static struct unpack u;
-	static struct ae_tar_member m;
 	struct ae_tar_reader tr;
 	struct members sel;
 	struct ae_diag d = { 0 };
-	size_t ugswidth = 19;
 	int rc, r;
 
 	if (members_init(&sel, o->operands, o->noperands) != 0) {
@@ -110,19 +133,7 @@ cmd_list(const struct opts *o)
 		members_free(&sel);
 		return rc;
 	}
-	while ((r = ae_tar_next(&tr, &m, &d)) == AE_OK) {
-		if (!members_select(&sel, m.path))
-			continue;
-		progress_hide();
-		if (o->verbose)
-			print_verbose(stdout, &m, &ugswidth);
-		else {
-			names_print(stdout, m.path);
-			putchar('\n');
-		}
-		if (ferror(stdout))
-			break;
-	}
+	r = list_members(stdout, o->verbose, &tr, &sel, &d);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		msg_error("standard output: %s", strerror(errno));
 		rc = EXIT_SYSTEM;

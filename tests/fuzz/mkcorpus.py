@@ -108,6 +108,23 @@ def main():
         half = min(len(data) // 2, 30000)
         put(outdir, "payload", name + ".stored2",
             chunk_list([(0x00, data[:half]), (0x01, data[half:half + 30000])]))
+    # fuzz_extract: the same tars, the hostile archives of
+    # 090-hostile.bats (outside = /nonexistent) and the hand-built ones at
+    # the name limits; the crafted ones go to fuzz_tar too.
+    for name, data in tars.items():
+        put(outdir, "extract", name, data)
+    sys.path.insert(0, os.path.join(HERE, "..", "cli"))
+    import crafted_tar
+    import hostile_tar
+    for name in sorted(hostile_tar.cases("/nonexistent")):
+        out = subprocess.run([sys.executable,
+                              os.path.join(HERE, "..", "cli", "hostile_tar.py"),
+                              name, "/nonexistent"],
+                             check=True, capture_output=True).stdout
+        put(outdir, "extract", "hostile-" + name, out)
+    for name, data in sorted(crafted_tar.cases().items()):
+        put(outdir, "extract", "crafted-" + name, data)
+        put(outdir, "tar", "crafted-" + name, data)
     texts = {
         "empty": b"\x06",
         "text-l6": b"\x06" + b"the quick brown fox jumps over the lazy dog\n" * 50,

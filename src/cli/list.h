@@ -1,0 +1,25 @@
+/*
+ * list.h -- aescrypt -t, and the listing of a tar stream on its own.
+ *
+ * cmd_list (opts.h) decrypts and calls list_members; the whole-path fuzz
+ * harness (tests/fuzz/fuzz_extract.c) calls it on tar streams of its own.
+ */
+#ifndef AE_CLI_LIST_H
+#define AE_CLI_LIST_H
+
+#include <stdio.h>
+
+#include "archive/tar.h"
+#include "members.h"
+
+/*
+ * Print the members of tr that sel selects to fp, one line each, as
+ * `tar -t` does (as `tar -tv` with verbose), until the end of the
+ * archive, a tar error or a write error on fp (ferror(fp) then says
+ * so).  Returns the last ae_tar_next result: 1 at the end marker, its
+ * error (with d), or 0 if it stopped on a write error.
+ */
+int list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
+    struct members *sel, struct ae_diag *d);
+
+#endif
