@@ -755,6 +755,7 @@ extract_begin(struct extractor *x, const struct opts *o, int root)
 	x->chown = o->same_owner && geteuid() == 0;
 	if ((x->buf = malloc(DATA_BUF)) == NULL)
 		return -1;
+	ae_nodump(x->buf, DATA_BUF);        /* member data: plaintext */
 	return 0;
 }
 

@@ -31,7 +31,12 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 {
 	uint64_t c0, w0;
 	enum pass_source src = pass_source(o);
-	int use_pass = o->keyfile == NULL || o->want_pass || src != PASS_NONE;
+	/* With -k, a passphrase slot only when asked for on the command
+	 * line (-P, --passphrase-file, --passphrase-fd): an
+	 * AESCRYPT_PASSPHRASE that a cron job inherits must not add a
+	 * second, perhaps weaker, way in. */
+	int use_pass = o->keyfile == NULL || o->want_pass
+	    || o->pass_src != PASS_NONE;
 	struct passphrase pass;
 	uint8_t S[32], key[32];
 	struct ae_stanza *s;

@@ -10,6 +10,8 @@
 #include <getopt.h>
 #include <locale.h>
 #include <malloc.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -552,11 +554,33 @@ run(int argc, char **argv, char **exclude)
 	return EXIT_USAGE;
 }
 
+/*
+ * No core dumps: a crash or a Ctrl-\ must not write the file key, the
+ * passphrase or plaintext buffers to disk.  RLIMIT_CORE 0 stops the
+ * kernel writing a core file; PR_SET_DUMPABLE 0 also stops core
+ * handlers that ignore the limit (a core_pattern pipe such as
+ * systemd-coredump) and ptrace attaches by other processes of the same
+ * user.  Buffers of plaintext are also marked MADV_DONTDUMP where they
+ * are allocated.  Memory is not locked (mlock): the chunk buffers are
+ * tens of MiB, over the default RLIMIT_MEMLOCK, and keys live briefly on
+ * the stack; encrypted swap is the system's answer to paging.
+ */
+static void
+no_core_dumps(void)
+{
+	struct rlimit rl = { 0, 0 };
+
+	(void)setrlimit(RLIMIT_CORE, &rl);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 int
 main(int argc, char **argv)
 {
 	char **exclude;
 	int rc;
+
+	no_core_dumps();
 
 #ifdef M_ARENA_MAX
 	/* One malloc arena for all threads.  glibc gives each new thread

@@ -89,14 +89,20 @@ exit_for(int err)
 
 /* A KiB count as the unit a person would use. */
 static void
-kib_words(unsigned long long kib, char *buf, size_t n)
+kib_words(unsigned long long kib, char *buf, size_t n, int compact)
 {
+	/* Exact: the largest unit that divides it (1025 KiB stays 1025
+	 * KiB; rounding made "1 MiB, over the limit of 1 MiB"). */
+	const char *sep = compact ? "" : " ";
+
 	if (kib >= 1024 * 1024 && kib % (1024 * 1024) == 0)
-		snprintf(buf, n, "%llu GiB", kib / (1024 * 1024));
-	else if (kib >= 1024)
-		snprintf(buf, n, "%llu MiB", kib / 1024);
+		snprintf(buf, n, "%llu%s%s", kib / (1024 * 1024), sep,
+		    compact ? "G" : "GiB");
+	else if (kib >= 1024 && kib % 1024 == 0)
+		snprintf(buf, n, "%llu%s%s", kib / 1024, sep,
+		    compact ? "M" : "MiB");
 	else
-		snprintf(buf, n, "%llu KiB", kib);
+		snprintf(buf, n, "%llu%s%s", kib, sep, compact ? "K" : "KiB");
 }
 
 int
@@ -115,10 +121,11 @@ msg_core_error(const char *name, int err, const struct ae_diag *d)
 		break;
 	case AE_AT_STANZA:
 		if (err == AE_ELIMIT) {
-			char have[32], lim[32];
+			char have[32], lim[32], arg[32];
 			if (strcmp(what, "Argon2id memory") == 0) {
-				kib_words(d->have, have, sizeof have);
-				kib_words(d->limit, lim, sizeof lim);
+				kib_words(d->have, have, sizeof have, 0);
+				kib_words(d->limit, lim, sizeof lim, 0);
+				kib_words(d->have, arg, sizeof arg, 1);
 			} else {
 				snprintf(have, sizeof have, "%llu", d->have);
 				snprintf(lim, sizeof lim, "%llu", d->limit);
@@ -127,7 +134,10 @@ msg_core_error(const char *name, int err, const struct ae_diag *d)
 			    "limit of %s", name, d->index, what, have, lim);
 			if (strcmp(what, "Argon2id memory") == 0)
 				msg_hint("if you trust this file, raise the "
-				    "limit with --max-kdf-memory %s", have);
+				    "limit with --max-kdf-memory %s", arg);
+			else
+				msg_hint("the limits on Argon2id passes (10) "
+				    "and lanes (16) cannot be raised");
 			break;
 		}
 		msg_error("%s: key slot %llu: %s", name, d->index, what);

@@ -81,11 +81,17 @@ outfile_open(struct outfile *o, const char *path)
 	free(copy1);
 	free(copy2);
 	free(resolved);
-	/* mkstemp makes 0600; give the file the mode a plain create would. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(o->fd, 0666 & ~mask) != 0) {
-		/* keep 0600: safe, and not worth failing the job over */
+	/* mkstemp made it 0600, and so it stays until the commit: the
+	 * partial output may be plaintext.  What it becomes then: */
+	if (stat(o->name, &st) == 0 && S_ISREG(st.st_mode)) {
+		o->replaces = 1;
+		o->mode = st.st_mode & 07777;
+		o->uid = st.st_uid;
+		o->gid = st.st_gid;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		o->mode = 0666 & ~mask;
 	}
 	return EXIT_OK;
 fail:
@@ -118,6 +124,17 @@ outfile_commit(struct outfile *o)
 			return EXIT_SYSTEM;
 		}
 		return EXIT_OK;
+	}
+	/* The owner first (a chown may clear set-id bits), then the mode.
+	 * Only root may give a file away; a group change may be refused
+	 * too.  Either way the file stays ours with the old mode, which is
+	 * no wider than the old file's. */
+	if (o->replaces && fchown(o->fd, o->uid, o->gid) != 0
+	    && fchown(o->fd, (uid_t)-1, o->gid) != 0) {
+		/* not permitted: ours, as any file we create */
+	}
+	if (fchmod(o->fd, o->mode) != 0) {
+		/* keep 0600: safe, and not worth failing the job over */
 	}
 	if (fsync(o->fd) != 0 || close(o->fd) != 0) {
 		msg_error("%s: %s", o->name, strerror(errno));

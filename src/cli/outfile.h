@@ -8,9 +8,16 @@
  * Standard output, devices and FIFOs are written in place; they cannot
  * be taken back, so there the caller must say that the output is
  * incomplete.
+ *
+ * The temp file is 0600 while it fills (it may hold plaintext); at the
+ * commit it takes the mode, and where permitted the owner and group, of
+ * the file it replaces, or 0666 & ~umask when there was none, as a
+ * plain create would give.  Replacing a 0600 file never widens it.
  */
 #ifndef AE_CLI_OUTFILE_H
 #define AE_CLI_OUTFILE_H
+
+#include <sys/types.h>
 
 struct outfile {
 	int fd;
@@ -21,6 +28,10 @@ struct outfile {
 	const char *tmp_base;   /* names within dirfd (tmp_base set once the
 	                         * temp file exists) */
 	char *target_base;
+	int replaces;       /* a regular file was at the name: keep its */
+	mode_t mode;        /* mode, or the mode a new file gets */
+	uid_t uid;
+	gid_t gid;
 };
 
 /*

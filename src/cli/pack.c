@@ -271,7 +271,10 @@ add_file(struct packer *p, const char *path, const char *name,
 		emit_header(p, &e, path);
 		return;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY
+	/* Non-blocking, so that a file swapped for a FIFO between the
+	 * lstat and here cannot hang the run in open(); the type is
+	 * checked on the descriptor below. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
 	    | (p->po->follow ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
 		warn_errno(p, path, "Cannot open");
@@ -585,6 +588,7 @@ pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
 		msg_error("out of memory");
 		return PACK_STOPPED;
 	}
+	ae_nodump(p->out, OUT_BUF);         /* file data: plaintext */
 	p->po = po;
 	p->w = w;
 	for (i = 0; i < n && !p->stopped; i++)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "names.h"
 #include "signals.h"
 
 #define ENV_NAME "AESCRYPT_PASSPHRASE"
@@ -220,6 +222,24 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 	return rc;
 }
 
+void
+secret_check_mode(int fd, const char *path, const char *what)
+{
+	struct stat st;
+	char q[1024];
+
+	/* As ssh does for private keys, but a warning: a key file on a
+	 * shared backup volume may be meant to be read by a group. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+	    && (st.st_mode & 077) != 0) {
+		msg_warn("%s: %s is accessible by others (mode %04o); anyone "
+		    "who can read it can decrypt what it protects",
+		    names_quote(path, q, sizeof q), what,
+		    (unsigned)(st.st_mode & 07777));
+		msg_hint("chmod 600 %s", names_quote(path, q, sizeof q));
+	}
+}
+
 int
 secret_keyfile_read(const char *path, uint8_t key[32])
 {
@@ -233,6 +253,7 @@ secret_keyfile_read(const char *path, uint8_t key[32])
 		msg_error("%s: %s", path, strerror(errno));
 		return EXIT_SYSTEM;
 	}
+	secret_check_mode(fd, path, "key file");
 	while (len < sizeof text) {
 		n = read(fd, text + len, sizeof text - len);
 		if (n < 0 && errno == EINTR && !atomic_load(&signals_stop))

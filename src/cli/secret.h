@@ -39,7 +39,15 @@ enum pass_source secret_env_source(void);
 int secret_passphrase(enum pass_source src, const char *arg, int confirm,
     struct passphrase *p);
 
-/* Read the key in key file `path`.  Prints errors; 0 or an exit status. */
+/*
+ * Warn (with a chmod hint) if fd, opened from path, is a regular file
+ * that group or others may access; `what` names it ("key file").
+ */
+void secret_check_mode(int fd, const char *path, const char *what);
+
+/* Read the key in key file `path` (warning if others may read it).
+ * Prints errors; 0 or an exit status: EXIT_KEY if it is not a key
+ * file. */
 int secret_keyfile_read(const char *path, uint8_t key[32]);
 
 /*

@@ -84,33 +84,82 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 	return AE_OK;
 }
 
-/* Check the first LEAD_LEN bytes; on success *total is the header length. */
+/*
+ * Check the first n bytes of a header (n may be short of LEAD_LEN, or
+ * even of the magic): on success *total is the header length.  The
+ * order is the spec's (section 10): what the bytes present already show
+ * is reported before "truncated", so an AES Crypt file is named from its
+ * first 4 bytes and an unknown version from the first 9, whatever
+ * follows.
+ */
 static int
-parse_lead(const uint8_t *b, size_t *total, struct ae_diag *d)
+parse_lead(const uint8_t *b, size_t n, size_t *total, struct ae_diag *d)
 {
-	size_t len;
+	size_t len, m = n < AE_MAGIC_LEN ? n : AE_MAGIC_LEN;
 
-	if (memcmp(b, AE_MAGIC, AE_MAGIC_LEN) != 0) {
-		/* AES Crypt (the older tool that also writes .aes files)
-		 * starts with "AES" and a version byte 0..3. */
-		if (memcmp(b, "AES", 3) == 0 && b[3] <= 3)
-			return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
-			    "this is an AES Crypt file, not an aescrypt container",
-			    0, 0);
+	if (n == 0)
+		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER, "input is empty", 0,
+		    0);
+	/* AES Crypt (the older tool that also writes .aes files) starts
+	 * with "AES" and a version byte 0..3. */
+	if (n >= 4 && memcmp(b, "AES", 3) == 0 && b[3] <= 3)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+		    "this is an AES Crypt file, not an aescrypt container", 0,
+		    0);
+	if (memcmp(b, AE_MAGIC, m) != 0)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "not an aescrypt container (bad magic)", 0, 0);
-	}
-	if (b[OFF_VERSION] != AE_VERSION) {
+	if (n > OFF_VERSION && b[OFF_VERSION] != AE_VERSION) {
 		if (d != NULL)
 			d->have = b[OFF_VERSION];
 		return ae_fail(d, AE_ENOTSUP, AE_AT_HEADER,
 		    "unsupported format version", 0, OFF_VERSION);
 	}
+	if (n < LEAD_LEN)
+		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
+		    "header is truncated", 0, n);
 	len = (size_t)b[OFF_LENGTH] << 8 | b[OFF_LENGTH + 1];
 	if (len < HEADER_MIN || len > AE_HEADER_MAX)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "header length out of range", 0, OFF_LENGTH);
 	*total = len;
+	return AE_OK;
+}
+
+/*
+ * The rules on the slots as a set, checked when the header is parsed, so
+ * before any key is tried and any KDF runs (spec 4.1, 4.4): every
+ * passphrase slot's Argon2id parameters are valid, and there is at most
+ * one passphrase slot (a hostile file with 16 would cost 16 times the
+ * work the caps intend, test 16 guesses against one decryption, and
+ * show by its timing which slot opened).  Also: at least one slot of a
+ * type this code knows.
+ */
+static int
+check_slots(const struct ae_header *h, struct ae_diag *d)
+{
+	unsigned i, npass = 0, known = 0;
+
+	for (i = 0; i < h->nstanzas; i++) {
+		const struct ae_stanza *s = &h->stanza[i];
+
+		known += ae_stanza_len(s->type) != 0;
+		if (s->type != AE_STANZA_ARGON2ID)
+			continue;
+		if (ae_kdf_valid(&s->kdf) != AE_OK)
+			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
+			    "invalid Argon2id parameters", i, s->offset);
+		if (++npass > 1)
+			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
+			    "a second passphrase slot (a file may have only "
+			    "one)", i, s->offset);
+	}
+	/* Well formed, but nothing here can open it: a file made for a
+	 * slot type of a later version, not a wrong key. */
+	if (known == 0)
+		return ae_fail(d, AE_ENOTSUP, AE_AT_NONE,
+		    "no key slot of a type this version knows (made by a "
+		    "later aescrypt?)", 0, 0);
 	return AE_OK;
 }
 
@@ -122,10 +171,7 @@ ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
 	unsigned i;
 	int r;
 
-	if (len < LEAD_LEN)
-		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
-		    "header is truncated", 0, len);
-	if ((r = parse_lead(buf, &total, d)) != AE_OK)
+	if ((r = parse_lead(buf, len, &total, d)) != AE_OK)
 		return r;
 	if (len < total)
 		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
@@ -175,7 +221,7 @@ ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
 	if (off != end)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "key slots do not fill the header", 0, off);
-	return AE_OK;
+	return check_slots(h, d);
 }
 
 int
@@ -187,20 +233,7 @@ ae_header_read(struct ae_reader *r, struct ae_header *h, struct ae_diag *d)
 
 	if ((e = r->read(r->ctx, buf, LEAD_LEN, &got)) != AE_OK)
 		return ae_fail(d, e, AE_AT_INPUT, "reading the header", 0, 0);
-	if (got == 0)
-		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
-		    "input is empty", 0, 0);
-	if (got < LEAD_LEN) {
-		/* Too short to hold a lead, but say "bad magic" if even the
-		 * magic is wrong, as that is the more useful message. */
-		if (memcmp(buf, AE_MAGIC, got < AE_MAGIC_LEN ? got :
-		    AE_MAGIC_LEN) != 0)
-			return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
-			    "not an aescrypt container (bad magic)", 0, 0);
-		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
-		    "header is truncated", 0, got);
-	}
-	if ((e = parse_lead(buf, &total, d)) != AE_OK)
+	if ((e = parse_lead(buf, got, &total, d)) != AE_OK)
 		return e;
 	e = r->read(r->ctx, buf + LEAD_LEN, total - LEAD_LEN, &got);
 	if (e != AE_OK)
@@ -255,12 +288,8 @@ ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
 				ae_stanza_secret_keyfile(s, u->key, S);
 			} else if (pass == 1 && s->type == AE_STANZA_ARGON2ID
 			    && u->pass != NULL) {
-				if (ae_kdf_valid(&s->kdf) != AE_OK) {
-					r = ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
-					    "invalid Argon2id parameters", i,
-					    s->offset);
-					goto out;
-				}
+				/* (Valid parameters and a single passphrase
+				 * slot were checked by ae_header_parse.) */
 				if (ae_kdf_within(&s->kdf, &u->limits,
 				    &lim) != AE_OK) {
 					lim.index = i;

@@ -43,10 +43,17 @@ int ae_header_encode(struct ae_header *h,
 
 /*
  * Parse and check the len bytes at buf (a whole header) into h: magic,
- * version, length, CRC-32, fields, stanzas.  Returns 0; AE_EFORMAT for a
- * malformed or corrupt header; AE_ETRUNC if len is shorter than the
- * length the header gives itself; AE_ENOTSUP for a version or payload
- * type this code does not know (d->have holds the number).  d->what says
+ * version, length, CRC-32, fields, stanzas, and the rules on the slots
+ * as a set (every passphrase slot's Argon2id parameters valid, at most
+ * one passphrase slot), all before any key is tried.  Returns 0;
+ * AE_EFORMAT for a malformed or corrupt header (d->where is
+ * AE_AT_STANZA, with d->index, for a slot that breaks a rule);
+ * AE_ETRUNC if len is shorter than the length the header gives itself,
+ * or is 0 ("input is empty"); AE_ENOTSUP for a version or payload type
+ * this code does not know (d->have holds the number), or a header whose
+ * slots are all of unknown types (d->where AE_AT_NONE).  What the bytes
+ * present show comes before "truncated": a 4-byte AES Crypt prefix or a
+ * 9-byte lead with another version is named as such.  d->what says
  * which check failed.  Nothing is trusted yet: the MAC is unchecked.
  */
 int ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
@@ -76,10 +83,10 @@ struct ae_unlock {
  * they are cheap), then verify the header MAC with the file key it holds.
  * Returns 0 with file_key set; AE_EKEY if no slot opens (d->index is the
  * last slot tried); AE_ELIMIT if a passphrase slot was skipped for its
- * cost and nothing else opened (d->have, d->limit); AE_EFORMAT if a
- * passphrase slot's Argon2id parameters are invalid (no passes, no
- * lanes, less than 8 KiB a lane); AE_EAUTH if a slot opened but the MAC
- * does not verify (the header was altered); AE_ENOMEM.
+ * cost and nothing else opened (d->have, d->limit); AE_EAUTH if a slot
+ * opened but the MAC does not verify (the header was altered);
+ * AE_ENOMEM.  h must come from ae_header_parse (or ae_header_read),
+ * which has checked the slots' parameters.
  * file_key is written only on success.
  */
 int ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,

@@ -98,7 +98,10 @@ ae_keyfile_parse(const char *text, size_t len, uint8_t key[32])
 		const char *e = nl != NULL ? nl : end;
 		size_t n = (size_t)(e - p);
 
-		if (n > 0 && p[n - 1] == '\r')
+		/* A line ends in LF or CR LF; a CR anywhere else (a lone CR
+		 * at the end of the file, "\n\r") is part of the line, and
+		 * so not a key line. */
+		if (nl != NULL && n > 0 && p[n - 1] == '\r')
 			n--;
 		if (n == 0 || p[0] == '#') {
 			/* blank or comment */

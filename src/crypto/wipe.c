@@ -1,7 +1,10 @@
 #include "config.h"
 #include "wipe.h"
 
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 void
 ae_wipe(void *p, size_t n)
@@ -30,4 +33,20 @@ ae_ct_equal(const void *a, const void *b, size_t n)
 		d |= x[i] ^ y[i];
 	/* Map d == 0 to 1 and 1..255 to 0 without a branch on d. */
 	return (int)(1 & ((d - 1) >> 8));
+}
+
+void
+ae_nodump(void *p, size_t n)
+{
+#ifdef MADV_DONTDUMP
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t b = ((uintptr_t)p + n) & ~(page - 1);
+
+	if (p != NULL && page > 0 && b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTDUMP);
+#else
+	(void)p;
+	(void)n;
+#endif
 }

@@ -21,6 +21,16 @@ void ae_wipe(void *p, size_t n);
 int ae_ct_equal(const void *a, const void *b, size_t n);
 
 /*
+ * Keep the whole pages inside [p, p + n) out of core dumps
+ * (MADV_DONTDUMP), for buffers that hold plaintext or keys.  Best effort:
+ * partial pages at either end are not covered, and it does nothing where
+ * the system has no MADV_DONTDUMP.  The CLI also turns core dumps off for
+ * the whole process; this still holds if a debugger or a changed limit
+ * asks for one.
+ */
+void ae_nodump(void *p, size_t n);
+
+/*
  * AE_DECLASSIFY(p, n): tell the constant-time checker that n bytes at p
  * are public from here on.  Used only where a secret-derived value is
  * public by design (the accept/reject bit of a tag check).  In normal

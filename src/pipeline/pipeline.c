@@ -519,6 +519,9 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 		j->out = aligned_alloc(ALIGN, out_size(pp));
 		if (j->in == NULL || j->out == NULL)
 			return AE_ENOMEM;
+		/* One side of every job is plaintext. */
+		ae_nodump(j->in, in_size(pp));
+		ae_nodump(j->out, out_size(pp));
 		j->next = pp->free_list;
 		pp->free_list = j;
 	}

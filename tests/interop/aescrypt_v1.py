@@ -64,8 +64,10 @@ def read_keyfile(path):
     if len(data) > 4096:
         raise Fail(3, "not a key file")
     keys = []
-    for line in data.split(b"\n"):
-        if line.endswith(b"\r"):
+    lines = data.split(b"\n")
+    for n, line in enumerate(lines):
+        # CR LF ends a line; a CR with no LF after it is part of the line
+        if n < len(lines) - 1 and line.endswith(b"\r"):
             line = line[:-1]
         if not line or line.startswith(b"#"):
             continue
@@ -81,6 +83,7 @@ def read_keyfile(path):
 
 
 def read_passfile(path):
+    """The first line, without its LF or CR LF (aescrypt's rule)."""
     line = open(path, "rb").read().split(b"\n")[0]
     return line[:-1] if line.endswith(b"\r") else line
 
@@ -107,14 +110,15 @@ def parse_header(f):
     lead = f.read(11)
     if len(lead) == 0:
         raise Fail(4, "input is empty")
-    if lead[:8] != MAGIC[:len(lead[:8])] or len(lead) >= 8 and lead[:8] != MAGIC:
-        if lead[:3] == b"AES" and len(lead) > 3 and lead[3] <= 3:
-            raise Fail(4, "this is an AES Crypt file")
+    # what the bytes present show comes before "truncated" (3.2, 10)
+    if len(lead) >= 4 and lead[:3] == b"AES" and lead[3] <= 3:
+        raise Fail(4, "this is an AES Crypt file")
+    if lead[:8] != MAGIC[:len(lead[:8])]:
         raise Fail(4, "not an aescrypt container (bad magic)")
+    if len(lead) > 8 and lead[8] != 1:
+        raise Fail(4, "unsupported format version %d" % lead[8])
     if len(lead) < 11:
         raise Fail(4, "header is truncated")
-    if lead[8] != 1:
-        raise Fail(4, "unsupported format version %d" % lead[8])
     L = struct.unpack(">H", lead[9:11])[0]
     if not MIN_HEADER <= L <= MAX_HEADER:
         raise Fail(4, "header length out of range")
@@ -145,6 +149,18 @@ def parse_header(f):
         off += 3 + blen
     if off != end:
         raise Fail(4, "slots do not fill the header")
+    # the slots as a set (4.4), before any key is tried
+    npass = 0
+    for typ, slot in slots:
+        if typ == 1:
+            m, t, p = struct.unpack(">III", slot[3:15])
+            if t < 1 or p < 1 or p > 2**24 - 1 or m < 8 * p:
+                raise Fail(4, "invalid Argon2id parameters")
+            npass += 1
+            if npass > 1:
+                raise Fail(4, "a second passphrase slot")
+    if not any(typ in (1, 2) for typ, _ in slots):
+        raise Fail(4, "no key slot of a known type")
     return raw, dict(L=L, ptype=ptype, log2=log2,
                      salt=raw[14:30]), slots
 
@@ -169,8 +185,6 @@ def unlock(raw, slots, key, pw, max_m):
         if fk or typ != 1 or pw is None:
             continue
         m, t, p = struct.unpack(">III", slot[3:15])
-        if t < 1 or p < 1 or p > 2**24 - 1 or m < 8 * p:
-            raise Fail(4, "invalid Argon2id parameters")
         if m > max_m or t > 10 or p > 16:
             over = (m, t, p)
             continue

@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# The security review's findings (issue 13), one test each, every one
+# failing on the tree before its fix: output file modes, a passphrase slot
+# added from the environment, core dumps, slot rules checked before any
+# KDF, names that spoof a listing, a file swapped for a FIFO, key file
+# permissions, and the places where the binary and format/ disagreed.
+# (The long-name overflow has its own tests in 090-hostile.bats, and the
+# negative vectors theirs in 145-cctv.bats.)
+
+load test_helper
+
+setup() {
+	test_dir || return 1
+	cp "$SAMPLES/sample.key" key && chmod 600 key
+	printf 'secret data\n' > plain
+	"$AESCRYPT" -e -k key < plain > c.aes
+}
+
+mode_of() { stat -c %a "$1"; }
+
+@test "1. -d -o over a 0600 file keeps 0600; over 0640 keeps 0640; a new file gets 0666 & ~umask" {
+	umask 022
+	printf old > p600 && chmod 600 p600
+	printf old > p640 && chmod 640 p640
+	run_aescrypt 0 -d -k key -o p600 c.aes
+	run_aescrypt 0 -d -k key -o p640 c.aes
+	run_aescrypt 0 -d -k key -o new c.aes
+	[ "$(mode_of p600)" = 600 ]
+	[ "$(mode_of p640)" = 640 ]
+	[ "$(mode_of new)" = 644 ]
+	assert_same plain p600
+	umask 077
+	run_aescrypt 0 -d -k key -o new77 c.aes
+	[ "$(mode_of new77)" = 600 ]
+}
+
+@test "1. the partial plaintext sits in a 0600 temp file while -d -o runs" {
+	umask 022
+	head -c 3000000 /dev/urandom > big
+	"$AESCRYPT" -e -0 -k key --chunk-size 64K < big > big.aes
+	# the first half, a pause, then the rest: the temp file exists
+	# meanwhile
+	{ head -c 1500000 big.aes; sleep 2; tail -c +1500001 big.aes; } |
+	    "$AESCRYPT" -d -k key -o out 2> err &
+	local i tmp=
+	for i in $(seq 100); do
+		tmp=$(compgen -G '.out.aescrypt-*' || true)
+		[ -n "$tmp" ] && [ -s "$tmp" ] && break
+		sleep 0.05
+	done
+	[ -n "$tmp" ]
+	[ "$(mode_of "$tmp")" = 600 ]
+	wait
+	[ "$(mode_of out)" = 644 ]
+	assert_same big out
+}
+
+@test "1. as root, the replaced file keeps its owner and group" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to own a file as another user"
+	printf old > theirs && chown 65534:65534 theirs && chmod 640 theirs
+	run_aescrypt 0 -d -k key -o theirs c.aes
+	[ "$(stat -c '%u:%g %a' theirs)" = "65534:65534 640" ]
+}
+
+@test "2. -k with AESCRYPT_PASSPHRASE in the environment writes a key-file slot only; -P adds the passphrase" {
+	AESCRYPT_PASSPHRASE=inherited run_aescrypt 0 -e -k key "${FAST_KDF[@]}" -o k.aes plain
+	# slot_count is byte 13 of the header
+	[ "$(od -An -tu1 -j13 -N1 k.aes | tr -d ' ')" = 1 ]
+	AESCRYPT_PASSPHRASE=inherited run_aescrypt 3 -d -o out k.aes
+	AESCRYPT_PASSPHRASE=inherited run_aescrypt 0 -e -k key -P "${FAST_KDF[@]}" -o kp.aes plain
+	[ "$(od -An -tu1 -j13 -N1 kp.aes | tr -d ' ')" = 2 ]
+	AESCRYPT_PASSPHRASE=inherited run_aescrypt 0 -d -o out kp.aes
+	assert_same plain out
+}
+
+@test "3. no core dumps: RLIMIT_CORE is 0 and the process is not dumpable" {
+	mkfifo fifo
+	"$AESCRYPT" -e -k key < fifo > /dev/null &
+	local pid=$!
+	exec 9> fifo
+	local i
+	for i in $(seq 50); do
+		grep -q 'Max core file size' /proc/$pid/limits 2> /dev/null && break
+		sleep 0.05
+	done
+	grep -E '^Max core file size +0 +0 ' /proc/$pid/limits
+	# A process that is not dumpable has its /proc entries owned by
+	# root: seen from an unprivileged run.
+	exec 9>&-
+	wait $pid || true
+	if [ "$(id -u)" -eq 0 ]; then
+		cp key /tmp/aescrypt-review-key.$$ && chown 65534 /tmp/aescrypt-review-key.$$
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		    "$AESCRYPT" -e -k /tmp/aescrypt-review-key.$$ < fifo > /dev/null &
+		pid=$!
+		exec 9> fifo
+		for i in $(seq 50); do
+			[ -e /proc/$pid/status ] && [ "$(stat -c %u /proc/$pid/status)" = 0 ] && break
+			sleep 0.05
+		done
+		[ "$(stat -c %u /proc/$pid/status)" = 0 ]
+		exec 9>&-
+		wait $pid || true
+		rm -f /tmp/aescrypt-review-key.$$
+	fi
+}
+
+@test "4. two passphrase slots of 1 GiB each are refused before any Argon2id runs (under a 256 MiB limit)" {
+	[ -z "${AE_SANITIZED:-}" ] || skip "sanitizer builds reserve terabytes of address space"
+	printf '%s\n' "$(cat "$SAMPLES/sample.pass")" > pass
+	run bash -c "ulimit -v 262144; '$AESCRYPT' -d --passphrase-file pass -o out '$BATS_TEST_DIRNAME/../cctv/vectors/pass-two-slots-1gib.aes'"
+	[ "$status" -eq 4 ]
+	assert_match "key slot 1: a second passphrase slot"
+	[ ! -e out ]
+}
+
+@test "5. an invalid Argon2id slot is refused whichever slot opens and wherever it stands" {
+	local v=$BATS_TEST_DIRNAME/../cctv/vectors
+	run_aescrypt 4 -d -k key -o out "$v/pass-invalid-t0-then-key.aes"
+	assert_match "key slot 0: invalid Argon2id parameters"
+	run_aescrypt 4 -d -k key -o out "$v/key-then-pass-invalid.aes"
+	assert_match "key slot 1: invalid Argon2id parameters"
+	# malformed (exit 4) is reported before a cost over the limit (5)
+	printf '%s\n' "$(cat "$SAMPLES/sample.pass")" > pass
+	run_aescrypt 4 -d --passphrase-file pass -o out "$v/pass-invalid-and-over.aes"
+	[ ! -e out ]
+}
+
+@test "6. bidi controls and other format characters in names are escaped in -t and in messages" {
+	mkdir src
+	printf x > "src/evil$(printf '\u202e')txt.exe"
+	printf x > "src/zero$(printf '\u200b')width"
+	printf x > "src/plain-é"
+	"$AESCRYPT" -c -k key -f a.aes src
+	LC_ALL=C.UTF-8 run_aescrypt 0 -t -k key -f a.aes
+	[[ $output == *'src/evil\342\200\256txt.exe'* ]]
+	[[ $output == *'src/zero\342\200\213width'* ]]
+	[[ $output == *'src/plain-é'* ]]
+	refute_match $'\u202e'
+	# in a message too: a MEMBER operand that is not there
+	LC_ALL=C.UTF-8 run_aescrypt 1 -t -k key -f a.aes "src/x$(printf '\u2066')y"
+	assert_match 'src/x\\342\\201\\246y: not found'
+}
+
+@test "7. a file swapped for a FIFO after the walk saw it does not hang -c" {
+	command -v cc > /dev/null || skip "needs a C compiler for the swap shim"
+	# The shim replaces 'swapme' with a FIFO just before aescrypt opens
+	# it: the race a live attacker would have to win, made certain.
+	cat > shim.c <<'EOC'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+static int swap(const char *p)
+{
+	size_t n = strlen(p);
+	if (n >= 6 && strcmp(p + n - 6, "swapme") == 0) {
+		unlink(p);
+		return mkfifo(p, 0644);
+	}
+	return 0;
+}
+#define SHIM(name) \
+int name(const char *p, int f, ...) \
+{ \
+	static int (*real)(const char *, int, ...); \
+	va_list ap; mode_t m; \
+	va_start(ap, f); m = va_arg(ap, mode_t); va_end(ap); \
+	if (!real) real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+	swap(p); \
+	return real(p, f, m); \
+}
+SHIM(open)
+SHIM(open64)
+/* what _FORTIFY_SOURCE calls when the flags are not a constant */
+int __open_2(const char *p, int f)
+{
+	static int (*real)(const char *, int);
+	if (!real) real = (int (*)(const char *, int))dlsym(RTLD_NEXT, "__open_2");
+	swap(p);
+	return real(p, f);
+}
+EOC
+	cc -shared -fPIC -o shim.so shim.c -ldl
+	mkdir tree && echo a > tree/a && echo s > tree/swapme && echo z > tree/z
+	LD_PRELOAD=$PWD/shim.so run timeout -k 5 20 "$AESCRYPT" -c -k key -f t.aes tree
+	[ "$status" -ne 124 ] && [ "$status" -ne 137 ]   # timeout(1): it hung
+	[ "$status" -eq 1 ]
+	assert_match "tree/swapme: file changed as we read it; not dumped"
+	run_aescrypt 0 -t -k key -f t.aes
+	[ "$output" = "$(printf 'tree/\ntree/a\ntree/z')" ]
+}
+
+@test "7. a key file others may read gets a warning naming its mode; 0600 gets none" {
+	chmod 644 key
+	run_aescrypt 0 -e -k key -o o.aes plain
+	assert_match "warning: key: key file is accessible by others \(mode 0644\)"
+	assert_match "hint: chmod 600 key"
+	chmod 600 key
+	run_aescrypt 0 -e -k key -o o.aes plain
+	[ -z "$output" ]
+}
+
+@test "spec 8: a key file line ends in LF or CR LF only" {
+	local line
+	line=$(grep AESCRYPT-KEY key)
+	printf '%s\r\n' "$line" > crlf && chmod 600 crlf
+	run_aescrypt 0 -d -k crlf -o out c.aes
+	printf '%s\r' "$line" > lonecr && chmod 600 lonecr
+	run_aescrypt 3 -d -k lonecr -o out c.aes
+	assert_match "not an aescrypt key file"
+	printf '%s\n\r' "$line" > lfcr && chmod 600 lfcr
+	run_aescrypt 3 -d -k lfcr -o out c.aes
+	assert_match "not an aescrypt key file"
+}
+
+@test "spec 7: a memory cost over the limit is printed exactly, with a hint that parses" {
+	printf '%s\n' "$(cat "$SAMPLES/sample.pass")" > pass
+	run_aescrypt 0 -e --passphrase-file pass --kdf-memory 1025K --kdf-time 1 --kdf-parallelism 1 -o m.aes plain
+	run_aescrypt 5 -d --passphrase-file pass --max-kdf-memory 1M -o out m.aes
+	assert_match "asks for Argon2id memory 1025 KiB, over the limit of 1 MiB"
+	assert_match "raise the limit with --max-kdf-memory 1025K"
+	run_aescrypt 0 -d --passphrase-file pass --max-kdf-memory 1025K -o out m.aes
+	assert_same plain out
+}
