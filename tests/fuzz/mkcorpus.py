@@ -98,6 +98,12 @@ def main():
                 # fuzz_payload, even mode: the records as they come
                 put(outdir, "payload", name + ".records",
                     b"\x00" + data[hl:hl + 4096])
+    # the negative vectors (tests/cctv): each breaks one header rule
+    cctv = os.path.join(HERE, "..", "cctv", "vectors")
+    for name in sorted(os.listdir(cctv)):
+        if name.endswith(".aes"):
+            with open(os.path.join(cctv, name), "rb") as f:
+                put(outdir, "header", "cctv-" + name, f.read()[:4200])
     tars = small_tars(targen)
     for name, data in tars.items():
         put(outdir, "tar", name, data)
