@@ -20,6 +20,8 @@
 #include <argon2.h>
 #include <zlib.h>
 
+#include "container/deflate.h"
+
 #include "crypto/cpu.h"
 #include "container/format.h"
 #include "crypto/gcm.h"
@@ -87,6 +89,7 @@ usage(FILE *fp)
 	    "      --stats[=json]        after the run, print where the time went\n"
 	    "  -j, --threads N           worker threads (default: one per CPU)\n"
 	    "      --no-hw               use the portable constant-time cipher\n"
+	    "      --deflate ENGINE      libdeflate (default if built) or zlib\n"
 	    "      --benchmark-time SECS with --benchmark: how long (default 10)\n"
 	    "      --help                show this help (-h too, except with -c)\n"
 	    "  -V, --version             show version, cipher tiers, libraries\n"
@@ -120,7 +123,11 @@ version(void)
 		if (gcm_tier_available((enum gcm_tier)t))
 			printf(" %s", gcm_tier_name((enum gcm_tier)t));
 	printf("\ncpu features: %s\n", feat);
-	printf("zlib %s (built with %s), libargon2 %s (at build time; "
+	printf("deflate engine: %s %s", ae_deflate_name(AE_DEFLATE_DEFAULT),
+	    ae_deflate_version(AE_DEFLATE_DEFAULT));
+	if (ae_deflate_available(AE_DEFLATE_LIBDEFLATE))
+		printf(" (zlib also built in: --deflate zlib)");
+	printf("\nzlib %s (built with %s), libargon2 %s (at build time; "
 	    "Argon2 v%d.%d)\n", zlibVersion(), ZLIB_VERSION, AE_ARGON2_VERSION,
 	    ARGON2_VERSION_NUMBER >> 4, ARGON2_VERSION_NUMBER & 15);
 }
@@ -266,7 +273,8 @@ run(int argc, char **argv, char **exclude)
 		OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
 		OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM,
 		OPT_CHUNK, OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL,
-		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS
+		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS,
+		OPT_DEFLATE
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -300,6 +308,7 @@ run(int argc, char **argv, char **exclude)
 		{ "benchmark", no_argument, NULL, OPT_BENCH },
 		{ "benchmark-time", required_argument, NULL, OPT_BENCH_TIME },
 		{ "no-hw", no_argument, NULL, OPT_NO_HW },
+		{ "deflate", required_argument, NULL, OPT_DEFLATE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -459,6 +468,21 @@ run(int argc, char **argv, char **exclude)
 		}
 		case OPT_NO_HW:
 			gcm_force_software();
+			break;
+		case OPT_DEFLATE:
+			if (strcmp(optarg, "zlib") == 0)
+				o.engine = AE_DEFLATE_ZLIB;
+			else if (strcmp(optarg, "libdeflate") == 0)
+				o.engine = AE_DEFLATE_LIBDEFLATE;
+			else
+				return bad_value("--deflate", optarg,
+				    "'libdeflate' or 'zlib'");
+			if (!ae_deflate_available(o.engine)) {
+				msg_error("--deflate %s: this build has no %s "
+				    "(configure found no libdeflate-dev, or was "
+				    "run --without-libdeflate)", optarg, optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			/* tar's -h (dereference) with -c; help otherwise. */

@@ -21,6 +21,7 @@ struct opts {
 	struct ae_kdf_params kdf;   /* costs for new files */
 	uint64_t max_kdf_kib;       /* 0: the default cap */
 	int level;                  /* 0..9 */
+	int engine;                 /* DEFLATE engine (deflate.h), 0: default */
 	unsigned chunk_log2;
 	unsigned threads;           /* pipeline workers (-j) */
 	int stats;                  /* 0 none, 1 table, 2 JSON */

@@ -66,6 +66,7 @@ run_pipe_params(const struct opts *o, const gcm_ctx *g, unsigned chunk_log2,
 	pp->key = g;
 	pp->chunk_log2 = chunk_log2;
 	pp->level = o->level;
+	pp->engine = o->engine;
 	pp->threads = o->threads;
 	pp->interrupt = &signals_stop;
 	pp->cancel = &io->cancel;

@@ -16,86 +16,44 @@ now(const struct ae_chunk_coder *c)
 	return c->timed ? ae_thread_ns() : 0;
 }
 
-/*
- * zlib's allocator, wiping on free: the deflate window and the inflate
- * window hold plaintext.  Each block carries its size in a 16-byte
- * header, which keeps the returned pointer as aligned as malloc's.
- */
-#define ZHDR 16
-
-static voidpf
-zalloc_wipe(voidpf opaque, uInt items, uInt size)
-{
-	size_t n;
-	unsigned char *p;
-
-	(void)opaque;
-	if (size != 0 && items > ((size_t)-1 - ZHDR) / size)
-		return Z_NULL;
-	n = (size_t)items * size;
-	if ((p = malloc(ZHDR + n)) == NULL)
-		return Z_NULL;
-	memcpy(p, &n, sizeof n);
-	return p + ZHDR;
-}
-
-static void
-zfree_wipe(voidpf opaque, voidpf address)
-{
-	unsigned char *p = (unsigned char *)address - ZHDR;
-	size_t n;
-
-	(void)opaque;
-	memcpy(&n, p, sizeof n);
-	ae_wipe(p, ZHDR + n);
-	free(p);
-}
-
 int
 ae_chunk_coder_init_seal(struct ae_chunk_coder *c, size_t chunk_size,
-    int level)
+    int engine, int level)
 {
+	int r;
+
 	memset(c, 0, sizeof *c);
-	if (level < 0 || level > 9)
+	if (!ae_deflate_available(engine) || level < 0
+	    || level > ae_deflate_max_level(engine))
 		return AE_EINVAL;
 	c->level = level;
 	c->chunk_size = chunk_size;
 	if (level == 0)
 		return AE_OK;
-	c->z.zalloc = zalloc_wipe;
-	c->z.zfree = zfree_wipe;
-	/* Raw DEFLATE (negative window bits): no zlib header or Adler-32,
-	 * as GCM already authenticates every byte. */
-	if (deflateInit2(&c->z, level, Z_DEFLATED, -15, 8,
-	    Z_DEFAULT_STRATEGY) != Z_OK)
-		return AE_ENOMEM;
-	c->zlive = 1;
+	if ((r = ae_deflate_init_compress(&c->zip, engine, level)) != AE_OK
+	    || (level > 1 && (r = ae_deflate_init_compress(&c->probe, engine,
+	    1)) != AE_OK)) {
+		ae_chunk_coder_free(c);
+		return r;
+	}
 	return AE_OK;
 }
 
 int
-ae_chunk_coder_init_open(struct ae_chunk_coder *c, size_t chunk_size)
+ae_chunk_coder_init_open(struct ae_chunk_coder *c, size_t chunk_size,
+    int engine)
 {
 	memset(c, 0, sizeof *c);
 	c->chunk_size = chunk_size;
 	c->level = -1;
-	c->z.zalloc = zalloc_wipe;
-	c->z.zfree = zfree_wipe;
-	if (inflateInit2(&c->z, -15) != Z_OK)
-		return AE_ENOMEM;
-	c->zlive = 1;
-	return AE_OK;
+	return ae_deflate_init_decompress(&c->zip, engine);
 }
 
 void
 ae_chunk_coder_free(struct ae_chunk_coder *c)
 {
-	if (c->zlive) {
-		if (c->level < 0)
-			inflateEnd(&c->z);
-		else
-			deflateEnd(&c->z);
-	}
+	ae_deflate_free(&c->zip);
+	ae_deflate_free(&c->probe);
 	memset(c, 0, sizeof *c);
 }
 
@@ -109,26 +67,55 @@ ae_chunk_nonce(uint64_t index, int final, uint8_t nonce[AE_NONCE_LEN])
 	nonce[11] = final ? 1 : 0;
 }
 
-/* Try to deflate in into out (room for len - 1 bytes).  Returns the
- * compressed length, or 0 if it is not smaller (then store). */
+/*
+ * The incompressible-data probe.  PROBES slices of PROBE_LEN bytes,
+ * spread evenly over a chunk, are compressed at the fastest level; if
+ * not one of them gets below PROBE_KEEP/32 of its size, the chunk is
+ * stored without a full compression.  One compressible slice is enough
+ * to compress the whole chunk, so data that mixes compressed and plain
+ * parts (a tar of photos and their sidecar text) loses almost nothing;
+ * bench/probe.sh measures the cost on mixed trees.  Chunks smaller than
+ * PROBE_MIN are always compressed in full: the probe would not pay.
+ */
+#define PROBES 8
+#define PROBE_LEN 4096
+#define PROBE_KEEP 31           /* a slice must save 1/32 (3%) */
+#define PROBE_MIN (64 * 1024)
+
+static int
+looks_incompressible(struct ae_chunk_coder *c, const uint8_t *in, size_t len,
+    uint8_t *scratch)
+{
+	size_t step = len / PROBES, i;
+
+	if (c->probe.state == NULL || len < PROBE_MIN)
+		return 0;
+	for (i = 0; i < PROBES; i++) {
+		const uint8_t *p = in + i * step + (step - PROBE_LEN) / 2;
+		size_t n = ae_deflate_compress(&c->probe, p, PROBE_LEN, scratch,
+		    PROBE_LEN * PROBE_KEEP / 32);
+
+		if (n > 0)
+			return 0;       /* this slice compresses */
+	}
+	return 1;
+}
+
+/* Deflate in into out (room for len - 1 bytes).  Returns the compressed
+ * length, or 0 if it is not smaller (then store). */
 static size_t
 try_deflate(struct ae_chunk_coder *c, const uint8_t *in, size_t len,
     uint8_t *out)
 {
-	int zr;
-
 	if (c->level == 0 || len < 2)
 		return 0;
-	if (deflateReset(&c->z) != Z_OK)
+	/* out has room for a chunk; the probe's output fits in its
+	 * first PROBE_LEN bytes. */
+	if (looks_incompressible(c, in, len, out)) {
+		c->probe_stored++;
 		return 0;
-	c->z.next_in = (Bytef *)(uintptr_t)in;
-	c->z.avail_in = (uInt)len;
-	c->z.next_out = out;
-	c->z.avail_out = (uInt)(len - 1);
-	zr = deflate(&c->z, Z_FINISH);
-	if (zr != Z_STREAM_END)
-		return 0;       /* out of room: not smaller than stored */
-	return len - 1 - c->z.avail_out;
+	}
+	return ae_deflate_compress(&c->zip, in, len, out, len - 1);
 }
 
 int
@@ -190,20 +177,14 @@ static long
 inflate_chunk(struct ae_chunk_coder *c, const uint8_t *in, size_t n,
     uint8_t *out)
 {
-	int zr;
+	size_t got;
 
-	if (inflateReset(&c->z) != Z_OK)
-		return -1;
-	c->z.next_in = (Bytef *)(uintptr_t)in;
-	c->z.avail_in = (uInt)n;
-	c->z.next_out = out;
-	c->z.avail_out = (uInt)c->chunk_size;
 	/* The output bound is the chunk size, so a "bomb" can at most fill
 	 * one chunk buffer before it is refused. */
-	zr = inflate(&c->z, Z_FINISH);
-	if (zr != Z_STREAM_END || c->z.avail_in != 0)
+	if (ae_deflate_decompress(&c->zip, in, n, out, c->chunk_size, &got)
+	    != 0)
 		return -1;
-	return (long)(c->chunk_size - c->z.avail_out);
+	return (long)got;
 }
 
 int

@@ -16,21 +16,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <zlib.h>
-
 #include "common/error.h"
-#include "format.h"
 #include "crypto/gcm.h"
+#include "deflate.h"
+#include "format.h"
 
 /*
  * Per-thread compression state, reused from chunk to chunk, and the CPU
  * time this thread spent in each half of the work (for --stats).
  */
 struct ae_chunk_coder {
-	z_stream z;
-	int zlive;          /* z holds a deflate or inflate state */
-	int level;          /* 0 (store) .. 9 */
+	struct ae_deflate zip;  /* the engine at `level`, or a decompressor */
+	struct ae_deflate probe;/* the same engine at level 1, for the
+	                         * incompressible-data probe */
+	int level;          /* 0 (store) .. max level; -1 when opening */
 	size_t chunk_size;
+	uint64_t probe_stored;  /* chunks stored on the probe's word */
 	int timed;          /* measure the times below (set after init) */
 	uint64_t zip_ns;    /* deflating, or inflating */
 	uint64_t aead_ns;   /* sealing, or opening */
@@ -38,13 +39,15 @@ struct ae_chunk_coder {
 };
 
 /*
- * Set up a coder for sealing at zlib level 0..9 (0: every chunk is
- * stored), or for opening.  Returns 0, AE_EINVAL, or AE_ENOMEM.
+ * Set up a coder for sealing with DEFLATE engine `engine` (deflate.h) at
+ * level 0 .. ae_deflate_max_level(engine) (0: every chunk is stored), or
+ * for opening with `engine`.  Returns 0, AE_EINVAL, or AE_ENOMEM.
  * ae_chunk_coder_free() releases either kind.
  */
 int ae_chunk_coder_init_seal(struct ae_chunk_coder *c, size_t chunk_size,
-    int level);
-int ae_chunk_coder_init_open(struct ae_chunk_coder *c, size_t chunk_size);
+    int engine, int level);
+int ae_chunk_coder_init_open(struct ae_chunk_coder *c, size_t chunk_size,
+    int engine);
 void ae_chunk_coder_free(struct ae_chunk_coder *c);
 
 /* The 12-byte nonce: 11-byte big-endian index, then 0x01 if final. */
@@ -56,8 +59,11 @@ void ae_chunk_nonce(uint64_t index, int final, uint8_t nonce[AE_NONCE_LEN]);
  * for a final chunk 0).  The record goes to rec, which MUST hold
  * AE_RECORD_MAX(chunk size) bytes and not overlap in; *reclen is its
  * length.  The chunk is deflated if that makes it smaller, else stored.
- * Returns 0, AE_EINVAL for a length that breaks the rules above, or
- * AE_ENOMEM (zlib).
+ * A full chunk whose probe (slices spread over it, compressed at the
+ * fastest level) saves nothing is stored without a full compression:
+ * already-compressed data (JPEG, video, .gz, other .aes files) then
+ * costs little more than -0.  Returns 0, AE_EINVAL for a length that
+ * breaks the rules above, or AE_ENOMEM.
  */
 int ae_chunk_seal(struct ae_chunk_coder *c, const gcm_ctx *key,
     uint64_t index, int final, const uint8_t *in, size_t len,

@@ -527,8 +527,8 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	}
 	for (i = 0; i < pp->nworkers; i++) {
 		int r = decode ? ae_chunk_coder_init_open(&pp->coders[i],
-		    pp->cs) : ae_chunk_coder_init_seal(&pp->coders[i], pp->cs,
-		    p->level);
+		    pp->cs, p->engine) : ae_chunk_coder_init_seal(&pp->coders[i],
+		    pp->cs, p->engine, p->level);
 		if (r != AE_OK) {
 			pp->nworkers = i;   /* free only those made */
 			return r;
@@ -697,6 +697,7 @@ run(const struct ae_pipe_params *p, int decode, struct ae_reader *in,
 		st->zip_ns += pp.coders[i].zip_ns;
 		st->aead_ns += pp.coders[i].aead_ns;
 		st->aead_bytes += pp.coders[i].aead_bytes;
+		st->probe_stored += pp.coders[i].probe_stored;
 	}
 	st->threads = started;
 	st->wall_ns += ae_wall_ns() - t0;

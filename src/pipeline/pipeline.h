@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "crypto/gcm.h"
 #include "common/io.h"
+#include "container/deflate.h"
 
 /* The most worker threads a pipeline runs. */
 #define AE_PIPE_MAX_THREADS 256
@@ -20,7 +21,10 @@
 struct ae_pipe_params {
 	const gcm_ctx *key;         /* the payload cipher, read-only */
 	unsigned chunk_log2;        /* AE_CHUNK_LOG2_MIN .. _MAX */
-	int level;                  /* encode: zlib level 0..9 */
+	int level;                  /* encode: 0 (store) .. the engine's
+	                             * highest level (deflate.h) */
+	int engine;                 /* the DEFLATE engine (deflate.h); 0 is
+	                             * the default one */
 	unsigned threads;           /* workers wanted, 1 .. AE_PIPE_MAX_THREADS */
 	uint64_t offset;            /* decode: container offset of record 0,
 	                             * for messages */
@@ -46,6 +50,8 @@ struct ae_pipe_stats {
 	uint64_t plain_bytes;       /* payload bytes before compression */
 	uint64_t wire_bytes;        /* record bytes, frames and tags included */
 	uint64_t chunks;
+	uint64_t probe_stored;      /* encode: chunks stored because the
+	                             * incompressible-data probe said so */
 	uint64_t read_bytes, write_bytes;
 	uint64_t aead_bytes;        /* bytes sealed or opened */
 	uint64_t read_ns;           /* reader thread, in reads */

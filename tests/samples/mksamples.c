@@ -163,7 +163,7 @@ seal(struct buf *b, const gcm_ctx *k, unsigned log2, int level,
 	size_t cs = (size_t)1 << log2, rlen;
 	uint8_t *rec = malloc(AE_RECORD_MAX(cs));
 
-	if (rec == NULL || ae_chunk_coder_init_seal(&c, cs, level) != AE_OK
+	if (rec == NULL || ae_chunk_coder_init_seal(&c, cs, AE_DEFLATE_ZLIB, level) != AE_OK
 	    || ae_chunk_seal(&c, k, index, final, p, n, rec, &rlen)
 	    != AE_OK) {
 		fprintf(stderr, "seal failed\n");

@@ -377,11 +377,19 @@ test_chunk(void)
 	scratch = malloc(cs);
 	for (size_t i = 0; i < cs; i++)
 		in[i] = (uint8_t)("abcabcabd"[i % 9]);
-	CHECK(ae_chunk_coder_init_open(&oc, cs) == AE_OK, "open coder");
-
-	for (int level = 0; level <= 9; level += 3) {
-		CHECK(ae_chunk_coder_init_seal(&sc, cs, level) == AE_OK,
-		    "seal coder %d", level);
+	/* Every engine built in seals, and every engine opens what every
+	 * other sealed: the format is the engine's contract. */
+	for (int se = AE_DEFLATE_ZLIB; se <= AE_DEFLATE_LIBDEFLATE; se++)
+	for (int oe = AE_DEFLATE_ZLIB; oe <= AE_DEFLATE_LIBDEFLATE; oe++)
+	for (int level = 0; level <= ae_deflate_max_level(se); level += 3) {
+		if (!ae_deflate_available(se) || !ae_deflate_available(oe)) {
+			t_skipped++;
+			continue;
+		}
+		CHECK(ae_chunk_coder_init_open(&oc, cs, oe) == AE_OK,
+		    "open coder");
+		CHECK(ae_chunk_coder_init_seal(&sc, cs, se, level) == AE_OK,
+		    "seal coder %s %d", ae_deflate_name(se), level);
 		size_t sizes[] = { 1, 2, 100, cs - 1, cs };
 		for (size_t k = 0; k < 5; k++) {
 			size_t n = sizes[k];
@@ -417,6 +425,44 @@ test_chunk(void)
 		CHECK(ae_chunk_seal(&sc, &g, 0, 1, in, 0, rec, &rlen) == AE_OK
 		    && rlen == 21, "empty final chunk 0");
 		ae_chunk_coder_free(&sc);
+		ae_chunk_coder_free(&oc);
+	}
+	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_DEFLATE_ZLIB, 10)
+	    == AE_EINVAL, "zlib has no level 10");
+	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_DEFLATE_DEFAULT, -1)
+	    == AE_EINVAL, "level -1 refused");
+	CHECK(ae_chunk_coder_init_open(&oc, cs, AE_DEFLATE_DEFAULT) == AE_OK,
+	    "open coder");
+
+	/* The incompressible-data probe: random data is stored without a
+	 * full compression; random data with text spread through it (a
+	 * compressible slice among the probes) is compressed. */
+	for (int e = AE_DEFLATE_ZLIB; e <= AE_DEFLATE_LIBDEFLATE; e++) {
+		uint8_t *mix = malloc(cs);
+
+		if (!ae_deflate_available(e) || mix == NULL) {
+			free(mix);
+			continue;
+		}
+		CHECK(ae_chunk_coder_init_seal(&sc, cs, e, 6) == AE_OK,
+		    "probe coder");
+		t_fill(&seed, mix, cs);
+		CHECK(ae_chunk_seal(&sc, &g, 0, 1, mix, cs, rec, &rlen) == AE_OK
+		    && !(rec[0] & AE_FLAG_DEFLATE) && sc.probe_stored == 1,
+		    "%s: random stored on the probe's word", ae_deflate_name(e));
+		for (size_t i = cs / 2; i < cs / 2 + cs / 8; i++)
+			mix[i] = (uint8_t)("the quick brown fox "[i % 20]);
+		CHECK(ae_chunk_seal(&sc, &g, 0, 1, mix, cs, rec, &rlen) == AE_OK
+		    && (rec[0] & AE_FLAG_DEFLATE) && sc.probe_stored == 1
+		    && rlen - 21 < cs - cs / 8 + cs / 32,
+		    "%s: random with an eighth of text is compressed",
+		    ae_deflate_name(e));
+		r = ae_chunk_open(&oc, &g, 0, rec, rec + 5, rlen - 21, scratch,
+		    out, &olen, NULL);
+		CHECK(r == AE_OK && olen == cs && memcmp(out, mix, cs) == 0,
+		    "%s: the mixed chunk opens", ae_deflate_name(e));
+		ae_chunk_coder_free(&sc);
+		free(mix);
 	}
 
 	/* Frames the parser refuses before anything is read. */
