@@ -83,6 +83,10 @@ _aescrypt() {
 		COMPREPLY=($(compgen -W '1 5 10 30 60' -- "$cur"))
 		return
 		;;
+	--deflate)
+		COMPREPLY=($(compgen -W 'libdeflate zlib' -- "$cur"))
+		return
+		;;
 	esac
 
 	if [[ $cur == -* ]]; then
@@ -93,7 +97,7 @@ _aescrypt() {
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory
-		    -j --threads --stats --stats=json --no-hw --benchmark
+		    -j --threads --stats --stats=json --no-hw --deflate --benchmark
 		    -q --quiet --progress
 		    --benchmark-time -h --help -V --version' -- "$cur"))
 		return

@@ -1,8 +1,9 @@
 /*
  * benchmark.c -- aescrypt --benchmark.
  *
- * For each kind of data (text-like and incompressible), each zlib level
- * of 0, 1, 6 and 9, and each cipher tier (the hardware one this CPU
+ * For each kind of data (text-like and incompressible), each level of
+ * 0, 1, 6 and 9 with each DEFLATE engine built in (level 0 stores, so
+ * it has no engine), and each cipher tier (the hardware one this CPU
  * would use, then the portable one --no-hw forces), the real pipeline
  * encrypts a buffer in memory, then decrypts the result, as many times
  * as fit its share of the time.  The stage times are the pipeline's own
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "container/deflate.h"
 #include "crypto/cpu.h"
 #include "crypto/gcm.h"
 #include "common/io.h"
@@ -113,8 +115,8 @@ to_cell(const struct ae_pipe_stats *st, uint64_t plain, struct cell *c)
  */
 static int
 measure(const gcm_ctx *g, const uint8_t *data, size_t n, int level,
-    unsigned threads, unsigned log2, double slice, struct cell *enc,
-    struct cell *dec)
+    int engine, unsigned threads, unsigned log2, double slice,
+    struct cell *enc, struct cell *dec)
 {
 	struct ae_pipe_params p;
 	struct ae_pipe_stats sum, st;
@@ -127,6 +129,7 @@ measure(const gcm_ctx *g, const uint8_t *data, size_t n, int level,
 	p.key = g;
 	p.chunk_log2 = log2;
 	p.level = level;
+	p.engine = engine;
 	p.threads = threads;
 	p.interrupt = &signals_stop;
 	p.timed = 1;
@@ -170,18 +173,28 @@ rate(char *buf, size_t size, double v)
 		snprintf(buf, size, "%9.1f", v);
 }
 
+/* One row of the tables: a level with an engine, and a cipher tier. */
+struct config {
+	int level, engine;
+	enum gcm_tier tier;
+};
+
+#define MAX_CONFIGS (NLEVELS * 2 * 2)
+
 static void
-print_row(const char *data, int level, const char *tier,
-    const struct cell *c, int show_ratio)
+print_row(const char *data, const struct config *k, const struct cell *c,
+    int show_ratio)
 {
-	char z[16], a[16], t[16];
+	char z[16], a[16], t[16], lv[24];
 
 	/* Level 0 never calls deflate: there is no zip rate to show. */
-	rate(z, sizeof z, level == 0 ? 0.0 : c->zip_mbs);
+	rate(z, sizeof z, k->level == 0 ? 0.0 : c->zip_mbs);
 	rate(a, sizeof a, c->aead_mbs);
 	rate(t, sizeof t, c->total_mbs);
-	printf("%-6s -%d   %-13s %s %s %s %6.1f%%", data, level, tier, z, a,
-	    t, c->aead_share);
+	snprintf(lv, sizeof lv, "-%d %s", k->level, k->level == 0 ? "" :
+	    ae_deflate_name(k->engine));
+	printf("%-6s %-13s %-13s %s %s %s %6.1f%%", data, lv,
+	    gcm_tier_name(k->tier), z, a, t, c->aead_share);
 	if (show_ratio)
 		printf("  %6.3f", c->ratio);
 	printf("\n");
@@ -191,8 +204,10 @@ int
 benchmark_run(double seconds, unsigned threads, unsigned chunk_log2)
 {
 	enum gcm_tier tiers[2];
-	int ntiers = 0, d, l, t, r = AE_OK;
-	struct cell enc[2][NLEVELS][2], dec[2][NLEVELS][2];
+	int engines[2], ntiers = 0, nengines = 0, nk = 0, d, l, e, t, i;
+	int r = AE_OK;
+	struct config k[MAX_CONFIGS];
+	struct cell enc[2][MAX_CONFIGS], dec[2][MAX_CONFIGS];
 	uint8_t *data[2], key[32];
 	char feat[256];
 	double slice;
@@ -200,6 +215,18 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2)
 	tiers[ntiers++] = gcm_default_tier();
 	if (tiers[0] != GCM_TIER_SOFT)
 		tiers[ntiers++] = GCM_TIER_SOFT;
+	engines[nengines++] = ae_deflate_default_engine();
+	if (ae_deflate_available(AE_DEFLATE_ZLIB)
+	    && engines[0] != AE_DEFLATE_ZLIB)
+		engines[nengines++] = AE_DEFLATE_ZLIB;
+	for (l = 0; l < NLEVELS; l++)
+		for (e = 0; e < (levels[l] == 0 ? 1 : nengines); e++)
+			for (t = 0; t < ntiers; t++) {
+				k[nk].level = levels[l];
+				k[nk].engine = engines[e];
+				k[nk].tier = tiers[t];
+				nk++;
+			}
 	data[0] = malloc(DATA_BYTES);
 	data[1] = malloc(DATA_BYTES);
 	if (data[0] == NULL || data[1] == NULL) {
@@ -222,25 +249,29 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2)
 	    threads == 1 ? "" : "s", (1u << chunk_log2) / 1024,
 	    DATA_BYTES >> 20);
 	printf("cpu features: %s\n", feat);
-	printf("zip: MB of plaintext per CPU-second of deflate or inflate; "
+	printf("deflate engines: %s %s", ae_deflate_name(engines[0]),
+	    ae_deflate_version(engines[0]));
+	if (nengines > 1)
+		printf(", %s %s", ae_deflate_name(engines[1]),
+		    ae_deflate_version(engines[1]));
+	printf("\nzip: MB of plaintext per CPU-second of deflate or inflate; "
 	    "aes: MB sealed or\nopened per CPU-second of AES-GCM; total: MB "
 	    "of plaintext per wall-clock second,\nall threads; aes %%: "
 	    "AES-GCM's share of the zip + aes CPU time.\n\n");
 	fflush(stdout);
 
 	/* two kinds of data, two directions */
-	slice = seconds / (4.0 * NLEVELS * ntiers);
+	slice = seconds / (4.0 * nk);
 	for (d = 0; d < 2 && r == AE_OK; d++)
-		for (l = 0; l < NLEVELS && r == AE_OK; l++)
-			for (t = 0; t < ntiers && r == AE_OK; t++) {
-				gcm_ctx g;
+		for (i = 0; i < nk && r == AE_OK; i++) {
+			gcm_ctx g;
 
-				gcm_init_tier(&g, key, tiers[t]);
-				r = measure(&g, data[d], DATA_BYTES, levels[l],
-				    threads, chunk_log2, slice, &enc[d][l][t],
-				    &dec[d][l][t]);
-				gcm_wipe(&g);
-			}
+			gcm_init_tier(&g, key, k[i].tier);
+			r = measure(&g, data[d], DATA_BYTES, k[i].level,
+			    k[i].engine, threads, chunk_log2, slice, &enc[d][i],
+			    &dec[d][i]);
+			gcm_wipe(&g);
+		}
 	ae_wipe(key, sizeof key);
 	free(data[0]);
 	free(data[1]);
@@ -252,20 +283,16 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2)
 	}
 
 	printf("encrypt  (zip = deflate)\n");
-	printf("%-6s %-5s %-13s %9s %9s %9s %7s  %6s\n", "data", "level",
+	printf("%-6s %-13s %-13s %9s %9s %9s %7s  %6s\n", "data", "level",
 	    "cipher", "zip", "aes", "total", "aes %", "ratio");
 	for (d = 0; d < 2; d++)
-		for (l = 0; l < NLEVELS; l++)
-			for (t = 0; t < ntiers; t++)
-				print_row(d ? "random" : "text", levels[l],
-				    gcm_tier_name(tiers[t]), &enc[d][l][t], 1);
+		for (i = 0; i < nk; i++)
+			print_row(d ? "random" : "text", &k[i], &enc[d][i], 1);
 	printf("\ndecrypt  (zip = inflate)\n");
-	printf("%-6s %-5s %-13s %9s %9s %9s %7s\n", "data", "level", "cipher",
+	printf("%-6s %-13s %-13s %9s %9s %9s %7s\n", "data", "level", "cipher",
 	    "zip", "aes", "total", "aes %");
 	for (d = 0; d < 2; d++)
-		for (l = 0; l < NLEVELS; l++)
-			for (t = 0; t < ntiers; t++)
-				print_row(d ? "random" : "text", levels[l],
-				    gcm_tier_name(tiers[t]), &dec[d][l][t], 0);
+		for (i = 0; i < nk; i++)
+			print_row(d ? "random" : "text", &k[i], &dec[d][i], 0);
 	return EXIT_OK;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "container/deflate.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
@@ -96,6 +97,7 @@ run_finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
 	rs->in_bytes = io->rd.bytes;
 	rs->out_bytes = io->wr.bytes;
 	rs->tier = gcm_tier_name(gcm_ctx_tier(g));
+	rs->engine = ae_deflate_name(o->engine);
 	rs->wall_ns = ae_wall_ns() - w0;
 	rs->process_cpu_ns = ae_process_ns();
 	if (getrusage(RUSAGE_SELF, &ru) == 0)

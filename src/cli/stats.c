@@ -66,18 +66,21 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 	int n = stages(s, rows, &total), i;
 
 	if (json) {
-		fprintf(fp, "{\"mode\":\"%s\",\"tier\":\"%s\",\"threads\":%u,"
+		fprintf(fp, "{\"mode\":\"%s\",\"tier\":\"%s\",\"deflate\":\"%s\","
+		    "\"threads\":%u,"
 		    "\"wall_s\":%.6f,\"cpu_s\":%.6f,\"bytes_in\":%llu,"
 		    "\"bytes_out\":%llu,\"payload_bytes\":%llu,"
 		    "\"record_bytes\":%llu,\"chunks\":%llu,\"ratio\":%.6f,"
+		    "\"stored_by_probe\":%llu,"
 		    "\"kdf_wall_s\":%.6f,\"peak_rss_kib\":%llu,\"stages\":{",
-		    s->decrypt ? "decrypt" : "encrypt", s->tier,
+		    s->decrypt ? "decrypt" : "encrypt", s->tier, s->engine,
 		    s->pipe.threads, sec(s->wall_ns), sec(total),
 		    (unsigned long long)s->in_bytes,
 		    (unsigned long long)s->out_bytes,
 		    (unsigned long long)s->pipe.plain_bytes,
 		    (unsigned long long)s->pipe.wire_bytes,
 		    (unsigned long long)s->pipe.chunks, ratio,
+		    (unsigned long long)s->pipe.probe_stored,
 		    sec(s->kdf_wall_ns), (unsigned long long)s->peak_rss_kib);
 		for (i = 0; i < n; i++)
 			fprintf(fp, "%s\"%s\":{\"cpu_s\":%.6f,\"share\":%.4f,"
@@ -88,9 +91,9 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		fprintf(fp, "}}\n");
 		return;
 	}
-	fprintf(fp, "aescrypt: stats: %s, cipher %s, %u worker thread%s\n",
-	    s->decrypt ? "decrypt" : "encrypt", s->tier, s->pipe.threads,
-	    s->pipe.threads == 1 ? "" : "s");
+	fprintf(fp, "aescrypt: stats: %s, cipher %s, deflate %s, %u worker "
+	    "thread%s\n", s->decrypt ? "decrypt" : "encrypt", s->tier,
+	    s->engine, s->pipe.threads, s->pipe.threads == 1 ? "" : "s");
 	fprintf(fp, "  wall %.3f s, CPU %.3f s, peak memory %llu KiB\n",
 	    sec(s->wall_ns), sec(total),
 	    (unsigned long long)s->peak_rss_kib);
@@ -101,6 +104,10 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 	    (unsigned long long)s->pipe.plain_bytes,
 	    (unsigned long long)s->pipe.wire_bytes,
 	    (unsigned long long)s->pipe.chunks, ratio);
+	if (s->pipe.probe_stored != 0)
+		fprintf(fp, "  %llu of them stored at once: the probe found "
+		    "them incompressible\n",
+		    (unsigned long long)s->pipe.probe_stored);
 	fprintf(fp, "  %-9s %10s %7s %10s\n", "stage", "CPU s", "share",
 	    "MB/s");
 	for (i = 0; i < n; i++) {

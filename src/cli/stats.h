@@ -14,6 +14,7 @@
 struct run_stats {
 	int decrypt;                /* 0: -e, 1: -d */
 	const char *tier;           /* cipher tier name */
+	const char *engine;         /* DEFLATE engine name */
 	uint64_t in_bytes;          /* what was read: plaintext or container */
 	uint64_t out_bytes;         /* what was written */
 	uint64_t kdf_cpu_ns;        /* 0 when no passphrase slot was run */

@@ -27,8 +27,8 @@
  */
 struct ae_chunk_coder {
 	struct ae_deflate zip;  /* the engine at `level`, or a decompressor */
-	struct ae_deflate probe;/* the same engine at level 1, for the
-	                         * incompressible-data probe */
+	struct ae_deflate probe;/* the same engine's probe compressor, for
+	                         * the incompressible-data probe */
 	int level;          /* 0 (store) .. max level; -1 when opening */
 	size_t chunk_size;
 	uint64_t probe_stored;  /* chunks stored on the probe's word */

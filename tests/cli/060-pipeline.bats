@@ -141,18 +141,25 @@ stats_field() {
 	run_aescrypt 2 -e --threads 257
 }
 
-@test "--benchmark prints both tables with hardware and software rows for every level" {
+@test "--benchmark prints both tables with hardware and software rows for every level and engine" {
 	run_aescrypt 0 --benchmark --benchmark-time 0.5 -j2
 	assert_match 'aescrypt --benchmark: 2 worker threads, 256 KiB chunks'
 	assert_match 'encrypt  \(zip = deflate\)'
 	assert_match 'decrypt  \(zip = inflate\)'
-	local data level
+	local data level engine engines=zlib
+	if "$AESCRYPT" --version | grep -q 'deflate engine: libdeflate'; then
+		engines="libdeflate zlib"
+		assert_match 'deflate engines: libdeflate [0-9.]+, zlib [0-9.]+'
+	fi
 	for data in text random; do
-		for level in 0 1 6 9; do
-			assert_match "$data +-$level +soft-ct "
-			if [ "$(grep -c 'tier in use: soft-ct' <<< "$("$AESCRYPT" --version)")" -eq 0 ]; then
-				assert_match "$data +-$level +(vaes-avx2|aesni-pclmul) "
-			fi
+		assert_match "$data +-0 +soft-ct "
+		for level in 1 6 9; do
+			for engine in $engines; do
+				assert_match "$data +-$level $engine +soft-ct "
+				if [ "$(grep -c 'tier in use: soft-ct' <<< "$("$AESCRYPT" --version)")" -eq 0 ]; then
+					assert_match "$data +-$level $engine +(vaes-avx2|aesni-pclmul) "
+				fi
+			done
 		done
 	done
 	# every encrypt row of text at -1..-9 compresses (ratio < 1)
