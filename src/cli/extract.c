@@ -236,24 +236,51 @@ safe_name(struct extractor *x, const char *path,
 	return out;
 }
 
-/* Open the directory that will hold norm; *leaf points into norm. */
+/* Forget the cached parent directory (extractor.parent_fd). */
+static void
+parent_forget(struct extractor *x)
+{
+	if (x->parent_fd >= 0)
+		close(x->parent_fd);
+	x->parent_fd = -1;
+	x->parent[0] = '\0';
+}
+
+/*
+ * The directory that will hold norm, opened under the root with no
+ * symlink in its path; *leaf points into norm.  The descriptor belongs
+ * to the extractor, which keeps the last one: the members of a tar
+ * stream come a directory at a time, so most members reuse it (one
+ * openat2 per directory instead of one per file).  Whatever could make
+ * the cached descriptor stale (a directory removed to make way for a
+ * member) forgets it.  Returns the descriptor or -1 (warned).
+ */
 static int
 open_parent(struct extractor *x, const char *name, char *norm,
     const char **leaf)
 {
 	char *slash = strrchr(norm, '/');
+	const char *dir = slash != NULL ? norm : "";
 	int fd, r;
 
-	if (slash == NULL) {
-		*leaf = norm;
-		r = ae_beneath_opendir(x->root, "", 0, 0, &fd);
-	} else {
+	if (slash != NULL)
 		*slash = '\0';
-		*leaf = slash + 1;
-		r = ae_beneath_opendir(x->root, norm, AE_BENEATH_CREATE, 0777,
-		    &fd);
-		*slash = '/';
+	*leaf = slash != NULL ? slash + 1 : norm;
+	if (x->parent_fd >= 0 && strcmp(x->parent, dir) == 0) {
+		if (slash != NULL)
+			*slash = '/';
+		return x->parent_fd;
 	}
+	parent_forget(x);
+	r = ae_beneath_opendir(x->root, dir, slash != NULL ?
+	    AE_BENEATH_CREATE : 0, 0777, &fd);
+	if (r == AE_OK) {
+		/* norm is at most AE_TAR_NAME_MAX bytes, as parent is */
+		memcpy(x->parent, dir, strlen(dir) + 1);
+		x->parent_fd = fd;
+	}
+	if (slash != NULL)
+		*slash = '/';
 	if (r != AE_OK) {
 		if (r == AE_EINVAL)
 			errno = EINVAL;
@@ -263,25 +290,38 @@ open_parent(struct extractor *x, const char *name, char *norm,
 	return fd;
 }
 
-/* A fresh name in dirfd for a file about to be made; made by mk(), which
- * returns 0 or -1 with errno (EEXIST: try another name). */
+/*
+ * A fresh name in dirfd for a file about to be made; made by mk(), which
+ * returns 0 or -1 with errno (EEXIST: try another name).  The names are
+ * ".aescrypt-" and a random prefix drawn once per run, then a counter:
+ * one getrandom for the whole archive instead of one per member (13,000
+ * of them for a tree of 13,000 files).  Unpredictability is not what
+ * makes them safe: every one is created O_EXCL | O_NOFOLLOW in a
+ * directory opened with no symlink in its path, and a name that exists
+ * already is skipped.
+ */
 static int
-make_temp(int dirfd, char tmp[32], int (*mk)(int, const char *, void *),
-    void *arg)
+make_temp(struct extractor *x, int dirfd, char tmp[TMP_NAME],
+    int (*mk)(int, const char *, void *), void *arg)
 {
 	static const char hex[] = "0123456789abcdef";
-	uint8_t rnd[6];
-	int i, tries;
+	int tries;
 
-	for (tries = 0; tries < 100; tries++) {
+	if (x->tmp_prefix[0] == '\0') {
+		uint8_t rnd[6];
+		int i;
+
 		if (ae_random(rnd, sizeof rnd) != AE_OK)
 			return -1;
-		memcpy(tmp, ".aescrypt-", 10);
 		for (i = 0; i < 6; i++) {
-			tmp[10 + 2 * i] = hex[rnd[i] >> 4];
-			tmp[11 + 2 * i] = hex[rnd[i] & 15];
+			x->tmp_prefix[2 * i] = hex[rnd[i] >> 4];
+			x->tmp_prefix[2 * i + 1] = hex[rnd[i] & 15];
 		}
-		tmp[22] = '\0';
+		x->tmp_prefix[12] = '\0';
+	}
+	for (tries = 0; tries < 100; tries++) {
+		snprintf(tmp, TMP_NAME, ".aescrypt-%s-%llx", x->tmp_prefix,
+		    (unsigned long long)x->tmp_count++);
 		if (mk(dirfd, tmp, arg) == 0)
 			return 0;
 		if (errno != EEXIST)
@@ -358,8 +398,13 @@ install(struct extractor *x, int dirfd, const char *tmp, const char *leaf,
 	if (r != 0 && (errno == EISDIR || errno == ENOTEMPTY
 	    || errno == EEXIST)) {
 		/* A directory is in the way: tar replaces it if empty. */
-		if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0)
+		if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0) {
+			/* the cached parent may have been it: a directory
+			 * whose members have all been replaced already is
+			 * empty, and gone now */
 			r = renameat(dirfd, tmp, dirfd, leaf);
+			x->parent_stale = 1;
+		}
 		else
 			errno = EISDIR;
 	}
@@ -422,16 +467,15 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 	struct timespec ts[2];
 	const char *leaf;
 	struct stat st;
-	char tmp[32];
+	char tmp[TMP_NAME];
 	size_t got;
 	int dirfd, fd = -1, r, hole = 0;
 	size_t used = 0;     /* of buf, to wipe: plaintext */
 
 	if ((dirfd = open_parent(x, m->path, norm, &leaf)) < 0)
 		return;
-	if (make_temp(dirfd, tmp, mk_file, &fd) != 0) {
+	if (make_temp(x, dirfd, tmp, mk_file, &fd) != 0) {
 		skip_errno(x, m->path, "cannot create it");
-		close(dirfd);
 		return;
 	}
 	for (;;) {
@@ -506,14 +550,12 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 	fd = -1;
 	if (install(x, dirfd, tmp, leaf, m->path) == 0)
 		made_add(x, norm, st.st_dev, st.st_ino);
-	close(dirfd);
 	return;
 undo:
 	ae_wipe(x->buf, used);
 	if (fd >= 0)
 		close(fd);
 	unlinkat(dirfd, tmp, 0);
-	close(dirfd);
 }
 
 static void
@@ -522,14 +564,13 @@ extract_symlink(struct extractor *x, const struct ae_tar_member *m,
 {
 	struct timespec ts[2];
 	const char *leaf;
-	char tmp[32];
+	char tmp[TMP_NAME];
 	int dirfd;
 
 	if ((dirfd = open_parent(x, m->path, norm, &leaf)) < 0)
 		return;
-	if (make_temp(dirfd, tmp, mk_symlink, (void *)m->linkpath) != 0) {
+	if (make_temp(x, dirfd, tmp, mk_symlink, (void *)m->linkpath) != 0) {
 		skip_errno(x, m->path, "cannot create it");
-		close(dirfd);
 		return;
 	}
 	if (x->chown) {
@@ -547,7 +588,6 @@ extract_symlink(struct extractor *x, const struct ae_tar_member *m,
 	utimensat(dirfd, tmp, ts, AT_SYMLINK_NOFOLLOW);
 	if (install(x, dirfd, tmp, leaf, m->path) == 0)
 		made_forget(x, norm);
-	close(dirfd);
 }
 
 static void
@@ -559,7 +599,7 @@ extract_hardlink(struct extractor *x, const struct ae_tar_member *m,
 	struct made *mk;
 	struct stat st;
 	const char *leaf;
-	char tmp[32];
+	char tmp[TMP_NAME];
 	int dirfd, tdir, r;
 
 	if (safe_name(x, m->linkpath, target, "its link target") == NULL)
@@ -601,11 +641,10 @@ extract_hardlink(struct extractor *x, const struct ae_tar_member *m,
 		return;
 	}
 	la.dirfd = tdir;
-	if (make_temp(dirfd, tmp, mk_link, &la) != 0)
+	if (make_temp(x, dirfd, tmp, mk_link, &la) != 0)
 		skip_errno(x, m->path, "cannot create it");
 	else if (install(x, dirfd, tmp, leaf, m->path) == 0)
 		made_add(x, norm, st.st_dev, st.st_ino);
-	close(dirfd);
 	close(tdir);
 }
 
@@ -625,7 +664,6 @@ extract_dir(struct extractor *x, const struct ae_tar_member *m, char *norm)
 		if (errno != EEXIST
 		    || fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			skip_errno(x, m->path, "cannot create it");
-			close(dirfd);
 			return;
 		}
 		if (!S_ISDIR(st.st_mode)) {
@@ -634,19 +672,16 @@ extract_dir(struct extractor *x, const struct ae_tar_member *m, char *norm)
 			if (x->o->keep_old) {
 				skip(x, m->path, "a file of that name exists "
 				    "(--keep-old-files)");
-				close(dirfd);
 				return;
 			}
 			if (unlinkat(dirfd, leaf, 0) != 0
 			    || mkdirat(dirfd, leaf, 0700) != 0) {
 				skip_errno(x, m->path, "cannot create it");
-				close(dirfd);
 				return;
 			}
 			made_forget(x, norm);
 		}
 	}
-	close(dirfd);
 	if (x->ndirs == x->capdirs) {
 		size_t cap = x->capdirs ? 2 * x->capdirs : 64;
 		struct dirfix *t = realloc(x->dirs, cap * sizeof *t);
@@ -742,6 +777,10 @@ extract_member(struct extractor *x, const struct ae_tar_member *m)
 		break;
 	}
 	}
+	if (x->parent_stale) {
+		parent_forget(x);
+		x->parent_stale = 0;
+	}
 }
 
 int
@@ -750,6 +789,7 @@ extract_begin(struct extractor *x, const struct opts *o, int root)
 	memset(x, 0, sizeof *x);
 	x->o = o;
 	x->root = root;
+	x->parent_fd = -1;
 	x->umask = umask(0);
 	umask(x->umask);
 	x->chown = o->same_owner && geteuid() == 0;
@@ -780,6 +820,7 @@ extract_end(struct extractor *x)
 {
 	size_t i;
 
+	parent_forget(x);
 	fix_dirs(x);
 	for (i = 0; i < x->capmade; i++)
 		free(x->made[i].path);
@@ -830,6 +871,7 @@ cmd_extract(const struct opts *o)
 	r = extract_members(&x, &tr, &sel, &d);
 	ae_tar_reader_free(&tr);
 	rc = unpack_end(&u, o, r, &d, x.fatal);
+	parent_forget(&x);
 	fix_dirs(&x);
 	if (fflush(stdout) != 0 && rc == EXIT_OK) {
 		msg_error("standard output: %s", strerror(errno));

@@ -48,7 +48,18 @@ struct extractor {
 	size_t nmade, capmade;      /* capmade: a power of two, or 0 */
 	struct dirfix *dirs;
 	size_t ndirs, capdirs;
+	/* The last member's directory, kept open (extract.c, open_parent):
+	 * its path under the root and its descriptor, or -1. */
+	char parent[AE_TAR_NAME_MAX + 1];
+	int parent_fd;
+	int parent_stale;           /* a directory was removed: forget it
+	                             * once this member is done */
+	char tmp_prefix[13];        /* temp names: a random prefix per run */
+	uint64_t tmp_count;         /* and a counter */
 };
+
+/* The longest temp name: ".aescrypt-", 12 hex digits, "-", 16 more. */
+#define TMP_NAME 48
 
 /* Start extracting under the directory open as root (the caller's to
  * close, after extract_end), with o's options.  0, or -1 out of
