@@ -1,21 +1,25 @@
 #!/bin/bash
 # peers.sh [--quick] -- aescrypt against the tools people use instead.
 #
-# Times, in the same run and on the same inputs, aescrypt -e / -d and:
-#   pigz -p N | age -r KEY   and   age -d | pigz -d    (the pipeline we replace)
-#   gpg --symmetric (AES256, zlib)
-#   7zz a -tzip -mem=AES256
-#   cat > /dev/null                                   (the I/O floor)
-# Inputs: /usr/include and /usr/share/doc packed as one tar stream (made
-# once, before timing, so tar's own cost is not in any row), and 256 MB
-# of random bytes.  Every command runs once per round, the rounds are
-# interleaved, and the median of ROUNDS (default 3) is reported, because
-# this machine is shared and noisy: the ratios, taken within one run, are
-# the numbers to read.  It prints wall and CPU seconds, output size,
-# MB/s of input per wall second, and each target ratio.
+# Times, in the same run and on the same inputs, aescrypt and:
+#   tar | pigz -p N | age -r KEY, age -d | pigz -d | tar x (the pipeline
+#   we replace), gpg --symmetric (AES256, zlib), 7zz a -tzip -mem=AES256,
+#   plain tar x, and cat > /dev/null (the I/O floor).
+# aescrypt runs with each DEFLATE engine built in (libdeflate, zlib) and
+# with --no-hw, so the engines and the cipher tiers sit side by side.
 #
-# aescrypt writes to standard output like the peers do; the "-o (fsync)"
-# row shows what -o's durability (fsync, then rename) adds.
+# Inputs: /usr/include and /usr/share/doc, as a directory tree (for -c
+# and tar c) and packed once as one tar stream (for -e, made before
+# timing so tar's own cost is not in those rows), and 256 MB of random
+# bytes.  Extraction is timed into tmpfs (/dev/shm) and into the working
+# disk ($TMPDIR), because ext4 here swings 5x from run to run.
+#
+# Every command runs once per round, the rounds are interleaved, and the
+# median of ROUNDS (default 3) is reported, with the min-max range:
+# this machine is shared and noisy, so the ratios, taken within one run,
+# are the numbers to read.  Rows give wall and CPU seconds, peak RSS,
+# output size, and MB/s of input per wall second; the targets of issue
+# 14 follow, each as a ratio.
 #
 # Not a test: it asserts nothing.  --quick uses small inputs and one
 # round, to check that the script still runs.
@@ -27,23 +31,31 @@ N=$(nproc)
 QUICK=0
 [ "${1:-}" = --quick ] && QUICK=1 && ROUNDS=1
 
-for t in pigz age age-keygen gpg 7zz; do
+for t in pigz age age-keygen gpg 7zz tar /usr/bin/time; do
 	command -v "$t" >/dev/null || {
-		echo "peers.sh: $t is missing (apt-get install pigz age gnupg 7zip)" >&2
+		echo "peers.sh: $t is missing (apt-get install pigz age gnupg 7zip tar time)" >&2
 		exit 1
 	}
 done
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/aescrypt-peers.XXXXXX")
-trap 'rm -rf "$W"' EXIT INT TERM
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	SHM=$(mktemp -d /dev/shm/aescrypt-peers.XXXXXX)
+else
+	SHM=$W/no-tmpfs
+	mkdir "$SHM"
+fi
+trap 'rm -rf "$W" "$SHM"' EXIT INT TERM
 
 if [ "$QUICK" = 1 ]; then
-	tar -cf "$W/tree" -C / usr/include/linux 2>/dev/null
+	TREE="usr/include/linux"
 	head -c 16000000 /dev/urandom > "$W/random"
 else
-	tar -cf "$W/tree" -C / usr/include usr/share/doc 2>/dev/null || true
+	TREE="usr/include usr/share/doc"
 	head -c 256000000 /dev/urandom > "$W/random"
 fi
+# shellcheck disable=SC2086
+tar -cf "$W/tree" -C / $TREE 2>/dev/null || true
 "$A" --gen-key "$W/k" 2>/dev/null
 age-keygen -o "$W/age.key" 2>/dev/null
 R=$(grep -o 'age1[0-9a-z]*' "$W/age.key")
@@ -51,18 +63,28 @@ echo "bench passphrase" > "$W/pw"
 export GNUPGHOME="$W/gnupg"
 mkdir -m 700 "$GNUPGHOME"
 GPG=(gpg --batch --yes --quiet --pinentry-mode loopback --passphrase-file "$W/pw")
+ENGINES=(libdeflate zlib)
+"$A" --version | grep -q 'deflate engine: libdeflate' || ENGINES=(zlib)
+AK="$A -k $W/k -q"
 
-# The cases: "name::command", the command reading $IN and writing $OUT.
-# Decryption cases are "name::encryption case::command": they read the
-# output of that encryption case.
-ENC=(
-	"aescrypt -e -1::$A -e -k $W/k -1 -j $N \$IN > \$OUT"
-	"aescrypt -e -6::$A -e -k $W/k -6 -j $N \$IN > \$OUT"
-	"aescrypt -e -6 -j1::$A -e -k $W/k -6 -j 1 \$IN > \$OUT"
-	"aescrypt -e -6 --no-hw::$A -e -k $W/k -6 -j $N --no-hw \$IN > \$OUT"
-	"aescrypt -e -6 -o (fsync)::$A -e -k $W/k -6 -j $N -o \$OUT \$IN"
-	"aescrypt -e -0::$A -e -k $W/k -0 -j $N \$IN > \$OUT"
-	"aescrypt -e -0 > /dev/null::$A -e -k $W/k -0 -j $N \$IN > /dev/null; : > \$OUT"
+# The cases: "name::command", reading $IN and writing $OUT.  Decryption
+# and extraction cases are "name::source case::command": they read the
+# output of that case ("=tree" is the plain tar).  $XD is an empty
+# directory to extract into, made fresh (untimed) before each command.
+ENC=()
+DEC=()
+for e in "${ENGINES[@]}"; do
+	ENC+=("aescrypt -e -6 $e::$AK -e --deflate $e -6 -j $N \$IN > \$OUT"
+	      "aescrypt -e -1 $e::$AK -e --deflate $e -1 -j $N \$IN > \$OUT"
+	      "aescrypt -e -6 -j1 $e::$AK -e --deflate $e -6 -j 1 \$IN > \$OUT")
+	DEC+=("aescrypt -d $e::aescrypt -e -6 $e::$AK -d --deflate $e -j $N -o /dev/null \$IN"
+	      "aescrypt -d -j1 $e::aescrypt -e -6 $e::$AK -d --deflate $e -j 1 -o /dev/null \$IN")
+done
+ENC+=(
+	"aescrypt -e -6 --no-hw::$AK -e -6 -j $N --no-hw \$IN > \$OUT"
+	"aescrypt -e -6 -o (fsync)::$AK -e -6 -j $N -o \$OUT \$IN"
+	"aescrypt -e -0::$AK -e -0 -j $N \$IN > \$OUT"
+	"aescrypt -e -0 > /dev/null::$AK -e -0 -j $N \$IN > /dev/null; : > \$OUT"
 	"pigz -1 | age::pigz -1 -p $N < \$IN | age -r $R > \$OUT"
 	"pigz -6 | age::pigz -6 -p $N < \$IN | age -r $R > \$OUT"
 	"pigz -6 (no encryption)::pigz -6 -p $N < \$IN > \$OUT"
@@ -70,29 +92,57 @@ ENC=(
 	"7zz zip AES256::rm -f \$OUT.zip; 7zz a -tzip -mem=AES256 -mx=6 -mmt=$N -p\"\$(cat $W/pw)\" \$OUT.zip \$IN > /dev/null && mv \$OUT.zip \$OUT"
 	"cat > /dev/null::cat \$IN > /dev/null; : > \$OUT"
 )
-DEC=(
-	"aescrypt -d::aescrypt -e -6::$A -d -k $W/k -j $N -o /dev/null \$IN"
-	"aescrypt -d -j1::aescrypt -e -6::$A -d -k $W/k -j 1 -o /dev/null \$IN"
-	"aescrypt -d --no-hw::aescrypt -e -6::$A -d -k $W/k -j $N --no-hw -o /dev/null \$IN"
+DEC+=(
+	"aescrypt -d --no-hw::aescrypt -e -6 ${ENGINES[0]}::$AK -d -j $N --no-hw -o /dev/null \$IN"
 	"age -d | pigz -d::pigz -6 | age::age -d -i $W/age.key \$IN | pigz -d > /dev/null"
 	"gpg -d::gpg -c AES256 zlib::${GPG[*]} -d -o /dev/null \$IN"
 	"7zz x::7zz zip AES256::7zz x -so -p\"\$(cat $W/pw)\" \$IN > /dev/null"
 )
+# The tree as a directory: -c against tar c, then -x against tar x.
+CRE=()
+for e in "${ENGINES[@]}"; do
+	CRE+=("aescrypt -c -6 $e::$AK -c --deflate $e -6 -j $N -C / $TREE > \$OUT"
+	      "aescrypt -c -6 -j1 $e::$AK -c --deflate $e -6 -j 1 -C / $TREE > \$OUT")
+done
+CRE+=(
+	"aescrypt -c -6 --no-hw::$AK -c -6 -j $N --no-hw -C / $TREE > \$OUT"
+	"tar c | pigz -6 | age::tar -cf - -C / $TREE 2>/dev/null | pigz -6 -p $N | age -r $R > \$OUT"
+	"tar c | pigz -6::tar -cf - -C / $TREE 2>/dev/null | pigz -6 -p $N > \$OUT"
+)
+EXT=()
+for place in tmpfs disk; do
+	EXT+=("aescrypt -x ($place)::aescrypt -c -6 ${ENGINES[0]}::$AK -x -j $N -f \$IN -C \$XD"
+	      "age -d | pigz -d | tar x ($place)::tar c | pigz -6 | age::age -d -i $W/age.key \$IN | pigz -d | tar -xf - -C \$XD"
+	      "tar x ($place)::=tree::tar -xf \$IN -C \$XD")
+done
 
-TIMEFORMAT='%R %U %S'
 slug() { echo "$1" | tr -c 'a-zA-Z0-9' '_'; }
 
-# run DATA NAME CMD IN OUT: time one command, append "NAME wall cpu" to
-# the data set's raw file.
+# run DATA NAME CMD IN OUT: time one command, append "NAME wall cpu rss"
+# to the data set's raw file.
 run() {
 	local data=$1 name=$2 cmd=$3 t
-	export IN=$4 OUT=$5
+	export IN=$4 OUT=$5 XD
+	case $name in
+	*"(tmpfs)"*) XD=$SHM/x ;;
+	*) XD=$W/x ;;
+	esac
+	rm -rf "$XD" && mkdir "$XD"
 	# A command that fails is reported and left out of the medians.
-	t=$( { time bash -c "$cmd" >/dev/null 2>"$W/last.err"; } 2>&1 | tail -1) || {
+	if ! /usr/bin/time -f '%e %U %S %M' -o "$W/last.time" bash -c "$cmd" \
+	    >/dev/null 2>"$W/last.err"; then
 		echo "peers.sh: $name ($data) failed: $(tail -2 "$W/last.err")" >&2
 		return 0
-	}
-	printf '%s\t%s\n' "$name" "$(echo "$t" | awk '{printf "%.4f %.4f", $1, $2 + $3}')" >> "$W/$data.raw"
+	fi
+	t=$(tail -1 "$W/last.time")
+	printf '%s\t%s\n' "$name" "$(echo "$t" | awk '{printf "%.4f %.4f %d", $1, $2 + $3, $4}')" >> "$W/$data.raw"
+}
+
+src_of() {     # the file a decryption or extraction case reads
+	case $1 in
+	=tree) echo "$W/tree" ;;
+	*) echo "$W/$2.$(slug "$1")" ;;
+	esac
 }
 
 for r in $(seq 1 "$ROUNDS"); do
@@ -103,49 +153,96 @@ for r in $(seq 1 "$ROUNDS"); do
 		done
 		for c in "${DEC[@]}"; do
 			name=${c%%::*}; rest=${c#*::}; src=${rest%%::*}
-			run "$data" "$name" "${rest#*::}" "$W/$data.$(slug "$src")" /dev/null
+			run "$data" "$name" "${rest#*::}" "$(src_of "$src" "$data")" /dev/null
 		done
 	done
+	for c in "${CRE[@]}"; do
+		name=${c%%::*}
+		run fs "$name" "${c#*::}" - "$W/fs.$(slug "$name")"
+	done
+	for c in "${EXT[@]}"; do
+		name=${c%%::*}; rest=${c#*::}; src=${rest%%::*}
+		run fs "$name" "${rest#*::}" "$(src_of "$src" fs)" /dev/null
+	done
+	rm -rf "$W/x" "$SHM/x"
 done
 
-# median NAME DATA FIELD(1 wall, 2 cpu)
-median() {
+# stat NAME DATA FIELD(1 wall, 2 cpu, 3 rss): "median min max"
+stat3() {
 	awk -F'\t' -v n="$1" '$1 == n {print $2}' "$W/$2.raw" | awk -v f="$3" '{print $f}' |
-	    sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
+	    sort -n | awk '{a[NR] = $1} END {if (NR) print a[int((NR + 1) / 2)], a[1], a[NR]}'
 }
+median() { stat3 "$@" | awk '{print $1}'; }
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN {printf "%.1f", b / 1e6 / s}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.2f", a / b}'; }
-ratio3() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.4f", a / b}'; }
+ratio3() { awk -v a="$1" -v b="$2" 'BEGIN {if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.4f", a / b}'; }
+size_of() { local f="$W/$1.$(slug "$2")"; [ -f "$f" ] && stat -c %s "$f" || echo ""; }
 
-echo "aescrypt peers benchmark: $(date -u +%Y-%m-%d), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-echo "$ROUNDS round(s), medians; MB/s = input MB per wall second"
+echo "aescrypt peers benchmark: $(date -u +%Y-%m-%d), $N CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+echo "$("$A" --version | grep 'deflate engine')"
+echo "$ROUNDS round(s): median wall (min-max), CPU, peak RSS; MB/s = input MB per wall second"
+
+table() {     # table DATA SIZE CASES...
+	local data=$1 size=$2 c name s w u m out
+	shift 2
+	printf '%-36s %18s %8s %8s %12s %9s\n' case "wall s (range)" "CPU s" "RSS MB" "out bytes" "MB/s"
+	for c in "$@"; do
+		name=${c%%::*}
+		s=$(stat3 "$name" "$data" 1)
+		if [ -z "$s" ]; then
+			printf '%-36s %18s\n' "$name" failed
+			continue
+		fi
+		w=${s%% *}
+		u=$(median "$name" "$data" 2); m=$(median "$name" "$data" 3)
+		out=$(size_of "$data" "$name")
+		[[ $name == *"/dev/null"* || -z $out ]] && out="-"
+		printf '%-36s %18s %8.3f %8.1f %12s %9s\n' "$name" \
+		    "$(echo "$s" | awk '{printf "%.3f (%.2f-%.2f)", $1, $2, $3}')" \
+		    "$u" "$(awk -v k="$m" 'BEGIN {print k / 1024}')" "$out" "$(mbs "$size" "$w")"
+	done
+}
+
+E=${ENGINES[0]}
 for data in tree random; do
 	size=$(stat -c %s "$W/$data")
 	echo
 	echo "== $data: $size bytes =="
-	printf '%-26s %8s %8s %12s %9s\n' case "wall s" "CPU s" "out bytes" "MB/s"
-	for c in "${ENC[@]}" "${DEC[@]}"; do
-		name=${c%%::*}
-		w=$(median "$name" "$data" 1); u=$(median "$name" "$data" 2)
-		if [ -z "$w" ]; then
-			printf '%-26s %8s\n' "$name" failed
-			continue
-		fi
-		out="-"
-		f="$W/$data.$(slug "$name")"
-		[ -f "$f" ] && [[ $name != *"/dev/null"* ]] && out=$(stat -c %s "$f")
-		# decryption rows: MB/s of plaintext produced, the same size
-		printf '%-26s %8.3f %8.3f %12s %9s\n' "$name" "$w" "$u" "$out" "$(mbs "$size" "$w")"
-	done
-	e6=$(median "aescrypt -e -6" "$data" 1); pa=$(median "pigz -6 | age" "$data" 1)
-	d=$(median "aescrypt -d" "$data" 1); ad=$(median "age -d | pigz -d" "$data" 1)
-	j1=$(median "aescrypt -e -6 -j1" "$data" 1)
+	table "$data" "$size" "${ENC[@]}" "${DEC[@]}"
+	e6=$(median "aescrypt -e -6 $E" "$data" 1); pa=$(median "pigz -6 | age" "$data" 1)
+	d=$(median "aescrypt -d $E" "$data" 1); ad=$(median "age -d | pigz -d" "$data" 1)
+	j1=$(median "aescrypt -e -6 -j1 $E" "$data" 1); dj1=$(median "aescrypt -d -j1 $E" "$data" 1)
 	e0=$(median "aescrypt -e -0 > /dev/null" "$data" 1); cat0=$(median "cat > /dev/null" "$data" 1)
-	sa=$(stat -c %s "$W/$data.$(slug "aescrypt -e -6")"); sp=$(stat -c %s "$W/$data.$(slug "pigz -6 (no encryption)")")
-	echo "-- targets ($data) --"
-	echo "aescrypt -e -6 / pigz -6 | age     throughput $(ratio "$pa" "$e6")x   (target >= 1.0x)"
-	echo "aescrypt -e -6 size / pigz -6 size          $(ratio3 "$sa" "$sp")x   (target <= 1.01x)"
-	echo "aescrypt -d / age -d | pigz -d     throughput $(ratio "$ad" "$d")x   (target >= 1.8x)"
+	e0w=$(median "aescrypt -e -0" "$data" 1)
+	sa=$(size_of "$data" "aescrypt -e -6 $E"); sp=$(size_of "$data" "pigz -6 (no encryption)")
+	echo "-- targets ($data, engine $E) --"
+	echo "aescrypt -e -6 / pigz -6 | age     throughput $(ratio "$pa" "$e6")x   (target >= 2.0x)"
+	echo "aescrypt -e -6 size / pigz -6 size          $(ratio3 "$sa" "$sp")x   (target <= 1.0x)"
+	echo "aescrypt -d / age -d | pigz -d     throughput $(ratio "$ad" "$d")x   (target >= 4x)"
 	echo "aescrypt -e -6 -j$N / -j1           throughput $(ratio "$j1" "$e6")x   (target >= 1.8x on 2 cores)"
-	echo "aescrypt -e -0 / cat, both > /dev/null     $(ratio "$cat0" "$e0")x   (target >= 0.5x, random data)"
+	echo "aescrypt -d -j$N / -j1              throughput $(ratio "$dj1" "$d")x   (target >= 1.8x on 2 cores)"
+	echo "aescrypt -e -6 / aescrypt -e -0    throughput $(ratio "$e0w" "$e6")x   (target >= 0.5x, random data)"
+	echo "aescrypt -e -0 / cat, both > /dev/null     $(ratio "$cat0" "$e0")x"
+	if [ "${#ENGINES[@]}" -gt 1 ]; then
+		ez=$(median "aescrypt -e -6 zlib" "$data" 1); dz=$(median "aescrypt -d zlib" "$data" 1)
+		echo "engines: -e -6 libdeflate / zlib throughput $(ratio "$ez" "$e6")x, -d $(ratio "$dz" "$d")x"
+	fi
+done
+
+size=$(stat -c %s "$W/tree")
+echo
+echo "== the tree as files: $TREE ($size bytes as tar) =="
+table fs "$size" "${CRE[@]}" "${EXT[@]}"
+c6=$(median "aescrypt -c -6 $E" fs 1); tpa=$(median "tar c | pigz -6 | age" fs 1)
+cj1=$(median "aescrypt -c -6 -j1 $E" fs 1)
+sc=$(size_of fs "aescrypt -c -6 $E"); stp=$(size_of fs "tar c | pigz -6")
+echo "-- targets (files, engine $E) --"
+echo "aescrypt -c -6 / tar c | pigz -6 | age  throughput $(ratio "$tpa" "$c6")x   (target >= 2.0x)"
+echo "aescrypt -c -6 size / tar c | pigz -6 size      $(ratio3 "$sc" "$stp")x   (target <= 1.0x)"
+echo "aescrypt -c -6 -j$N / -j1                throughput $(ratio "$cj1" "$c6")x   (target >= 1.8x on 2 cores)"
+for place in tmpfs disk; do
+	x=$(median "aescrypt -x ($place)" fs 1); ax=$(median "age -d | pigz -d | tar x ($place)" fs 1)
+	tx=$(median "tar x ($place)" fs 1)
+	echo "aescrypt -x / age | pigz | tar x ($place) throughput $(ratio "$ax" "$x")x   (target >= 2.0x)"
+	echo "aescrypt -x time / plain tar x ($place)           $(ratio "$x" "$tx")x   (target <= 1.3x)"
 done

@@ -79,11 +79,28 @@ stats_field() {
 	grep -o "\"$2\":[0-9.]*" <<< "$1" | head -1 | cut -d: -f2
 }
 
-@test "--stats prints every stage, the tier and the thread count" {
+@test "--stats prints every stage, the tier, the engine and the thread count" {
 	make_key k
 	seq 1 500000 > in.bin
+	local engine
+	engine=$("$AESCRYPT" --version | sed -n 's/^deflate engine: \([a-z]*\) .*/\1/p')
+	[ -n "$engine" ]
 	run_aescrypt 0 -e -k k -j2 --stats -o c.aes in.bin
-	assert_match 'stats: encrypt, cipher (vaes-avx2|aesni-pclmul|soft-ct), 2 worker threads'
+	assert_match "stats: encrypt, cipher (vaes-avx2|aesni-pclmul|soft-ct), deflate $engine, 2 worker threads"
+	run_aescrypt 0 -e -k k -j2 --stats --deflate zlib -o z.aes in.bin
+	assert_match "deflate zlib, 2 worker threads"
+	# either engine opens the other's file
+	run_aescrypt 0 -d -k k --deflate zlib -o out.bin c.aes
+	cmp in.bin out.bin
+	run_aescrypt 0 -d -k k -o out.bin z.aes
+	cmp in.bin out.bin
+	run_aescrypt 2 -e -k k --deflate gzip -o x.aes in.bin
+	assert_match "'libdeflate' or 'zlib'"
+	if [ "$engine" = zlib ]; then
+		run_aescrypt 2 -e -k k --deflate libdeflate -o x.aes in.bin
+		assert_match "this build has no libdeflate"
+	fi
+	run_aescrypt 0 -e -k k -j2 --stats -o c.aes in.bin
 	assert_match 'wall [0-9.]+ s, CPU [0-9.]+ s, peak memory [0-9]+ KiB'
 	assert_match "in $(stat -c %s in.bin) bytes, out $(stat -c %s c.aes) bytes"
 	for s in read compress encrypt write kdf other; do
@@ -166,4 +183,23 @@ stats_field() {
 	[ "$(grep -cE '^text +-[169] .* 0\.[0-9]{3}$' <<< "$output")" -ge 3 ]
 	run_aescrypt 2 --benchmark --benchmark-time 0
 	run_aescrypt 2 --benchmark -e
+}
+
+@test "incompressible data is stored on the probe's word, with either engine; text is compressed" {
+	make_key k
+	head -c 2000000 /dev/urandom > r.bin
+	seq 1 300000 > t.bin
+	local e
+	for e in zlib $("$AESCRYPT" --version | grep -q 'deflate engine: libdeflate' && echo libdeflate); do
+		run_aescrypt 0 -e -k k --deflate "$e" --chunk-size 64K --stats=json -o r.aes r.bin
+		# 31 chunks: the 30 full ones are probed and stored, the short
+		# final one (under 64 KiB) is compressed in full and stored
+		[[ $output =~ \"chunks\":31, ]]
+		[[ $output =~ \"stored_by_probe\":30, ]]
+		run_aescrypt 0 -e -k k --deflate "$e" --stats=json -o t.aes t.bin
+		[[ $output =~ \"stored_by_probe\":0, ]]
+		[ "$(stat -c %s t.aes)" -lt $(( $(stat -c %s t.bin) / 2 )) ]
+		run_aescrypt 0 -d -k k -o out r.aes
+		cmp out r.bin
+	done
 }
