@@ -1,40 +1,68 @@
 /*
  * benchmark.c -- aescrypt --benchmark.
  *
- * For each kind of data (text-like and incompressible), each level of
- * 0, 1, 6 and 9 with each DEFLATE engine built in (level 0 stores, so
- * it has no engine), and each cipher tier (the hardware one this CPU
- * would use, then the portable one --no-hw forces), the real pipeline
- * encrypts a buffer in memory, then decrypts the result, as many times
- * as fit its share of the time.  The stage times are the pipeline's own
- * per-thread CPU clocks, so the "aes %" column is the part of the work
- * that was encryption: the figure WinZip's and 7-Zip's benchmarks made
- * famous, that with AES-NI encryption is nearly free next to
- * compression, and without it is not.
+ * What it shows is the WinZip/7-Zip finding: with AES-NI, encryption is
+ * nearly free next to compression; without it, encryption is a real
+ * share of the cost.  So it measures, in memory, the real pipeline
+ * (reader, workers, ordered writer) on two kinds of data (text-like and
+ * incompressible), at levels 0, 1, 6 and 9, with every cipher tier this
+ * CPU offers and the default DEFLATE engine, plus the other engine on
+ * the default tier; both directions.  And the cipher alone, like
+ * `openssl speed -evp aes-256-gcm`, for each tier.
+ *
+ * How the figures are made to repeat:
+ *   - Every measurement ("cell") gets an equal share of what is left of
+ *     the time budget, so --benchmark-time is kept to within a trial.
+ *   - A warm-up trial first (not counted), which also sizes the trials:
+ *     about a fifth of the cell's share each, from 1 MiB (four chunks,
+ *     so every worker has two) to 64 MiB (the whole buffer).  8 MiB
+ *     per run was too little to time a stage running at GB/s.
+ *   - Then trials until the share is spent (at least one; a short
+ *     budget gets fewer, and such a cell is marked "?").  Each rate is
+ *     the median over the trials, with the min-max spread; a cell whose
+ *     spread is over 10% of its median is marked "~": the machine was
+ *     busy, or the stage is too fast to time in that share.
+ *   - Stage rates come from the pipeline's per-thread CPU clocks, so
+ *     they are what the stage costs, not what it waited.
+ * The cipher alone seals and opens 16 KiB messages over a 1 MiB buffer
+ * (it stays in cache), one thread, which is what openssl speed's largest
+ * block size measures.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
+#include "common/io.h"
 #include "container/deflate.h"
 #include "crypto/cpu.h"
 #include "crypto/gcm.h"
-#include "common/io.h"
-#include "pipeline/pipeline.h"
 #include "crypto/random.h"
 #include "crypto/wipe.h"
+#include "pipeline/pipeline.h"
 #include "benchmark.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "signals.h"
 
-#define DATA_BYTES ((size_t)8 << 20)
+#define DATA_BYTES ((size_t)64 << 20)
+#define TRIAL_MIN ((size_t)1 << 20)
+#define FEW_TRIALS 3            /* fewer: no spread worth the name */
+#define NOISY 0.10              /* spread over 10% of the median */
+#define MAX_TRIALS 256
+#define RAW_BUF ((size_t)1 << 20)
+#define RAW_MSG ((size_t)16 << 10)
 
 static const int levels[] = { 0, 1, 6, 9 };
+
+/* The key of every measurement: a benchmark protects nothing. */
+static const uint8_t BENCH_KEY[GCM_KEY_LEN] = { 0x42 };
 #define NLEVELS 4
+
+/* ---- the data ---- */
 
 /* A small generator, so the text is the same on every run. */
 static uint64_t
@@ -87,10 +115,39 @@ make_text(uint8_t *buf, size_t n)
 	}
 }
 
-struct cell {
-	double zip_mbs, aead_mbs, total_mbs, aead_share;
-	double ratio;
+/* ---- statistics ---- */
+
+struct spread {
+	double median, min, max;
 };
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct spread
+spread_of(double *v, size_t n)
+{
+	struct spread s = { 0, 0, 0 };
+
+	if (n == 0)
+		return s;
+	qsort(v, n, sizeof *v, cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+static int
+noisy(const struct spread *s)
+{
+	return s->median > 0 && (s->max - s->min) / s->median > NOISY;
+}
 
 static double
 mbs(uint64_t bytes, uint64_t ns)
@@ -98,135 +155,446 @@ mbs(uint64_t bytes, uint64_t ns)
 	return ns == 0 ? 0.0 : (double)bytes / 1e6 / ((double)ns / 1e9);
 }
 
-static void
-to_cell(const struct ae_pipe_stats *st, uint64_t plain, struct cell *c)
-{
-	c->zip_mbs = mbs(plain, st->zip_ns);
-	c->aead_mbs = mbs(st->aead_bytes, st->aead_ns);
-	c->total_mbs = mbs(plain, st->wall_ns);
-	c->aead_share = st->zip_ns + st->aead_ns == 0 ? 0.0 :
-	    100.0 * (double)st->aead_ns / (double)(st->zip_ns + st->aead_ns);
-	c->ratio = plain == 0 ? 0.0 : (double)st->wire_bytes / (double)plain;
-}
+/* ---- the cells ---- */
 
-/*
- * Encrypt data, then decrypt the result, each repeated until `slice`
- * seconds have passed (at least once).  Returns an AE_E* code.
- */
+enum { ENCRYPT, DECRYPT };
+
+struct cell {
+	int data;               /* 0 text, 1 random */
+	int level, engine;      /* engine is resolved (deflate.h) */
+	enum gcm_tier tier;
+	int dir;
+	size_t trials;
+	struct spread zip, aes, total;  /* MB/s */
+	double share_zip, share_aes, share_io;  /* of the CPU, sum 1 */
+	double ratio;           /* record bytes / plaintext bytes */
+};
+
+struct bench {
+	const uint8_t *data[2];
+	uint8_t *sealed[2];     /* per data: the last encryption, for decrypt */
+	size_t sealed_len[2], sealed_cap[2];
+	size_t trial_bytes;
+	unsigned threads, log2;
+	uint64_t deadline;      /* wall ns */
+	size_t left;            /* measurements still to run */
+};
+
+/* One trial: n bytes of data (or the sealed records, to decrypt) through
+ * the pipeline.  Fills st. */
 static int
-measure(const gcm_ctx *g, const uint8_t *data, size_t n, int level,
-    int engine, unsigned threads, unsigned log2, double slice,
-    struct cell *enc, struct cell *dec)
+trial(struct bench *b, const gcm_ctx *g, struct cell *c, size_t n,
+    struct ae_pipe_stats *st)
 {
 	struct ae_pipe_params p;
-	struct ae_pipe_stats sum, st;
 	struct ae_memio out = { 0 }, back = { .discard = 1 };
+	struct ae_memio src = { 0 };
+	struct ae_reader rd = { ae_mem_read, &src };
+	struct ae_writer wr;
 	struct ae_diag d;
-	uint64_t plain, limit = (uint64_t)(slice * 1e9), t0;
-	int r = AE_OK, dir;
+	int r;
 
 	memset(&p, 0, sizeof p);
 	p.key = g;
-	p.chunk_log2 = log2;
-	p.level = level;
-	p.engine = engine;
-	p.threads = threads;
+	p.chunk_log2 = b->log2;
+	p.level = c->level;
+	p.engine = c->engine;
+	p.threads = b->threads;
 	p.interrupt = &signals_stop;
 	p.timed = 1;
-	for (dir = 0; dir < 2 && r == AE_OK; dir++) {
-		memset(&sum, 0, sizeof sum);
-		plain = 0;
-		t0 = ae_wall_ns();
-		do {
-			struct ae_memio src = { .src = dir ? out.dst : data,
-			    .len = dir ? out.fill : n };
-			struct ae_reader rd = { ae_mem_read, &src };
-			struct ae_writer wr = { ae_mem_write,
-			    dir ? (void *)&back : (void *)&out };
-
-			memset(&st, 0, sizeof st);
-			if (dir == 0)
-				out.fill = 0;
-			r = dir ? ae_pipe_decode(&p, &rd, &wr, &st, &d) :
-			    ae_pipe_encode(&p, &rd, &wr, &st, &d);
-			if (r != AE_OK)
-				break;
-			sum.zip_ns += st.zip_ns;
-			sum.aead_ns += st.aead_ns;
-			sum.aead_bytes += st.aead_bytes;
-			sum.wall_ns += st.wall_ns;
-			sum.wire_bytes += st.wire_bytes;
-			plain += n;
-		} while (ae_wall_ns() - t0 < limit);
-		to_cell(&sum, plain, dir ? dec : enc);
+	memset(st, 0, sizeof *st);
+	if (c->dir == ENCRYPT) {
+		/* Into the buffer of the last trial, which is big enough:
+		 * growing one with realloc would time page faults. */
+		src.src = b->data[c->data];
+		src.len = n;
+		out.dst = b->sealed[c->data];
+		out.cap = b->sealed_cap[c->data];
+		wr.write = ae_mem_write;
+		wr.ctx = &out;
+		r = ae_pipe_encode(&p, &rd, &wr, st, &d);
+		b->sealed[c->data] = out.dst;
+		b->sealed_cap[c->data] = out.cap;
+		b->sealed_len[c->data] = r == AE_OK ? out.fill : 0;
+	} else {
+		src.src = b->sealed[c->data];
+		src.len = b->sealed_len[c->data];
+		wr.write = ae_mem_write;
+		wr.ctx = &back;
+		r = ae_pipe_decode(&p, &rd, &wr, st, &d);
 	}
-	free(out.dst);
 	return r;
 }
 
-static void
-rate(char *buf, size_t size, double v)
+/*
+ * Measure one cell: a warm-up trial that also sizes the others, then
+ * trials until this cell's share of the remaining budget is spent.  A
+ * decrypt cell reads what the encrypt cell before it made.
+ */
+static int
+measure(struct bench *b, struct cell *c)
 {
-	if (v <= 0.0)
-		snprintf(buf, size, "%9s", "-");
-	else
-		snprintf(buf, size, "%9.1f", v);
+	static double zip[MAX_TRIALS], aes[MAX_TRIALS], tot[MAX_TRIALS];
+	struct ae_pipe_stats st;
+	uint64_t now = ae_wall_ns(), share, t0;
+	uint64_t zip_ns = 0, aes_ns = 0, io_ns = 0, plain = 0, wire = 0;
+	size_t n = c->dir == ENCRYPT ? b->trial_bytes : 0, k = 0;
+	gcm_ctx g;
+	int r;
+
+	share = b->deadline > now ? (b->deadline - now) / (b->left ? b->left :
+	    1) : 0;
+	b->left -= b->left > 0;
+	gcm_init_tier(&g, BENCH_KEY, c->tier);
+	if (c->dir == ENCRYPT) {
+		/* The warm-up, on the smallest trial, sizes the rest: a
+		 * fifth of the share each, within [TRIAL_MIN, DATA_BYTES]. */
+		t0 = ae_wall_ns();
+		if ((r = trial(b, &g, c, TRIAL_MIN, &st)) != AE_OK)
+			goto out;
+		{
+			double per_byte = (double)(ae_wall_ns() - t0) /
+			    (double)TRIAL_MIN;
+			double want = per_byte > 0 ? (double)share / 5.0 /
+			    per_byte : (double)DATA_BYTES;
+
+			n = want < (double)TRIAL_MIN ? TRIAL_MIN :
+			    want > (double)DATA_BYTES ? DATA_BYTES :
+			    (size_t)want;
+			n -= n % ((size_t)1 << b->log2);
+			if (n < TRIAL_MIN)
+				n = TRIAL_MIN;
+		}
+		/* The first counted trial makes the records the decrypt
+		 * cell reads; it is the same size as the others. */
+	} else {
+		if ((r = trial(b, &g, c, 0, &st)) != AE_OK)    /* warm-up */
+			goto out;
+	}
+	t0 = ae_wall_ns();
+	do {
+		if ((r = trial(b, &g, c, n, &st)) != AE_OK)
+			goto out;
+		zip[k] = mbs(st.plain_bytes, st.zip_ns);
+		aes[k] = mbs(st.aead_bytes, st.aead_ns);
+		tot[k] = mbs(st.plain_bytes, st.wall_ns);
+		zip_ns += st.zip_ns;
+		aes_ns += st.aead_ns;
+		io_ns += st.read_ns + st.write_ns;
+		plain += st.plain_bytes;
+		wire += st.wire_bytes;
+		k++;
+	} while (k < MAX_TRIALS && ae_wall_ns() - t0 < share);
+	c->trials = k;
+	c->zip = spread_of(zip, k);
+	c->aes = spread_of(aes, k);
+	c->total = spread_of(tot, k);
+	{
+		double sum = (double)(zip_ns + aes_ns + io_ns);
+
+		c->share_zip = sum > 0 ? (double)zip_ns / sum : 0;
+		c->share_aes = sum > 0 ? (double)aes_ns / sum : 0;
+		c->share_io = sum > 0 ? 1.0 - c->share_zip - c->share_aes : 0;
+	}
+	c->ratio = plain ? (double)wire / (double)plain : 0;
+	if (c->dir == ENCRYPT)
+		b->trial_bytes = n;
+out:
+	gcm_wipe(&g);
+	return r;
 }
 
-/* One row of the tables: a level with an engine, and a cipher tier. */
-struct config {
-	int level, engine;
+/* The cipher alone, one thread: 16 KiB messages over a 1 MiB buffer. */
+struct raw {
 	enum gcm_tier tier;
+	struct spread seal, open;
 };
 
-#define MAX_CONFIGS (NLEVELS * 2 * 2)
+static int
+measure_raw(struct raw *rw, struct bench *b)
+{
+	static double s[MAX_TRIALS], o[MAX_TRIALS];
+	uint8_t *buf = malloc(RAW_BUF + 16 * (RAW_BUF / RAW_MSG));
+	uint8_t iv[12] = { 0 };
+	uint64_t now = ae_wall_ns(), share, t0, t;
+	size_t k = 0, off, m;
+	gcm_ctx g;
+	int r = AE_OK;
+
+	if (buf == NULL)
+		return AE_ENOMEM;
+	memset(buf, 0x5a, RAW_BUF);
+	share = b->deadline > now ? (b->deadline - now) / (b->left ? b->left :
+	    1) : 0;
+	b->left -= b->left > 0;
+	gcm_init_tier(&g, BENCH_KEY, rw->tier);
+	/* warm-up: one pass each way */
+	for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
+		gcm_seal(&g, iv, 12, NULL, 0, buf + off, RAW_MSG, buf + off,
+		    buf + RAW_BUF + 16 * m);
+	t0 = ae_wall_ns();
+	do {
+		/* Each pass: seal all, then open all (in place), timed
+		 * apart; about 1 MiB each way. */
+		int passes = 0;
+
+		t = ae_thread_ns();
+		do {
+			for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
+				gcm_seal(&g, iv, 12, NULL, 0, buf + off,
+				    RAW_MSG, buf + off, buf + RAW_BUF + 16 * m);
+			passes++;
+		} while (ae_thread_ns() - t < 2000000);     /* >= 2 ms */
+		s[k] = mbs((uint64_t)passes * RAW_BUF, ae_thread_ns() - t);
+		/* open what the last pass sealed, then reseal for the next */
+		t = ae_thread_ns();
+		for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
+			if (gcm_open(&g, iv, 12, NULL, 0, buf + off, RAW_MSG,
+			    buf + RAW_BUF + 16 * m, 16, buf + off) != AE_OK)
+				r = AE_EAUTH;
+		o[k] = mbs(RAW_BUF, ae_thread_ns() - t);
+		for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
+			gcm_seal(&g, iv, 12, NULL, 0, buf + off, RAW_MSG,
+			    buf + off, buf + RAW_BUF + 16 * m);
+		k++;
+	} while (r == AE_OK && k < MAX_TRIALS && (k < FEW_TRIALS
+	    || ae_wall_ns() - t0 < share));
+	rw->seal = spread_of(s, k);
+	rw->open = spread_of(o, k);
+	gcm_wipe(&g);
+	free(buf);
+	return r;
+}
+
+/* ---- output ---- */
+
+static const char *data_name[2] = { "text", "random" };
 
 static void
-print_row(const char *data, const struct config *k, const struct cell *c,
-    int show_ratio)
+cell_level(const struct cell *c, char *buf, size_t n)
 {
-	char z[16], a[16], t[16], lv[24];
+	if (c->level == 0)
+		snprintf(buf, n, "-0");
+	else
+		snprintf(buf, n, "-%d %s", c->level, ae_deflate_name(c->engine));
+}
 
-	/* Level 0 never calls deflate: there is no zip rate to show. */
-	rate(z, sizeof z, k->level == 0 ? 0.0 : c->zip_mbs);
-	rate(a, sizeof a, c->aead_mbs);
-	rate(t, sizeof t, c->total_mbs);
-	snprintf(lv, sizeof lv, "-%d %s", k->level, k->level == 0 ? "" :
-	    ae_deflate_name(k->engine));
-	printf("%-6s %-13s %-13s %s %s %s %6.1f%%", data, lv,
-	    gcm_tier_name(k->tier), z, a, t, c->aead_share);
-	if (show_ratio)
-		printf("  %6.3f", c->ratio);
+/* "1234.5" with a "~" when noisy, "?" when there were too few trials
+ * to tell; "-" when not applicable */
+static void
+rate_text(char *buf, size_t n, const struct spread *s, size_t trials,
+    int na)
+{
+	if (na || s->median <= 0)
+		snprintf(buf, n, "%10s", "-");
+	else
+		snprintf(buf, n, "%9.1f%c", s->median, trials < FEW_TRIALS ?
+		    '?' : noisy(s) ? '~' : ' ');
+}
+
+static void
+print_table(const struct cell *cells, size_t nc, int dir)
+{
+	size_t i;
+
+	printf("%s  (zip = %s)\n", dir == ENCRYPT ? "encrypt" : "decrypt",
+	    dir == ENCRYPT ? "deflate" : "inflate");
+	printf("%-6s %-13s %-13s %10s %10s %10s %7s %7s  %s\n", "data",
+	    "level", "cipher", "zip MB/s", "aes MB/s", "total", "aes %",
+	    dir == ENCRYPT ? "ratio" : "", "spread of total");
+	for (i = 0; i < nc; i++) {
+		const struct cell *c = &cells[i];
+		char lv[32], z[16], a[16], t[16], ratio[16];
+
+		if (c->dir != dir)
+			continue;
+		cell_level(c, lv, sizeof lv);
+		rate_text(z, sizeof z, &c->zip, c->trials, c->level == 0);
+		rate_text(a, sizeof a, &c->aes, c->trials, 0);
+		rate_text(t, sizeof t, &c->total, c->trials, 0);
+		if (dir == ENCRYPT)
+			snprintf(ratio, sizeof ratio, "%7.3f", c->ratio);
+		else
+			snprintf(ratio, sizeof ratio, "%7s", "");
+		printf("%-6s %-13s %-13s %s %s %s %6.1f%% %s  %.1f-%.1f, %zu "
+		    "trials\n", data_name[c->data], lv, gcm_tier_name(c->tier),
+		    z, a, t, 100.0 * c->share_aes, ratio, c->total.min,
+		    c->total.max, c->trials);
+	}
+}
+
+/*
+ * The picture: for text, encrypting, each level with each tier (the
+ * default engine), a bar of the CPU split into compress (#), encrypt
+ * (=) and the rest (. : reading, writing, the pipeline).
+ */
+static void
+print_chart(const struct cell *cells, size_t nc, int engine)
+{
+	const int width = 50;
+	size_t i;
+
+	printf("Where the CPU goes, encrypting text with %s "
+	    "(# compress, = AES-GCM, . I/O and the rest):\n",
+	    ae_deflate_name(engine));
+	for (i = 0; i < nc; i++) {
+		const struct cell *c = &cells[i];
+		char bar[64];
+		int z, a, k;
+
+		if (c->dir != ENCRYPT || c->data != 0 || (c->level != 0
+		    && c->engine != engine))
+			continue;
+		z = (int)(c->share_zip * width + 0.5);
+		a = (int)(c->share_aes * width + 0.5);
+		if (a == 0 && c->share_aes > 0)
+			a = 1;      /* too small to draw is not zero */
+		if (z + a > width)
+			z = width - a;
+		for (k = 0; k < width; k++)
+			bar[k] = k < z ? '#' : k < z + a ? '=' : '.';
+		bar[width] = '\0';
+		printf("  -%d %-13s |%s| AES %5.1f%%  %8.1f MB/s\n", c->level,
+		    gcm_tier_name(c->tier), bar, 100.0 * c->share_aes,
+		    c->total.median);
+	}
 	printf("\n");
 }
 
-int
-benchmark_run(double seconds, unsigned threads, unsigned chunk_log2)
+static void
+json_spread(const char *key, const struct spread *s)
 {
-	enum gcm_tier tiers[2];
-	int engines[2], ntiers = 0, nengines = 0, nk = 0, d, l, e, t, i;
-	int r = AE_OK;
-	struct config k[MAX_CONFIGS];
-	struct cell enc[2][MAX_CONFIGS], dec[2][MAX_CONFIGS];
-	uint8_t *data[2], key[32];
-	char feat[256];
-	double slice;
+	printf("\"%s\":{\"median\":%.3f,\"min\":%.3f,\"max\":%.3f}", key,
+	    s->median, s->min, s->max);
+}
 
-	tiers[ntiers++] = gcm_default_tier();
-	if (tiers[0] != GCM_TIER_SOFT)
-		tiers[ntiers++] = GCM_TIER_SOFT;
-	engines[nengines++] = ae_deflate_default_engine();
-	if (ae_deflate_available(AE_DEFLATE_ZLIB)
-	    && engines[0] != AE_DEFLATE_ZLIB)
-		engines[nengines++] = AE_DEFLATE_ZLIB;
-	for (l = 0; l < NLEVELS; l++)
-		for (e = 0; e < (levels[l] == 0 ? 1 : nengines); e++)
-			for (t = 0; t < ntiers; t++) {
-				k[nk].level = levels[l];
-				k[nk].engine = engines[e];
-				k[nk].tier = tiers[t];
-				nk++;
+static void
+print_json(const struct bench *b, const struct cell *cells, size_t nc,
+    const struct raw *raws, size_t nr, double budget, double elapsed)
+{
+	size_t i;
+
+	printf("{\"threads\":%u,\"chunk_kib\":%u,\"time_budget_s\":%.3f,"
+	    "\"elapsed_s\":%.3f,\"cipher_alone\":[", b->threads,
+	    (1u << b->log2) / 1024, budget, elapsed);
+	for (i = 0; i < nr; i++) {
+		printf("%s{\"tier\":\"%s\",", i ? "," : "",
+		    gcm_tier_name(raws[i].tier));
+		json_spread("seal_mb_s", &raws[i].seal);
+		printf(",");
+		json_spread("open_mb_s", &raws[i].open);
+		printf("}");
+	}
+	printf("],\"cells\":[");
+	for (i = 0; i < nc; i++) {
+		const struct cell *c = &cells[i];
+
+		printf("%s{\"data\":\"%s\",\"direction\":\"%s\",\"level\":%d,"
+		    "\"engine\":\"%s\",\"tier\":\"%s\",\"trials\":%zu,",
+		    i ? "," : "", data_name[c->data], c->dir == ENCRYPT ?
+		    "encrypt" : "decrypt", c->level, c->level == 0 ? "none" :
+		    ae_deflate_name(c->engine), gcm_tier_name(c->tier),
+		    c->trials);
+		json_spread("zip_mb_s", &c->zip);
+		printf(",");
+		json_spread("aes_mb_s", &c->aes);
+		printf(",");
+		json_spread("total_mb_s", &c->total);
+		printf(",\"noisy\":%s,\"shares\":{\"compress\":%.4f,"
+		    "\"encrypt\":%.4f,\"io\":%.4f},\"ratio\":%.4f}",
+		    noisy(&c->total) || c->trials < FEW_TRIALS ? "true" :
+		    "false", c->share_zip,
+		    c->share_aes, c->share_io, c->ratio);
+	}
+	printf("]}\n");
+}
+
+static void
+print_csv(const struct cell *cells, size_t nc, const struct raw *raws,
+    size_t nr)
+{
+	size_t i;
+
+	printf("kind,data,direction,level,engine,tier,trials,zip_mb_s,"
+	    "aes_mb_s,total_mb_s,total_min,total_max,share_compress,"
+	    "share_encrypt,share_io,ratio\n");
+	for (i = 0; i < nr; i++)
+		printf("cipher,,seal,,,%s,,,%.1f,,%.1f,%.1f,,,,\n"
+		    "cipher,,open,,,%s,,,%.1f,,%.1f,%.1f,,,,\n",
+		    gcm_tier_name(raws[i].tier), raws[i].seal.median,
+		    raws[i].seal.min, raws[i].seal.max,
+		    gcm_tier_name(raws[i].tier), raws[i].open.median,
+		    raws[i].open.min, raws[i].open.max);
+	for (i = 0; i < nc; i++) {
+		const struct cell *c = &cells[i];
+
+		printf("pipeline,%s,%s,%d,%s,%s,%zu,%.1f,%.1f,%.1f,%.1f,%.1f,"
+		    "%.4f,%.4f,%.4f,%.4f\n", data_name[c->data],
+		    c->dir == ENCRYPT ? "encrypt" : "decrypt", c->level,
+		    c->level == 0 ? "none" : ae_deflate_name(c->engine),
+		    gcm_tier_name(c->tier), c->trials, c->zip.median,
+		    c->aes.median, c->total.median, c->total.min,
+		    c->total.max, c->share_zip, c->share_aes, c->share_io,
+		    c->ratio);
+	}
+}
+
+/* ---- the run ---- */
+
+#define MAX_CELLS (2 * 2 * (NLEVELS * GCM_TIER_COUNT + NLEVELS))
+
+int
+benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
+    enum bench_format format, int tty)
+{
+	static struct cell cells[MAX_CELLS];
+	struct raw raws[GCM_TIER_COUNT];
+	struct bench b;
+	uint8_t *data[2];
+	size_t nc = 0, nr = 0, i;
+	int engine = ae_deflate_default_engine(), other = -1, d, l, t;
+	int r = AE_OK;
+	uint64_t w0 = ae_wall_ns();
+	char feat[256];
+
+	if (engine != AE_DEFLATE_ZLIB)
+		other = AE_DEFLATE_ZLIB;
+	/* The cells, in the order they are printed: each encrypt cell is
+	 * followed by its decrypt cell, which reads its records. */
+	for (d = 0; d < 2; d++)
+		for (l = 0; l < NLEVELS; l++) {
+			int e;
+
+			for (e = 0; e < 2; e++) {
+				int eng = e == 0 ? engine : other;
+
+				if (eng < 0 || (e == 1 && levels[l] == 0))
+					continue;
+				for (t = GCM_TIER_COUNT - 1; t >= 0; t--) {
+					int dir;
+
+					if (!gcm_tier_available((enum gcm_tier)t)
+					    || (e == 1 && (enum gcm_tier)t !=
+					    gcm_default_tier()))
+						continue;
+					for (dir = ENCRYPT; dir <= DECRYPT;
+					    dir++) {
+						struct cell *c = &cells[nc++];
+
+						memset(c, 0, sizeof *c);
+						c->data = d;
+						c->level = levels[l];
+						c->engine = eng;
+						c->tier = (enum gcm_tier)t;
+						c->dir = dir;
+					}
+				}
 			}
+		}
+	for (t = GCM_TIER_COUNT - 1; t >= 0; t--)
+		if (gcm_tier_available((enum gcm_tier)t))
+			raws[nr++].tier = (enum gcm_tier)t;
+
 	data[0] = malloc(DATA_BYTES);
 	data[1] = malloc(DATA_BYTES);
 	if (data[0] == NULL || data[1] == NULL) {
@@ -236,43 +604,60 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2)
 		return EXIT_SYSTEM;
 	}
 	make_text(data[0], DATA_BYTES);
-	if (ae_random(data[1], DATA_BYTES) != AE_OK
-	    || ae_random(key, sizeof key) != AE_OK) {
+	if (ae_random(data[1], DATA_BYTES) != AE_OK) {
 		msg_error("the system random number generator failed");
 		free(data[0]);
 		free(data[1]);
 		return EXIT_SYSTEM;
 	}
+	memset(&b, 0, sizeof b);
+	b.data[0] = data[0];
+	b.data[1] = data[1];
+	/* Room for the records of a whole buffer, touched once so that no
+	 * trial times the page faults. */
+	for (d = 0; d < 2; d++) {
+		b.sealed_cap[d] = DATA_BYTES + ((DATA_BYTES >> chunk_log2) + 1)
+		    * 32 + 4096;
+		if ((b.sealed[d] = malloc(b.sealed_cap[d])) == NULL)
+			r = AE_ENOMEM;
+		else
+			memset(b.sealed[d], 0, b.sealed_cap[d]);
+	}
+	if (r != AE_OK) {
+		free(b.sealed[0]);
+		free(b.sealed[1]);
+		free(data[0]);
+		free(data[1]);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	b.threads = threads;
+	b.log2 = chunk_log2;
+	b.trial_bytes = TRIAL_MIN;
+	b.left = nc + nr;
+	b.deadline = w0 + (uint64_t)(seconds * 1e9);
+
 	cpu_describe(feat, sizeof feat);
-	printf("aescrypt --benchmark: %u worker thread%s, %u KiB chunks, "
-	    "%zu MiB of each kind of data per run\n", threads,
-	    threads == 1 ? "" : "s", (1u << chunk_log2) / 1024,
-	    DATA_BYTES >> 20);
-	printf("cpu features: %s\n", feat);
-	printf("deflate engines: %s %s", ae_deflate_name(engines[0]),
-	    ae_deflate_version(engines[0]));
-	if (nengines > 1)
-		printf(", %s %s", ae_deflate_name(engines[1]),
-		    ae_deflate_version(engines[1]));
-	printf("\nzip: MB of plaintext per CPU-second of deflate or inflate; "
-	    "aes: MB sealed or\nopened per CPU-second of AES-GCM; total: MB "
-	    "of plaintext per wall-clock second,\nall threads; aes %%: "
-	    "AES-GCM's share of the zip + aes CPU time.\n\n");
-	fflush(stdout);
-
-	/* two kinds of data, two directions */
-	slice = seconds / (4.0 * nk);
-	for (d = 0; d < 2 && r == AE_OK; d++)
-		for (i = 0; i < nk && r == AE_OK; i++) {
-			gcm_ctx g;
-
-			gcm_init_tier(&g, key, k[i].tier);
-			r = measure(&g, data[d], DATA_BYTES, k[i].level,
-			    k[i].engine, threads, chunk_log2, slice, &enc[d][i],
-			    &dec[d][i]);
-			gcm_wipe(&g);
-		}
-	ae_wipe(key, sizeof key);
+	if (format == BENCH_TEXT) {
+		printf("aescrypt --benchmark: %u worker thread%s, %u KiB "
+		    "chunks, in memory, about %.0f s\n", threads,
+		    threads == 1 ? "" : "s", (1u << chunk_log2) / 1024,
+		    seconds);
+		printf("cpu features: %s\n", feat);
+		printf("deflate engines: %s %s (default)", ae_deflate_name(engine),
+		    ae_deflate_version(engine));
+		if (other >= 0)
+			printf(", %s %s", ae_deflate_name(other),
+			    ae_deflate_version(other));
+		printf("\n\n");
+		fflush(stdout);
+	}
+	for (i = 0; i < nr && r == AE_OK; i++)
+		r = measure_raw(&raws[i], &b);
+	for (i = 0; i < nc && r == AE_OK; i++)
+		r = measure(&b, &cells[i]);
+	free(b.sealed[0]);
+	free(b.sealed[1]);
 	free(data[0]);
 	free(data[1]);
 	if (r != AE_OK) {
@@ -282,17 +667,38 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2)
 		return EXIT_SYSTEM;
 	}
 
-	printf("encrypt  (zip = deflate)\n");
-	printf("%-6s %-13s %-13s %9s %9s %9s %7s  %6s\n", "data", "level",
-	    "cipher", "zip", "aes", "total", "aes %", "ratio");
-	for (d = 0; d < 2; d++)
-		for (i = 0; i < nk; i++)
-			print_row(d ? "random" : "text", &k[i], &enc[d][i], 1);
-	printf("\ndecrypt  (zip = inflate)\n");
-	printf("%-6s %-13s %-13s %9s %9s %9s %7s\n", "data", "level", "cipher",
-	    "zip", "aes", "total", "aes %");
-	for (d = 0; d < 2; d++)
-		for (i = 0; i < nk; i++)
-			print_row(d ? "random" : "text", &k[i], &dec[d][i], 0);
+	if (format == BENCH_JSON) {
+		print_json(&b, cells, nc, raws, nr, seconds,
+		    (double)(ae_wall_ns() - w0) / 1e9);
+		return EXIT_OK;
+	}
+	if (format == BENCH_CSV) {
+		print_csv(cells, nc, raws, nr);
+		return EXIT_OK;
+	}
+	if (tty)
+		print_chart(cells, nc, engine);
+	printf("The cipher alone (one thread, 16 KiB messages over a 1 MiB "
+	    "buffer, in cache;\ncompare: openssl speed -evp aes-256-gcm):\n");
+	for (i = 0; i < nr; i++) {
+		char s[16], o[16];
+
+		rate_text(s, sizeof s, &raws[i].seal, FEW_TRIALS, 0);
+		rate_text(o, sizeof o, &raws[i].open, FEW_TRIALS, 0);
+		printf("  %-13s seal %s MB/s   open %s MB/s\n",
+		    gcm_tier_name(raws[i].tier), s, o);
+	}
+	printf("\nThe pipeline on %zu MiB trials at most: zip = MB of "
+	    "plaintext per CPU-second\nof deflate or inflate; aes = MB "
+	    "sealed or opened per CPU-second of AES-GCM;\ntotal = MB of "
+	    "plaintext per wall-clock second, all threads; aes %% = AES-GCM's\n"
+	    "share of the CPU (with compression and I/O).  Medians over the "
+	    "trials; ~ marks a\nspread (min-max) over 10%% of the median, ? "
+	    "fewer than 3 trials (a longer\n--benchmark-time gives more).\n\n",
+	    DATA_BYTES >> 20);
+	print_table(cells, nc, ENCRYPT);
+	printf("\n");
+	print_table(cells, nc, DECRYPT);
+	printf("\n%.1f s in all.\n", (double)(ae_wall_ns() - w0) / 1e9);
 	return EXIT_OK;
 }

@@ -5,11 +5,19 @@
 #ifndef AE_CLI_BENCHMARK_H
 #define AE_CLI_BENCHMARK_H
 
+enum bench_format {
+	BENCH_TEXT,     /* tables (and the chart when tty is set) */
+	BENCH_JSON,     /* one JSON object */
+	BENCH_CSV       /* one row per measurement, with a header row */
+};
+
 /*
- * Run the benchmark for about `seconds` with `threads` workers and
- * 2^chunk_log2-byte chunks, printing the tables to stdout.  Returns an
- * exit status.
+ * Run the benchmark for about `seconds` (kept to within one trial of
+ * each measurement) with `threads` workers and 2^chunk_log2-byte chunks,
+ * printing to stdout in `format`; tty says stdout is a terminal, where
+ * the text output starts with a bar chart.  Returns an exit status.
  */
-int benchmark_run(double seconds, unsigned threads, unsigned chunk_log2);
+int benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
+    enum bench_format format, int tty);
 
 #endif

@@ -44,7 +44,7 @@ usage(FILE *fp)
 	    "       aescrypt -e [OPTION]... [-o OUT] [IN]            encrypt a stream\n"
 	    "       aescrypt -d [OPTION]... [-o OUT] [IN]            decrypt a stream\n"
 	    "       aescrypt --gen-key FILE                          make a key file\n"
-	    "       aescrypt --benchmark [-j N]                      measure, in memory\n"
+	    "       aescrypt --benchmark[=json|csv] [-j N]           measure, in memory\n"
 	    "\n"
 	    "Compressed archives and streams, encrypted with AES-256-GCM; keys\n"
 	    "from a passphrase (Argon2id) or a key file.  ARCHIVE, IN and OUT\n"
@@ -305,7 +305,7 @@ run(int argc, char **argv, char **exclude)
 		{ "chunk-size", required_argument, NULL, OPT_CHUNK },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "stats", optional_argument, NULL, OPT_STATS },
-		{ "benchmark", no_argument, NULL, OPT_BENCH },
+		{ "benchmark", optional_argument, NULL, OPT_BENCH },
 		{ "benchmark-time", required_argument, NULL, OPT_BENCH_TIME },
 		{ "no-hw", no_argument, NULL, OPT_NO_HW },
 		{ "deflate", required_argument, NULL, OPT_DEFLATE },
@@ -318,6 +318,7 @@ run(int argc, char **argv, char **exclude)
 	struct opts o;
 	const char *genkey = NULL;
 	double bench_time = 10.0;
+	enum bench_format bench_format = BENCH_TEXT;
 	uint64_t size;
 	int c, rc, want_version = 0, want_help = 0, h_seen = 0;
 
@@ -454,6 +455,15 @@ run(int argc, char **argv, char **exclude)
 			break;
 		case OPT_BENCH:
 			rc = set_mode(&o, 'b');
+			if (optarg == NULL || strcmp(optarg, "text") == 0)
+				bench_format = BENCH_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				bench_format = BENCH_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				bench_format = BENCH_CSV;
+			else
+				return bad_value("--benchmark", optarg,
+				    "'text', 'json' or 'csv'");
 			break;
 		case OPT_BENCH_TIME: {
 			char *end;
@@ -542,7 +552,8 @@ run(int argc, char **argv, char **exclude)
 			msg_error("unexpected argument '%s'", argv[optind]);
 			return EXIT_USAGE;
 		}
-		return benchmark_run(bench_time, o.threads, o.chunk_log2);
+		return benchmark_run(bench_time, o.threads, o.chunk_log2,
+		    bench_format, isatty(STDOUT_FILENO));
 	case 'g':
 		if (optind < argc) {
 			msg_error("unexpected argument '%s'", argv[optind]);

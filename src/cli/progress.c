@@ -28,8 +28,9 @@ static struct {
 	int shown;
 	enum progress_count count;
 	uint64_t total, base, done;
+	uint64_t plain;     /* payload bytes so far (written, on decode) */
 	uint64_t t0, last;
-	char member[256];
+	char member[4097];
 } P = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 int
@@ -51,6 +52,7 @@ progress_start(int on, enum progress_count count, uint64_t total,
 	P.total = total;
 	P.base = base;
 	P.done = base;
+	P.plain = 0;
 	P.t0 = ae_wall_ns();
 	P.last = 0;
 	P.member[0] = '\0';
@@ -99,32 +101,45 @@ columns(void)
 	return 80;
 }
 
-/* Draw the line; P.lock is held. */
+/* Draw the line; P.lock is held.  Encoding counts what was read (the
+ * plaintext); decoding counts the container read, for the share and the
+ * ETA, and shows the plaintext written, which is what the user gets. */
 static void
 draw(uint64_t now)
 {
 	char line[1024], done[32], total[32], rate[32], el[32], eta[32];
-	char name[256];     /* cut short: the line is cut to the terminal anyway */
+	char out[32], name[256];
 	uint64_t ns = now - P.t0, bps;
-	size_t n, width = columns() - 1;
+	size_t n, width = columns() - 1, room;
 
 	bps = ns > 0 ? (uint64_t)((double)(P.done - P.base) * 1e9 /
 	    (double)ns) : 0;
 	human(P.done, done, sizeof done);
 	human(bps, rate, sizeof rate);
 	clock_text(ns / 1000000000ull, el, sizeof el);
+	n = 0;
+	if (P.count == PROGRESS_WIRE) {
+		human(P.plain, out, sizeof out);
+		n = (size_t)snprintf(line, sizeof line, "%s written, ", out);
+	}
 	if (P.total > 0 && P.done <= P.total && bps > 0) {
 		human(P.total, total, sizeof total);
 		clock_text((P.total - P.done) / bps, eta, sizeof eta);
-		n = (size_t)snprintf(line, sizeof line, "%s of %s (%u%%), "
-		    "%s/s, %s, ETA %s", done, total,
+		n += (size_t)snprintf(line + n, sizeof line - n, "%s of %s%s "
+		    "(%u%%), %s/s, %s, ETA %s", done, total,
+		    P.count == PROGRESS_WIRE ? " read" : "",
 		    (unsigned)(P.done * 100 / P.total), rate, el, eta);
 	} else {
-		n = (size_t)snprintf(line, sizeof line, "%s, %s/s, %s", done,
-		    rate, el);
+		n += (size_t)snprintf(line + n, sizeof line - n, "%s%s, %s/s, "
+		    "%s", done, P.count == PROGRESS_WIRE ? " read" : "", rate,
+		    el);
 	}
-	if (P.member[0] != '\0' && n + 3 < sizeof line) {
-		names_quote(P.member, name, sizeof name);
+	/* The member gets what the terminal has left, shortened in the
+	 * middle ("usr/share/...ME.md"), never cut to a stub. */
+	room = width > n + 2 ? width - n - 2 : 0;
+	if (P.member[0] != '\0' && room >= 16) {
+		names_quote(P.member, name, room + 1 < sizeof name ? room + 1 :
+		    sizeof name);
 		snprintf(line + n, sizeof line - n, "  %s", name);
 	}
 	if (strlen(line) > width)
@@ -148,6 +163,7 @@ progress_tick(void *ctx, uint64_t plain_bytes, uint64_t wire_bytes)
 	pthread_mutex_lock(&P.lock);
 	P.done = P.base + (P.count == PROGRESS_PLAIN ? plain_bytes :
 	    wire_bytes);
+	P.plain = plain_bytes;
 	if (now - P.t0 >= SHOW_AFTER_NS && now - P.last >= REDRAW_NS)
 		draw(now);
 	pthread_mutex_unlock(&P.lock);
@@ -159,6 +175,7 @@ progress_member(const char *name)
 	if (!atomic_load(&P.on))
 		return;
 	pthread_mutex_lock(&P.lock);
+	/* kept whole up to 4096 bytes; draw() fits it to the terminal */
 	snprintf(P.member, sizeof P.member, "%s", name);
 	pthread_mutex_unlock(&P.lock);
 }

@@ -96,6 +96,9 @@ run_finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
 		return;
 	rs->in_bytes = io->rd.bytes;
 	rs->out_bytes = io->wr.bytes;
+	rs->mode = o->mode == 'c' ? "create" : o->mode == 't' ? "list" :
+	    o->mode == 'x' ? "extract" : o->mode == 'd' ? "decrypt" :
+	    "encrypt";
 	rs->tier = gcm_tier_name(gcm_ctx_tier(g));
 	rs->engine = ae_deflate_name(o->engine);
 	rs->wall_ns = ae_wall_ns() - w0;

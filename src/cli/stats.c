@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+/* Stages and waits under this are left out of the table. */
+#define MIN_ROW_NS 1000000u
+
 /* One row of the stage table. */
 struct stage {
 	const char *name;
@@ -56,6 +59,39 @@ stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
 	return n;
 }
 
+/*
+ * The wall-clock waits: where a thread sat idle, which the CPU table
+ * cannot show.  A run whose wall time is much more than its CPU time
+ * divided by the threads is explained here: a cold page cache shows as
+ * the reader waiting on input, a slow disk or pipe as the writer
+ * waiting on output, too few workers as the writer waiting on them.
+ */
+static void
+waits(FILE *fp, const struct run_stats *s)
+{
+	const struct ae_pipe_stats *p = &s->pipe;
+	struct { const char *what; uint64_t ns; } w[] = {
+		{ "reader waiting on input (in reads)", p->read_wall_ns },
+		{ "reader waiting for a free buffer (workers or writer "
+		    "behind)", p->reader_wait_ns },
+		{ "workers waiting for chunks (reader behind; all workers)",
+		    p->worker_wait_ns },
+		{ "writer waiting for the next chunk (workers behind)",
+		    p->writer_wait_ns },
+		{ "writer waiting on output (in writes)", p->write_wall_ns },
+	};
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
+		if (w[i].ns < MIN_ROW_NS)
+			continue;
+		if (!any++)
+			fprintf(fp, "  waits (wall clock):\n");
+		fprintf(fp, "  %10.3f s  %s\n", sec(w[i].ns), w[i].what);
+	}
+}
+
 void
 stats_print(FILE *fp, const struct run_stats *s, int json)
 {
@@ -73,7 +109,7 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		    "\"record_bytes\":%llu,\"chunks\":%llu,\"ratio\":%.6f,"
 		    "\"stored_by_probe\":%llu,"
 		    "\"kdf_wall_s\":%.6f,\"peak_rss_kib\":%llu,\"stages\":{",
-		    s->decrypt ? "decrypt" : "encrypt", s->tier, s->engine,
+		    s->mode, s->tier, s->engine,
 		    s->pipe.threads, sec(s->wall_ns), sec(total),
 		    (unsigned long long)s->in_bytes,
 		    (unsigned long long)s->out_bytes,
@@ -88,22 +124,28 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 			    sec(rows[i].ns), total ? (double)rows[i].ns /
 			    (double)total : 0.0, mbps(rows[i].bytes,
 			    rows[i].ns));
-		fprintf(fp, "}}\n");
+		fprintf(fp, "},\"waits\":{\"reader_on_input_s\":%.6f,"
+		    "\"reader_on_buffers_s\":%.6f,\"workers_on_reader_s\":%.6f,"
+		    "\"writer_on_workers_s\":%.6f,\"writer_on_output_s\":%.6f}}\n",
+		    sec(s->pipe.read_wall_ns), sec(s->pipe.reader_wait_ns),
+		    sec(s->pipe.worker_wait_ns), sec(s->pipe.writer_wait_ns),
+		    sec(s->pipe.write_wall_ns));
 		return;
 	}
 	fprintf(fp, "aescrypt: stats: %s, cipher %s, deflate %s, %u worker "
-	    "thread%s\n", s->decrypt ? "decrypt" : "encrypt", s->tier,
-	    s->engine, s->pipe.threads, s->pipe.threads == 1 ? "" : "s");
+	    "thread%s\n", s->mode, s->tier, s->engine, s->pipe.threads,
+	    s->pipe.threads == 1 ? "" : "s");
 	fprintf(fp, "  wall %.3f s, CPU %.3f s, peak memory %llu KiB\n",
 	    sec(s->wall_ns), sec(total),
 	    (unsigned long long)s->peak_rss_kib);
 	fprintf(fp, "  in %llu bytes, out %llu bytes; payload %llu -> %llu "
-	    "bytes in %llu chunks (ratio %.3f)\n",
+	    "bytes in %llu chunk%s (ratio %.3f)\n",
 	    (unsigned long long)s->in_bytes,
 	    (unsigned long long)s->out_bytes,
 	    (unsigned long long)s->pipe.plain_bytes,
 	    (unsigned long long)s->pipe.wire_bytes,
-	    (unsigned long long)s->pipe.chunks, ratio);
+	    (unsigned long long)s->pipe.chunks,
+	    s->pipe.chunks == 1 ? "" : "s", ratio);
 	if (s->pipe.probe_stored != 0)
 		fprintf(fp, "  %llu of them stored at once: the probe found "
 		    "them incompressible\n",
@@ -112,6 +154,12 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 	    "MB/s");
 	for (i = 0; i < n; i++) {
 		char rate[32];
+
+		/* A stage that used under a millisecond measured nothing
+		 * worth a row (compress at -0, the KDF with a key file);
+		 * the JSON keeps every stage. */
+		if (rows[i].ns < MIN_ROW_NS)
+			continue;
 
 		if (rows[i].bytes != 0 && rows[i].ns != 0)
 			snprintf(rate, sizeof rate, "%10.1f",
@@ -126,4 +174,5 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		fprintf(fp, "  kdf: Argon2id %llu MiB, %.3f s wall\n",
 		    (unsigned long long)s->kdf_m_kib / 1024,
 		    sec(s->kdf_wall_ns));
+	waits(fp, s);
 }

@@ -12,7 +12,9 @@
 #include "pipeline/pipeline.h"
 
 struct run_stats {
-	int decrypt;                /* 0: -e, 1: -d */
+	int decrypt;                /* 0: -e or -c, 1: -d, -t or -x */
+	const char *mode;           /* "encrypt", "decrypt", "create",
+	                             * "list" or "extract" */
 	const char *tier;           /* cipher tier name */
 	const char *engine;         /* DEFLATE engine name */
 	uint64_t in_bytes;          /* what was read: plaintext or container */

@@ -113,7 +113,16 @@ struct pipe {
 	struct ae_chunk_coder *coders;
 	unsigned nworkers;
 	uint64_t read_ns, read_bytes;
+	/* wall-clock waits (timed runs only; see ae_pipe_stats) */
+	uint64_t read_wall_ns, reader_wait_ns, worker_wait_ns;
 };
+
+/* The wall clock, read only on timed runs. */
+static uint64_t
+wall(const struct pipe *pp)
+{
+	return pp->p->timed ? ae_wall_ns() : 0;
+}
 
 struct worker_arg {
 	struct pipe *pp;
@@ -127,11 +136,13 @@ static struct job *
 get_free(struct pipe *pp)
 {
 	struct job *j = NULL;
+	uint64_t w0 = wall(pp);
 
 	pthread_mutex_lock(&pp->lock);
 	while (pp->free_list == NULL && !pp->stop
 	    && pp->fail_seq == UINT64_MAX)
 		pthread_cond_wait(&pp->free_cv, &pp->lock);
+	pp->reader_wait_ns += wall(pp) - w0;
 	if (!pp->stop && pp->fail_seq == UINT64_MAX) {
 		j = pp->free_list;
 		pp->free_list = j->next;
@@ -181,9 +192,12 @@ pop_work(struct pipe *pp)
 
 	pthread_mutex_lock(&pp->lock);
 	for (;;) {
+		uint64_t w0 = wall(pp);
+
 		while (pp->work_head == NULL && !pp->stop
 		    && !pp->reading_over)
 			pthread_cond_wait(&pp->work_cv, &pp->lock);
+		pp->worker_wait_ns += wall(pp) - w0;
 		j = pp->work_head;
 		if (pp->stop || j == NULL) {
 			j = NULL;
@@ -236,11 +250,13 @@ post_error(struct pipe *pp, struct job *j, int err, enum ae_where where,
 static int
 timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
 {
-	uint64_t t0 = pp->p->timed ? ae_thread_ns() : 0;
+	uint64_t t0 = pp->p->timed ? ae_thread_ns() : 0, w0 = wall(pp);
 	int r = pp->in->read(pp->in->ctx, buf, n, got);
 
-	if (pp->p->timed)
+	if (pp->p->timed) {
 		pp->read_ns += ae_thread_ns() - t0;
+		pp->read_wall_ns += ae_wall_ns() - w0;
+	}
 	pp->read_bytes += *got;
 	return r;
 }
@@ -581,14 +597,16 @@ static int
 write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
     struct ae_diag *d)
 {
-	uint64_t seq = 0, t0;
+	uint64_t seq = 0, t0, w0;
 	int interrupted = 0, r;
 	struct job *j;
 
 	for (;;) {
 		/* Only an interrupt ends the wait without a job: the writer
 		 * is the one that sets `stop`. */
+		w0 = wall(pp);
 		j = wait_for(pp, seq, &interrupted);
+		st->writer_wait_ns += wall(pp) - w0;
 		if (j == NULL)
 			return ae_fail(d, AE_EINTR, AE_AT_NONE, "interrupted",
 			    seq, 0);
@@ -600,9 +618,12 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		if (j->kind == JOB_END)
 			return AE_OK;
 		t0 = pp->p->timed ? ae_thread_ns() : 0;
+		w0 = wall(pp);
 		r = out->write(out->ctx, j->out, j->out_len);
-		if (pp->p->timed)
+		if (pp->p->timed) {
 			st->write_ns += ae_thread_ns() - t0;
+			st->write_wall_ns += ae_wall_ns() - w0;
+		}
 		if (r != AE_OK)
 			return ae_fail(d, r, AE_AT_OUTPUT, r == AE_EINTR ?
 			    "interrupted" : "writing output", seq,
@@ -693,6 +714,9 @@ run(const struct ae_pipe_params *p, int decode, struct ae_reader *in,
 
 	st->read_ns += pp.read_ns;
 	st->read_bytes += pp.read_bytes;
+	st->read_wall_ns += pp.read_wall_ns;
+	st->reader_wait_ns += pp.reader_wait_ns;
+	st->worker_wait_ns += pp.worker_wait_ns;
 	for (i = 0; i < pp.nworkers; i++) {
 		st->zip_ns += pp.coders[i].zip_ns;
 		st->aead_ns += pp.coders[i].aead_ns;

@@ -58,6 +58,17 @@ struct ae_pipe_stats {
 	uint64_t zip_ns;            /* workers, deflating or inflating */
 	uint64_t aead_ns;           /* workers, sealing or opening */
 	uint64_t write_ns;          /* writer (calling thread), in writes */
+	/* Wall-clock time spent waiting, which CPU clocks cannot show: why
+	 * a run took longer than its CPU time says.  Filled when timed. */
+	uint64_t read_wall_ns;      /* reader, inside reads: waiting on input */
+	uint64_t reader_wait_ns;    /* reader, for a free buffer: the workers
+	                             * or the writer were behind */
+	uint64_t worker_wait_ns;    /* all workers, for work: the reader was
+	                             * behind (summed over workers) */
+	uint64_t writer_wait_ns;    /* writer, for the next chunk in order:
+	                             * the workers were behind */
+	uint64_t write_wall_ns;     /* writer, inside writes: waiting on
+	                             * output */
 	uint64_t wall_ns;
 	unsigned threads;           /* workers that ran */
 };
