@@ -422,8 +422,11 @@ assert "files" in st, st
 assert st["files"]["cpu_s"] > 0, st
 total = sum(v["share"] for v in st.values())
 assert abs(total - 1.0) < 0.01, total
+assert s["mode"] == {"c.json": "create", "x.json": "extract"}[sys.argv[1]], s["mode"]
 PYEOF
 	done
+	"$AESCRYPT" -t --stats -f a.aes > /dev/null 2> t.txt
+	grep -q 'stats: list, ' t.txt
 	chmod -R u+rwX src out
 }
 

@@ -62,3 +62,25 @@ on_tty() {
 		[ "$(tail -c 4 err.x | od -An -c | tr -d ' ')" = '\r033[K' ]
 	fi
 }
+
+@test "on -d the line shows the plaintext written and the share of the input read" {
+	"$AESCRYPT" -e -9 -j1 "${FAST_KDF[@]}" -o big.aes src/big.bin
+	# a slow pipe gives the line its second
+	on_tty "{ head -c 2000000 big.aes; sleep 1.5; tail -c +2000001 big.aes; } | '$AESCRYPT' -d -j1 -o out.bin"
+	grep -E '^[0-9.]+ [KMG]?i?B written, [0-9.]+ [KMG]?i?B read, [0-9.]+ [KMG]?i?B/s, 0:0[0-9]' tty.log
+	cmp out.bin src/big.bin
+}
+
+@test "a long member name is shortened in the middle to fit the terminal, never cut to a stub" {
+	local long
+	long=src/$(printf 'd%.0s' $(seq 60))/$(printf 'e%.0s' $(seq 60))/the-end.bin
+	mkdir -p "${long%/*}"
+	mv src/big.bin "$long"
+	on_tty "stty cols 100; '$AESCRYPT' -c -9 -j1 ${FAST_KDF[*]} -f a.aes src"
+	local line
+	line=$(grep -E 'MiB/s' tty.log | tail -1 | sed 's/\x1b\[K//g')
+	[ -n "$line" ]
+	# the start and the end of the name are both there, joined by ...
+	[[ $line == *"src/ddd"*"..."*"the-end.bin" ]]
+	[ "${#line}" -le 99 ]
+}
