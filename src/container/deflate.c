@@ -65,6 +65,19 @@ z_free(voidpf opaque, voidpf address)
 	free_wipe(address);
 }
 
+/* A zeroed z_stream with the wiping allocator, or NULL. */
+static z_stream *
+new_zstream(void)
+{
+	z_stream *s = calloc(1, sizeof *s);
+
+	if (s != NULL) {
+		s->zalloc = z_alloc;
+		s->zfree = z_free;
+	}
+	return s;
+}
+
 int
 ae_deflate_default_engine(void)
 {
@@ -170,16 +183,12 @@ init_compress(struct ae_deflate *z, int engine, int level, int window_bits,
 	}
 #endif
 	{
-		z_stream *s = calloc(1, sizeof *s);
+		z_stream *s = new_zstream();
 
-		if (s == NULL)
-			return AE_ENOMEM;
-		s->zalloc = z_alloc;
-		s->zfree = z_free;
 		/* Raw DEFLATE (negative window bits): no zlib header or
 		 * Adler-32, as GCM already authenticates every byte. */
-		if (deflateInit2(s, level, Z_DEFLATED, -window_bits, mem_level,
-		    Z_DEFAULT_STRATEGY) != Z_OK) {
+		if (s == NULL || deflateInit2(s, level, Z_DEFLATED,
+		    -window_bits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK) {
 			free(s);
 			return AE_ENOMEM;
 		}
@@ -204,13 +213,9 @@ ae_deflate_init_decompress(struct ae_deflate *z, int engine)
 	}
 #endif
 	{
-		z_stream *s = calloc(1, sizeof *s);
+		z_stream *s = new_zstream();
 
-		if (s == NULL)
-			return AE_ENOMEM;
-		s->zalloc = z_alloc;
-		s->zfree = z_free;
-		if (inflateInit2(s, -15) != Z_OK) {
+		if (s == NULL || inflateInit2(s, -15) != Z_OK) {
 			free(s);
 			return AE_ENOMEM;
 		}
