@@ -399,9 +399,9 @@ print_table(const struct cell *cells, size_t nc, int dir)
 
 	printf("%s  (zip = %s)\n", dir == ENCRYPT ? "encrypt" : "decrypt",
 	    dir == ENCRYPT ? "deflate" : "inflate");
-	printf("%-6s %-13s %-13s %10s %10s %10s %7s %7s  %s\n", "data",
-	    "level", "cipher", "zip MB/s", "aes MB/s", "total", "aes %",
-	    dir == ENCRYPT ? "ratio" : "", "spread of total");
+	printf("%-6s %-13s %-13s %10s %10s %10s %10s %7s %7s  %s\n", "data",
+	    "level", "cipher", "zip MB/s", "aes MB/s", "total", "best",
+	    "aes %", dir == ENCRYPT ? "ratio" : "", "total: min-max, trials");
 	for (i = 0; i < nc; i++) {
 		const struct cell *c = &cells[i];
 		char lv[32], z[16], a[16], t[16], ratio[16];
@@ -416,10 +416,10 @@ print_table(const struct cell *cells, size_t nc, int dir)
 			snprintf(ratio, sizeof ratio, "%7.3f", c->ratio);
 		else
 			snprintf(ratio, sizeof ratio, "%7s", "");
-		printf("%-6s %-13s %-13s %s %s %s %6.1f%% %s  %.1f-%.1f, %zu "
-		    "trials\n", data_name[c->data], lv, gcm_tier_name(c->tier),
-		    z, a, t, 100.0 * c->share_aes, ratio, c->total.min,
-		    c->total.max, c->trials);
+		printf("%-6s %-13s %-13s %s %s %s %9.1f  %6.1f%% %s  %.1f-%.1f, "
+		    "%zu\n", data_name[c->data], lv, gcm_tier_name(c->tier),
+		    z, a, t, c->total.max, 100.0 * c->share_aes, ratio,
+		    c->total.min, c->total.max, c->trials);
 	}
 }
 
@@ -694,7 +694,10 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	    "plaintext per wall-clock second, all threads; aes %% = AES-GCM's\n"
 	    "share of the CPU (with compression and I/O).  Medians over the "
 	    "trials; ~ marks a\nspread (min-max) over 10%% of the median, ? "
-	    "fewer than 3 trials (a longer\n--benchmark-time gives more).\n\n",
+	    "fewer than 3 trials (a longer\n--benchmark-time gives more).  "
+	    "best = the fastest trial's total: on a shared\nmachine the "
+	    "figure that repeats best from run to run (the stage rates,\n"
+	    "from CPU clocks, repeat well either way).\n\n",
 	    DATA_BYTES >> 20);
 	print_table(cells, nc, ENCRYPT);
 	printf("\n");
