@@ -201,8 +201,10 @@ stats_field() {
 			done
 		done
 	done
-	# each row: a median, its spread and the number of trials
-	assert_match '[0-9.]+-[0-9.]+, [0-9]+ trials?'
+	# each row: the median total, the best trial, the spread and the
+	# number of trials
+	assert_match 'total +best +aes % +ratio +total: min-max, trials'
+	assert_match '[0-9.]+[~?]? +[0-9.]+ +[0-9.]+% +[0-9.]+ +[0-9.]+-[0-9.]+, [0-9]+'
 	# every encrypt row of text at -1..-9 compresses (ratio < 1)
 	[ "$(grep -cE '^text +-[169] .* 0\.[0-9]{3}  [0-9]' <<< "$output")" -ge 3 ]
 	run_aescrypt 2 --benchmark --benchmark-time 0
