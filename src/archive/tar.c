@@ -339,10 +339,11 @@ ae_tar_reader_free(struct ae_tar_reader *r)
 	r->pax = NULL;
 }
 
+/* A member that cannot be read: off is where its first header starts. */
 static int
 fail_at(struct ae_diag *d, int err, const char *what, uint64_t off)
 {
-	return ae_fail(d, err, AE_AT_INPUT, what, 0, off);
+	return ae_fail(d, err, AE_AT_MEMBER, what, 0, off);
 }
 
 /* Read exactly n bytes; AE_ETRUNC if the stream ends first. */
@@ -358,8 +359,8 @@ read_exact(struct ae_tar_reader *r, uint8_t *buf, size_t n,
 		    r->offset);
 	r->offset += got;
 	if (got < n)
-		return fail_at(d, AE_ETRUNC,
-		    "the archive ends before its end marker", r->offset);
+		return ae_fail(d, AE_ETRUNC, AE_AT_INPUT,
+		    "the archive ends before its end marker", 0, r->offset);
 	return AE_OK;
 }
 
@@ -463,45 +464,33 @@ get_mtime(const char *s, size_t n, int64_t *sec, uint32_t *nsec)
 	return 0;
 }
 
-static int
-set_string(char *dst, size_t cap, const char *src, size_t n)
-{
-	if (n >= cap || memchr(src, '\0', n) != NULL)
-		return -1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-	return 0;
-}
-
-/* Why a name was refused, for the caller's message. */
-enum { NAME_OK = 0, NAME_TOO_LONG = -1, NAME_HAS_NUL = -2 };
+/* Why a string was refused, for the caller's message. */
+enum { STR_OK = 0, STR_TOO_LONG = -1, STR_HAS_NUL = -2 };
 
 /*
- * The one way a path or link name gets into a member: src[0, n), at most
- * AE_TAR_NAME_MAX bytes with no NUL, copied with its terminator into
- * dst (AE_TAR_NAME_MAX + 1 bytes) and its length into *len.  Every
- * source of a name goes through here, so no input can overfill the
- * member (the GNU long-name overflow of issue 13 wrote past path[] when
- * an 'L' block held AE_TAR_NAME_MAX + 1 bytes with no NUL).
+ * The one way a string from a header gets into a member: src[0, n), with
+ * no NUL in it and fewer than cap bytes, copied with its terminator into
+ * dst (cap bytes).  Names, link names and owner names all come through
+ * here, so no input can overfill the member (the GNU long-name overflow
+ * of issue 13 wrote past path[] when an 'L' block held AE_TAR_NAME_MAX +
+ * 1 bytes with no NUL).
  */
 static int
-set_name(char dst[AE_TAR_NAME_MAX + 1], size_t *len, const void *src,
-    size_t n)
+set_string(char *dst, size_t cap, const void *src, size_t n)
 {
-	if (n > AE_TAR_NAME_MAX)
-		return NAME_TOO_LONG;
+	if (n >= cap)
+		return STR_TOO_LONG;
 	if (memchr(src, '\0', n) != NULL)
-		return NAME_HAS_NUL;
+		return STR_HAS_NUL;
 	memcpy(dst, src, n);
 	dst[n] = '\0';
-	*len = n;
-	return NAME_OK;
+	return STR_OK;
 }
 
 static const char *
 name_error(int why, int link)
 {
-	if (why == NAME_TOO_LONG)
+	if (why == STR_TOO_LONG)
 		return link ? "tar member's link name is longer than 4096 bytes" :
 		    "tar member name is longer than 4096 bytes";
 	return link ? "tar member's link name contains a NUL byte" :
@@ -509,16 +498,15 @@ name_error(int why, int link)
 }
 
 /* Parse the records of an 'x' header into ov and m.  0; PAX_BAD for a
- * malformed record; for a path or linkpath record that set_name
- * refuses, its NAME_* code, with *which set to 0 (path) or 1 (link). */
+ * malformed record; for a path or linkpath record that set_string
+ * refuses, its STR_* code, with *which set to 0 (path) or 1 (link). */
 #define PAX_BAD (-3)
 static int
 parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
     struct ae_tar_member *m, int *which)
 {
-	int e;
-
 	size_t off = 0;
+	int e;
 
 	while (off < n) {
 		size_t len = 0, i = off, kl, vl;
@@ -540,13 +528,14 @@ parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
 		vl = (size_t)((const char *)p + off + len - 1 - val);
 #define KEY(k) (kl == sizeof k - 1 && memcmp(key, k, kl) == 0)
 		if (KEY("path")) {
-			if ((e = set_name(m->path, &m->path_len, val, vl)) != 0) {
+			if ((e = set_string(m->path, sizeof m->path, val, vl))
+			    != 0) {
 				*which = 0;
 				return e;
 			}
 			ov->has_path = 1;
 		} else if (KEY("linkpath")) {
-			if ((e = set_name(m->linkpath, &m->linkpath_len, val,
+			if ((e = set_string(m->linkpath, sizeof m->linkpath, val,
 			    vl)) != 0) {
 				*which = 1;
 				return e;
@@ -667,10 +656,10 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		}
 		if (!checksum_matches(b))
 			return fail_at(d, AE_EFORMAT, "bad tar header checksum",
-			    hoff);
+			    first);
 		if (get_number(b + F_SIZE, W_SIZE, 0, &v) != 0)
 			return fail_at(d, AE_EFORMAT, "bad size in a tar header",
-			    hoff);
+			    first);
 		size = (uint64_t)v;
 		t = b[F_TYPE] == '\0' ? '0' : (char)b[F_TYPE];
 		if (t == 'x' || t == 'g' || t == 'L' || t == 'K') {
@@ -679,10 +668,10 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 
 			if (size > cap && (t == 'L' || t == 'K'))
 				return fail_at(d, AE_EFORMAT,
-				    name_error(NAME_TOO_LONG, t == 'K'), first);
+				    name_error(STR_TOO_LONG, t == 'K'), first);
 			if (size > cap)
 				return fail_at(d, AE_ETOOBIG,
-				    "extended tar header too large", hoff);
+				    "extended tar header too large", first);
 			e = read_exact(r, r->pax, (size_t)size +
 			    ae_tar_padding(size), d);
 			if (e != AE_OK)
@@ -707,9 +696,9 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 				size_t n = strnlen((char *)r->pax, (size_t)size);
 
 				e = t == 'L' ?
-				    set_name(m->path, &m->path_len, r->pax, n) :
-				    set_name(m->linkpath, &m->linkpath_len, r->pax,
-				    n);
+				    set_string(m->path, sizeof m->path, r->pax, n) :
+				    set_string(m->linkpath, sizeof m->linkpath,
+				    r->pax, n);
 				if (e != 0)
 					return fail_at(d, AE_EFORMAT,
 					    name_error(e, t == 'K'), first);
@@ -722,7 +711,7 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		}
 		if (t == 'S' || ov.sparse)
 			return fail_at(d, AE_ENOTSUP,
-			    "sparse tar members are not supported", hoff);
+			    "sparse tar members are not supported", first);
 		m->offset = hoff;
 		m->type = t;
 		if (!ov.has_path) {
@@ -737,25 +726,25 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 				ustar[pl++] = '/';
 			}
 			memcpy(ustar + pl, b + F_NAME, nl);
-			(void)set_name(m->path, &m->path_len, ustar, pl + nl);
+			(void)set_string(m->path, sizeof m->path, ustar, pl + nl);
 		}
 		if (!ov.has_link)
-			(void)set_name(m->linkpath, &m->linkpath_len,
+			(void)set_string(m->linkpath, sizeof m->linkpath,
 			    b + F_LINK, strnlen((char *)b + F_LINK, W_LINK));
 		if (m->path[0] == '\0')
 			return fail_at(d, AE_EFORMAT, "tar member with no name",
-			    hoff);
+			    first);
 		if (get_number(b + F_MODE, W_MODE, 0, &v) != 0)
-			return fail_at(d, AE_EFORMAT, "bad mode", hoff);
+			return fail_at(d, AE_EFORMAT, "bad mode", first);
 		m->mode = (uint32_t)v & 07777;
 		if (get_number(b + F_UID, W_UID, 0, &v) != 0)
-			return fail_at(d, AE_EFORMAT, "bad uid", hoff);
+			return fail_at(d, AE_EFORMAT, "bad uid", first);
 		m->uid = ov.has_uid ? ov.uid : (uint64_t)v;
 		if (get_number(b + F_GID, W_GID, 0, &v) != 0)
-			return fail_at(d, AE_EFORMAT, "bad gid", hoff);
+			return fail_at(d, AE_EFORMAT, "bad gid", first);
 		m->gid = ov.has_gid ? ov.gid : (uint64_t)v;
 		if (get_number(b + F_MTIME, W_MTIME, 1, &v) != 0)
-			return fail_at(d, AE_EFORMAT, "bad mtime", hoff);
+			return fail_at(d, AE_EFORMAT, "bad mtime", first);
 		m->mtime = ov.has_mtime ? ov.mtime : v;
 		m->mtime_nsec = ov.has_mtime ? ov.mtime_nsec : 0;
 		m->size = ov.has_size ? ov.size : size;

@@ -70,16 +70,15 @@ size_t ae_tar_padding(uint64_t size);
  * applied.  type is the raw typeflag ('\0' is read as '0').
  *
  * Whatever the input says, path and linkpath hold at most
- * AE_TAR_NAME_MAX bytes, are NUL-terminated, contain no other NUL, and
- * path_len and linkpath_len are their strlen: the reader fills them only
- * through one bounded setter and refuses (AE_EFORMAT) a longer name from
- * any source (pax record, GNU 'L'/'K' block, ustar prefix + name).  So
- * a copy of path into a buffer of AE_TAR_NAME_MAX + 1 bytes always fits.
+ * AE_TAR_NAME_MAX bytes, are NUL-terminated and contain no other NUL:
+ * the reader fills them only through one bounded setter and refuses
+ * (AE_EFORMAT) a longer name from any source (pax record, GNU 'L'/'K'
+ * block, ustar prefix + name).  So a copy of path into a buffer of
+ * AE_TAR_NAME_MAX + 1 bytes always fits.
  */
 struct ae_tar_member {
 	char path[AE_TAR_NAME_MAX + 1];
 	char linkpath[AE_TAR_NAME_MAX + 1];
-	size_t path_len, linkpath_len;
 	char type;
 	uint32_t mode;
 	uint64_t uid, gid, size;
@@ -109,11 +108,13 @@ void ae_tar_reader_free(struct ae_tar_reader *r);
  * The next member's header, skipping what is left of the previous
  * member's data.  Returns 0 with m filled; 1 at the end of the archive
  * (a zero block); AE_ETRUNC if the stream ends inside a header or before
- * the end marker; AE_EFORMAT for a bad checksum, a bad number, a bad pax
- * record, or a name or link name over AE_TAR_NAME_MAX bytes or with a
- * NUL in it (d->what says which, d->offset where the member's first
- * header starts, its 'x' or 'L'/'K' block if it has one); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX; AE_ENOTSUP
- * for sparse members; the reader's errors.
+ * the end marker (d->where AE_AT_INPUT, d->offset where it ended);
+ * AE_EFORMAT for a bad checksum, a bad number, a bad pax record, or a
+ * name or link name over AE_TAR_NAME_MAX bytes or with a NUL in it
+ * (d->where AE_AT_MEMBER, d->what says which, d->offset where the
+ * member's first header starts, its 'x' or 'L'/'K' block if it has
+ * one); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX and AE_ENOTSUP
+ * for sparse members (also at AE_AT_MEMBER); the reader's errors.
  */
 int ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
     struct ae_diag *d);

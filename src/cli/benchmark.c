@@ -58,8 +58,10 @@
 
 static const int levels[] = { 0, 1, 6, 9 };
 
-/* The key of every measurement: a benchmark protects nothing. */
+/* The key of every measurement, and the IV of the cipher-alone loop: a
+ * benchmark protects nothing. */
 static const uint8_t BENCH_KEY[GCM_KEY_LEN] = { 0x42 };
+static const uint8_t RAW_IV[12];
 #define NLEVELS 4
 
 /* ---- the data ---- */
@@ -171,10 +173,9 @@ struct cell {
 };
 
 struct bench {
-	const uint8_t *data[2];
+	uint8_t *data[2];         /* text, random: DATA_BYTES each */
 	uint8_t *sealed[2];     /* per data: the last encryption, for decrypt */
 	size_t sealed_len[2], sealed_cap[2];
-	size_t trial_bytes;
 	unsigned threads, log2;
 	uint64_t deadline;      /* wall ns */
 	size_t left;            /* measurements still to run */
@@ -226,6 +227,19 @@ trial(struct bench *b, const gcm_ctx *g, struct cell *c, size_t n,
 	return r;
 }
 
+/* This measurement's share of what is left of the budget, in ns; the
+ * measurement is then no longer left to run. */
+static uint64_t
+next_share(struct bench *b)
+{
+	uint64_t now = ae_wall_ns(), share;
+
+	share = b->deadline > now ? (b->deadline - now) / (b->left ? b->left :
+	    1) : 0;
+	b->left -= b->left > 0;
+	return share;
+}
+
 /*
  * Measure one cell: a warm-up trial that also sizes the others, then
  * trials until this cell's share of the remaining budget is spent.  A
@@ -236,15 +250,12 @@ measure(struct bench *b, struct cell *c)
 {
 	static double zip[MAX_TRIALS], aes[MAX_TRIALS], tot[MAX_TRIALS];
 	struct ae_pipe_stats st;
-	uint64_t now = ae_wall_ns(), share, t0;
+	uint64_t share = next_share(b), t0;
 	uint64_t zip_ns = 0, aes_ns = 0, io_ns = 0, plain = 0, wire = 0;
-	size_t n = c->dir == ENCRYPT ? b->trial_bytes : 0, k = 0;
+	size_t n = 0, k = 0;        /* n: bytes a trial encrypts */
 	gcm_ctx g;
 	int r;
 
-	share = b->deadline > now ? (b->deadline - now) / (b->left ? b->left :
-	    1) : 0;
-	b->left -= b->left > 0;
 	gcm_init_tier(&g, BENCH_KEY, c->tier);
 	if (c->dir == ENCRYPT) {
 		/* The warm-up, on the smallest trial, sizes the rest: a
@@ -297,8 +308,6 @@ measure(struct bench *b, struct cell *c)
 		c->share_io = sum > 0 ? 1.0 - c->share_zip - c->share_aes : 0;
 	}
 	c->ratio = plain ? (double)wire / (double)plain : 0;
-	if (c->dir == ENCRYPT)
-		b->trial_bytes = n;
 out:
 	gcm_wipe(&g);
 	return r;
@@ -310,13 +319,24 @@ struct raw {
 	struct spread seal, open;
 };
 
+/* Seal RAW_BUF bytes of buf in place as RAW_MSG-byte messages, their
+ * tags after them at buf + RAW_BUF. */
+static void
+seal_all(const gcm_ctx *g, uint8_t *buf)
+{
+	size_t off, m;
+
+	for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
+		gcm_seal(g, RAW_IV, sizeof RAW_IV, NULL, 0, buf + off, RAW_MSG,
+		    buf + off, buf + RAW_BUF + 16 * m);
+}
+
 static int
 measure_raw(struct raw *rw, struct bench *b)
 {
 	static double s[MAX_TRIALS], o[MAX_TRIALS];
 	uint8_t *buf = malloc(RAW_BUF + 16 * (RAW_BUF / RAW_MSG));
-	uint8_t iv[12] = { 0 };
-	uint64_t now = ae_wall_ns(), share, t0, t;
+	uint64_t share, t0, t;
 	size_t k = 0, off, m;
 	gcm_ctx g;
 	int r = AE_OK;
@@ -324,14 +344,9 @@ measure_raw(struct raw *rw, struct bench *b)
 	if (buf == NULL)
 		return AE_ENOMEM;
 	memset(buf, 0x5a, RAW_BUF);
-	share = b->deadline > now ? (b->deadline - now) / (b->left ? b->left :
-	    1) : 0;
-	b->left -= b->left > 0;
+	share = next_share(b);
 	gcm_init_tier(&g, BENCH_KEY, rw->tier);
-	/* warm-up: one pass each way */
-	for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
-		gcm_seal(&g, iv, 12, NULL, 0, buf + off, RAW_MSG, buf + off,
-		    buf + RAW_BUF + 16 * m);
+	seal_all(&g, buf);          /* the warm-up */
 	t0 = ae_wall_ns();
 	do {
 		/* Each pass: seal all, then open all (in place), timed
@@ -340,22 +355,19 @@ measure_raw(struct raw *rw, struct bench *b)
 
 		t = ae_thread_ns();
 		do {
-			for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
-				gcm_seal(&g, iv, 12, NULL, 0, buf + off,
-				    RAW_MSG, buf + off, buf + RAW_BUF + 16 * m);
+			seal_all(&g, buf);
 			passes++;
 		} while (ae_thread_ns() - t < 2000000);     /* >= 2 ms */
 		s[k] = mbs((uint64_t)passes * RAW_BUF, ae_thread_ns() - t);
 		/* open what the last pass sealed, then reseal for the next */
 		t = ae_thread_ns();
 		for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
-			if (gcm_open(&g, iv, 12, NULL, 0, buf + off, RAW_MSG,
+			if (gcm_open(&g, RAW_IV, sizeof RAW_IV, NULL, 0, buf + off,
+			    RAW_MSG,
 			    buf + RAW_BUF + 16 * m, 16, buf + off) != AE_OK)
 				r = AE_EAUTH;
 		o[k] = mbs(RAW_BUF, ae_thread_ns() - t);
-		for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
-			gcm_seal(&g, iv, 12, NULL, 0, buf + off, RAW_MSG,
-			    buf + off, buf + RAW_BUF + 16 * m);
+		seal_all(&g, buf);
 		k++;
 	} while (r == AE_OK && k < MAX_TRIALS && (k < FEW_TRIALS
 	    || ae_wall_ns() - t0 < share));
@@ -541,6 +553,26 @@ print_csv(const struct cell *cells, size_t nc, const struct raw *raws,
 
 /* ---- the run ---- */
 
+/* Cells nc and nc + 1: encrypting, then decrypting what that made. */
+static size_t
+add_pair(struct cell *cells, size_t nc, int data, int level, int engine,
+    enum gcm_tier tier)
+{
+	int dir;
+
+	for (dir = ENCRYPT; dir <= DECRYPT; dir++) {
+		struct cell *c = &cells[nc++];
+
+		memset(c, 0, sizeof *c);
+		c->data = data;
+		c->level = level;
+		c->engine = engine;
+		c->tier = tier;
+		c->dir = dir;
+	}
+	return nc;
+}
+
 #define MAX_CELLS (2 * 2 * (NLEVELS * GCM_TIER_COUNT + NLEVELS))
 
 int
@@ -550,7 +582,6 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	static struct cell cells[MAX_CELLS];
 	struct raw raws[GCM_TIER_COUNT];
 	struct bench b;
-	uint8_t *data[2];
 	size_t nc = 0, nr = 0, i;
 	int engine = ae_deflate_default_engine(), other = -1, d, l, t;
 	int r = AE_OK;
@@ -559,86 +590,47 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 
 	if (engine != AE_DEFLATE_ZLIB)
 		other = AE_DEFLATE_ZLIB;
-	/* The cells, in the order they are printed: each encrypt cell is
-	 * followed by its decrypt cell, which reads its records. */
+	/* The cells, in the order they are printed: every tier with the
+	 * default engine, then the other engine on the default tier. */
 	for (d = 0; d < 2; d++)
 		for (l = 0; l < NLEVELS; l++) {
-			int e;
-
-			for (e = 0; e < 2; e++) {
-				int eng = e == 0 ? engine : other;
-
-				if (eng < 0 || (e == 1 && levels[l] == 0))
-					continue;
-				for (t = GCM_TIER_COUNT - 1; t >= 0; t--) {
-					int dir;
-
-					if (!gcm_tier_available((enum gcm_tier)t)
-					    || (e == 1 && (enum gcm_tier)t !=
-					    gcm_default_tier()))
-						continue;
-					for (dir = ENCRYPT; dir <= DECRYPT;
-					    dir++) {
-						struct cell *c = &cells[nc++];
-
-						memset(c, 0, sizeof *c);
-						c->data = d;
-						c->level = levels[l];
-						c->engine = eng;
-						c->tier = (enum gcm_tier)t;
-						c->dir = dir;
-					}
-				}
-			}
+			for (t = GCM_TIER_COUNT - 1; t >= 0; t--)
+				if (gcm_tier_available((enum gcm_tier)t))
+					nc = add_pair(cells, nc, d, levels[l],
+					    engine, (enum gcm_tier)t);
+			if (other >= 0 && levels[l] != 0)
+				nc = add_pair(cells, nc, d, levels[l], other,
+				    gcm_default_tier());
 		}
 	for (t = GCM_TIER_COUNT - 1; t >= 0; t--)
 		if (gcm_tier_available((enum gcm_tier)t))
 			raws[nr++].tier = (enum gcm_tier)t;
 
-	data[0] = malloc(DATA_BYTES);
-	data[1] = malloc(DATA_BYTES);
-	if (data[0] == NULL || data[1] == NULL) {
-		free(data[0]);
-		free(data[1]);
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
-	make_text(data[0], DATA_BYTES);
-	if (ae_random(data[1], DATA_BYTES) != AE_OK) {
-		msg_error("the system random number generator failed");
-		free(data[0]);
-		free(data[1]);
-		return EXIT_SYSTEM;
-	}
+	/* The data, and room for the records of a whole buffer, touched
+	 * once so that no trial times the page faults. */
 	memset(&b, 0, sizeof b);
-	b.data[0] = data[0];
-	b.data[1] = data[1];
-	/* Room for the records of a whole buffer, touched once so that no
-	 * trial times the page faults. */
 	for (d = 0; d < 2; d++) {
 		b.sealed_cap[d] = DATA_BYTES + ((DATA_BYTES >> chunk_log2) + 1)
 		    * 32 + 4096;
-		if ((b.sealed[d] = malloc(b.sealed_cap[d])) == NULL)
+		b.data[d] = malloc(DATA_BYTES);
+		b.sealed[d] = malloc(b.sealed_cap[d]);
+		if (b.data[d] == NULL || b.sealed[d] == NULL)
 			r = AE_ENOMEM;
 		else
 			memset(b.sealed[d], 0, b.sealed_cap[d]);
 	}
-	if (r != AE_OK) {
-		free(b.sealed[0]);
-		free(b.sealed[1]);
-		free(data[0]);
-		free(data[1]);
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
+	if (r == AE_OK) {
+		make_text(b.data[0], DATA_BYTES);
+		if (ae_random(b.data[1], DATA_BYTES) != AE_OK)
+			r = AE_EIO;
 	}
 	b.threads = threads;
 	b.log2 = chunk_log2;
-	b.trial_bytes = TRIAL_MIN;
 	b.left = nc + nr;
 	b.deadline = w0 + (uint64_t)(seconds * 1e9);
 
 	cpu_describe(feat, sizeof feat);
-	if (format == BENCH_TEXT) {
+	if (format == BENCH_TEXT && r == AE_OK) {
 		printf("aescrypt --benchmark: %u worker thread%s, %u KiB "
 		    "chunks, in memory, about %.0f s\n", threads,
 		    threads == 1 ? "" : "s", (1u << chunk_log2) / 1024,
@@ -656,14 +648,17 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 		r = measure_raw(&raws[i], &b);
 	for (i = 0; i < nc && r == AE_OK; i++)
 		r = measure(&b, &cells[i]);
-	free(b.sealed[0]);
-	free(b.sealed[1]);
-	free(data[0]);
-	free(data[1]);
+	for (d = 0; d < 2; d++) {
+		free(b.sealed[d]);
+		free(b.data[d]);
+	}
 	if (r != AE_OK) {
 		if (r == AE_EINTR)
 			return msg_interrupted();
-		msg_error("benchmark: %s", ae_strerror(r));
+		if (r == AE_EIO)
+			msg_error("the system random number generator failed");
+		else
+			msg_error("benchmark: %s", ae_strerror(r));
 		return EXIT_SYSTEM;
 	}
 

@@ -50,6 +50,9 @@
 
 #define DATA_BUF (256 * 1024)
 
+/* The longest temp name: ".aescrypt-", 12 hex digits, "-", 16 more. */
+#define TMP_NAME 48
+
 /* Files this run made, by normalized path: hard links may point only
  * at these.  Open addressing on an FNV-1a hash. */
 /* ---- bookkeeping ---- */
@@ -251,9 +254,10 @@ parent_forget(struct extractor *x)
  * symlink in its path; *leaf points into norm.  The descriptor belongs
  * to the extractor, which keeps the last one: the members of a tar
  * stream come a directory at a time, so most members reuse it (one
- * openat2 per directory instead of one per file).  Whatever could make
- * the cached descriptor stale (a directory removed to make way for a
- * member) forgets it.  Returns the descriptor or -1 (warned).
+ * openat2 per directory instead of one per file).  It cannot go stale
+ * through the archive: the only directory a member removes is the one
+ * at its own name, below the cached one, and a member in another
+ * directory replaces the cache.  Returns the descriptor or -1 (warned).
  */
 static int
 open_parent(struct extractor *x, const char *name, char *norm,
@@ -398,13 +402,8 @@ install(struct extractor *x, int dirfd, const char *tmp, const char *leaf,
 	if (r != 0 && (errno == EISDIR || errno == ENOTEMPTY
 	    || errno == EEXIST)) {
 		/* A directory is in the way: tar replaces it if empty. */
-		if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0) {
-			/* the cached parent may have been it: a directory
-			 * whose members have all been replaced already is
-			 * empty, and gone now */
+		if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0)
 			r = renameat(dirfd, tmp, dirfd, leaf);
-			x->parent_stale = 1;
-		}
 		else
 			errno = EISDIR;
 	}
@@ -777,10 +776,6 @@ extract_member(struct extractor *x, const struct ae_tar_member *m)
 		break;
 	}
 	}
-	if (x->parent_stale) {
-		parent_forget(x);
-		x->parent_stale = 0;
-	}
 }
 
 int
@@ -827,6 +822,7 @@ extract_end(struct extractor *x)
 	free(x->made);
 	free(x->buf);
 	x->made = NULL;
+	x->nmade = x->capmade = 0;
 	x->buf = NULL;
 }
 
@@ -840,7 +836,7 @@ cmd_extract(const struct opts *o)
 	struct ae_diag d = { 0 };
 	int rc, r = 1, root;
 
-	if (o->same_owner && !(geteuid() == 0))
+	if (o->same_owner && geteuid() != 0)
 		msg_warn("--same-owner needs root; owners are not restored");
 	root = open(o->directory != NULL ? o->directory : ".",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -871,8 +867,7 @@ cmd_extract(const struct opts *o)
 	r = extract_members(&x, &tr, &sel, &d);
 	ae_tar_reader_free(&tr);
 	rc = unpack_end(&u, o, r, &d, x.fatal);
-	parent_forget(&x);
-	fix_dirs(&x);
+	extract_end(&x);        /* directory modes and times may warn */
 	if (fflush(stdout) != 0 && rc == EXIT_OK) {
 		msg_error("standard output: %s", strerror(errno));
 		rc = EXIT_SYSTEM;

@@ -52,14 +52,9 @@ struct extractor {
 	 * its path under the root and its descriptor, or -1. */
 	char parent[AE_TAR_NAME_MAX + 1];
 	int parent_fd;
-	int parent_stale;           /* a directory was removed: forget it
-	                             * once this member is done */
 	char tmp_prefix[13];        /* temp names: a random prefix per run */
 	uint64_t tmp_count;         /* and a counter */
 };
-
-/* The longest temp name: ".aescrypt-", 12 hex digits, "-", 16 more. */
-#define TMP_NAME 48
 
 /* Start extracting under the directory open as root (the caller's to
  * close, after extract_end), with o's options.  0, or -1 out of
@@ -75,7 +70,8 @@ int extract_begin(struct extractor *x, const struct opts *o, int root);
 int extract_members(struct extractor *x, struct ae_tar_reader *tr,
     struct members *sel, struct ae_diag *d);
 
-/* Set the directories' modes and times (if not done yet) and free x. */
+/* Set the directories' modes and times and free x.  Once is enough; a
+ * second call does nothing. */
 void extract_end(struct extractor *x);
 
 #endif

@@ -157,6 +157,12 @@ msg_core_error(const char *name, int err, const struct ae_diag *d)
 			msg_error("%s: %s (at offset %llu)", name, what,
 			    d->offset);
 		break;
+	case AE_AT_MEMBER:
+		/* The offset counts bytes of the plaintext tar stream, not
+		 * of the container: say so. */
+		msg_error("%s: the member at byte %llu of the archive's tar "
+		    "stream: %s", name, d->offset, what);
+		break;
 	case AE_AT_NONE:
 		msg_error("%s: %s", name, what);
 		break;

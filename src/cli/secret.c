@@ -232,11 +232,11 @@ secret_check_mode(int fd, const char *path, const char *what)
 	 * shared backup volume may be meant to be read by a group. */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
 	    && (st.st_mode & 077) != 0) {
+		names_quote(path, q, sizeof q);
 		msg_warn("%s: %s is accessible by others (mode %04o); anyone "
-		    "who can read it can decrypt what it protects",
-		    names_quote(path, q, sizeof q), what,
+		    "who can read it can decrypt what it protects", q, what,
 		    (unsigned)(st.st_mode & 07777));
-		msg_hint("chmod 600 %s", names_quote(path, q, sizeof q));
+		msg_hint("chmod 600 %s", q);
 	}
 }
 

@@ -183,16 +183,7 @@ unpack_end(struct unpack *u, const struct opts *o, int r,
 	int rc = caller_rc, stopped = caller_rc != EXIT_OK;
 
 	if (r < 0 && !u->decoder_failed && !stopped) {
-		/* The tar reader's offsets count bytes of the plaintext tar
-		 * stream, not of the container: say so, and that it is where
-		 * the member starts. */
-		if (d->where == AE_AT_INPUT && r != AE_EIO && r != AE_ETRUNC) {
-			msg_error("%s: the member at byte %llu of the archive's "
-			    "tar stream: %s", u->io.in.name, d->offset,
-			    d->what != NULL ? d->what : ae_strerror(r));
-			rc = exit_for(r);
-		} else
-			rc = msg_core_error(u->io.in.name, r, d);
+		rc = msg_core_error(u->io.in.name, r, d);
 		stopped = 1;
 	} else if (r < 0) {
 		/* The decoder's failure, reported by finish. */

@@ -298,7 +298,7 @@ crafted() {
 	assert_outside_untouched
 }
 
-@test "names one byte over the cap, from 'L', 'K' and pax records, are refused; the link name is named as such" {
+@test "names one byte over the cap, from 'L', 'K' and pax records, are refused; the link name is named as such; a NUL in a pax name is refused" {
 	for c in l-4097-nonul l-4097-nul pax-path-4097 l-huge; do
 		crafted $c -x
 		[ "$status" -eq 4 ]
@@ -309,6 +309,9 @@ crafted() {
 		[ "$status" -eq 4 ]
 		assert_match "tar member's link name is longer than 4096 bytes"
 	done
+	crafted pax-path-nul -x
+	[ "$status" -eq 4 ]
+	assert_match "the member at byte 0 of the archive's tar stream: tar member name contains a NUL byte"
 	[ -z "$(ls -A dest)" ]
 	assert_outside_untouched
 }

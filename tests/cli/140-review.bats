@@ -73,35 +73,44 @@ mode_of() { stat -c %a "$1"; }
 	assert_same plain out
 }
 
-@test "3. no core dumps: RLIMIT_CORE is 0 and the process is not dumpable" {
-	mkfifo fifo
-	"$AESCRYPT" -e -k key < fifo > /dev/null &
-	local pid=$!
-	exec 9> fifo
-	local i
-	for i in $(seq 50); do
-		grep -q 'Max core file size' /proc/$pid/limits 2> /dev/null && break
+# start_waiting CMD...: run CMD (which ends in aescrypt) on a FIFO that
+# this shell holds open, so aescrypt sits waiting for input; $pid is set
+# once the process is aescrypt itself, not the shell about to exec it.
+start_waiting() {
+	rm -f fifo && mkfifo fifo
+	exec 9<> fifo
+	"$@" < fifo > /dev/null 9>&- &
+	pid=$!
+	local i want
+	want=$(readlink -f "$AESCRYPT")
+	for i in $(seq 100); do
+		[ "$(readlink /proc/$pid/exe 2> /dev/null)" = "$want" ] && return 0
 		sleep 0.05
 	done
-	grep -E '^Max core file size +0 +0 ' /proc/$pid/limits
-	# A process that is not dumpable has its /proc entries owned by
-	# root: seen from an unprivileged run.
+	echo "aescrypt did not start" >&2
+	return 1
+}
+
+stop_waiting() {
 	exec 9>&-
 	wait $pid || true
+}
+
+@test "3. no core dumps: RLIMIT_CORE is 0 and the process is not dumpable" {
+	start_waiting "$AESCRYPT" -e -k key
+	# (this shell's own hard limit is not 0, so this reads aescrypt's)
+	grep -E '^Max core file size +0 +0 ' /proc/$pid/limits
+	stop_waiting
+	# A process that is not dumpable has its /proc entries owned by
+	# root: seen from an unprivileged run (its key readable by it, in
+	# this test's own directory).
 	if [ "$(id -u)" -eq 0 ]; then
-		cp key /tmp/aescrypt-review-key.$$ && chown 65534 /tmp/aescrypt-review-key.$$
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
-		    "$AESCRYPT" -e -k /tmp/aescrypt-review-key.$$ < fifo > /dev/null &
-		pid=$!
-		exec 9> fifo
-		for i in $(seq 50); do
-			[ -e /proc/$pid/status ] && [ "$(stat -c %u /proc/$pid/status)" = 0 ] && break
-			sleep 0.05
-		done
+		chmod 711 "$T"
+		cp key knobody && chown 65534 knobody
+		start_waiting setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		    "$AESCRYPT" -e -k knobody
 		[ "$(stat -c %u /proc/$pid/status)" = 0 ]
-		exec 9>&-
-		wait $pid || true
-		rm -f /tmp/aescrypt-review-key.$$
+		stop_waiting
 	fi
 }
 

@@ -93,6 +93,8 @@ def cases():
     c["pax-path-4097"] = pax([(b"path", b"P" * (CAP + 1))]) + member(b"0") + ok() + END
     c["pax-link-4097"] = pax([(b"linkpath", b"Q" * (CAP + 1))]) + member(b"2") + ok() + END
     c["pax-path-4096"] = pax([(b"path", b"P" * CAP)]) + member(b"0") + ok() + END
+    # a NUL inside a pax name: C would read "ok" where tar means more
+    c["pax-path-nul"] = pax([(b"path", b"ok\0../../x")]) + member(b"0") + ok() + END
     # An 'L' block that claims a huge size: refused before it is read.
     c["l-huge"] = header(b"././@LongLink", b"L", 1 << 20) + b"\0" * 512 + END
     # 'L' immediately followed by a second 'L' (the later one wins, as
