@@ -91,6 +91,18 @@ start_waiting() {
 	return 1
 }
 
+# eventually CMD...: true once CMD succeeds, polled for up to 5 s.  The
+# process is aescrypt by then, but main() may not yet have run its first
+# lines (an ASan build starts slowly), so a check made once would race.
+eventually() {
+	local i
+	for i in $(seq 100); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 stop_waiting() {
 	exec 9>&-
 	wait $pid || true
@@ -99,7 +111,7 @@ stop_waiting() {
 @test "3. no core dumps: RLIMIT_CORE is 0 and the process is not dumpable" {
 	start_waiting "$AESCRYPT" -e -k key
 	# (this shell's own hard limit is not 0, so this reads aescrypt's)
-	grep -E '^Max core file size +0 +0 ' /proc/$pid/limits
+	eventually grep -qE '^Max core file size +0 +0 ' /proc/$pid/limits
 	stop_waiting
 	# A process that is not dumpable has its /proc entries owned by
 	# root: seen from an unprivileged run (its key readable by it, in
@@ -109,7 +121,8 @@ stop_waiting() {
 		cp key knobody && chown 65534 knobody
 		start_waiting setpriv --reuid=65534 --regid=65534 --clear-groups -- \
 		    "$AESCRYPT" -e -k knobody
-		[ "$(stat -c %u /proc/$pid/status)" = 0 ]
+		owned_by_root() { [ "$(stat -c %u /proc/$pid/status)" = 0 ]; }
+		eventually owned_by_root
 		stop_waiting
 	fi
 }
