@@ -24,6 +24,7 @@ _aescrypt() {
 		-x|--extract) mode=x ;;
 		-d|--decrypt) mode=d ;;
 		-e|--encrypt) mode=e ;;
+		--test|--info|--info=json) mode=i ;;
 		-[!-]*)
 			# bundled short options, as in -xvf
 			case $w in
@@ -36,7 +37,7 @@ _aescrypt() {
 
 	case $prev in
 	-f|--file|-[!-]*f)
-		if [[ $mode == [tx] ]]; then
+		if [[ $mode == [txi] ]]; then
 			COMPREPLY=($(compgen -f -X '!*.aes' -- "$cur")
 			    $(compgen -d -- "$cur"))
 		else
@@ -53,6 +54,10 @@ _aescrypt() {
 		return
 		;;
 	--exclude)
+		return
+		;;
+	--strip-components)
+		COMPREPLY=($(compgen -W '1 2 3' -- "$cur"))
 		return
 		;;
 	--passphrase-fd)
@@ -91,7 +96,9 @@ _aescrypt() {
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-c --create -t --list -x --extract
-		    -e --encrypt -d --decrypt --gen-key -f --file -C --directory
+		    -e --encrypt -d --decrypt --test --info --info=json
+		    --gen-key -f --file -C --directory -O --to-stdout
+		    --strip-components --wildcards -z --gzip
 		    -v --verbose --dereference --exclude -T --files-from --null
 		    --keep-old-files -p --preserve-permissions --same-owner
 		    -o --output -k --key-file -P --passphrase --passphrase-file
@@ -99,14 +106,14 @@ _aescrypt() {
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory
 		    -j --threads --stats --stats=json --no-hw --deflate --benchmark --benchmark=json --benchmark=csv
 		    -q --quiet --progress
-		    --benchmark-time -h --help -V --version' -- "$cur"))
+		    --benchmark-time -h --help --help=all -V --version' -- "$cur"))
 		return
 	fi
 
 	# An operand: after -d, containers; after -t/-x, member names (not
 	# known without the key, so nothing); otherwise any file.
 	case $mode in
-	d)
+	d|i)
 		COMPREPLY=($(compgen -f -X '!*.aes' -- "$cur")
 		    $(compgen -d -- "$cur"))
 		;;

@@ -19,6 +19,8 @@ function __aescrypt_mode
                 echo e; return
             case -d --decrypt
                 echo d; return
+            case --test --info --info=json
+                echo i; return
             case '--*'
             case '-*c*'
                 echo c; return
@@ -58,20 +60,27 @@ complete -c aescrypt -n __aescrypt_no_mode -s t -l list -d 'List an archive'
 complete -c aescrypt -n __aescrypt_no_mode -s x -l extract -d 'Extract an archive'
 complete -c aescrypt -n __aescrypt_no_mode -s e -l encrypt -d 'Encrypt a stream'
 complete -c aescrypt -n __aescrypt_no_mode -s d -l decrypt -d 'Decrypt a stream'
+complete -c aescrypt -n __aescrypt_no_mode -l test -d 'Authenticate a whole file, write nothing'
+complete -c aescrypt -n __aescrypt_no_mode -l info -d 'Describe a file header, no key needed'
+complete -c aescrypt -n __aescrypt_no_mode -l info=json -d 'The header as JSON'
 complete -c aescrypt -n __aescrypt_no_mode -l gen-key -r -F -d 'Make a key file'
 complete -c aescrypt -n __aescrypt_no_mode -l benchmark -d 'Measure this machine, in memory'
 complete -c aescrypt -n __aescrypt_no_mode -l benchmark=json -d 'The benchmark as JSON'
 complete -c aescrypt -n __aescrypt_no_mode -l benchmark=csv -d 'The benchmark as CSV'
 
 # archives
-complete -c aescrypt -n '__aescrypt_mode_in t x' -s f -l file -x -a '(__aescrypt_aes_files)' -d 'Archive to read'
+complete -c aescrypt -n '__aescrypt_mode_in t x i' -s f -l file -x -a '(__aescrypt_aes_files)' -d 'Archive to read'
 complete -c aescrypt -n '__aescrypt_mode_in c' -s f -l file -r -F -d 'Archive to write'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Paths relative to / extract into DIR'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -s v -l verbose -d 'List members as they go'
 complete -c aescrypt -n '__aescrypt_mode_in c' -s h -l dereference -d 'Archive what symlinks point to'
-complete -c aescrypt -n '__aescrypt_mode_in c' -l exclude -x -d 'Skip paths matching a pattern'
-complete -c aescrypt -n '__aescrypt_mode_in c' -s T -l files-from -r -F -d 'Read the paths from a file'
-complete -c aescrypt -n '__aescrypt_mode_in c' -l null -d 'The -T list is NUL-separated'
+complete -c aescrypt -n '__aescrypt_mode_in c t x' -l exclude -x -d 'Leave out what matches a pattern'
+complete -c aescrypt -n '__aescrypt_mode_in c t x' -s T -l files-from -r -F -d 'Paths (-c) or patterns (-t, -x) from a file'
+complete -c aescrypt -n '__aescrypt_mode_in c t x' -l null -d 'The -T list is NUL-separated'
+complete -c aescrypt -n '__aescrypt_mode_in x' -s O -l to-stdout -d 'Write member data to standard output'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l strip-components -x -a '1 2 3' -d 'Drop leading parts of names'
+complete -c aescrypt -n '__aescrypt_mode_in t x' -l wildcards -d 'Accepted: patterns are always on'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -s z -l gzip -d 'Accepted: always compressed'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l keep-old-files -d 'Do not replace existing files'
 complete -c aescrypt -n '__aescrypt_mode_in x' -s p -l preserve-permissions -d 'Exact modes, setuid included'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l same-owner -d 'Restore owners (root only)'
@@ -105,8 +114,9 @@ complete -c aescrypt -s q -l quiet -d 'No progress line'
 complete -c aescrypt -l progress -d 'A progress line even off a terminal'
 complete -c aescrypt -l benchmark-time -x -a '1 5 10 30 60' -d 'Seconds for --benchmark'
 complete -c aescrypt -l help -d 'Show the help'
+complete -c aescrypt -l help=all -d 'Show every option'
 complete -c aescrypt -s V -l version -d 'Show version, cipher tiers, libraries'
 
 # operands
-complete -c aescrypt -n '__aescrypt_mode_in d' -a '(__aescrypt_aes_files)'
+complete -c aescrypt -n '__aescrypt_mode_in d i' -a '(__aescrypt_aes_files)'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -F

@@ -25,109 +25,77 @@
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"
+#include "namelist.h"
 #include "names.h"
 #include "pack.h"
 #include "progress.h"
 #include "run.h"
 #include "signals.h"
 
-/* The list of paths: operands, then -T's. */
-struct pathlist {
-	char **v;
-	size_t n, cap;
-	char *text;         /* -T's contents, which v points into */
+/*
+ * The -C directories, opened in order, each relative to the one before
+ * (tar's rule: "-C a -C b" is a/b).  fd[0] is the starting directory;
+ * fd[k] is the one in effect after k -C options.  A missing one is a
+ * mistake on the command line, found before a passphrase is asked for.
+ */
+struct cdirs {
+	int *fd;
+	size_t n;
 };
 
 static int
-list_add(struct pathlist *l, char *p)
+cdirs_open(struct cdirs *c, const struct opts *o)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		char **v = realloc(l->v, cap * sizeof *v);
+	size_t k;
 
-		if (v == NULL)
-			return -1;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = p;
-	return 0;
-}
-
-/* Read -T FILE ("-": standard input), one path per line or per NUL. */
-static int
-read_list(struct pathlist *l, const char *file, int null_sep)
-{
-	int fd = STDIN_FILENO;
-	size_t len = 0, cap = 0;
-	char *p, *end, sep = null_sep ? '\0' : '\n';
-	ssize_t n;
-
-	if (strcmp(file, "-") != 0
-	    && (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		msg_error("%s: %s", file, strerror(errno));
+	c->n = 0;
+	if ((c->fd = calloc(o->ncdirs + 1, sizeof *c->fd)) == NULL) {
+		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *t;
+	if ((c->fd[0] = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return msg_sys_error("the current directory");
+	for (c->n = 1; c->n <= o->ncdirs; c->n++) {
+		k = c->n;
+		c->fd[k] = openat(c->fd[k - 1], o->cdirs[k - 1], O_RDONLY
+		    | O_DIRECTORY | O_CLOEXEC);
+		if (c->fd[k] < 0) {
+			int e = errno;
 
-			cap = cap ? 2 * cap : 65536;
-			if ((t = realloc(l->text, cap)) == NULL) {
-				msg_error("out of memory reading %s", file);
-				goto fail;
-			}
-			l->text = t;
-		}
-		n = read(fd, l->text + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			msg_error("%s: %s", file, strerror(errno));
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (l->text == NULL)
-		return EXIT_OK;
-	l->text[len] = sep;
-	for (p = l->text; p < l->text + len; p = end + 1) {
-		end = memchr(p, sep, (size_t)(l->text + len + 1 - p));
-		*end = '\0';
-		if (*p != '\0' && list_add(l, p) != 0) {
-			msg_error("out of memory reading %s", file);
-			return EXIT_SYSTEM;
+			msg_error("%s: %s", o->cdirs[k - 1], strerror(e));
+			msg_hint("-C names the directory the paths after it "
+			    "are relative to");
+			return e == ENOENT || e == ENOTDIR ? EXIT_USAGE :
+			    EXIT_SYSTEM;
 		}
 	}
 	return EXIT_OK;
-fail:
-	if (fd != STDIN_FILENO)
-		close(fd);
-	return EXIT_SYSTEM;
 }
 
-/* Every operand must exist (relative to -C): a missing one is fatal,
- * and is found before a passphrase is asked for or a byte written. */
+static void
+cdirs_close(struct cdirs *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->n; k++)
+		close(c->fd[k]);
+	free(c->fd);
+}
+
+/* Every operand must exist (relative to its -C): a missing one is
+ * fatal, and is found before a passphrase is asked for or a byte
+ * written. */
 static int
-check_paths(const struct opts *o, const struct pathlist *paths)
+check_paths(const struct opts *o, const struct namelist *paths,
+    const struct cdirs *c)
 {
 	struct stat st;
 	size_t i;
-	int dfd = AT_FDCWD, rc = EXIT_OK;
+	int rc = EXIT_OK;
 
-	if (o->directory != NULL && (dfd = open(o->directory, O_RDONLY
-	    | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		msg_error("%s: %s", o->directory, strerror(errno));
-		msg_hint("-C names the directory the paths are relative to");
-		return EXIT_USAGE;
-	}
 	for (i = 0; i < paths->n && rc == EXIT_OK; i++) {
-		if (fstatat(dfd, paths->v[i], &st, o->follow ? 0 :
-		    AT_SYMLINK_NOFOLLOW) != 0) {
+		if (fstatat(c->fd[paths->tag[i]], paths->v[i], &st, o->follow ?
+		    0 : AT_SYMLINK_NOFOLLOW) != 0) {
 			char q[1024];
 
 			msg_error("%s: %s", names_quote(paths->v[i], q,
@@ -136,14 +104,12 @@ check_paths(const struct opts *o, const struct pathlist *paths)
 			    EXIT_SYSTEM;
 		}
 	}
-	if (dfd != AT_FDCWD)
-		close(dfd);
 	return rc;
 }
 
 struct producer {
 	struct pack_opts po;
-	struct pathlist *paths;
+	struct namelist *paths;
 	struct ae_chan chan;
 	struct ae_writer w;
 	int result;
@@ -167,7 +133,9 @@ cmd_create(const struct opts *o)
 {
 	static struct ae_header h;
 	static struct producer pr;
-	struct pathlist paths = { 0 };
+	struct namelist paths = { 0 };
+	struct cdirs cd = { 0 };
+	int *dirfd = NULL;
 	struct run_stats rs;
 	struct ae_pipe_params pp;
 	struct ae_diag d = { 0 };
@@ -183,13 +151,15 @@ cmd_create(const struct opts *o)
 	memset(&rs, 0, sizeof rs);
 	run_streams_init(&io);
 	for (i = 0; i < o->noperands; i++)
-		if (list_add(&paths, o->operands[i]) != 0) {
+		if (namelist_add(&paths, o->operands[i], o->operand_cdir[i])
+		    != 0) {
 			msg_error("out of memory");
-			return EXIT_SYSTEM;
+			rc = EXIT_SYSTEM;
+			goto out;
 		}
 	if (o->files_from != NULL
-	    && (rc = read_list(&paths, o->files_from, o->null_sep))
-	    != EXIT_OK)
+	    && (rc = namelist_read(&paths, o->files_from, o->null_sep,
+	    o->files_from_cdir)) != EXIT_OK)
 		goto out;
 	if (paths.n == 0) {
 		msg_error("refusing to create an empty archive");
@@ -198,8 +168,16 @@ cmd_create(const struct opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = check_paths(o, &paths)) != EXIT_OK)
+	if ((rc = cdirs_open(&cd, o)) != EXIT_OK
+	    || (rc = check_paths(o, &paths, &cd)) != EXIT_OK)
 		goto out;
+	if ((dirfd = malloc(paths.n * sizeof *dirfd)) == NULL) {
+		msg_error("out of memory");
+		rc = EXIT_SYSTEM;
+		goto out;
+	}
+	for (i = 0; i < paths.n; i++)
+		dirfd[i] = cd.fd[paths.tag[i]];
 	/* Keys and the output, relative to where we were started. */
 	rc = run_new_container(o, o->archive, AE_PAYLOAD_PAX, &h, &gcm, &io,
 	    &rs);
@@ -217,12 +195,7 @@ cmd_create(const struct opts *o)
 		pr.po.self[pr.po.nself].dev = st.st_dev;
 		pr.po.self[pr.po.nself++].ino = st.st_ino;
 	}
-	if (o->directory != NULL && chdir(o->directory) != 0) {
-		msg_error("%s: %s", o->directory, strerror(errno));
-		outfile_abort(&io.out);
-		rc = EXIT_SYSTEM;
-		goto wipe;
-	}
+	pr.po.dirfd = dirfd;
 	pr.po.follow = o->follow;
 	pr.po.exclude = o->exclude;
 	pr.po.nexclude = o->nexclude;
@@ -288,7 +261,8 @@ cmd_create(const struct opts *o)
 wipe:
 	gcm_wipe(&gcm);
 out:
-	free(paths.v);
-	free(paths.text);
+	free(dirfd);
+	cdirs_close(&cd);
+	namelist_free(&paths);
 	return rc;
 }

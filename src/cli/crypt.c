@@ -35,7 +35,7 @@ cmd_encrypt(const struct opts *o)
 
 	memset(&rs, 0, sizeof rs);
 	run_streams_init(&io);
-	if ((rc = run_input_open(&io.in, o->input)) != EXIT_OK)
+	if ((rc = run_input_open(&io.in, o->input, NULL)) != EXIT_OK)
 		return rc;
 	rc = run_new_container(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, &io,
 	    &rs);
@@ -83,7 +83,7 @@ cmd_decrypt(const struct opts *o)
 	memset(&rs, 0, sizeof rs);
 	rs.decrypt = 1;
 	run_streams_init(&io);
-	if ((rc = run_input_open(&io.in, o->input)) != EXIT_OK)
+	if ((rc = run_input_open(&io.in, o->input, o)) != EXIT_OK)
 		return rc;
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	rc = keys_unlock(o, io.in.name, &io.reader, &h, file_key, &rs);

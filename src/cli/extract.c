@@ -778,6 +778,94 @@ extract_member(struct extractor *x, const struct ae_tar_member *m)
 	}
 }
 
+/*
+ * -O: a regular member's data to standard output, as tar -xO writes it
+ * (other members have no data and are passed over).  The data has
+ * authenticated chunk by chunk before it gets here, as -d's has; if the
+ * archive fails inside the member, what was written stays written, and
+ * the exit status says the run failed.
+ */
+static void
+member_to_stdout(struct extractor *x, const struct ae_tar_member *m)
+{
+	size_t got, used = 0;
+	int r;
+
+	if (m->type != '0' && m->type != '7')
+		return;
+	for (;;) {
+		r = ae_tar_read_data(x->tr, m, x->buf, DATA_BUF, &got);
+		if (r != AE_OK || got == 0)
+			break;
+		if (got > used)
+			used = got;
+		if (atomic_load(&signals_stop)) {
+			r = AE_EINTR;
+			break;
+		}
+		if (write_all(STDOUT_FILENO, x->buf, got) != 0) {
+			ae_wipe(x->buf, used);
+			x->fatal = msg_sys_error("standard output");
+			return;
+		}
+	}
+	ae_wipe(x->buf, used);
+	if (r != AE_OK)
+		x->fatal = exit_for(r);     /* unpack_end says why */
+}
+
+/*
+ * --strip-components=n: the name after its first n components ("./"
+ * and empty ones do not count, as in GNU tar), or NULL if nothing is
+ * left.  Points into name.
+ */
+static const char *
+strip_components(const char *name, unsigned n)
+{
+	const char *p = name;
+
+	while (n > 0) {
+		while (*p == '/')
+			p++;
+		if (p[0] == '.' && (p[1] == '/' || p[1] == '\0')) {
+			p++;
+			continue;
+		}
+		p += strcspn(p, "/");
+		if (*p == '\0')
+			return NULL;
+		n--;
+	}
+	while (*p == '/')
+		p++;
+	return *p != '\0' ? p : NULL;
+}
+
+/* m with --strip-components applied to its name (and to a hard link's
+ * target, which names a member too), in out; 0, or -1 to pass it over
+ * (nothing left of the name, as GNU tar does; a hard link whose target
+ * is stripped away is warned about). */
+static int
+strip_member(struct extractor *x, const struct ae_tar_member *m,
+    struct ae_tar_member *out)
+{
+	const char *p = strip_components(m->path, x->o->strip), *l;
+
+	if (p == NULL)
+		return -1;
+	memcpy(out, m, sizeof *out);
+	memmove(out->path, p, strlen(p) + 1);
+	if (m->type == AE_TAR_HARDLINK) {
+		if ((l = strip_components(m->linkpath, x->o->strip)) == NULL) {
+			skip(x, m->path, "--strip-components removes all of "
+			    "its link target");
+			return -1;
+		}
+		memmove(out->linkpath, l, strlen(l) + 1);
+	}
+	return 0;
+}
+
 int
 extract_begin(struct extractor *x, const struct opts *o, int root)
 {
@@ -801,10 +889,30 @@ extract_members(struct extractor *x, struct ae_tar_reader *tr,
 	static struct ae_tar_member m;
 	int r = 1;
 
+	static struct ae_tar_member stripped;
+	const struct ae_tar_member *e;
+
 	x->tr = tr;
 	while (x->fatal == 0 && (r = ae_tar_next(tr, &m, d)) == AE_OK) {
-		if (members_select(sel, m.path))
-			extract_member(x, &m);
+		if (!members_select(sel, m.path))
+			continue;
+		e = &m;
+		if (x->o->strip > 0) {
+			if (strip_member(x, &m, &stripped) != 0)
+				continue;
+			e = &stripped;
+		}
+		if (x->o->to_stdout) {
+			if (x->o->verbose) {
+				/* stdout carries the data */
+				progress_hide();
+				names_print(stderr, e->path);
+				putc('\n', stderr);
+			}
+			member_to_stdout(x, e);
+		} else {
+			extract_member(x, e);
+		}
 	}
 	x->tr = NULL;
 	return r;
@@ -841,16 +949,17 @@ cmd_extract(const struct opts *o)
 	root = open(o->directory != NULL ? o->directory : ".",
 	    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0) {
+		int e = errno;
+
 		msg_error("%s: %s", o->directory != NULL ? o->directory : ".",
-		    strerror(errno));
+		    strerror(e));
 		if (o->directory != NULL)
 			msg_hint("-C needs an existing directory");
-		return EXIT_SYSTEM;
+		return e == ENOENT || e == ENOTDIR ? EXIT_USAGE : EXIT_SYSTEM;
 	}
-	if (members_init(&sel, o->operands, o->noperands) != 0) {
-		msg_error("out of memory");
+	if ((rc = members_init(&sel, o)) != EXIT_OK) {
 		close(root);
-		return EXIT_SYSTEM;
+		return rc;
 	}
 	if (extract_begin(&x, o, root) != 0) {
 		msg_error("out of memory");
@@ -868,10 +977,8 @@ cmd_extract(const struct opts *o)
 	ae_tar_reader_free(&tr);
 	rc = unpack_end(&u, o, r, &d, x.fatal);
 	extract_end(&x);        /* directory modes and times may warn */
-	if (fflush(stdout) != 0 && rc == EXIT_OK) {
-		msg_error("standard output: %s", strerror(errno));
-		rc = EXIT_SYSTEM;
-	}
+	if (fflush(stdout) != 0 && rc == EXIT_OK)
+		rc = msg_sys_error("standard output");
 	/* Only a whole archive can say a member is not in it. */
 	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
 		rc = EXIT_PARTIAL;

@@ -95,7 +95,7 @@ list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
 	int r;
 
 	while ((r = ae_tar_next(tr, &m, d)) == AE_OK) {
-		if (!members_select(sel, m.path))
+		if (!members_select(sel, m.path) || fp == NULL)
 			continue;
 		progress_hide();
 		if (verbose)
@@ -119,10 +119,8 @@ cmd_list(const struct opts *o)
 	struct ae_diag d = { 0 };
 	int rc, r;
 
-	if (members_init(&sel, o->operands, o->noperands) != 0) {
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
+	if ((rc = members_init(&sel, o)) != EXIT_OK)
+		return rc;
 	if ((rc = unpack_open(&u, o)) != EXIT_OK) {
 		members_free(&sel);
 		return rc;
@@ -133,11 +131,17 @@ cmd_list(const struct opts *o)
 		members_free(&sel);
 		return rc;
 	}
-	r = list_members(stdout, o->verbose, &tr, &sel, &d);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		msg_error("standard output: %s", strerror(errno));
-		rc = EXIT_SYSTEM;
+	if (o->test && u.h.payload_type != AE_PAYLOAD_PAX) {
+		/* --test of a stream: unpack_end reads and authenticates
+		 * the rest. */
+		ae_tar_reader_free(&tr);
+		rc = unpack_end(&u, o, 1, &d, EXIT_OK);
+		members_free(&sel);
+		return rc;
 	}
+	r = list_members(o->test ? NULL : stdout, o->verbose, &tr, &sel, &d);
+	if (!o->test && (fflush(stdout) != 0 || ferror(stdout)))
+		rc = msg_sys_error("standard output");
 	ae_tar_reader_free(&tr);
 	rc = unpack_end(&u, o, r, &d, rc);
 	if (rc == EXIT_OK && members_report_missing(&sel) > 0)

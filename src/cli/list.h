@@ -14,7 +14,8 @@
 
 /*
  * Print the members of tr that sel selects to fp, one line each, as
- * `tar -t` does (as `tar -tv` with verbose), until the end of the
+ * `tar -t` does (as `tar -tv` with verbose), or nothing if fp is NULL
+ * (--test: every header is still read and checked), until the end of the
  * archive, a tar error or a write error on fp (ferror(fp) then says
  * so).  Returns the last ae_tar_next result: 1 at the end marker, its
  * error (with d), or 0 if it stopped on a write error.

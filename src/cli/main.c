@@ -34,35 +34,88 @@
 #include "secret.h"
 #include "signals.h"
 
+/* --help: one screen, grouped as tar's is; --help=all has the rest. */
 static void
 usage(FILE *fp)
 {
 	fprintf(fp,
+	    "Usage: aescrypt -c [-f ARCHIVE] [OPTION]... PATH...        create an archive\n"
+	    "       aescrypt -t|-x [-f ARCHIVE] [OPTION]... [PATTERN]... list or extract\n"
+	    "       aescrypt -e|-d [OPTION]... [-o OUT] [IN]        encrypt or decrypt a stream\n"
+	    "       aescrypt --test|--info [-f] FILE                check or describe a file\n"
+	    "Tar-like archives and byte streams, compressed and encrypted (AES-256-GCM).\n"
+	    "ARCHIVE, IN and OUT default to standard input and output ('-' too).\n"
+	    "\n"
+	    "Modes: -c --create, -t --list, -x --extract, -e --encrypt, -d --decrypt,\n"
+	    "       --test, --info[=json], --gen-key FILE, --benchmark[=json|csv]\n"
+	    "\n"
+	    "Archives:\n"
+	    "  -f, --file ARCHIVE        the archive to write (-c) or read\n"
+	    "  -C, --directory DIR       -c: the paths after it are in DIR; -x: into DIR\n"
+	    "  -v, --verbose             name members as they go (-t: ls -l style)\n"
+	    "  -T, --files-from FILE     paths (-c) or patterns (-t, -x) from FILE\n"
+	    "      --exclude PATTERN     leave out what matches PATTERN\n"
+	    "  -O, --to-stdout           -x: write the members' data to standard output\n"
+	    "      --strip-components N  -x: drop N leading parts of every name\n"
+	    "  -h, --dereference         -c: archive what symlinks point to\n"
+	    "  -o, --output FILE         -e, -d: where the stream goes\n"
+	    "\n"
+	    "Keys (never on the command line):\n"
+	    "  -k, --key-file FILE       a key file (made by --gen-key)\n"
+	    "  -P, --passphrase          a passphrase as well as -k\n"
+	    "      --passphrase-file F, --passphrase-fd N, AESCRYPT_PASSPHRASE, or\n"
+	    "                            the terminal's prompt\n"
+	    "\n"
+	    "Other:  -0..-9 deflate level (-6)  -j N threads  -q, --quiet  --stats[=json]\n"
+	    "        --no-hw  -V, --version  --help=all (every option)\n"
+	    "\n"
+	    "Examples:\n"
+	    "  $ aescrypt -cf home.aes ~/docs ~/mail         # asks for a passphrase\n"
+	    "  $ aescrypt -tvf home.aes\n"
+	    "  $ aescrypt -xf home.aes -C /restore 'home/me/docs/*.odt'\n"
+	    "  $ pg_dump db | aescrypt -e > db.aes; aescrypt -d db.aes | psql db\n"
+	    "  $ aescrypt --gen-key backup.key; aescrypt -c -k backup.key -f etc.aes /etc\n"
+	    "Exit status: 0 ok, 1 some members skipped, 2 usage, 3 wrong key, 4 damaged,\n"
+	    "5 over a limit, 6 system error, 141 broken pipe.  See aescrypt(1).\n");
+}
+
+/* --help=all: every option. */
+static void
+usage_all(FILE *fp)
+{
+	fprintf(fp,
 	    "Usage: aescrypt -c [OPTION]... [-f ARCHIVE] PATH...     create an archive\n"
-	    "       aescrypt -t [OPTION]... [-f ARCHIVE] [MEMBER]... list one\n"
-	    "       aescrypt -x [OPTION]... [-f ARCHIVE] [MEMBER]... extract one\n"
+	    "       aescrypt -t [OPTION]... [-f ARCHIVE] [PATTERN]... list one\n"
+	    "       aescrypt -x [OPTION]... [-f ARCHIVE] [PATTERN]... extract one\n"
+	    "       aescrypt --test [OPTION]... [-f] FILE            authenticate all of it\n"
+	    "       aescrypt --info[=json] [-f] FILE                 describe its header\n"
 	    "       aescrypt -e [OPTION]... [-o OUT] [IN]            encrypt a stream\n"
 	    "       aescrypt -d [OPTION]... [-o OUT] [IN]            decrypt a stream\n"
 	    "       aescrypt --gen-key FILE                          make a key file\n"
 	    "       aescrypt --benchmark[=json|csv] [-j N]           measure, in memory\n"
 	    "\n"
-	    "Compressed archives and streams, encrypted with AES-256-GCM; keys\n"
-	    "from a passphrase (Argon2id) or a key file.  ARCHIVE, IN and OUT\n"
-	    "default to standard input and output; '-' means them too.\n"
-	    "\n"
 	    "Archives (a POSIX pax tar stream inside: 'aescrypt -d | tar -t' works):\n"
 	    "  -f, --file ARCHIVE        the archive to write (-c) or read (-t, -x)\n"
-	    "  -C, --directory DIR       -c: paths are relative to DIR;\n"
+	    "  -C, --directory DIR       -c: the paths after it are relative to DIR\n"
+	    "                            (each -C relative to the one before, as in tar);\n"
 	    "                            -x: extract into DIR (default: .)\n"
 	    "  -v, --verbose             name members as they go (-t: ls -l style)\n"
 	    "  -h, --dereference         -c: archive what symlinks point to\n"
-	    "      --exclude PATTERN     -c: skip paths matching PATTERN (fnmatch)\n"
-	    "  -T, --files-from FILE     -c: read the paths from FILE ('-': stdin)\n"
-	    "      --null                -c: -T's list is NUL-separated\n"
+	    "      --exclude PATTERN     skip paths or members matching PATTERN\n"
+	    "  -T, --files-from FILE     -c: paths; -t, -x: patterns ('-': stdin)\n"
+	    "      --null                -T's list is NUL-separated\n"
+	    "  -O, --to-stdout           -x: the members' data to standard output\n"
+	    "      --strip-components N  -x: drop N leading parts of every name\n"
 	    "      --keep-old-files      -x: do not replace existing files\n"
 	    "  -p, --preserve-permissions\n"
 	    "                            -x: exact modes, setuid/setgid included\n"
 	    "      --same-owner          -x as root: restore owners\n"
+	    "      --wildcards           accepted: patterns are always shell patterns\n"
+	    "  PATTERN                   a shell pattern (fnmatch); a directory\n"
+	    "                            selects what is under it\n"
+	    "\n"
+	    "Streams:\n"
+	    "  -o, --output FILE         -e, -d: write FILE (default: standard output)\n"
 	    "\n"
 	    "Keys (never on the command line):\n"
 	    "  -k, --key-file FILE       use a key file (from --gen-key)\n"
@@ -77,8 +130,9 @@ usage(FILE *fp)
 	    "      --kdf-memory SIZE     Argon2id memory (default 256M)\n"
 	    "      --kdf-time N          Argon2id passes (default 3)\n"
 	    "      --kdf-parallelism N   Argon2id lanes (default 4)\n"
+	    "  -z, --gzip                accepted and ignored: always compressed\n"
 	    "\n"
-	    "Decrypting (-t, -x, -d):\n"
+	    "Decrypting (-t, -x, -d, --test):\n"
 	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
 	    "                            (default: 2G or half the RAM)\n"
 	    "\n"
@@ -91,20 +145,13 @@ usage(FILE *fp)
 	    "      --no-hw               use the portable constant-time cipher\n"
 	    "      --deflate ENGINE      libdeflate (default if built) or zlib\n"
 	    "      --benchmark-time SECS with --benchmark: how long (default 10)\n"
-	    "      --help                show this help (-h too, except with -c)\n"
+	    "      --help[=all]          one screen of help, or this\n"
 	    "  -V, --version             show version, cipher tiers, libraries\n"
 	    "\n"
-	    "Examples:\n"
-	    "  $ aescrypt -c -f home.aes ~/docs ~/mail       # asks for a passphrase\n"
-	    "  $ aescrypt -t -v -f home.aes\n"
-	    "  $ aescrypt -x -f home.aes -C /restore home/me/docs/report.odt\n"
-	    "  $ aescrypt -d home.aes | tar -tv               # plain tar inside\n"
-	    "  $ pg_dump db | aescrypt -e > db.aes\n"
-	    "  $ aescrypt -d db.aes | psql db\n"
-	    "  $ aescrypt --gen-key backup.key                # for scripts and cron\n"
-	    "  $ aescrypt -c -k backup.key -f etc.aes /etc\n"
-	    "\n"
-	    "See aescrypt(1) for the exit statuses, the format and security notes.\n");
+	    "Exit status: 0 ok, 1 some members skipped or not found, 2 usage or a\n"
+	    "missing input, 3 wrong key, 4 damaged or not an aescrypt file, 5 over a\n"
+	    "limit, 6 I/O or system error, 141 standard output closed (as SIGPIPE),\n"
+	    "128+N interrupted by signal N.  See aescrypt(1).\n");
 }
 
 static void
@@ -219,19 +266,33 @@ check_mode_options(const struct opts *o)
 		const char *name, *modes;
 	} *t, tab[] = {
 		{ "-o", "ed" }, { "-f", "ctx" }, { "-C", "cx" }, { "-v", "ctx" },
-		{ "-T", "c" }, { "--null", "c" }, { "--exclude", "c" },
+		{ "-T", "ctx" }, { "--null", "ctx" }, { "--exclude", "ctx" },
 		{ "--keep-old-files", "x" }, { "-p", "x" },
-		{ "--same-owner", "x" }, { NULL, NULL }
+		{ "--same-owner", "x" }, { "-O", "x" },
+		{ "--strip-components", "x" }, { NULL, NULL }
 	};
 	int set[] = {
 		o->output != NULL, o->archive != NULL, o->directory != NULL,
 		o->verbose, o->files_from != NULL, o->null_sep,
-		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner
+		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner,
+		o->to_stdout, o->strip > 0
 	};
 	int i;
 
 	if (o->mode == 0 || o->mode == 'g' || o->mode == 'b')
 		return EXIT_OK;
+	if (o->mode == 'i') {
+		if (o->output != NULL || o->directory != NULL || o->verbose
+		    || o->files_from != NULL || o->nexclude > 0) {
+			msg_error("--info takes only the file to describe");
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
+	if (o->test && (o->verbose || o->output != NULL)) {
+		msg_error("--test prints nothing; use -t -v to list");
+		return EXIT_USAGE;
+	}
 	for (t = tab, i = 0; t->name != NULL; t++, i++) {
 		if (!set[i] || strchr(t->modes, o->mode) != NULL)
 			continue;
@@ -263,18 +324,67 @@ set_pass(struct opts *o, enum pass_source src, const char *arg)
 	return EXIT_OK;
 }
 
-/* Parse the command line and run the mode.  exclude has room for
- * argc patterns (main owns it, so it is freed whichever way this
- * returns). */
+/* Arrays with room for argc entries each, for what the command line
+ * lists: main owns them, so they are freed whichever way run returns. */
+struct room {
+	char **exclude, **operands, **cdirs;
+	size_t *operand_cdir;
+};
+
+/*
+ * A value option in a bundle takes the rest of the bundle as its value,
+ * as in tar: "-xkf a.aes" gives -k the value "f".  When that value is
+ * only option letters and names no file, the user meant two options;
+ * say so rather than fail later on a file called "f".  0 or EXIT_USAGE.
+ */
 static int
-run(int argc, char **argv, char **exclude)
+check_bundle(int c, const char *arg, const char *optarg_)
+{
+	static const char letters[] = "edctxvpqPhVOz0123456789fkCTjo";
+	size_t len = strlen(arg);
+
+	if (arg[0] != '-' || arg[1] == '-' || optarg_ <= arg
+	    || optarg_ >= arg + len)
+		return EXIT_OK;     /* not attached to a short option */
+	if (strspn(optarg_, letters) != strlen(optarg_) || strlen(optarg_) > 4
+	    || access(optarg_, F_OK) == 0)
+		return EXIT_OK;
+	msg_error("-%c took '%s' as its value (the rest of '%s')", c,
+	    optarg_, arg);
+	msg_hint("a letter that takes a value ends a bundle, as in tar; "
+	    "write -%c VALUE on its own", c);
+	return EXIT_USAGE;
+}
+
+/* Options tar users reach for that a sealed stream cannot offer. */
+static int
+refuse_tar_option(const char *name)
+{
+	if (strcmp(name, "--verify") == 0) {
+		msg_error("--verify is not needed: every chunk is "
+		    "authenticated as it is read");
+		msg_hint("check a written archive with 'aescrypt --test -f "
+		    "ARCHIVE'");
+		return EXIT_USAGE;
+	}
+	msg_error("%s: an aescrypt archive is a sealed, write-once stream; "
+	    "nothing can be added to it", name);
+	msg_hint("create a new archive with everything in it, or a second "
+	    "archive beside the first");
+	return EXIT_USAGE;
+}
+
+/* Parse the command line and run the mode. */
+static int
+run(int argc, char **argv, struct room *rm)
 {
 	enum {
 		OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
 		OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM,
 		OPT_CHUNK, OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL,
 		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS,
-		OPT_DEFLATE
+		OPT_DEFLATE, OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS,
+		OPT_SEALED, OPT_VERIFY
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -292,6 +402,18 @@ run(int argc, char **argv, char **exclude)
 		{ "keep-old-files", no_argument, NULL, OPT_KEEP_OLD },
 		{ "preserve-permissions", no_argument, NULL, 'p' },
 		{ "same-owner", no_argument, NULL, OPT_SAME_OWNER },
+		{ "to-stdout", no_argument, NULL, 'O' },
+		{ "strip-components", required_argument, NULL, OPT_STRIP },
+		{ "test", no_argument, NULL, OPT_TEST },
+		{ "info", optional_argument, NULL, OPT_INFO },
+		{ "wildcards", no_argument, NULL, OPT_WILDCARDS },
+		{ "gzip", no_argument, NULL, 'z' },
+		{ "append", no_argument, NULL, OPT_SEALED },
+		{ "update", no_argument, NULL, OPT_SEALED },
+		{ "concatenate", no_argument, NULL, OPT_SEALED },
+		{ "catenate", no_argument, NULL, OPT_SEALED },
+		{ "delete", no_argument, NULL, OPT_SEALED },
+		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "output", required_argument, NULL, 'o' },
 		{ "key-file", required_argument, NULL, 'k' },
 		{ "passphrase", no_argument, NULL, 'P' },
@@ -309,7 +431,7 @@ run(int argc, char **argv, char **exclude)
 		{ "benchmark-time", required_argument, NULL, OPT_BENCH_TIME },
 		{ "no-hw", no_argument, NULL, OPT_NO_HW },
 		{ "deflate", required_argument, NULL, OPT_DEFLATE },
-		{ "help", no_argument, NULL, OPT_HELP },
+		{ "help", optional_argument, NULL, OPT_HELP },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, 'V' },
@@ -320,7 +442,7 @@ run(int argc, char **argv, char **exclude)
 	double bench_time = 10.0;
 	enum bench_format bench_format = BENCH_TEXT;
 	uint64_t size;
-	int c, rc, want_version = 0, want_help = 0, h_seen = 0;
+	int c, rc, want_version = 0, want_help = 0, h_seen = 0, z_seen = 0;
 
 	/* Only the character classes: member names are printed as the
 	 * locale can show them, as tar does (names.c). */
@@ -333,13 +455,61 @@ run(int argc, char **argv, char **exclude)
 	o.kdf.p = AE_KDF_DEFAULT_P;
 	o.threads = default_threads();
 	o.progress = -1;
-	o.exclude = exclude;
+	o.exclude = rm->exclude;
+	o.operands = rm->operands;
+	o.cdirs = rm->cdirs;
+	o.operand_cdir = rm->operand_cdir;
 
+	/* "-" first: operands come back in place (as option 1), so each
+	 * -C applies to the paths after it, as in tar. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":edctxo:k:j:f:C:T:vpqPhV0123456789", longopts,
-	    NULL)) != -1) {
+	while ((c = getopt_long(argc, argv,
+	    "-:edctxo:k:j:f:C:T:vpqPhVOzruA0123456789", longopts, NULL)) != -1) {
 		rc = EXIT_OK;
+		if (optarg != NULL && strchr("fkCTo", c) != NULL
+		    && (rc = check_bundle(c, argv[optind - 1], optarg))
+		    != EXIT_OK)
+			return rc;
 		switch (c) {
+		case 1:
+			o.operand_cdir[o.noperands] = o.ncdirs;
+			o.operands[o.noperands++] = optarg;
+			break;
+		case 'O':
+			o.to_stdout = 1;
+			break;
+		case OPT_STRIP:
+			if (parse_u32(optarg, 0, 4096, &o.strip) != 0)
+				return bad_value("--strip-components", optarg,
+				    "a number of leading name parts");
+			break;
+		case OPT_TEST:
+			rc = set_mode(&o, 't');
+			o.test = 1;
+			break;
+		case OPT_INFO:
+			rc = set_mode(&o, 'i');
+			if (optarg != NULL && strcmp(optarg, "json") == 0)
+				o.info_json = 1;
+			else if (optarg != NULL)
+				return bad_value("--info", optarg,
+				    "no value, or =json");
+			break;
+		case OPT_WILDCARDS:
+			break;      /* patterns are always on (as bsdtar) */
+		case 'z':
+			z_seen = 1;
+			break;
+		case 'r':
+			return refuse_tar_option("-r (--append)");
+		case 'u':
+			return refuse_tar_option("-u (--update)");
+		case 'A':
+			return refuse_tar_option("-A (--concatenate)");
+		case OPT_SEALED:
+			return refuse_tar_option(argv[optind - 1]);
+		case OPT_VERIFY:
+			return refuse_tar_option("--verify");
 		case 'e':
 		case 'd':
 		case 'c':
@@ -352,12 +522,14 @@ run(int argc, char **argv, char **exclude)
 			break;
 		case 'C':
 			o.directory = optarg;
+			o.cdirs[o.ncdirs++] = optarg;
 			break;
 		case 'v':
 			o.verbose = 1;
 			break;
 		case 'T':
 			o.files_from = optarg;
+			o.files_from_cdir = o.ncdirs;
 			break;
 		case OPT_NULL:
 			o.null_sep = 1;
@@ -499,7 +671,13 @@ run(int argc, char **argv, char **exclude)
 			h_seen = 1;
 			break;
 		case OPT_HELP:
-			want_help = 1;
+			if (optarg == NULL)
+				want_help = 1;
+			else if (strcmp(optarg, "all") == 0)
+				want_help = 2;
+			else
+				return bad_value("--help", optarg,
+				    "no value, or =all");
 			break;
 		case 'V':
 			want_version = 1;
@@ -510,6 +688,16 @@ run(int argc, char **argv, char **exclude)
 			msg_hint("run 'aescrypt --help' for usage");
 			return EXIT_USAGE;
 		default:
+			if (optopt == 'P' && strncmp(argv[optind - 1],
+			    "--passphrase=", 13) == 0) {
+				msg_error("a passphrase is never taken from "
+				    "the command line: other users can read it "
+				    "in ps, and it stays in the shell's history");
+				msg_hint("use --passphrase-file FILE, "
+				    "--passphrase-fd N, AESCRYPT_PASSPHRASE, or "
+				    "type it at the prompt");
+				return EXIT_USAGE;
+			}
 			if (optopt != 0 && strncmp(argv[optind - 1], "--", 2)
 			    == 0)
 				msg_error("option '%.*s' does not take a value",
@@ -531,8 +719,16 @@ run(int argc, char **argv, char **exclude)
 	else if (h_seen)
 		want_help = 1;
 	if (want_help) {
-		usage(stdout);
+		if (want_help == 2)
+			usage_all(stdout);
+		else
+			usage(stdout);
 		return EXIT_OK;
+	}
+	/* getopt stops at "--": what follows is operands. */
+	for (; optind < argc; optind++) {
+		o.operand_cdir[o.noperands] = o.ncdirs;
+		o.operands[o.noperands++] = argv[optind];
 	}
 	if (want_version) {
 		version();
@@ -545,42 +741,59 @@ run(int argc, char **argv, char **exclude)
 	}
 	if ((rc = check_mode_options(&o)) != EXIT_OK)
 		return rc;
+	if (z_seen && (o.mode == 'c' || o.mode == 'e'))
+		msg_note("-z is not needed: aescrypt always compresses "
+		    "(deflate, -0 to -9)");
+	if ((o.mode == 'i' || o.test) && o.archive == NULL
+	    && o.noperands > 0) {
+		/* "--test FILE", as gzip -t and age-inspect take it. */
+		o.archive = o.operands[0];
+		o.operands++;
+		o.noperands--;
+	}
+	if ((o.mode == 'i' || o.test) && o.noperands > 0) {
+		msg_error("unexpected argument '%s'", o.operands[0]);
+		msg_hint("--%s takes one file", o.mode == 'i' ? "info" :
+		    "test");
+		return EXIT_USAGE;
+	}
+	if ((o.mode == 'b' || o.mode == 'g') && o.noperands > 0) {
+		msg_error("unexpected argument '%s'", o.operands[0]);
+		return EXIT_USAGE;
+	}
+	if (o.mode != 'c' && o.ncdirs > 1 && o.mode != 0) {
+		msg_error("-C may be given once with -%c", o.mode);
+		msg_hint("with -c, each -C applies to the paths after it");
+		return EXIT_USAGE;
+	}
 	signals_init();
 	switch (o.mode) {
 	case 'b':
-		if (optind < argc) {
-			msg_error("unexpected argument '%s'", argv[optind]);
-			return EXIT_USAGE;
-		}
 		return benchmark_run(bench_time, o.threads, o.chunk_log2,
 		    bench_format, isatty(STDOUT_FILENO));
 	case 'g':
-		if (optind < argc) {
-			msg_error("unexpected argument '%s'", argv[optind]);
-			return EXIT_USAGE;
-		}
 		return secret_keyfile_generate(genkey);
+	case 'i':
+		return cmd_info(&o);
 	case 'e':
 	case 'd':
-		if (argc - optind > 1) {
-			msg_error("unexpected argument '%s'", argv[optind + 1]);
+		if (o.noperands > 1) {
+			msg_error("unexpected argument '%s'", o.operands[1]);
 			msg_hint("-%c takes one input; use -c for archives "
 			    "of many files", o.mode);
 			return EXIT_USAGE;
 		}
-		o.input = optind < argc ? argv[optind] : NULL;
+		o.input = o.noperands > 0 ? o.operands[0] : NULL;
 		return o.mode == 'e' ? cmd_encrypt(&o) : cmd_decrypt(&o);
 	case 'c':
+		return cmd_create(&o);
 	case 't':
+		return cmd_list(&o);
 	case 'x':
-		o.operands = argv + optind;
-		o.noperands = (size_t)(argc - optind);
-		if (o.mode == 'c')
-			return cmd_create(&o);
-		return o.mode == 't' ? cmd_list(&o) : cmd_extract(&o);
+		return cmd_extract(&o);
 	}
-	if (optind < argc) {
-		msg_error("unexpected argument '%s'", argv[optind]);
+	if (o.noperands > 0) {
+		msg_error("unexpected argument '%s'", o.operands[0]);
 		msg_hint("give a mode: -e or -d for a stream, -c, -t or -x "
 		    "for an archive");
 		return EXIT_USAGE;
@@ -612,7 +825,8 @@ no_core_dumps(void)
 int
 main(int argc, char **argv)
 {
-	char **exclude;
+	struct room rm;
+	size_t n = (size_t)argc + 1;
 	int rc;
 
 	no_core_dumps();
@@ -626,13 +840,20 @@ main(int argc, char **argv)
 	 * after start-up, so one arena costs no speed. */
 	mallopt(M_ARENA_MAX, 1);
 #endif
-	exclude = calloc((size_t)argc + 1, sizeof *exclude);
-
-	if (exclude == NULL) {
+	rm.exclude = calloc(n, sizeof *rm.exclude);
+	rm.operands = calloc(n, sizeof *rm.operands);
+	rm.cdirs = calloc(n, sizeof *rm.cdirs);
+	rm.operand_cdir = calloc(n, sizeof *rm.operand_cdir);
+	if (rm.exclude == NULL || rm.operands == NULL || rm.cdirs == NULL
+	    || rm.operand_cdir == NULL) {
 		msg_error("out of memory");
-		return EXIT_SYSTEM;
+		rc = EXIT_SYSTEM;
+	} else {
+		rc = run(argc, argv, &rm);
 	}
-	rc = run(argc, argv, exclude);
-	free(exclude);
+	free(rm.exclude);
+	free(rm.operands);
+	free(rm.cdirs);
+	free(rm.operand_cdir);
 	return rc;
 }

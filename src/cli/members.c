@@ -1,34 +1,26 @@
 /*
- * members.c -- MEMBER operands (contract in members.h).
+ * members.c -- member selection (contract in members.h).
+ *
+ * Patterns follow bsdtar, which treats every operand of -t and -x as a
+ * pattern; GNU tar needs --wildcards for that, which is accepted and
+ * changes nothing.  Both anchor a pattern at the start of the name and
+ * let it select a directory's subtree.
  */
 #include "config.h"
 #include "members.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcode.h"
 #include "msg.h"
 #include "names.h"
 
-int
-members_init(struct members *s, char **names, size_t n)
-{
-	s->names = names;
-	s->n = n;
-	s->hit = calloc(n ? n : 1, 1);
-	return s->hit == NULL ? -1 : 0;
-}
-
-void
-members_free(struct members *s)
-{
-	free(s->hit);
-}
-
-/* The length of p once "./" prefixes and trailing slashes are set
- * aside; *start is where it begins. */
-static size_t
-core(const char *p, const char **start)
+/* p without "./" prefixes and trailing slashes, in buf (cap bytes);
+ * NULL if it does not fit. */
+static const char *
+core(const char *p, char *buf, size_t cap)
 {
 	size_t n;
 
@@ -38,24 +30,98 @@ core(const char *p, const char **start)
 	n = strlen(p);
 	while (n > 1 && p[n - 1] == '/')
 		n--;
-	*start = p;
-	return n;
+	if (n >= cap)
+		return NULL;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+int
+members_init(struct members *s, const struct opts *o)
+{
+	size_t i;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	s->exclude = o->exclude;
+	s->nexclude = o->nexclude;
+	for (i = 0; i < o->noperands; i++)
+		if (namelist_add(&s->pats, o->operands[i], 0) != 0)
+			goto nomem;
+	if (o->files_from != NULL && (rc = namelist_read(&s->pats,
+	    o->files_from, o->null_sep, 0)) != EXIT_OK) {
+		members_free(s);
+		return rc;
+	}
+	if ((s->hit = calloc(s->pats.n + 1, 1)) != NULL)
+		return EXIT_OK;
+nomem:
+	members_free(s);
+	msg_error("out of memory");
+	return EXIT_SYSTEM;
+}
+
+void
+members_free(struct members *s)
+{
+	namelist_free(&s->pats);
+	free(s->hit);
+	s->hit = NULL;
+}
+
+int
+members_excluded(char *const *pats, size_t n, const char *path)
+{
+	char buf[4097];
+	const char *p, *t;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	if ((p = core(path, buf, sizeof buf)) == NULL)
+		p = path;
+	for (i = 0; i < n; i++) {
+		if (fnmatch(pats[i], p, FNM_LEADING_DIR) == 0)
+			return 1;
+		for (t = strchr(p, '/'); t != NULL; t = strchr(t + 1, '/'))
+			if (t[1] != '\0' && fnmatch(pats[i], t + 1,
+			    FNM_LEADING_DIR) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether pattern a (already without "./" and trailing '/') selects
+ * the member m: equal, under it, or matched as a shell pattern. */
+static int
+matches(const char *a, const char *m)
+{
+	size_t an = strlen(a);
+
+	if (strncmp(m, a, an) == 0 && (m[an] == '\0' || m[an] == '/'))
+		return 1;
+	return fnmatch(a, m, FNM_LEADING_DIR) == 0;
 }
 
 int
 members_select(struct members *s, const char *path)
 {
+	char mb[4097], ab[4097];
 	const char *m, *a;
-	size_t mn, an, i;
+	size_t i;
 	int any = 0;
 
-	if (s->n == 0)
+	if (members_excluded(s->exclude, s->nexclude, path))
+		return 0;
+	if (s->pats.n == 0)
 		return 1;
-	mn = core(path, &m);
-	for (i = 0; i < s->n; i++) {
-		an = core(s->names[i], &a);
-		if (an <= mn && memcmp(m, a, an) == 0
-		    && (an == mn || m[an] == '/')) {
+	if ((m = core(path, mb, sizeof mb)) == NULL)
+		return 0;
+	for (i = 0; i < s->pats.n; i++) {
+		if ((a = core(s->pats.v[i], ab, sizeof ab)) == NULL)
+			continue;
+		if (matches(a, m)) {
 			s->hit[i] = 1;
 			any = 1;
 		}
@@ -69,10 +135,10 @@ members_report_missing(const struct members *s)
 	char q[1024];
 	size_t i, k = 0;
 
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->pats.n; i++)
 		if (!s->hit[i]) {
 			msg_error("%s: not found in archive",
-			    names_quote(s->names[i], q, sizeof q));
+			    names_quote(s->pats.v[i], q, sizeof q));
 			k++;
 		}
 	return k;

@@ -1,33 +1,50 @@
 /*
- * members.h -- the MEMBER operands of -t and -x: which members they
- * select, and which of them never matched (an error at the end, as in
- * tar).
+ * members.h -- which members -t and -x act on: the PATTERN operands and
+ * -T's list (shell patterns; a directory selects what is under it),
+ * less what --exclude leaves out; and the patterns that never matched
+ * (reported at the end, as tar does).  The --exclude matcher is shared
+ * with -c's walk.
  */
 #ifndef AE_CLI_MEMBERS_H
 #define AE_CLI_MEMBERS_H
 
 #include <stddef.h>
 
+#include "namelist.h"
+#include "opts.h"
+
 struct members {
-	char **names;       /* the operands, as given */
-	size_t n;
-	unsigned char *hit; /* per operand: matched a member */
+	struct namelist pats;       /* operands, then -T's */
+	unsigned char *hit;         /* per pattern: matched a member */
+	char *const *exclude;
+	size_t nexclude;
 };
 
-/* 0, or -1 if out of memory.  n == 0 selects everything. */
-int members_init(struct members *s, char **names, size_t n);
+/* From o's operands, -T list and --exclude patterns.  Prints; returns
+ * 0 or an exit status. */
+int members_init(struct members *s, const struct opts *o);
 void members_free(struct members *s);
 
 /*
- * Whether the member path is selected: it equals an operand or lies
- * under one (operand "dir" selects "dir/" and "dir/x"), ignoring a
- * leading "./" and trailing '/' on either side.  Marks the operands it
- * matched.
+ * Whether the member path is selected: no --exclude pattern matches it,
+ * and there are no patterns or one matches it or a directory above it
+ * (fnmatch without FNM_PATHNAME, so '*' matches '/' as in GNU tar; a
+ * pattern also matches a name equal to it, so "a[1]" finds "a[1]").
+ * A leading "./" and trailing '/' are set aside on both sides.  Marks
+ * the patterns it matched.
  */
 int members_select(struct members *s, const char *path);
 
-/* Report each operand that matched nothing ("aescrypt: error: NAME:
+/* Report each pattern that matched nothing ("aescrypt: error: NAME:
  * not found in archive").  Returns how many. */
 size_t members_report_missing(const struct members *s);
+
+/*
+ * Whether path is left out by one of the patterns, as GNU tar matches
+ * --exclude by default: against the whole path and against every tail
+ * that starts after a '/', with '*' matching '/' too, and a match on a
+ * directory leaving out what is under it.
+ */
+int members_excluded(char *const *pats, size_t n, const char *path);
 
 #endif

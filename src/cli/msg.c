@@ -52,9 +52,21 @@ msg_hint(const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+msg_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("note", fmt, ap);
+	va_end(ap);
+}
+
 int
 msg_sys_error(const char *what)
 {
+	if (errno == EPIPE)
+		return EXIT_PIPE;   /* the reader left: silent (msg.h) */
 	msg_error("%s: %s", what, strerror(errno));
 	return EXIT_SYSTEM;
 }
@@ -87,8 +99,7 @@ exit_for(int err)
 	return EXIT_SYSTEM;
 }
 
-/* A KiB count as the unit a person would use. */
-static void
+void
 kib_words(unsigned long long kib, char *buf, size_t n, int compact)
 {
 	/* Exact: the largest unit that divides it (1025 KiB stays 1025
@@ -110,6 +121,8 @@ msg_core_error(const char *name, int err, const struct ae_diag *d)
 {
 	const char *what = d->what != NULL ? d->what : ae_strerror(err);
 
+	if (err == AE_EIO && d->where == AE_AT_OUTPUT && d->sys_errno == EPIPE)
+		return EXIT_PIPE;
 	if (err == AE_EINTR) {
 		msg_error("%s: interrupted", name);
 		return exit_for(err);

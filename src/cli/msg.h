@@ -1,10 +1,12 @@
 /*
  * msg.h -- every line aescrypt prints to stderr goes through here, so the
  * wording has one shape: "aescrypt: error: ...", "aescrypt: warning: ...",
- * "aescrypt: hint: ...".
+ * "aescrypt: hint: ...", "aescrypt: note: ...".
  */
 #ifndef AE_CLI_MSG_H
 #define AE_CLI_MSG_H
+
+#include <stddef.h>
 
 #include "common/error.h"
 
@@ -14,12 +16,19 @@ void msg_warn(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 void msg_hint(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+void msg_note(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 
-/* Report errno against `what`; returns EXIT_SYSTEM. */
+/* Report errno against `what`; returns EXIT_SYSTEM (or, for EPIPE,
+ * EXIT_PIPE without a word, as msg_core_error does). */
 int msg_sys_error(const char *what);
 
 /* Say that a signal stopped the job; return its exit status (128+n). */
 int msg_interrupted(void);
+
+/* A KiB count in the largest binary unit that divides it exactly
+ * ("256 MiB"; compact: "256M", as options take it). */
+void kib_words(unsigned long long kib, char *buf, size_t n, int compact);
 
 /* The exit status (exitcode.h) for a core error code. */
 int exit_for(int err);
@@ -28,7 +37,9 @@ int exit_for(int err);
  * Report a core failure while processing `name` (a file name, or
  * "standard input"), using what d says about where it happened, and
  * return the exit status.  AE_EKEY is the caller's to word, as only it
- * knows which key sources were tried.
+ * knows which key sources were tried.  A write that failed with EPIPE
+ * (the reader went away, as with `| head`) is not reported at all and
+ * gives EXIT_PIPE, as gzip and tar end silently by SIGPIPE.
  */
 int msg_core_error(const char *name, int err, const struct ae_diag *d);
 

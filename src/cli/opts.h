@@ -11,7 +11,8 @@
 #include "secret.h"
 
 struct opts {
-	int mode;                   /* 'e', 'd', 'c', 't', 'x', or 0 */
+	int mode;                   /* 'e', 'd', 'c', 't', 'x', 'i' (--info),
+	                             * or 0 */
 	const char *input;          /* NULL or "-": standard input */
 	const char *output;         /* NULL or "-": standard output */
 	const char *keyfile;        /* -k */
@@ -30,16 +31,27 @@ struct opts {
 
 	/* Archives (-c, -t, -x). */
 	const char *archive;        /* -f: NULL or "-" for stdin/stdout */
-	const char *directory;      /* -C */
+	const char *directory;      /* -C: the last one (-t, -x) */
+	char **cdirs;               /* -c: every -C, in order (each one
+	                             * relative to the one before, as in
+	                             * tar) */
+	size_t ncdirs;
+	size_t *operand_cdir;       /* -c: per operand, how many of cdirs
+	                             * were given before it (0: none) */
 	int verbose;                /* -v */
 	int follow;                 /* -h with -c: dereference symlinks */
 	char **exclude;             /* --exclude patterns */
 	size_t nexclude;
 	const char *files_from;     /* -T */
+	size_t files_from_cdir;     /* -c: how many -C came before -T */
 	int null_sep;               /* --null: -T's list is NUL-separated */
 	int keep_old;               /* --keep-old-files */
 	int preserve;               /* -p: modes exactly, setuid included */
 	int same_owner;             /* --same-owner (root only) */
+	int to_stdout;              /* -O: -x writes data to stdout */
+	unsigned strip;             /* --strip-components */
+	int test;                   /* --test: -t that prints nothing */
+	int info_json;              /* --info=json */
 	char **operands;            /* paths for -c, members for -t/-x */
 	size_t noperands;
 };
@@ -58,5 +70,8 @@ int cmd_list(const struct opts *o);
 
 /* -x: extract an archive.  Returns an exit status. */
 int cmd_extract(const struct opts *o);
+
+/* --info: describe a container's header.  Returns an exit status. */
+int cmd_info(const struct opts *o);
 
 #endif

@@ -27,6 +27,7 @@
 #include "common/error.h"
 #include "archive/tar.h"
 #include "crypto/wipe.h"
+#include "members.h"
 #include "msg.h"
 #include "names.h"
 #include "progress.h"
@@ -122,23 +123,6 @@ warn_plain(struct packer *p, const char *path, const char *what)
 
 	msg_warn("%s: %s", names_quote(path, q, sizeof q), what);
 	p->partial = 1;
-}
-
-int
-pack_excluded(const struct pack_opts *po, const char *path)
-{
-	const char *t;
-	size_t i;
-
-	for (i = 0; i < po->nexclude; i++) {
-		if (fnmatch(po->exclude[i], path, 0) == 0)
-			return 1;
-		for (t = strchr(path, '/'); t != NULL; t = strchr(t + 1, '/'))
-			if (t[1] != '\0' && fnmatch(po->exclude[i], t + 1, 0)
-			    == 0)
-				return 1;
-	}
-	return 0;
 }
 
 static const char *
@@ -517,7 +501,7 @@ add(struct packer *p, const char *path, const struct ancestor *up)
 		p->stopped = 1;
 		return;
 	}
-	if (pack_excluded(po, path))
+	if (members_excluded(po->exclude, po->nexclude, path))
 		return;
 	if ((po->follow ? stat(path, &st) : lstat(path, &st)) != 0) {
 		warn_errno(p, path, "Cannot stat");
@@ -573,6 +557,17 @@ add(struct packer *p, const char *path, const struct ancestor *up)
 	}
 }
 
+/* Go to the directory paths[i] is relative to (-C).  1, or 0 after
+ * reporting why not. */
+static int
+enter_dir(const struct pack_opts *po, size_t i)
+{
+	if (po->dirfd == NULL || po->dirfd[i] < 0 || fchdir(po->dirfd[i]) == 0)
+		return 1;
+	msg_error("cannot enter the -C directory: %s", strerror(errno));
+	return 0;
+}
+
 int
 pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
     struct ae_writer *w)
@@ -591,8 +586,13 @@ pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
 	ae_nodump(p->out, OUT_BUF);         /* file data: plaintext */
 	p->po = po;
 	p->w = w;
-	for (i = 0; i < n && !p->stopped; i++)
+	for (i = 0; i < n && !p->stopped; i++) {
+		if (!enter_dir(po, i)) {
+			p->stopped = 1;
+			break;
+		}
 		add(p, paths[i], NULL);
+	}
 	emit_zeros(p, AE_TAR_END_LEN);
 	flush(p);
 	r = p->stopped ? PACK_STOPPED : p->partial ? PACK_PARTIAL : PACK_OK;
@@ -616,7 +616,7 @@ measure(const struct pack_opts *po, const char *path, int depth)
 	size_t n, i, plen = strlen(path);
 	uint64_t sum = 0;
 
-	if (pack_excluded(po, path) || depth > 256
+	if (members_excluded(po->exclude, po->nexclude, path) || depth > 256
 	    || (po->follow ? stat(path, &st) : lstat(path, &st)) != 0)
 		return 0;
 	if (S_ISREG(st.st_mode))
@@ -644,6 +644,7 @@ pack_measure(const struct pack_opts *po, char *const *paths, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		sum += measure(po, paths[i], 0);
+		if (enter_dir(po, i))
+			sum += measure(po, paths[i], 0);
 	return sum;
 }

@@ -22,7 +22,10 @@
 struct pack_opts {
 	int follow;                 /* -h: archive what symlinks point to */
 	FILE *verbose;              /* -v: list names here, or NULL */
-	char **exclude;             /* --exclude patterns */
+	char **exclude;             /* --exclude patterns (members.h) */
+	const int *dirfd;           /* per path, the directory it is
+	                             * relative to (-C), or -1: the current
+	                             * one; or NULL */
 	size_t nexclude;
 	/* Files never to archive: the archive being written, and the old
 	 * one it will replace.  self_name is the archive's name, for the
@@ -40,7 +43,8 @@ enum pack_result {
 };
 
 /* Write paths[0..n) and everything under them, then the end-of-archive
- * blocks, to w.  Returns an enum pack_result. */
+ * blocks, to w.  Before paths[i] it changes the working directory to
+ * po->dirfd[i] when that is set.  Returns an enum pack_result. */
 int pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
     struct ae_writer *w);
 
@@ -48,10 +52,5 @@ int pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
  * the progress line's total; quiet, no warnings). */
 uint64_t pack_measure(const struct pack_opts *po, char *const *paths,
     size_t n);
-
-/* Whether path is excluded by one of the patterns, matched as GNU tar
- * matches --exclude by default: against the whole path and against
- * every tail that starts after a '/', with '*' matching '/' too. */
-int pack_excluded(const struct pack_opts *po, const char *path);
 
 #endif

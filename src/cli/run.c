@@ -22,20 +22,53 @@
 #include "progress.h"
 #include "signals.h"
 
+/* Reading a container from the keyboard is never meant: tar's refusal,
+ * with its hint when an operand looks like the archive. */
+static int
+refuse_tty_input(struct input *in, const struct opts *o)
+{
+	struct stat st;
+
+	if (o->mode == 't' || o->mode == 'x') {
+		msg_error("refusing to read archive contents from a terminal "
+		    "(missing -f option?)");
+		if (o->noperands > 0 && stat(o->operands[0], &st) == 0
+		    && S_ISREG(st.st_mode))
+			msg_hint("to read '%s', give it with -f: aescrypt -%c "
+			    "-f %s", o->operands[0], o->mode, o->operands[0]);
+		else
+			msg_hint("name the archive with -f FILE, or redirect "
+			    "it with '<'");
+	} else {
+		msg_error("refusing to read encrypted data from a terminal");
+		msg_hint("name the file as an operand, or redirect it with "
+		    "'<'");
+	}
+	run_input_close(in);
+	return EXIT_USAGE;
+}
+
 int
-run_input_open(struct input *in, const char *path)
+run_input_open(struct input *in, const char *path, const struct opts *o)
 {
 	if (path == NULL || strcmp(path, "-") == 0) {
 		in->fd = STDIN_FILENO;
 		in->name = "standard input";
-		return EXIT_OK;
+	} else {
+		in->name = path;
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->fd < 0) {
+			int e = errno;
+
+			msg_error("%s: %s", path, strerror(e));
+			/* A name that does not exist is a mistake on the
+			 * command line, in every mode (-c's paths too). */
+			return e == ENOENT || e == ENOTDIR ? EXIT_USAGE :
+			    EXIT_SYSTEM;
+		}
 	}
-	in->name = path;
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (in->fd < 0) {
-		msg_error("%s: %s", path, strerror(errno));
-		return EXIT_SYSTEM;
-	}
+	if (o != NULL && isatty(in->fd))
+		return refuse_tty_input(in, o);
 	return EXIT_OK;
 }
 

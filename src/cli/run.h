@@ -24,8 +24,14 @@ struct input {
 	const char *name;
 };
 
-/* Open path (NULL or "-": standard input).  Prints; 0 or exit status. */
-int run_input_open(struct input *in, const char *path);
+/*
+ * Open path (NULL or "-": standard input).  Prints; returns 0 or an exit
+ * status: EXIT_USAGE if path does not exist (in every mode, as for -c's
+ * operands), EXIT_SYSTEM if it cannot be opened.  With o (the modes that
+ * read a container), a terminal is refused (EXIT_USAGE) with tar's
+ * "missing -f option?" hint; -e passes NULL, as gzip reads a terminal.
+ */
+int run_input_open(struct input *in, const char *path, const struct opts *o);
 void run_input_close(struct input *in);
 
 /* The streams of one run: input, output, and their I/O objects. */

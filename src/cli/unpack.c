@@ -79,7 +79,7 @@ unpack_open(struct unpack *u, const struct opts *o)
 	u->w0 = ae_wall_ns();
 	u->rs.decrypt = 1;
 	run_streams_init(&u->io);
-	if ((rc = run_input_open(&u->io.in, o->archive)) != EXIT_OK)
+	if ((rc = run_input_open(&u->io.in, o->archive, o)) != EXIT_OK)
 		return rc;
 	ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop, &u->io.cancel);
 	rc = keys_unlock(o, u->io.in.name, &u->io.reader, &u->h, file_key,
@@ -111,8 +111,8 @@ unpack_open(struct unpack *u, const struct opts *o)
 	}
 	u->started = 1;
 	u->files_t0 = ae_thread_ns();
-	if (u->h.payload_type == AE_PAYLOAD_PAX)
-		return EXIT_OK;
+	if (u->h.payload_type == AE_PAYLOAD_PAX || o->test)
+		return EXIT_OK;     /* --test reads a stream too */
 
 	/* A stream: an archive only if it starts like one. */
 	r = ae_chan_read(&u->chan, u->peek, sizeof u->peek, &u->peek_len);

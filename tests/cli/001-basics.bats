@@ -4,7 +4,7 @@
 load test_helper
 
 @test "--help prints usage on stdout and exits 0" {
-	run_aescrypt 0 --help
+	run_aescrypt 0 --help=all
 	assert_match '^Usage: aescrypt'
 	assert_match '--version'
 }
@@ -64,7 +64,7 @@ load test_helper
 
 @test "the man page documents every option --help lists, and every exit status" {
 	local man=$BATS_TEST_DIRNAME/../../man/aescrypt.1 opt pat
-	run_aescrypt 0 --help
+	run_aescrypt 0 --help=all
 	for opt in $(grep -oE -- '--[a-z][a-z-]+' <<< "$output" | sort -u); do
 		# mdoc: "--kdf-memory" is written "Fl \-kdf\-memory"
 		pat=${opt#-}

@@ -50,7 +50,7 @@ complete_words() {
 }
 
 @test "every option in --help is offered by the completion" {
-	run_aescrypt 0 --help
+	run_aescrypt 0 --help=all
 	local opt
 	for opt in $(grep -oE -- '--[a-z][a-z-]+' <<< "$output" | sort -u); do
 		complete_words "$opt"
@@ -129,7 +129,7 @@ fish_complete() {
 @test "fish and zsh: every option in --help is offered" {
 	command -v fish > /dev/null || skip "fish is not installed"
 	local f=$BATS_TEST_DIRNAME/../../completions
-	run_aescrypt 0 --help
+	run_aescrypt 0 --help=all
 	local opt
 	for opt in $(grep -oE -- '--[a-z][a-z-]+' <<< "$output" | sort -u); do
 		grep -q -- "-l ${opt#--}\b" "$f/aescrypt.fish" || {

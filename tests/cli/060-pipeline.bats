@@ -51,16 +51,16 @@ load test_helper
 	assert_no_output . out.bin
 }
 
-@test "a closed pipe (head -c 1) ends -e and -d promptly with exit 6" {
+@test "a closed pipe (head -c 1) ends -e and -d promptly and silently with exit 141" {
 	make_key k
 	head -c 30000000 /dev/urandom > in.bin
 	"$AESCRYPT" -e -k k -0 -o c.aes in.bin
 	run timeout 20 bash -c "'$AESCRYPT' -d -k k -j8 c.aes | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
-	[ "$status" -eq 6 ]
-	[[ $output =~ "writing output: Broken pipe" ]]
+	[ "$status" -eq 141 ]
+	[ -z "$output" ]
 	run timeout 20 bash -c "'$AESCRYPT' -e -k k -j8 -1 in.bin | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
-	[ "$status" -eq 6 ]
-	[[ $output =~ "Broken pipe" ]]
+	[ "$status" -eq 141 ]
+	[ -z "$output" ]
 }
 
 @test "a closed pipe while the input is stalled still ends the run" {
@@ -71,7 +71,7 @@ load test_helper
 	run timeout 20 bash -c "'$AESCRYPT' -e -k k -j2 -0 in.fifo | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
 	kill "$writer" 2>/dev/null || true
 	wait "$writer" 2>/dev/null || true
-	[ "$status" -eq 6 ]
+	[ "$status" -eq 141 ]
 }
 
 # stats_field JSON NAME: the number after "NAME": in JSON.

@@ -319,7 +319,7 @@ src/a" ]
 @test "-C needs an existing directory for -x" {
 	mkdir src && echo x > src/f
 	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes src
-	run_aescrypt 6 -x -f a.aes -C nope
+	run_aescrypt 2 -x -f a.aes -C nope
 	assert_match "error: nope: No such file or directory"
 	assert_match "hint: -C needs an existing directory"
 }
@@ -330,8 +330,10 @@ src/a" ]
 	run_aescrypt 2 -c -o x .
 	assert_match "error: -o does not apply to -c"
 	assert_match "hint: archives are named with -f FILE"
-	run_aescrypt 2 -x --exclude '*.o'
-	assert_match "error: --exclude does not apply to -x"
+	run_aescrypt 2 -e --exclude '*.o'
+	assert_match "error: --exclude does not apply to -e"
+	run_aescrypt 2 -t -O
+	assert_match "error: -O does not apply to -t"
 	run_aescrypt 2 -c --null .
 	assert_match "error: --null applies to the list given with -T"
 	run_aescrypt 0 -h

@@ -225,7 +225,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		setup();
 		ready = 1;
 	}
-	FUZZ_ASSERT(members_init(&sel, NULL, 0) == 0);
+	memset(&o, 0, sizeof o);
+	FUZZ_ASSERT(members_init(&sel, &o) == 0);
 
 	/* -tv */
 	memset(&d, 0, sizeof d);
@@ -234,13 +235,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(expected(r));
 	ae_tar_reader_free(&tr);
 
-	/* -x, with -p and --keep-old-files taken from the input's length
-	 * so both settings of each are reached. */
-	memset(&o, 0, sizeof o);
+	/* -x, with -p, --keep-old-files and --strip-components=1 taken
+	 * from the input's length so both settings of each are reached. */
 	o.mode = 'x';
 	o.directory = dest;
 	o.preserve = size & 1;
 	o.keep_old = (size >> 1) & 1;
+	o.strip = (size >> 2) & 1;
 	FUZZ_ASSERT((root = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC))
 	    >= 0);
 	FUZZ_ASSERT(extract_begin(&x, &o, root) == 0);
