@@ -221,6 +221,47 @@ put_path(uint8_t *b, const char *path)
 	return -1;
 }
 
+size_t
+ae_tar_sparse_map(const struct ae_tar_segment *map, size_t n, uint8_t *out,
+    size_t cap)
+{
+	size_t len = 0, i;
+	int k;
+
+	k = snprintf((char *)out, cap, "%zu\n", n);
+	if (k < 0 || (size_t)k >= cap)
+		return 0;
+	len = (size_t)k;
+	for (i = 0; i < n; i++) {
+		k = snprintf((char *)out + len, cap - len, "%llu\n%llu\n",
+		    (unsigned long long)map[i].offset,
+		    (unsigned long long)map[i].len);
+		if (k < 0 || (size_t)k >= cap - len)
+			return 0;
+		len += (size_t)k;
+	}
+	if (len + ae_tar_padding(len) > cap)
+		return 0;
+	memset(out + len, 0, ae_tar_padding(len));
+	return len + ae_tar_padding(len);
+}
+
+/* The name GNU tar gives a sparse 1.0 member in its ustar header, so
+ * that a tar that knows no sparse format extracts it out of the way:
+ * DIR/GNUSparseFile.0/BASE (GNU puts its process id where the 0 is;
+ * a constant keeps archives reproducible). */
+static void
+sparse_standin(const char *path, char *out, size_t cap)
+{
+	const char *base = strrchr(path, '/');
+
+	if (base == NULL)
+		snprintf(out, cap, "GNUSparseFile.0/%s", path);
+	else
+		snprintf(out, cap, "%.*s/GNUSparseFile.0/%s",
+		    (int)(base - path), path, base + 1);
+}
+
 int
 ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
     size_t *len)
@@ -230,7 +271,8 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 	const char *uname = e->uname ? e->uname : "";
 	const char *gname = e->gname ? e->gname : "";
 	int binary = 0, needs_link;
-	size_t total;
+	int sparse = e->map != NULL && e->type == AE_TAR_REG;
+	size_t total, xp;
 
 	if (e->path == NULL || e->path[0] == '\0')
 		return AE_EINVAL;
@@ -242,8 +284,11 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 		return AE_EINVAL;
 
 	memset(ustar, 0, sizeof ustar);
+	/* A sparse entry: size is what is stored (map and runs), which the
+	 * caller gives as e->size; the real size goes in a record. */
 	common_fields(ustar, e->type, e->mode, e->uid, e->gid,
 	    e->type == AE_TAR_REG ? e->size : 0, e->mtime);
+
 
 	/* Paths: exact in ustar when they fit and are plain ASCII;
 	 * otherwise a pax record (raw bytes, flagged as binary if they are
@@ -252,8 +297,19 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 		binary = 1;
 	if (binary)
 		add_record(&r, "hdrcharset", "BINARY", 6);
-	if (put_path(ustar, e->path) != 0 || !is_ascii(e->path))
+	if (sparse) {
+		char standin[4 * W_NAME];
+
+		sparse_standin(e->path, standin, sizeof standin);
+		if (put_path(ustar, standin) != 0)
+			memset(ustar + F_PREFIX, 0, W_PREFIX);
+		add_record(&r, "GNU.sparse.major", "1", 1);
+		add_record(&r, "GNU.sparse.minor", "0", 1);
+		add_record(&r, "GNU.sparse.name", e->path, strlen(e->path));
+		add_number(&r, "GNU.sparse.realsize", e->real_size);
+	} else if (put_path(ustar, e->path) != 0 || !is_ascii(e->path)) {
 		add_record(&r, "path", e->path, strlen(e->path));
+	}
 	if (needs_link) {
 		size_t ll = strlen(e->linkpath);
 
@@ -278,6 +334,22 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 		memcpy(ustar + F_GNAME, gname, strlen(gname));
 	else
 		add_record(&r, "gname", gname, strlen(gname));
+	for (xp = 0; e->xattr != NULL && xp < e->xattr_len;) {
+		/* name NUL len[4] value, as the reader lays them out */
+		const uint8_t *q = e->xattr + xp;
+		size_t nl = strnlen((const char *)q, e->xattr_len - xp), vl;
+		char key[13 + 256];
+
+		if (nl > 255 || xp + nl + 5 > e->xattr_len)
+			return AE_EINVAL;
+		vl = (size_t)q[nl + 1] << 24 | (size_t)q[nl + 2] << 16 |
+		    (size_t)q[nl + 3] << 8 | q[nl + 4];
+		if (vl > e->xattr_len - xp - nl - 5)
+			return AE_EINVAL;
+		snprintf(key, sizeof key, "SCHILY.xattr.%s", (const char *)q);
+		add_record(&r, key, (const char *)q + nl + 5, vl);
+		xp += nl + 5 + vl;
+	}
 	if (r.overflow)
 		return AE_ETOOBIG;
 	checksum(ustar);
@@ -314,13 +386,30 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 
 #include <stdlib.h>
 
+/* GNU's old header (type 'S'): where the sparse map sits in the block
+ * that ustar gives to the prefix. */
+enum {
+	F_OLD_SPARSE = 386, OLD_SPARSE_N = 4,
+	F_OLD_ISEXT = 482, F_OLD_REALSIZE = 483,
+	EXT_SPARSE_N = 21, F_EXT_ISEXT = 504
+};
+
+/* The most data segments a sparse member may have (16 bytes each). */
+#define MAP_MAX (1u << 20)
+
 /* What 'x' records and GNU 'L'/'K' blocks say about the next member. */
 struct overrides {
 	int has_path, has_link, has_size, has_uid, has_gid, has_mtime;
-	int has_uname, has_gname, sparse;
-	uint64_t size, uid, gid;
+	int has_uname, has_gname, has_sparse_name;
+	int sparse;                 /* GNU.sparse.* records seen */
+	int sparse_major, sparse_minor;
+	int has_realsize;
+	uint64_t size, uid, gid, realsize;
 	int64_t mtime;
 	uint32_t mtime_nsec;
+	int pending_offset;         /* 0.0: an offset waits for numbytes */
+	const char *warning;        /* a record worked around */
+	const char *unreadable;     /* why the member cannot be read */
 };
 
 int
@@ -336,7 +425,11 @@ void
 ae_tar_reader_free(struct ae_tar_reader *r)
 {
 	free(r->pax);
+	free(r->map);
+	free(r->xattr);
 	r->pax = NULL;
+	r->map = NULL;
+	r->xattr = NULL;
 }
 
 /* A member that cannot be read: off is where its first header starts. */
@@ -346,18 +439,31 @@ fail_at(struct ae_diag *d, int err, const char *what, uint64_t off)
 	return ae_fail(d, err, AE_AT_MEMBER, what, 0, off);
 }
 
+/* Read n bytes; *got is how many came (fewer only at the end of the
+ * stream).  The reader's errors. */
+static int
+read_some(struct ae_tar_reader *r, uint8_t *buf, size_t n, size_t *got,
+    struct ae_diag *d)
+{
+	int e = r->in->read(r->in->ctx, buf, n, got);
+
+	if (e != AE_OK)
+		return ae_fail(d, e, AE_AT_INPUT, "reading the archive", 0,
+		    r->offset);
+	r->offset += *got;
+	return AE_OK;
+}
+
 /* Read exactly n bytes; AE_ETRUNC if the stream ends first. */
 static int
 read_exact(struct ae_tar_reader *r, uint8_t *buf, size_t n,
     struct ae_diag *d)
 {
 	size_t got;
-	int e = r->in->read(r->in->ctx, buf, n, &got);
+	int e = read_some(r, buf, n, &got, d);
 
 	if (e != AE_OK)
-		return ae_fail(d, e, AE_AT_INPUT, "reading the archive", 0,
-		    r->offset);
-	r->offset += got;
+		return e;
 	if (got < n)
 		return ae_fail(d, AE_ETRUNC, AE_AT_INPUT,
 		    "the archive ends before its end marker", 0, r->offset);
@@ -421,6 +527,28 @@ get_decimal(const char *s, size_t n, uint64_t *out)
 	}
 	*out = v;
 	return 0;
+}
+
+/* The length of the leading "[-]digits[.digits]" of s[0, n), 0 if
+ * there is none: what a lenient reader takes from a malformed time. */
+static size_t
+number_prefix(const char *s, size_t n)
+{
+	size_t i = 0, d;
+
+	if (i < n && s[i] == '-')
+		i++;
+	for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (i == d)
+		return 0;
+	if (i < n && s[i] == '.') {
+		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == d)
+			i--;    /* "12." : the dot is not part of it */
+	}
+	return i;
 }
 
 /* "[-]SEC[.FRAC]" */
@@ -497,15 +625,96 @@ name_error(int why, int link)
 	    "tar member name contains a NUL byte";
 }
 
+/* Append a data segment to the reader's sparse map.  0, or -1 if the map
+ * would pass MAP_MAX entries or memory runs out. */
+static int
+map_add(struct ae_tar_reader *r, uint64_t off, uint64_t len)
+{
+	if (r->nmap == r->capmap) {
+		size_t cap = r->capmap ? 2 * r->capmap : 64;
+		struct ae_tar_segment *m;
+
+		if (cap > MAP_MAX || (m = realloc(r->map, cap * sizeof *m))
+		    == NULL)
+			return -1;
+		r->map = m;
+		r->capmap = cap;
+	}
+	r->map[r->nmap].offset = off;
+	r->map[r->nmap++].len = len;
+	return 0;
+}
+
+/* GNU.sparse.map (format 0.1): "off,len,off,len,..." */
+static int
+parse_map_01(struct ae_tar_reader *r, const char *v, size_t n)
+{
+	uint64_t num[2];
+	size_t i = 0, k = 0, start;
+
+	r->nmap = 0;
+	for (;;) {
+		start = i;
+		while (i < n && v[i] != ',')
+			i++;
+		if (get_decimal(v + start, i - start, &num[k]) != 0)
+			return -1;
+		if (k == 1 && map_add(r, num[0], num[1]) != 0)
+			return -1;
+		k ^= 1;
+		if (i == n)
+			return k == 0 ? 0 : -1;
+		i++;
+	}
+}
+
+/* Store an xattr record (SCHILY.xattr.NAME=VALUE) in the reader: name
+ * NUL-terminated, then a 4-byte length and the value. */
+static int
+xattr_add(struct ae_tar_reader *r, const char *name, size_t nl,
+    const char *val, size_t vl)
+{
+	size_t need = nl + 1 + 4 + vl;
+
+	if (nl == 0 || memchr(name, '\0', nl) != NULL || nl > 255
+	    || vl > 65536)
+		return -1;
+	if (r->xattr_len + need > r->xattr_cap) {
+		size_t cap = r->xattr_cap ? r->xattr_cap : 1024;
+		uint8_t *x;
+
+		while (cap < r->xattr_len + need)
+			cap *= 2;
+		if (cap > AE_TAR_PAX_MAX * 2 || (x = realloc(r->xattr, cap))
+		    == NULL)
+			return -1;
+		r->xattr = x;
+		r->xattr_cap = cap;
+	}
+	memcpy(r->xattr + r->xattr_len, name, nl);
+	r->xattr[r->xattr_len + nl] = '\0';
+	r->xattr[r->xattr_len + nl + 1] = (uint8_t)(vl >> 24);
+	r->xattr[r->xattr_len + nl + 2] = (uint8_t)(vl >> 16);
+	r->xattr[r->xattr_len + nl + 3] = (uint8_t)(vl >> 8);
+	r->xattr[r->xattr_len + nl + 4] = (uint8_t)vl;
+	memcpy(r->xattr + r->xattr_len + nl + 5, val, vl);
+	r->xattr_len += need;
+	r->nxattr++;
+	return 0;
+}
+
 /* Parse the records of an 'x' header into ov and m.  0; PAX_BAD for a
- * malformed record; for a path or linkpath record that set_string
- * refuses, its STR_* code, with *which set to 0 (path) or 1 (link). */
+ * malformed record or size; for a path or linkpath record that
+ * set_string refuses, its STR_* code, with *which set to 0 (path) or 1
+ * (link).  What a member can do without (a malformed time or id, a bad
+ * sparse record) sets ov->warning or ov->unreadable instead. */
 #define PAX_BAD (-3)
 static int
-parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
-    struct ae_tar_member *m, int *which)
+parse_pax(struct ae_tar_reader *r, const uint8_t *p, size_t n,
+    struct overrides *ov, struct ae_tar_member *m, int *which)
 {
 	size_t off = 0;
+	uint64_t v;
 	int e;
 
 	while (off < n) {
@@ -527,13 +736,20 @@ parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
 		val = eq + 1;
 		vl = (size_t)((const char *)p + off + len - 1 - val);
 #define KEY(k) (kl == sizeof k - 1 && memcmp(key, k, kl) == 0)
-		if (KEY("path")) {
+		if (KEY("path") && !ov->has_sparse_name) {
 			if ((e = set_string(m->path, sizeof m->path, val, vl))
 			    != 0) {
 				*which = 0;
 				return e;
 			}
 			ov->has_path = 1;
+		} else if (KEY("GNU.sparse.name")) {
+			if ((e = set_string(m->path, sizeof m->path, val, vl))
+			    != 0) {
+				*which = 0;
+				return e;
+			}
+			ov->has_path = ov->has_sparse_name = 1;
 		} else if (KEY("linkpath")) {
 			if ((e = set_string(m->linkpath, sizeof m->linkpath, val,
 			    vl)) != 0) {
@@ -542,31 +758,93 @@ parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
 			}
 			ov->has_link = 1;
 		} else if (KEY("size")) {
+			/* The data's length: without it the stream cannot
+			 * be followed, so no leniency here. */
 			if (get_decimal(val, vl, &ov->size) != 0)
 				return PAX_BAD;
 			ov->has_size = 1;
-		} else if (KEY("uid")) {
-			if (get_decimal(val, vl, &ov->uid) != 0)
-				return PAX_BAD;
-			ov->has_uid = 1;
-		} else if (KEY("gid")) {
-			if (get_decimal(val, vl, &ov->gid) != 0)
-				return PAX_BAD;
-			ov->has_gid = 1;
+		} else if (KEY("uid") || KEY("gid")) {
+			if (get_decimal(val, vl, &v) != 0) {
+				ov->warning = "a malformed pax uid or gid was "
+				    "ignored";
+			} else if (KEY("uid")) {
+				ov->uid = v;
+				ov->has_uid = 1;
+			} else {
+				ov->gid = v;
+				ov->has_gid = 1;
+			}
 		} else if (KEY("mtime")) {
-			if (get_mtime(val, vl, &ov->mtime, &ov->mtime_nsec) != 0)
-				return PAX_BAD;
-			ov->has_mtime = 1;
+			/* As bsdtar: the leading number of a malformed time,
+			 * with a warning (GNU tar warns too). */
+			size_t k = vl;
+
+			if (get_mtime(val, vl, &ov->mtime, &ov->mtime_nsec)
+			    != 0) {
+				k = number_prefix(val, vl);
+				ov->warning = "a malformed pax mtime was read "
+				    "up to its first stray character";
+				if (k == 0 || get_mtime(val, k, &ov->mtime,
+				    &ov->mtime_nsec) != 0) {
+					ov->warning = "a malformed pax mtime was "
+					    "ignored";
+					k = 0;
+				}
+			}
+			ov->has_mtime = k > 0;
 		} else if (KEY("uname")) {
-			if (set_string(m->uname, sizeof m->uname, val, vl) != 0)
-				return PAX_BAD;
-			ov->has_uname = 1;
+			if (set_string(m->uname, sizeof m->uname, val, vl) == 0)
+				ov->has_uname = 1;
+			else
+				ov->warning = "a pax uname that is too long or "
+				    "has a NUL was ignored";
 		} else if (KEY("gname")) {
-			if (set_string(m->gname, sizeof m->gname, val, vl) != 0)
-				return PAX_BAD;
-			ov->has_gname = 1;
+			if (set_string(m->gname, sizeof m->gname, val, vl) == 0)
+				ov->has_gname = 1;
+			else
+				ov->warning = "a pax gname that is too long or "
+				    "has a NUL was ignored";
+		} else if (kl > 13 && memcmp(key, "SCHILY.xattr.", 13) == 0) {
+			if (xattr_add(r, key + 13, kl - 13, val, vl) != 0)
+				ov->warning = "an extended attribute that is "
+				    "too large or badly named was dropped";
 		} else if (kl > 11 && memcmp(key, "GNU.sparse.", 11) == 0) {
+			const char *sk = key + 11;
+			size_t sl = kl - 11;
+#define SKEY(k) (sl == sizeof k - 1 && memcmp(sk, k, sl) == 0)
+			int bad = 0;
+
 			ov->sparse = 1;
+			if (SKEY("major") || SKEY("minor")) {
+				bad = get_decimal(val, vl, &v) != 0 || v > 9;
+				if (!bad && SKEY("major"))
+					ov->sparse_major = (int)v;
+				else if (!bad)
+					ov->sparse_minor = (int)v;
+			} else if (SKEY("size") || SKEY("realsize")) {
+				bad = get_decimal(val, vl, &ov->realsize) != 0;
+				ov->has_realsize = !bad;
+			} else if (SKEY("numblocks")) {
+				bad = get_decimal(val, vl, &v) != 0 || v > MAP_MAX;
+			} else if (SKEY("offset")) {
+				/* 0.0: an offset, then its numbytes */
+				bad = ov->pending_offset
+				    || get_decimal(val, vl, &v) != 0
+				    || map_add(r, v, 0) != 0;
+				ov->pending_offset = 1;
+			} else if (SKEY("numbytes")) {
+				bad = !ov->pending_offset
+				    || get_decimal(val, vl, &v) != 0;
+				if (!bad)
+					r->map[r->nmap - 1].len = v;
+				ov->pending_offset = 0;
+			} else if (SKEY("map")) {
+				bad = parse_map_01(r, val, vl) != 0;
+			}
+#undef SKEY
+			if (bad)
+				ov->unreadable = "its GNU sparse map is "
+				    "malformed or too large";
 		}
 #undef KEY
 		off += len;
@@ -574,6 +852,7 @@ parse_pax(const uint8_t *p, size_t n, struct overrides *ov,
 	return 0;
 }
 
+/* Skip what is left of the current member's data and padding. */
 static int
 skip_data(struct ae_tar_reader *r, struct ae_diag *d)
 {
@@ -627,6 +906,116 @@ ae_tar_is_header(const uint8_t b[AE_TAR_BLOCK])
 	return !is_zero_block(b) && checksum_matches(b);
 }
 
+/* Old GNU sparse ('S'): the map's entries in the header, then in
+ * extension blocks while each says there is more.  Each entry is an
+ * offset and a length, 12 octal bytes each; an empty offset ends the
+ * list.  0, 1 if the map is unusable (the member is skipped), or a read
+ * error. */
+static int
+read_old_sparse(struct ae_tar_reader *r, const uint8_t *b, uint64_t *real,
+    struct ae_diag *d)
+{
+	uint8_t ext[AE_TAR_BLOCK];
+	const uint8_t *p = b + F_OLD_SPARSE;
+	int more = b[F_OLD_ISEXT] != 0, n = OLD_SPARSE_N, i, bad = 0, e;
+	int64_t off, len, rs;
+
+	r->nmap = 0;
+	for (;;) {
+		for (i = 0; i < n; i++, p += 24) {
+			if (p[0] == '\0')
+				break;
+			if (get_number(p, 12, 0, &off) != 0
+			    || get_number(p + 12, 12, 0, &len) != 0
+			    || map_add(r, (uint64_t)off, (uint64_t)len) != 0)
+				bad = 1;
+		}
+		if (!more)
+			break;
+		/* The extension blocks belong to the header: they are
+		 * read whatever the map holds, so the stream stays in
+		 * step. */
+		if ((e = read_exact(r, ext, sizeof ext, d)) != AE_OK)
+			return e;
+		p = ext;
+		n = EXT_SPARSE_N;
+		more = ext[F_EXT_ISEXT] != 0;
+	}
+	if (get_number(b + F_OLD_REALSIZE, 12, 0, &rs) != 0)
+		bad = 1;
+	*real = (uint64_t)rs;
+	return bad;
+}
+
+/* Sparse 1.0: the map is at the start of the member's data, as decimal
+ * lines (count, then offset and length per segment), padded to a block.
+ * Reads it, taking its bytes out of r->data_left.  0, 1 if the map is
+ * unusable (the rest of the data is then skipped with the member), or a
+ * read error. */
+static int
+read_map_10(struct ae_tar_reader *r, struct ae_diag *d)
+{
+	uint8_t blk[AE_TAR_BLOCK];
+	uint64_t v = 0, count = 0, nums = 0, off = 0;
+	size_t i = AE_TAR_BLOCK;
+	int digits = 0, e;
+
+	r->nmap = 0;
+	for (;;) {
+		if (i == AE_TAR_BLOCK) {
+			if (r->data_left < AE_TAR_BLOCK)
+				return 1;
+			if ((e = read_exact(r, blk, sizeof blk, d)) != AE_OK)
+				return e;
+			r->data_left -= AE_TAR_BLOCK;
+			i = 0;
+		}
+		if (blk[i] >= '0' && blk[i] <= '9') {
+			if (digits++ >= 19)
+				return 1;
+			v = v * 10 + (uint64_t)(blk[i++] - '0');
+			continue;
+		}
+		if (blk[i++] != '\n' || digits == 0)
+			return 1;
+		if (nums == 0) {
+			if (v > MAP_MAX)
+				return 1;
+			count = v;
+		} else if (nums % 2 == 1) {
+			off = v;
+		} else if (map_add(r, off, v) != 0) {
+			return 1;
+		}
+		nums++;
+		v = 0;
+		digits = 0;
+		if (nums == 1 + 2 * count)
+			return 0;   /* the rest of this block is padding */
+	}
+}
+
+/* Whether the map fits the member: segments in order, not overlapping,
+ * inside the real size, and their lengths adding up to the stored
+ * data. */
+static int
+map_valid(const struct ae_tar_reader *r, uint64_t real, uint64_t stored)
+{
+	uint64_t end = 0, sum = 0;
+	size_t i;
+
+	for (i = 0; i < r->nmap; i++) {
+		const struct ae_tar_segment *s = &r->map[i];
+
+		if (s->offset < end || s->offset > real
+		    || s->len > real - s->offset)
+			return 0;
+		end = s->offset + s->len;
+		sum += s->len;
+	}
+	return sum == stored;
+}
+
 int
 ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
     struct ae_diag *d)
@@ -635,7 +1024,8 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 	uint8_t b[AE_TAR_BLOCK];
 	uint64_t first;             /* where this member's headers start */
 	int64_t v;
-	int e;
+	size_t got;
+	int e, posix;
 
 	if (r->ended)
 		return 1;
@@ -643,13 +1033,33 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		return e;
 	memset(&ov, 0, sizeof ov);
 	memset(m, 0, sizeof *m);
+	r->nmap = 0;
+	r->nxattr = 0;
+	r->xattr_len = 0;
+	r->map_active = 0;
+	r->pos = 0;
+	r->seg = 0;
 	first = r->offset;          /* after skip_data: its first block */
 	for (;;) {
-		uint64_t hoff = r->offset, size;
+		uint64_t hoff = r->offset, size, real = 0;
 		char t;
+		int sparse_bad = 0;
 
-		if ((e = read_exact(r, b, AE_TAR_BLOCK, d)) != AE_OK)
+		if ((e = read_some(r, b, AE_TAR_BLOCK, &got, d)) != AE_OK)
 			return e;
+		if (got == 0 && hoff == first && hoff > 0) {
+			/* The stream ends where a header would start: older
+			 * tars wrote no end marker.  The container has
+			 * authenticated where the data ends, so this is a
+			 * note, not an error. */
+			r->ended = 1;
+			r->no_end_marker = 1;
+			return 1;
+		}
+		if (got < AE_TAR_BLOCK)
+			return ae_fail(d, AE_ETRUNC, AE_AT_INPUT,
+			    "the archive ends before its end marker", 0,
+			    r->offset);
 		if (is_zero_block(b)) {
 			r->ended = 1;
 			return 1;
@@ -662,7 +1072,10 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			    first);
 		size = (uint64_t)v;
 		t = b[F_TYPE] == '\0' ? '0' : (char)b[F_TYPE];
-		if (t == 'x' || t == 'g' || t == 'L' || t == 'K') {
+		/* 'X': Solaris's name for 'x' before POSIX; 'A': a
+		 * Solaris ACL header before its file (skipped quietly). */
+		if (t == 'x' || t == 'X' || t == 'g' || t == 'L' || t == 'K'
+		    || t == 'A') {
 			size_t cap = (t == 'L' || t == 'K') ? AE_TAR_NAME_MAX + 1 :
 			    AE_TAR_PAX_MAX;
 
@@ -676,10 +1089,11 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			    ae_tar_padding(size), d);
 			if (e != AE_OK)
 				return e;
-			if (t == 'x') {
+			if (t == 'x' || t == 'X') {
 				int which = 0;
 
-				e = parse_pax(r->pax, (size_t)size, &ov, m, &which);
+				e = parse_pax(r, r->pax, (size_t)size, &ov, m,
+				    &which);
 				if (e == PAX_BAD)
 					return fail_at(d, AE_EFORMAT,
 					    "bad pax extended header", first);
@@ -709,16 +1123,15 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			}
 			continue;
 		}
-		if (t == 'S' || ov.sparse)
-			return fail_at(d, AE_ENOTSUP,
-			    "sparse tar members are not supported", first);
 		m->offset = hoff;
-		m->type = t;
+		posix = memcmp(b + F_MAGIC, "ustar", 6) == 0;
 		if (!ov.has_path) {
-			/* prefix '/' name: at most 155 + 1 + 100 bytes */
+			/* prefix '/' name: at most 155 + 1 + 100 bytes.  Only
+			 * POSIX ustar has a prefix; GNU's old header keeps
+			 * times and the sparse map there. */
 			char ustar[W_PREFIX + 1 + W_NAME];
 			size_t nl = strnlen((char *)b + F_NAME, W_NAME);
-			size_t pl = memcmp(b + F_MAGIC, "ustar", 5) == 0 ?
+			size_t pl = posix ?
 			    strnlen((char *)b + F_PREFIX, W_PREFIX) : 0;
 
 			if (pl > 0) {
@@ -747,39 +1160,172 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			return fail_at(d, AE_EFORMAT, "bad mtime", first);
 		m->mtime = ov.has_mtime ? ov.mtime : v;
 		m->mtime_nsec = ov.has_mtime ? ov.mtime_nsec : 0;
-		m->size = ov.has_size ? ov.size : size;
-		if (!ov.has_uname)
+		if (ov.has_size)
+			size = ov.size;
+		/* Owner names exist from ustar on (POSIX and GNU's old
+		 * magic alike); a V7 header has none. */
+		if (!ov.has_uname && memcmp(b + F_MAGIC, "ustar", 5) == 0)
 			set_string(m->uname, sizeof m->uname,
 			    (char *)b + F_UNAME, strnlen((char *)b + F_UNAME,
 			    W_UNAME));
-		if (!ov.has_gname)
+		if (!ov.has_gname && memcmp(b + F_MAGIC, "ustar", 5) == 0)
 			set_string(m->gname, sizeof m->gname,
 			    (char *)b + F_GNAME, strnlen((char *)b + F_GNAME,
 			    W_GNAME));
-		/* Links, devices, directories and FIFOs carry no data. */
-		if (strchr("123456", t) != NULL)
+		r->data_left = size + ae_tar_padding(size);
+		m->size = size;
+		m->warning = ov.warning;
+		m->unreadable = ov.unreadable;
+
+		/* Before POSIX, a directory was a regular member whose
+		 * name ends in '/' (GNU tar and bsdtar read it so). */
+		if ((t == '0' || t == '7') && m->path[strlen(m->path) - 1] == '/')
+			t = AE_TAR_DIR;
+		/* GNU's dumpdir ('D'): a directory whose data lists its
+		 * contents (for incremental dumps); the data is skipped. */
+		if (t == 'D') {
+			t = AE_TAR_DIR;
 			m->size = 0;
-		r->data_left = m->size + ae_tar_padding(m->size);
+		}
+		m->type = t;
+
+		/* Sparse members: the map, the real size. */
+		if (t == 'S') {
+			e = read_old_sparse(r, b, &real, d);
+			if (e < 0)
+				return e;
+			sparse_bad = e;
+			m->type = AE_TAR_REG;
+		} else if (ov.sparse && ov.sparse_major == 1
+		    && ov.sparse_minor == 0 && (t == '0' || t == '7')) {
+			e = read_map_10(r, d);
+			if (e < 0)
+				return e;
+			sparse_bad = e || !ov.has_realsize;
+			size = r->data_left - ae_tar_padding(size);
+			real = ov.realsize;
+		} else if (ov.sparse && ov.sparse_major == 0
+		    && (t == '0' || t == '7')) {
+			sparse_bad = !ov.has_realsize || ov.pending_offset;
+			real = ov.realsize;
+		} else if (ov.sparse) {
+			sparse_bad = 1;     /* a version this reader does
+			                     * not know */
+		}
+		if (ov.sparse || t == 'S') {
+			if (sparse_bad || !map_valid(r, real, size)) {
+				if (m->unreadable == NULL)
+					m->unreadable = "its GNU sparse map is "
+					    "malformed or of an unknown "
+					    "version";
+			} else {
+				m->size = real;
+				m->stored = size;
+				m->map = r->map;
+				m->nmap = r->nmap;
+				r->map_active = 1;
+			}
+		} else {
+			m->stored = size;
+		}
+		if (r->nxattr > 0) {
+			m->xattr = r->xattr;
+			m->xattr_len = r->xattr_len;
+			m->nxattr = r->nxattr;
+		}
+		/* Links, devices, directories (pre-POSIX ones too) and
+		 * FIFOs carry no data, whatever their size field says, as
+		 * GNU tar reads them; a dumpdir's data is skipped with it,
+		 * as is a label's and an unknown type's. */
+		if (strchr("123456", m->type) != NULL && b[F_TYPE] != 'D') {
+			m->size = m->stored = 0;
+			r->data_left = 0;
+		} else if (m->type == AE_TAR_DIR) {
+			m->size = m->stored = 0;
+		}
+		if (m->unreadable != NULL) {
+			m->map = NULL;
+			m->nmap = 0;
+			r->map_active = 0;
+		}
 		return AE_OK;
 	}
 }
 
 int
 ae_tar_read_data(struct ae_tar_reader *r, const struct ae_tar_member *m,
-    uint8_t *buf, size_t n, size_t *got)
+    uint8_t *buf, size_t n, size_t *got, int *hole)
 {
-	uint64_t pad = ae_tar_padding(m->size);
-	uint64_t left = r->data_left > pad ? r->data_left - pad : 0;
+	const struct ae_tar_segment *s;
+	uint64_t pad = ae_tar_padding(m->stored), left, end;
 	int e;
 
-	if (n > left)
-		n = (size_t)left;
 	*got = 0;
-	if (n == 0)
+	if (hole != NULL)
+		*hole = 0;
+	if (m->unreadable != NULL)
 		return AE_OK;
-	if ((e = read_exact(r, buf, n, NULL)) != AE_OK)
-		return e;
-	r->data_left -= n;
+	if (!r->map_active || m->map == NULL) {
+		left = r->data_left > pad ? r->data_left - pad : 0;
+		if (n > left)
+			n = (size_t)left;
+		if (n == 0)
+			return AE_OK;
+		if ((e = read_exact(r, buf, n, NULL)) != AE_OK)
+			return e;
+		r->data_left -= n;
+		*got = n;
+		return AE_OK;
+	}
+	if (r->pos >= m->size)
+		return AE_OK;
+	while (r->seg < m->nmap && m->map[r->seg].offset + m->map[r->seg].len
+	    <= r->pos)
+		r->seg++;
+	s = r->seg < m->nmap ? &m->map[r->seg] : NULL;
+	if (s != NULL && r->pos >= s->offset) {
+		/* In a segment: its bytes are the next ones stored. */
+		left = s->offset + s->len - r->pos;
+		if (n > left)
+			n = (size_t)left;
+		if ((e = read_exact(r, buf, n, NULL)) != AE_OK)
+			return e;
+		r->data_left -= n;
+	} else {
+		/* In a hole, up to the next segment or the end: all of it
+		 * at once for a caller that skips holes. */
+		end = s != NULL ? s->offset : m->size;
+		left = end - r->pos;
+		if (hole != NULL) {
+			*hole = 1;
+			n = left > SIZE_MAX ? SIZE_MAX : (size_t)left;
+		} else {
+			if (n > left)
+				n = (size_t)left;
+			memset(buf, 0, n);
+		}
+	}
+	r->pos += n;
 	*got = n;
 	return AE_OK;
+}
+
+int
+ae_tar_xattr_next(const struct ae_tar_member *m, size_t *pos,
+    const char **name, const uint8_t **value, size_t *len)
+{
+	const uint8_t *p;
+	size_t nl;
+
+	if (m->xattr == NULL || *pos >= m->xattr_len)
+		return 0;
+	/* The reader wrote these entries (xattr_add): well-formed. */
+	p = m->xattr + *pos;
+	nl = strlen((const char *)p);
+	*name = (const char *)p;
+	*len = (size_t)p[nl + 1] << 24 | (size_t)p[nl + 2] << 16 |
+	    (size_t)p[nl + 3] << 8 | p[nl + 4];
+	*value = p + nl + 5;
+	*pos += nl + 5 + *len;
+	return 1;
 }

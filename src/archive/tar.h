@@ -8,7 +8,9 @@
  * UTF-8, a size of 8 GiB or more, ids over 2097151, names over 31 bytes,
  * a sub-second or negative mtime.  GNU tar reads what this writes (tests/cli/070-tar),
  * and the reader reads GNU tar's pax, gnu ('L'/'K' long names) and
- * ustar archives.  Sparse members are refused.
+ * ustar archives, and what older writers wrote: GNU sparse members
+ * (old 'S', pax 0.0, 0.1 and 1.0), pre-POSIX directories, V7 headers,
+ * Solaris 'X' and 'A' headers, GNU dumpdirs and volume labels.
  */
 #ifndef AE_TAR_H
 #define AE_TAR_H
@@ -18,14 +20,20 @@
 
 #define AE_TAR_BLOCK 512
 /* The most a header can take: an 'x' header with long path and link
- * name records, and the ustar block. */
-#define AE_TAR_HEADER_MAX (16 * 1024)
+ * name records, extended attributes, and the ustar block. */
+#define AE_TAR_HEADER_MAX (96 * 1024)
 
 enum ae_tar_type {
 	AE_TAR_REG = '0',
 	AE_TAR_HARDLINK = '1',
 	AE_TAR_SYMLINK = '2',
 	AE_TAR_DIR = '5'
+};
+
+/* A run of data in a sparse member: len bytes at offset; the bytes
+ * between runs are holes (zeros). */
+struct ae_tar_segment {
+	uint64_t offset, len;
 };
 
 struct ae_tar_entry {
@@ -35,21 +43,46 @@ struct ae_tar_entry {
 	char type;              /* enum ae_tar_type */
 	uint32_t mode;          /* permission bits, 07777 */
 	uint64_t uid, gid;
-	uint64_t size;          /* bytes of data that follow (regular files) */
+	uint64_t size;          /* bytes of data that follow (regular files;
+	                         * for a sparse one, its map and runs) */
 	int64_t mtime;          /* seconds since the epoch */
 	uint32_t mtime_nsec;
 	const char *uname;      /* owner names, or NULL */
 	const char *gname;
+	/* A sparse regular file: its data runs (in order, inside size),
+	 * or NULL.  It is written in GNU's pax sparse format 1.0, which GNU
+	 * tar 1.34 and bsdtar extract with its holes (and older tars as a
+	 * file named .../GNUSparseFile.0/NAME holding the map and the
+	 * runs): ae_tar_sparse_map gives the map that starts its data. */
+	const struct ae_tar_segment *map;
+	size_t nmap;
+	uint64_t real_size;     /* a sparse file's size, holes included */
+	/* Extended attributes, written as SCHILY.xattr.NAME records: xattr
+	 * holds nxattr entries in the reader's layout (name, NUL, 4-byte
+	 * big-endian length, value); or NULL. */
+	const uint8_t *xattr;
+	size_t xattr_len, nxattr;
 };
 
 /*
  * Encode the header blocks for e into out (cap bytes; AE_TAR_HEADER_MAX
- * is always enough for paths and link names of up to 4096 bytes).
+ * is always enough for paths and link names of up to 4096 bytes, and
+ * extended attributes of up to 64 KiB in all).
  * *len is a multiple of 512.  Returns 0; AE_EINVAL for an empty path, an
  * unknown type or a missing link name; AE_ETOOBIG if it does not fit.
  */
 int ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
     size_t *len);
+
+/*
+ * The map that starts a sparse member's data (format 1.0): the number of
+ * runs, then each run's offset and length, in decimal, one per line, and
+ * zeros to a block.  Writes it to out (cap bytes); returns its length (a
+ * multiple of 512), or 0 if it does not fit.  The member's stored size
+ * is this length plus the runs' lengths.
+ */
+size_t ae_tar_sparse_map(const struct ae_tar_segment *map, size_t n,
+    uint8_t *out, size_t cap);
 
 /* Bytes of zero padding after `size` bytes of member data. */
 size_t ae_tar_padding(uint64_t size);
@@ -67,7 +100,11 @@ size_t ae_tar_padding(uint64_t size);
 
 /*
  * A member as the reader saw it, with pax and GNU long-name overrides
- * applied.  type is the raw typeflag ('\0' is read as '0').
+ * applied.  type is the raw typeflag ('\0' is read as '0'), except that a
+ * pre-POSIX directory (a regular member whose name ends in '/') and GNU's
+ * dumpdir ('D') read as AE_TAR_DIR, and GNU's old sparse type 'S' as a
+ * regular file.  Other types pass through: 'V' is a GNU volume label,
+ * '3', '4', '6' devices and FIFOs, anything else unknown.
  *
  * Whatever the input says, path and linkpath hold at most
  * AE_TAR_NAME_MAX bytes, are NUL-terminated and contain no other NUL:
@@ -81,11 +118,33 @@ struct ae_tar_member {
 	char linkpath[AE_TAR_NAME_MAX + 1];
 	char type;
 	uint32_t mode;
-	uint64_t uid, gid, size;
+	uint64_t uid, gid;
+	uint64_t size;              /* the file's size: for a sparse member
+	                             * its real size, holes included */
+	uint64_t stored;            /* bytes of it in the archive */
 	int64_t mtime;
 	uint32_t mtime_nsec;
 	char uname[256], gname[256];
 	uint64_t offset;            /* of its header in the tar stream */
+	/* A sparse member (GNU old 'S', pax 0.0, 0.1 or 1.0): nmap data
+	 * runs in order, the rest holes.  NULL for other members.  Points
+	 * into the reader, valid until the next ae_tar_next. */
+	const struct ae_tar_segment *map;
+	size_t nmap;
+	/* Extended attributes (pax SCHILY.xattr.NAME records): nxattr
+	 * entries in xattr_len bytes at xattr, each a NUL-terminated name,
+	 * a 4-byte big-endian value length and the value
+	 * (ae_tar_xattr_next walks them).  Valid until the next
+	 * ae_tar_next. */
+	const uint8_t *xattr;
+	size_t xattr_len, nxattr;
+	/* Set (static strings) when the reader worked around something in
+	 * the member's headers (a malformed pax time: warning), or when the
+	 * member cannot be extracted but the stream can go on past it (a
+	 * malformed sparse map: unreadable; its data reads as empty and is
+	 * skipped). */
+	const char *warning;
+	const char *unreadable;
 };
 
 struct ae_tar_reader {
@@ -94,6 +153,16 @@ struct ae_tar_reader {
 	uint64_t data_left;         /* of the current member, with padding */
 	uint8_t *pax;               /* scratch for 'x', 'g', 'L', 'K' */
 	int ended;
+	int no_end_marker;          /* the stream ended where a header
+	                             * would start, with no zero blocks */
+	/* the current member's sparse map and where its reading is */
+	struct ae_tar_segment *map;
+	size_t nmap, capmap;
+	int map_active;
+	uint64_t pos;               /* logical offset in the member */
+	size_t seg;
+	uint8_t *xattr;             /* the current member's xattrs */
+	size_t xattr_len, xattr_cap, nxattr;
 };
 
 /* Whether b is a tar header block: not all zeros, and its checksum
@@ -113,18 +182,33 @@ void ae_tar_reader_free(struct ae_tar_reader *r);
  * name or link name over AE_TAR_NAME_MAX bytes or with a NUL in it
  * (d->where AE_AT_MEMBER, d->what says which, d->offset where the
  * member's first header starts, its 'x' or 'L'/'K' block if it has
- * one); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX and AE_ENOTSUP
- * for sparse members (also at AE_AT_MEMBER); the reader's errors.
+ * one); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX (also at
+ * AE_AT_MEMBER); the reader's errors.  A stream that ends exactly where
+ * a header would start (older tars wrote no end marker) is an end, with
+ * r->no_end_marker set.  Malformed pax times and ids are read leniently
+ * (m->warning); a malformed or unknown sparse map makes the member
+ * unreadable (m->unreadable), and the next call skips it.
  */
 int ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
     struct ae_diag *d);
 
 /*
- * Read up to n bytes of the current member's data into buf (*got is 0
- * at its end; the padding is skipped by the next ae_tar_next).
- * Returns 0, AE_ETRUNC, or the reader's errors.
+ * Read up to n bytes of the current member's data, in file order, into
+ * buf; *got is 0 at its end (the padding is skipped by the next
+ * ae_tar_next).  In a sparse member's hole, if hole is not NULL, *hole
+ * is set and *got bytes of hole (the whole hole, which may be more than
+ * n) are passed over without touching buf; with hole NULL, holes read
+ * as zeros, n bytes at a time.  An unreadable member reads as
+ * empty.  Returns 0, AE_ETRUNC, or the reader's errors.
  */
 int ae_tar_read_data(struct ae_tar_reader *r, const struct ae_tar_member *m,
-    uint8_t *buf, size_t n, size_t *got);
+    uint8_t *buf, size_t n, size_t *got, int *hole);
+
+/*
+ * Walk m's extended attributes: start with *pos = 0; each call gives the
+ * next name (NUL-terminated) and value.  1 with them set, 0 at the end.
+ */
+int ae_tar_xattr_next(const struct ae_tar_member *m, size_t *pos,
+    const char **name, const uint8_t **value, size_t *len);
 
 #endif

@@ -197,6 +197,8 @@ cmd_create(const struct opts *o)
 	}
 	pr.po.dirfd = dirfd;
 	pr.po.follow = o->follow;
+	pr.po.xattrs = o->xattrs;
+	pr.po.acls = o->acls;
 	pr.po.exclude = o->exclude;
 	pr.po.nexclude = o->nexclude;
 	if (o->verbose)

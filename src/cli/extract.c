@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "archive/beneath.h"
@@ -459,6 +460,48 @@ write_all(int fd, const uint8_t *b, size_t n)
 	return 0;
 }
 
+/*
+ * Set m's extended attributes on fd, as --xattrs (all but system.*) and
+ * --acls (the POSIX ACLs) ask; called after the mode is set, as a mode
+ * change rewrites an ACL's mask.  One that cannot be set (an
+ * unprivileged user and trusted.*, a file system without them) is a
+ * warning and exit status 1.  Without the options, -v says once that
+ * the archive has some.
+ */
+static void
+apply_xattrs(struct extractor *x, const struct ae_tar_member *m, int fd)
+{
+	const struct opts *o = x->o;
+	const uint8_t *val;
+	const char *name;
+	size_t pos = 0, len;
+
+	if (m->nxattr == 0)
+		return;
+	if (!o->xattrs && !o->acls) {
+		if (o->verbose && !x->noted_xattrs) {
+			msg_note("the archive has extended attributes or ACLs, "
+			    "restored only with --xattrs and --acls");
+			x->noted_xattrs = 1;
+		}
+		return;
+	}
+	while (ae_tar_xattr_next(m, &pos, &name, &val, &len)) {
+		enum names_xattr k = names_xattr_kind(name);
+		char q[1024], why[1400];
+
+		if (k == NAMES_XATTR_NEVER || (k == NAMES_XATTR_ACL && !o->acls)
+		    || (k == NAMES_XATTR_PLAIN && !o->xattrs))
+			continue;
+		if (fsetxattr(fd, name, val, len, 0) == 0)
+			continue;
+		snprintf(why, sizeof why, "cannot set extended attribute %s: "
+		    "%s", names_quote(name, q, sizeof q), strerror(errno));
+		msg_warn("%s: %s", names_quote(m->path, q, sizeof q), why);
+		x->partial = 1;
+	}
+}
+
 static void
 extract_file(struct extractor *x, const struct ae_tar_member *m,
     char *norm)
@@ -478,19 +521,24 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 		return;
 	}
 	for (;;) {
-		r = ae_tar_read_data(x->tr, m, x->buf, DATA_BUF, &got);
+		int in_hole;
+
+		r = ae_tar_read_data(x->tr, m, x->buf, DATA_BUF, &got,
+		    &in_hole);
 		if (r != AE_OK || got == 0)
 			break;
-		if (got > used)
+		if (!in_hole && got > used)
 			used = got;
 		if (atomic_load(&signals_stop)) {
 			r = AE_EINTR;
 			break;
 		}
-		/* Blocks of zeros become holes, as cp --sparse=auto does:
-		 * the contents are the same, and a big sparse file that
-		 * was stored dense does not come back dense. */
-		if (x->buf[0] == 0 && memcmp(x->buf, x->buf + 1, got - 1) == 0) {
+		/* A sparse member's holes, and blocks of zeros, become
+		 * holes, as cp --sparse=auto does: the contents are the
+		 * same, and a big sparse file that was stored dense does
+		 * not come back dense. */
+		if (in_hole || (x->buf[0] == 0
+		    && memcmp(x->buf, x->buf + 1, got - 1) == 0)) {
 			if (lseek(fd, (off_t)got, SEEK_CUR) < 0) {
 				fatal_errno(x, m->path);
 				goto undo;
@@ -536,8 +584,12 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 	ts[0].tv_nsec = UTIME_NOW;
 	ts[1].tv_sec = (time_t)m->mtime;
 	ts[1].tv_nsec = (long)m->mtime_nsec;
-	if (fchmod(fd, member_mode(x, m->mode)) != 0
-	    || futimens(fd, ts) != 0 || fstat(fd, &st) != 0) {
+	if (fchmod(fd, member_mode(x, m->mode)) != 0) {
+		fatal_errno(x, m->path);
+		goto undo;
+	}
+	apply_xattrs(x, m, fd);
+	if (futimens(fd, ts) != 0 || fstat(fd, &st) != 0) {
 		fatal_errno(x, m->path);
 		goto undo;
 	}
@@ -681,6 +733,16 @@ extract_dir(struct extractor *x, const struct ae_tar_member *m, char *norm)
 			made_forget(x, norm);
 		}
 	}
+	if (m->nxattr > 0) {
+		/* on the directory itself, never through a symlink */
+		int fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY
+		    | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd >= 0) {
+			apply_xattrs(x, m, fd);
+			close(fd);
+		}
+	}
 	if (x->ndirs == x->capdirs) {
 		size_t cap = x->capdirs ? 2 * x->capdirs : 64;
 		struct dirfix *t = realloc(x->dirs, cap * sizeof *t);
@@ -778,6 +840,15 @@ extract_member(struct extractor *x, const struct ae_tar_member *m)
 	}
 }
 
+/* A warning about member m that does not stop it (tar.h). */
+static void
+member_warn(const struct ae_tar_member *m, const char *what)
+{
+	char q[1024];
+
+	msg_warn("%s: %s", names_quote(m->path, q, sizeof q), what);
+}
+
 /*
  * -O: a regular member's data to standard output, as tar -xO writes it
  * (other members have no data and are passed over).  The data has
@@ -794,7 +865,8 @@ member_to_stdout(struct extractor *x, const struct ae_tar_member *m)
 	if (m->type != '0' && m->type != '7')
 		return;
 	for (;;) {
-		r = ae_tar_read_data(x->tr, m, x->buf, DATA_BUF, &got);
+		/* holes as zeros: stdout is a stream */
+		r = ae_tar_read_data(x->tr, m, x->buf, DATA_BUF, &got, NULL);
 		if (r != AE_OK || got == 0)
 			break;
 		if (got > used)
@@ -896,6 +968,14 @@ extract_members(struct extractor *x, struct ae_tar_reader *tr,
 	while (x->fatal == 0 && (r = ae_tar_next(tr, &m, d)) == AE_OK) {
 		if (!members_select(sel, m.path))
 			continue;
+		if (m.warning != NULL)
+			member_warn(&m, m.warning);
+		if (m.unreadable != NULL) {
+			skip(x, m.path, m.unreadable);
+			continue;
+		}
+		if (m.type == 'V')
+			continue;   /* a volume label: nothing to make */
 		e = &m;
 		if (x->o->strip > 0) {
 			if (strip_member(x, &m, &stripped) != 0)
@@ -974,6 +1054,10 @@ cmd_extract(const struct opts *o)
 		goto out;
 	}
 	r = extract_members(&x, &tr, &sel, &d);
+	if (r == 1 && tr.no_end_marker)
+		msg_warn("%s: the tar stream has no end-of-archive blocks (as "
+		    "older tars wrote it); the container authenticated its "
+		    "end", u.io.in.name);
 	ae_tar_reader_free(&tr);
 	rc = unpack_end(&u, o, r, &d, x.fatal);
 	extract_end(&x);        /* directory modes and times may warn */

@@ -43,6 +43,7 @@ struct extractor {
 	int partial;                /* some member was skipped (exit 1) */
 	int fatal;                  /* exit status that ends the run */
 	int warned_abs;
+	int noted_xattrs;           /* -v said the archive has some */
 	uint8_t *buf;
 	struct made *made;
 	size_t nmade, capmade;      /* capmade: a power of two, or 0 */

@@ -33,6 +33,7 @@ mode_string(const struct ae_tar_member *m, char out[11])
 	case '4': out[0] = 'b'; break;
 	case '5': out[0] = 'd'; break;
 	case '6': out[0] = 'p'; break;
+	case 'V': out[0] = 'V'; break;
 	default:  out[0] = '-'; break;
 	}
 	for (i = 0; i < 9; i++)
@@ -44,6 +45,17 @@ mode_string(const struct ae_tar_member *m, char out[11])
 	if (m->mode & 01000)
 		out[9] = (m->mode & 01) ? 't' : 'T';
 	out[10] = '\0';
+}
+
+/* The name as tar -t shows it: GNU tar's -tv marks a volume label
+ * (bsdtar does not list labels at all; GNU tar is followed, as for the
+ * rest of the listing). */
+static void
+print_name(FILE *fp, const struct ae_tar_member *m, int verbose)
+{
+	names_print(fp, m->path);
+	if (m->type == 'V' && verbose)
+		fputs("--Volume Header--", fp);
 }
 
 /* One -tv line.  *ugswidth is the width of "user/group size", which
@@ -75,7 +87,7 @@ print_verbose(FILE *fp, const struct ae_tar_member *m, size_t *ugswidth)
 		*ugswidth = pad;
 	fprintf(fp, "%s %s/%s %*s %s ", modes, u, g,
 	    (int)(*ugswidth - pad + strlen(size)), size, when);
-	names_print(fp, m->path);
+	print_name(fp, m, 1);
 	if (m->type == '2') {
 		fputs(" -> ", fp);
 		names_print(fp, m->linkpath);
@@ -88,20 +100,31 @@ print_verbose(FILE *fp, const struct ae_tar_member *m, size_t *ugswidth)
 
 int
 list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
-    struct members *sel, struct ae_diag *d)
+    struct members *sel, struct ae_diag *d, int *partial)
 {
 	static struct ae_tar_member m;
 	size_t ugswidth = 19;
+	char q[1024];
 	int r;
 
 	while ((r = ae_tar_next(tr, &m, d)) == AE_OK) {
-		if (!members_select(sel, m.path) || fp == NULL)
+		if (!members_select(sel, m.path))
+			continue;
+		if (m.warning != NULL)
+			msg_warn("%s: %s", names_quote(m.path, q, sizeof q),
+			    m.warning);
+		if (m.unreadable != NULL) {
+			msg_warn("%s: %s; it cannot be extracted",
+			    names_quote(m.path, q, sizeof q), m.unreadable);
+			*partial = 1;
+		}
+		if (fp == NULL)
 			continue;
 		progress_hide();
 		if (verbose)
 			print_verbose(fp, &m, &ugswidth);
 		else {
-			names_print(fp, m.path);
+			print_name(fp, &m, 0);
 			putc('\n', fp);
 		}
 		if (ferror(fp))
@@ -117,7 +140,7 @@ cmd_list(const struct opts *o)
 	struct ae_tar_reader tr;
 	struct members sel;
 	struct ae_diag d = { 0 };
-	int rc, r;
+	int rc, r, partial = 0;
 
 	if ((rc = members_init(&sel, o)) != EXIT_OK)
 		return rc;
@@ -139,12 +162,19 @@ cmd_list(const struct opts *o)
 		members_free(&sel);
 		return rc;
 	}
-	r = list_members(o->test ? NULL : stdout, o->verbose, &tr, &sel, &d);
+	r = list_members(o->test ? NULL : stdout, o->verbose, &tr, &sel, &d,
+	    &partial);
+	if (r == 1 && tr.no_end_marker)
+		msg_warn("%s: the tar stream has no end-of-archive blocks (as "
+		    "older tars wrote it); the container authenticated its "
+		    "end", u.io.in.name);
 	if (!o->test && (fflush(stdout) != 0 || ferror(stdout)))
 		rc = msg_sys_error("standard output");
 	ae_tar_reader_free(&tr);
 	rc = unpack_end(&u, o, r, &d, rc);
 	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
+		rc = EXIT_PARTIAL;
+	if (rc == EXIT_OK && partial)
 		rc = EXIT_PARTIAL;
 	members_free(&sel);
 	return rc;

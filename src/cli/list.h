@@ -17,10 +17,12 @@
  * `tar -t` does (as `tar -tv` with verbose), or nothing if fp is NULL
  * (--test: every header is still read and checked), until the end of the
  * archive, a tar error or a write error on fp (ferror(fp) then says
- * so).  Returns the last ae_tar_next result: 1 at the end marker, its
- * error (with d), or 0 if it stopped on a write error.
+ * so).  The reader's warnings about a member are printed; a member that
+ * cannot be extracted is listed, warned about, and sets *partial.
+ * Returns the last ae_tar_next result: 1 at the end marker, its error
+ * (with d), or 0 if it stopped on a write error.
  */
 int list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
-    struct members *sel, struct ae_diag *d);
+    struct members *sel, struct ae_diag *d, int *partial);
 
 #endif

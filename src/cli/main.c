@@ -110,6 +110,10 @@ usage_all(FILE *fp)
 	    "  -p, --preserve-permissions\n"
 	    "                            -x: exact modes, setuid/setgid included\n"
 	    "      --same-owner          -x as root: restore owners\n"
+	    "      --xattrs              -c, -x: extended attributes too (not\n"
+	    "                            system.*); off by default, as GNU tar\n"
+	    "      --acls                -c, -x: POSIX ACLs too\n"
+	    "      --no-xattrs, --no-acls  the defaults\n"
 	    "      --wildcards           accepted: patterns are always shell patterns\n"
 	    "  PATTERN                   a shell pattern (fnmatch); a directory\n"
 	    "                            selects what is under it\n"
@@ -269,13 +273,14 @@ check_mode_options(const struct opts *o)
 		{ "-T", "ctx" }, { "--null", "ctx" }, { "--exclude", "ctx" },
 		{ "--keep-old-files", "x" }, { "-p", "x" },
 		{ "--same-owner", "x" }, { "-O", "x" },
-		{ "--strip-components", "x" }, { NULL, NULL }
+		{ "--strip-components", "x" }, { "--xattrs", "cx" },
+		{ "--acls", "cx" }, { NULL, NULL }
 	};
 	int set[] = {
 		o->output != NULL, o->archive != NULL, o->directory != NULL,
 		o->verbose, o->files_from != NULL, o->null_sep,
 		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner,
-		o->to_stdout, o->strip > 0
+		o->to_stdout, o->strip > 0, o->xattrs, o->acls
 	};
 	int i;
 
@@ -384,7 +389,8 @@ run(int argc, char **argv, struct room *rm)
 		OPT_CHUNK, OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL,
 		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS,
 		OPT_DEFLATE, OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS,
-		OPT_SEALED, OPT_VERIFY
+		OPT_SEALED, OPT_VERIFY, OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS,
+		OPT_NO_ACLS
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -414,6 +420,10 @@ run(int argc, char **argv, struct room *rm)
 		{ "catenate", no_argument, NULL, OPT_SEALED },
 		{ "delete", no_argument, NULL, OPT_SEALED },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "xattrs", no_argument, NULL, OPT_XATTRS },
+		{ "no-xattrs", no_argument, NULL, OPT_NO_XATTRS },
+		{ "acls", no_argument, NULL, OPT_ACLS },
+		{ "no-acls", no_argument, NULL, OPT_NO_ACLS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "key-file", required_argument, NULL, 'k' },
 		{ "passphrase", no_argument, NULL, 'P' },
@@ -494,6 +504,14 @@ run(int argc, char **argv, struct room *rm)
 			else if (optarg != NULL)
 				return bad_value("--info", optarg,
 				    "no value, or =json");
+			break;
+		case OPT_XATTRS:
+		case OPT_NO_XATTRS:
+			o.xattrs = c == OPT_XATTRS;
+			break;
+		case OPT_ACLS:
+		case OPT_NO_ACLS:
+			o.acls = c == OPT_ACLS;
 			break;
 		case OPT_WILDCARDS:
 			break;      /* patterns are always on (as bsdtar) */

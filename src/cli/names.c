@@ -188,3 +188,13 @@ names_has_dotdot(const char *name)
 	}
 	return 0;
 }
+
+enum names_xattr
+names_xattr_kind(const char *name)
+{
+	if (strcmp(name, "system.posix_acl_access") == 0
+	    || strcmp(name, "system.posix_acl_default") == 0)
+		return NAMES_XATTR_ACL;
+	return strncmp(name, "system.", 7) == 0 ? NAMES_XATTR_NEVER :
+	    NAMES_XATTR_PLAIN;
+}

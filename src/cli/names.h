@@ -37,4 +37,12 @@ const char *names_strip(const char *name, size_t *prefix);
 /* Whether name has a ".." component anywhere.  1 or 0. */
 int names_has_dotdot(const char *name);
 
+/* Which option keeps an extended attribute, by its name: */
+enum names_xattr {
+	NAMES_XATTR_PLAIN,      /* --xattrs: user.*, trusted.*, security.* */
+	NAMES_XATTR_ACL,        /* --acls: system.posix_acl_{access,default} */
+	NAMES_XATTR_NEVER       /* any other system.* (the kernel's) */
+};
+enum names_xattr names_xattr_kind(const char *name);
+
 #endif

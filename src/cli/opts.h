@@ -40,6 +40,8 @@ struct opts {
 	                             * were given before it (0: none) */
 	int verbose;                /* -v */
 	int follow;                 /* -h with -c: dereference symlinks */
+	int xattrs;                 /* --xattrs (-c, -x) */
+	int acls;                   /* --acls (-c, -x) */
 	char **exclude;             /* --exclude patterns */
 	size_t nexclude;
 	const char *files_from;     /* -T */

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -66,7 +67,18 @@ struct packer {
 	gid_t gid;
 	int have_uid, have_gid;
 	char uname[256], gname[256];
+	/* Extended attributes of the entry being written (the reader's
+	 * layout, tar.h), and scratch to read them. */
+	uint8_t *xbuf;
+	size_t xcap;
+	char xnames[65536];
+	uint8_t xval[65536];
+	int noted_xattrs;           /* -v said once that some were left */
 };
+
+/* The most data runs a sparse file is stored with; one with more is
+ * stored whole (the reader's cap, tar.c, is the same). */
+#define SPARSE_RUNS_MAX (1u << 20)
 
 static void
 flush(struct packer *p)
@@ -177,20 +189,122 @@ entry_from_stat(struct packer *p, struct ae_tar_entry *e, const char *name,
 }
 
 /* Write e's header; 0, or -1 (warned) if it cannot be encoded. */
+/* Append one attribute to p->xbuf at *len.  0, or -1 out of memory. */
 static int
-emit_header(struct packer *p, const struct ae_tar_entry *e, const char *path)
+xattr_append(struct packer *p, size_t *len, const char *name,
+    const uint8_t *val, size_t vl)
 {
-	size_t len;
+	size_t nl = strlen(name), need = *len + nl + 5 + vl;
 
-	if (ae_tar_header(e, p->hdr, sizeof p->hdr, &len) != AE_OK) {
+	if (need > p->xcap) {
+		size_t cap = p->xcap ? p->xcap : 4096;
+		uint8_t *b;
+
+		while (cap < need)
+			cap *= 2;
+		if ((b = realloc(p->xbuf, cap)) == NULL)
+			return -1;
+		p->xbuf = b;
+		p->xcap = cap;
+	}
+	memcpy(p->xbuf + *len, name, nl + 1);
+	p->xbuf[*len + nl + 1] = (uint8_t)(vl >> 24);
+	p->xbuf[*len + nl + 2] = (uint8_t)(vl >> 16);
+	p->xbuf[*len + nl + 3] = (uint8_t)(vl >> 8);
+	p->xbuf[*len + nl + 4] = (uint8_t)vl;
+	memcpy(p->xbuf + *len + nl + 5, val, vl);
+	*len = need;
+	return 0;
+}
+
+/*
+ * path's extended attributes that the options keep (--xattrs: all but
+ * the system.* namespace; --acls: the POSIX ACLs), into p->xbuf; returns
+ * their length and sets *count.  Without either option nothing is read,
+ * except with -v, which says once that some file had attributes that
+ * were not kept (GNU tar, the anchor here, keeps none by default).
+ */
+static size_t
+collect_xattrs(struct packer *p, const char *path, size_t *count)
+{
+	const struct pack_opts *po = p->po;
+	ssize_t nl, vl;
+	size_t len = 0;
+	char *name;
+	int dropped = 0;
+
+	*count = 0;
+	if (!po->xattrs && !po->acls
+	    && (po->verbose == NULL || p->noted_xattrs))
+		return 0;
+	nl = po->follow ? listxattr(path, p->xnames, sizeof p->xnames) :
+	    llistxattr(path, p->xnames, sizeof p->xnames);
+	if (nl <= 0)
+		return 0;
+	for (name = p->xnames; name < p->xnames + nl;
+	    name += strlen(name) + 1) {
+		enum names_xattr k = names_xattr_kind(name);
+		int keep = k == NAMES_XATTR_ACL ? po->acls :
+		    k == NAMES_XATTR_PLAIN && po->xattrs;
+
+		if (!keep) {
+			dropped = 1;
+			continue;
+		}
+		vl = po->follow ? getxattr(path, name, p->xval,
+		    sizeof p->xval) : lgetxattr(path, name, p->xval,
+		    sizeof p->xval);
+		if (vl < 0) {
+			char what[320];
+
+			snprintf(what, sizeof what, "Cannot get extended "
+			    "attribute %.256s", name);
+			warn_errno(p, path, what);
+			continue;
+		}
+		if (xattr_append(p, &len, name, p->xval, (size_t)vl) != 0) {
+			warn_plain(p, path, "out of memory for its extended "
+			    "attributes; not archived");
+			*count = 0;
+			return 0;
+		}
+		++*count;
+	}
+	if (dropped && po->verbose != NULL && !p->noted_xattrs) {
+		msg_note("some files have extended attributes or ACLs, which "
+		    "are archived only with --xattrs and --acls");
+		p->noted_xattrs = 1;
+	}
+	return len;
+}
+
+static int
+emit_header(struct packer *p, const struct ae_tar_entry *e0, const char *path)
+{
+	struct ae_tar_entry e = *e0;
+	size_t len;
+	int r;
+
+	/* (collect_xattrs may move p->xbuf) */
+	e.xattr_len = collect_xattrs(p, path, &e.nxattr);
+	e.xattr = e.xattr_len > 0 ? p->xbuf : NULL;
+	r = ae_tar_header(&e, p->hdr, sizeof p->hdr, &len);
+	if (r == AE_ETOOBIG && e.xattr != NULL) {
+		warn_plain(p, path, "extended attributes too large to store; "
+		    "not archived");
+		e.xattr = NULL;
+		e.xattr_len = e.nxattr = 0;
+		r = ae_tar_header(&e, p->hdr, sizeof p->hdr, &len);
+	}
+	if (r != AE_OK) {
 		warn_plain(p, path, "cannot be stored in a tar header; "
 		    "not dumped");
 		return -1;
 	}
 	emit(p, p->hdr, len);
-	progress_member(e->path);
+	progress_member(e.path);
 	if (p->po->verbose != NULL && !p->stopped) {
-		names_print(p->po->verbose, e->path);
+		names_print(p->po->verbose, e.path);
 		fputc('\n', p->po->verbose);
 	}
 	return 0;
@@ -237,17 +351,130 @@ changed(const struct stat *a, const struct stat *b)
 	    || a->st_ctim.tv_nsec != b->st_ctim.tv_nsec;
 }
 
+/*
+ * Copy len bytes of fd (from file offset at, for messages) into the
+ * stream.  Returns how many could not be read (the file shrank, or a
+ * read failed: warned); the caller pads that many zeros, as GNU tar
+ * does, since the header already gave the size.
+ */
+static uint64_t
+copy_data(struct packer *p, int fd, const char *path, uint64_t len,
+    uint64_t at)
+{
+	uint64_t left = len;
+	ssize_t n;
+
+	while (left > 0 && !p->stopped) {
+		size_t want;
+
+		if (atomic_load(&signals_stop)) {
+			p->stopped = 1;
+			break;
+		}
+		/* Straight into the stream buffer: no second copy. */
+		if (p->olen == OUT_BUF)
+			flush(p);
+		want = OUT_BUF - p->olen;
+		if (want > left)
+			want = (size_t)left;
+		n = read(fd, p->out + p->olen, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			char what[128];
+
+			snprintf(what, sizeof what, "Read error at byte %llu",
+			    (unsigned long long)(at + len - left));
+			warn_errno(p, path, what);
+			break;
+		}
+		if (n == 0) {
+			char what[128];
+
+			snprintf(what, sizeof what, "File shrank by %llu "
+			    "bytes; padding with zeros",
+			    (unsigned long long)left);
+			warn_plain(p, path, what);
+			break;
+		}
+		p->olen += (size_t)n;
+		left -= (uint64_t)n;
+	}
+	return left;
+}
+
+/*
+ * The data runs of fd (size bytes), found with SEEK_DATA and SEEK_HOLE,
+ * in *map (malloc'd, the caller frees).  A file that ends in a hole
+ * gets a last, empty run at its end, as GNU tar writes it.  0, or -1 if
+ * it has no hole after all, the file system cannot say, or there are
+ * too many runs: then it is stored whole.
+ */
+static int
+find_holes(int fd, uint64_t size, struct ae_tar_segment **map, size_t *n)
+{
+	struct ae_tar_segment *m = NULL, *t;
+	size_t cap = 0, k = 0;
+	uint64_t off = 0, data = 0;
+	off_t d, h;
+
+	while (off < size) {
+		if ((d = lseek(fd, (off_t)off, SEEK_DATA)) < 0) {
+			if (errno == ENXIO)
+				break;      /* only a hole is left */
+			goto dense;
+		}
+		if ((uint64_t)d >= size)
+			break;
+		if ((h = lseek(fd, d, SEEK_HOLE)) < 0)
+			goto dense;
+		if ((uint64_t)h > size)
+			h = (off_t)size;
+		if (k + 2 > cap) {
+			cap = cap ? 2 * cap : 64;
+			if (cap > SPARSE_RUNS_MAX
+			    || (t = realloc(m, cap * sizeof *m)) == NULL)
+				goto dense;
+			m = t;
+		}
+		m[k].offset = (uint64_t)d;
+		m[k++].len = (uint64_t)(h - d);
+		data += (uint64_t)(h - d);
+		off = (uint64_t)h;
+	}
+	if (data == size)
+		goto dense;     /* no hole after all */
+	if (k == 0 || m[k - 1].offset + m[k - 1].len < size) {
+		if (k + 1 > cap) {
+			if ((t = realloc(m, (k + 1) * sizeof *m)) == NULL)
+				goto dense;
+			m = t;
+		}
+		m[k].offset = size;
+		m[k++].len = 0;
+	}
+	*map = m;
+	*n = k;
+	return 0;
+dense:
+	free(m);
+	return -1;
+}
+
 static void
 add_file(struct packer *p, const char *path, const char *name,
     const struct stat *lst)
 {
 	struct ae_tar_entry e;
+	struct ae_tar_segment *map = NULL;
 	struct stat st, st2;
 	const char *first;
+	uint8_t *mapbuf = NULL;
+	size_t nmap = 0, maplen = 0;
 	uint64_t left;
 	uint8_t one;
-	ssize_t n;
-	int fd;
+	ssize_t n = 0;
+	int fd, shrank = 0;
 
 	if (lst->st_nlink > 1 && (first = link_lookup(p, lst)) != NULL) {
 		entry_from_stat(p, &e, name, lst, AE_TAR_HARDLINK);
@@ -277,56 +504,57 @@ add_file(struct packer *p, const char *path, const char *name,
 	}
 	entry_from_stat(p, &e, name, &st, AE_TAR_REG);
 	e.size = (uint64_t)st.st_size;
-	if (emit_header(p, &e, path) != 0) {
-		close(fd);
-		return;
+	if ((uint64_t)st.st_blocks * 512 < (uint64_t)st.st_size
+	    && find_holes(fd, (uint64_t)st.st_size, &map, &nmap) == 0) {
+		/* Fewer blocks than bytes: holes, stored as GNU's pax sparse
+		 * 1.0 (tar.h) so they neither cost time nor come back
+		 * filled. */
+		size_t cap = 32 + nmap * 42, i;
+
+		if ((mapbuf = malloc(cap + AE_TAR_BLOCK)) != NULL
+		    && (maplen = ae_tar_sparse_map(map, nmap, mapbuf,
+		    cap + AE_TAR_BLOCK)) > 0) {
+			e.map = map;
+			e.nmap = nmap;
+			e.real_size = (uint64_t)st.st_size;
+			e.size = maplen;
+			for (i = 0; i < nmap; i++)
+				e.size += map[i].len;
+		}
 	}
+	if (emit_header(p, &e, path) != 0)
+		goto out;
 	if (st.st_nlink > 1)
 		link_remember(p, &st, name);
-	left = e.size;
-	while (left > 0 && !p->stopped) {
-		size_t want;
+	if (e.map == NULL) {
+		left = copy_data(p, fd, path, e.size, 0);
+		emit_zeros(p, left + ae_tar_padding(e.size));
+	} else {
+		size_t i;
 
-		if (atomic_load(&signals_stop)) {
-			p->stopped = 1;
-			break;
+		emit(p, mapbuf, maplen);
+		for (i = 0; i < nmap && !p->stopped; i++) {
+			left = map[i].len;
+			if (lseek(fd, (off_t)map[i].offset, SEEK_SET) >= 0)
+				left = copy_data(p, fd, path, map[i].len,
+				    map[i].offset);
+			else
+				warn_errno(p, path, "Cannot seek");
+			emit_zeros(p, left);
+			shrank |= left != 0;
 		}
-		/* Straight into the stream buffer: no second copy. */
-		if (p->olen == OUT_BUF)
-			flush(p);
-		want = OUT_BUF - p->olen;
-		if (want > left)
-			want = (size_t)left;
-		n = read(fd, p->out + p->olen, want);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			char what[128];
-
-			snprintf(what, sizeof what, "Read error at byte %llu",
-			    (unsigned long long)(e.size - left));
-			warn_errno(p, path, what);
-			break;
-		}
-		if (n == 0) {
-			char what[128];
-
-			snprintf(what, sizeof what, "File shrank by %llu "
-			    "bytes; padding with zeros",
-			    (unsigned long long)left);
-			warn_plain(p, path, what);
-			break;
-		}
-		p->olen += (size_t)n;
-		left -= (uint64_t)n;
+		emit_zeros(p, ae_tar_padding(e.size));
+		left = shrank;
 	}
-	emit_zeros(p, left + ae_tar_padding(e.size));
 	if (!p->stopped && left == 0) {
 		/* Grown, or rewritten in place? */
-		n = read(fd, &one, 1);
+		n = e.map == NULL ? read(fd, &one, 1) : 0;
 		if (n > 0 || (fstat(fd, &st2) == 0 && changed(&st, &st2)))
 			warn_plain(p, path, "file changed as we read it");
 	}
+out:
+	free(map);
+	free(mapbuf);
 	close(fd);
 }
 
@@ -602,6 +830,7 @@ pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
 	/* It held file contents. */
 	ae_wipe(p->out, OUT_BUF);
 	free(p->out);
+	free(p->xbuf);
 	free(p);
 	return r;
 }

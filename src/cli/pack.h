@@ -21,6 +21,8 @@
 
 struct pack_opts {
 	int follow;                 /* -h: archive what symlinks point to */
+	int xattrs;                 /* --xattrs: extended attributes */
+	int acls;                   /* --acls: POSIX ACLs (as xattrs) */
 	FILE *verbose;              /* -v: list names here, or NULL */
 	char **exclude;             /* --exclude patterns (members.h) */
 	const int *dirfd;           /* per path, the directory it is

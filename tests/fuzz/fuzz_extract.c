@@ -219,7 +219,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ae_diag d;
 	struct members sel;
 	struct opts o;
-	int root, r;
+	int root, r, partial = 0;
 
 	if (!ready) {
 		setup();
@@ -231,7 +231,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* -tv */
 	memset(&d, 0, sizeof d);
 	reader_on(&tr, &m, &rd, data, size);
-	r = list_members(devnull, 1, &tr, &sel, &d);
+	r = list_members(devnull, 1, &tr, &sel, &d, &partial);
 	FUZZ_ASSERT(expected(r));
 	ae_tar_reader_free(&tr);
 

@@ -23,7 +23,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ae_diag d;
 	uint64_t total;
 	size_t got;
-	int rc;
+	int rc, hole;
 
 	if (size >= AE_TAR_BLOCK)
 		(void)ae_tar_is_header(data);
@@ -38,12 +38,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(strlen(mb.linkpath) <= AE_TAR_NAME_MAX);
 		FUZZ_ASSERT(mb.path[0] != '\0');
 		total = 0;
-		while ((rc = ae_tar_read_data(&tr, &mb, buf, sizeof buf, &got))
-		    == AE_OK && got > 0)
+		while ((rc = ae_tar_read_data(&tr, &mb, buf, sizeof buf, &got,
+		    &hole)) == AE_OK && got > 0) {
+			FUZZ_ASSERT(hole || got <= sizeof buf);
 			total += got;
+		}
 		if (rc != AE_OK)
 			break;
-		FUZZ_ASSERT(total == mb.size);
+		/* every byte of the file, holes included, exactly once;
+		 * nothing of a member that cannot be read */
+		FUZZ_ASSERT(total == (mb.unreadable != NULL ? 0 : mb.size));
+		FUZZ_ASSERT(mb.map == NULL || mb.unreadable == NULL);
 	}
 	FUZZ_ASSERT(rc == 1 || rc == AE_ETRUNC || rc == AE_EFORMAT
 	    || rc == AE_ETOOBIG || rc == AE_ENOTSUP || rc == AE_OK);
