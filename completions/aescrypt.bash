@@ -99,6 +99,7 @@ _aescrypt() {
 		    -e --encrypt -d --decrypt --test --info --info=json
 		    --gen-key -f --file -C --directory -O --to-stdout
 		    --strip-components --wildcards -z --gzip
+		    --xattrs --no-xattrs --acls --no-acls
 		    -v --verbose --dereference --exclude -T --files-from --null
 		    --keep-old-files -p --preserve-permissions --same-owner
 		    -o --output -k --key-file -P --passphrase --passphrase-file

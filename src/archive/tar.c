@@ -831,15 +831,18 @@ parse_pax(struct ae_tar_reader *r, const uint8_t *p, size_t n,
 				bad = ov->pending_offset
 				    || get_decimal(val, vl, &v) != 0
 				    || map_add(r, v, 0) != 0;
-				ov->pending_offset = 1;
+				ov->pending_offset = !bad;
 			} else if (SKEY("numbytes")) {
-				bad = !ov->pending_offset
+				/* (nmap > 0 whenever an offset is pending, but a
+				 * later "map" record empties the map) */
+				bad = !ov->pending_offset || r->nmap == 0
 				    || get_decimal(val, vl, &v) != 0;
 				if (!bad)
 					r->map[r->nmap - 1].len = v;
 				ov->pending_offset = 0;
 			} else if (SKEY("map")) {
 				bad = parse_map_01(r, val, vl) != 0;
+				ov->pending_offset = 0;
 			}
 #undef SKEY
 			if (bad)
@@ -1183,10 +1186,8 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			t = AE_TAR_DIR;
 		/* GNU's dumpdir ('D'): a directory whose data lists its
 		 * contents (for incremental dumps); the data is skipped. */
-		if (t == 'D') {
+		if (t == 'D')
 			t = AE_TAR_DIR;
-			m->size = 0;
-		}
 		m->type = t;
 
 		/* Sparse members: the map, the real size. */
@@ -1241,7 +1242,8 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			m->size = m->stored = 0;
 			r->data_left = 0;
 		} else if (m->type == AE_TAR_DIR) {
-			m->size = m->stored = 0;
+			/* a dumpdir: its size shows (GNU tar's -tv does) */
+			m->stored = 0;
 		}
 		if (m->unreadable != NULL) {
 			m->map = NULL;

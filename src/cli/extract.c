@@ -1067,8 +1067,8 @@ cmd_extract(const struct opts *o)
 	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
 		rc = EXIT_PARTIAL;
 	if (rc == EXIT_OK && x.partial) {
-		msg_warn("some members were not extracted; see the warnings "
-		    "above");
+		msg_warn("some members were not extracted as they were; see "
+		    "the warnings above");
 		rc = EXIT_PARTIAL;
 	}
 out:

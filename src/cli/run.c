@@ -142,10 +142,11 @@ run_finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
 }
 
 int
-run_refuse_tty(void)
+run_refuse_tty(const struct opts *o)
 {
 	msg_error("refusing to write encrypted data to a terminal");
-	msg_hint("redirect the output with '>' or use -o FILE");
+	msg_hint("redirect the output with '>' or use %s FILE",
+	    o->mode == 'c' ? "-f" : "-o");
 	return EXIT_USAGE;
 }
 
@@ -174,7 +175,7 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 	int rc;
 
 	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
-		return run_refuse_tty();
+		return run_refuse_tty(o);
 	rc = keys_new_header(o, payload_type, h, file_key, rs);
 	if (rc == EXIT_OK)
 		ae_header_payload_cipher(h, file_key, g);
@@ -184,7 +185,7 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 	if ((rc = outfile_open(&io->out, path)) == EXIT_OK
 	    && isatty(io->out.fd)) {
 		outfile_abort(&io->out);
-		rc = run_refuse_tty();
+		rc = run_refuse_tty(o);
 	}
 	if (rc != EXIT_OK)
 		gcm_wipe(g);

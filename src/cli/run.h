@@ -68,8 +68,9 @@ void run_finish_stats(const struct opts *o, struct run_stats *rs,
 void run_progress_start(const struct opts *o, int count_wire, int fd,
     uint64_t total, uint64_t base, int out_fd);
 
-/* Refuse to write a container to a terminal; returns EXIT_USAGE. */
-int run_refuse_tty(void);
+/* Refuse to write a container to a terminal, with a hint that names
+ * the option of o's mode (-f for -c, -o for -e); returns EXIT_USAGE. */
+int run_refuse_tty(const struct opts *o);
 
 /*
  * Begin a new container (-e, -c): refuse a terminal as the output (path

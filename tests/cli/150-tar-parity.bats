@@ -225,3 +225,12 @@ listing() {
 	assert_match "--kdf-memory"
 	assert_match "--strip-components"
 }
+
+@test "on a terminal, -c's hint names -f and -e's names -o" {
+	run script -qec "'$AESCRYPT' -c ${FAST_KDF[*]} proj; echo rc=\$?" /dev/null < /dev/null
+	assert_match "refusing to write encrypted data to a terminal"
+	assert_match "hint: redirect the output with '>' or use -f FILE"
+	assert_match "rc=2"
+	run script -qec "echo x | '$AESCRYPT' -e ${FAST_KDF[*]}; echo rc=\$?" /dev/null < /dev/null
+	assert_match "hint: redirect the output with '>' or use -o FILE"
+}

@@ -81,6 +81,38 @@ def small_tars(targen):
     return tars
 
 
+def other_writers():
+    """What other tar writers wrote (issue 16): the hand-made kinds of
+    other_writers.py, and GNU tar's sparse forms, V7 and label
+    archives of a small file with holes."""
+    sys.path.insert(0, os.path.join(HERE, "..", "cli"))
+    import other_writers as ow
+    out = {"ow-" + k: v for k, v in ow.cases().items()}
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "f")
+        with open(f, "wb") as fh:
+            for i in range(6):
+                fh.seek(i * 8192 + 100)
+                fh.write(b"run %d" % i)
+            fh.truncate(60000)
+        forms = {
+            "gnu-sparse-0.0": ["--sparse", "--sparse-version=0.0", "--format=pax"],
+            "gnu-sparse-0.1": ["--sparse", "--sparse-version=0.1", "--format=pax"],
+            "gnu-sparse-1.0": ["--sparse", "--sparse-version=1.0", "--format=pax"],
+            "gnu-sparse-old": ["--sparse", "--format=oldgnu"],
+            "gnu-v7": ["--format=v7"],
+            "gnu-label": ["--label=L", "--format=gnu"],
+        }
+        for name, args in forms.items():
+            t = os.path.join(d, name + ".tar")
+            # -b 1: the end blocks and no blocking-factor padding
+            subprocess.run(["tar", "-b", "1", "-cf", t, "-C", d] + args
+                           + ["f"], check=True)
+            with open(t, "rb") as fh:
+                out[name] = fh.read()
+    return out
+
+
 def main():
     outdir, targen = sys.argv[1], sys.argv[2]
     for name in sorted(os.listdir(SAMPLES)):
@@ -131,6 +163,9 @@ def main():
     for name, data in sorted(crafted_tar.cases().items()):
         put(outdir, "extract", "crafted-" + name, data)
         put(outdir, "tar", "crafted-" + name, data)
+    for name, data in other_writers().items():
+        put(outdir, "extract", name, data)
+        put(outdir, "tar", name, data)
     texts = {
         "empty": b"\x06",
         "text-l6": b"\x06" + b"the quick brown fox jumps over the lazy dog\n" * 50,

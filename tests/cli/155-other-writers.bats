@@ -1,0 +1,259 @@
+#!/usr/bin/env bats
+# Archives from other tar writers (issue 16): GNU sparse members in all
+# four forms, V7, labels, dumpdirs, pre-POSIX directories, Solaris
+# headers, no end blocks, lenient pax numbers; and what -c writes for
+# files with holes and extended attributes, read back by GNU tar and
+# bsdtar.  GNU tar makes the kinds it still writes; other_writers.py
+# the rest.
+
+load test_helper
+
+setup() {
+	test_dir
+	export AESCRYPT_PASSPHRASE=writers
+	OW=$BATS_TEST_DIRNAME/other_writers.py
+}
+
+# seal TAR: TAR encrypted as a stream (-t and -x take those), TAR.aes
+seal() {
+	"$AESCRYPT" -e -q "${FAST_KDF[@]}" -o "$1.aes" "$1"
+}
+
+# holey FILE: 30 runs of data with holes between, and a hole at the end
+holey() {
+	local i
+	truncate -s 64M "$1"
+	for i in $(seq 0 29); do
+		printf 'run %02d' "$i" | dd of="$1" bs=1 seek=$((i * 2000000 + 12345)) conv=notrunc 2> /dev/null
+	done
+}
+
+@test "GNU sparse members in every form GNU tar writes: listed as GNU tar lists them, extracted byte-exact with their holes" {
+	holey f
+	printf 'small' > g
+	local v
+	for v in 0.0 0.1 1.0; do
+		tar --sparse --sparse-version=$v --format=pax -cf s$v.tar f g
+	done
+	# GNU's old header, whose map of 30 runs needs extension blocks
+	tar --sparse --format=oldgnu -cf old.tar f g
+	tar --sparse --format=gnu -cf gnu.tar f g
+	for t in s0.0 s0.1 s1.0 old gnu; do
+		seal $t.tar
+		run_aescrypt 0 -t -v -q -f $t.tar.aes
+		[ "$output" = "$(tar -tvf $t.tar)" ] || { echo "$t: -tv differs" >&2; diff <(echo "$output") <(tar -tvf $t.tar) >&2; return 1; }
+		rm -rf out && mkdir out
+		run_aescrypt 0 -x -q -f $t.tar.aes -C out
+		cmp f out/f && cmp g out/g
+		# the holes came back as holes (64 MiB of file, a few KiB used)
+		[ "$(stat -c %b out/f)" -lt 2048 ]
+		# -O gives the bytes, holes as zeros
+		"$AESCRYPT" -x -q -O -f $t.tar.aes f | cmp - f
+	done
+}
+
+@test "V7 headers, volume labels and dumpdirs from GNU tar list as GNU tar lists them" {
+	mkdir -p d/sub && echo x > d/a && echo y > d/sub/b
+	tar --format=v7 -cf v7.tar d
+	tar --label=MY-LABEL -cf label.tar d
+	tar --listed-incremental=snap -cf dump.tar d
+	for t in v7 label dump; do
+		seal $t.tar
+		run_aescrypt 0 -t -q -f $t.tar.aes
+		[ "$output" = "$(tar -tf $t.tar)" ] || { echo "$t: -t differs: $output" >&2; return 1; }
+		run_aescrypt 0 -t -v -q -f $t.tar.aes
+		[ "$output" = "$(tar -tvf $t.tar)" ] || { echo "$t: -tv differs: $output" >&2; return 1; }
+		rm -rf out && mkdir out
+		run_aescrypt 0 -x -q -f $t.tar.aes -C out
+		cmp d/a out/d/a && cmp d/sub/b out/d/sub/b
+	done
+	# the label is shown, never made; a V7 header has no owner names
+	[ ! -e out/MY-LABEL ]
+	run_aescrypt 0 -t -v -q -f label.tar.aes
+	assert_match "^V--------- .* MY-LABEL--Volume Header--"
+	run_aescrypt 0 -t -v -q -f v7.tar.aes
+	assert_match "1750/1750|0/0"
+}
+
+@test "hand-made kinds from older writers: -t lists what bsdtar lists, -x makes the right things" {
+	local c
+	for c in prepos-dir prepos-dir-nul solaris-X solaris-A no-end one-zero-block pax-mtime-stray pax-mtime-junk pax-uid-junk sparse-10-good; do
+		python3 "$OW" $c > $c.tar
+		seal $c.tar
+		run "$AESCRYPT" -t -q -f $c.tar.aes
+		[ "$status" -eq 0 ] || { echo "$c: exit $status: $output" >&2; return 1; }
+		[ "$(grep -v '^aescrypt: ' <<< "$output")" = "$(bsdtar -tf $c.tar)" ] || { echo "$c: $output" >&2; return 1; }
+		rm -rf out && mkdir out
+		run_aescrypt 0 -x -q -f $c.tar.aes -C out
+		[ "$(cat out/ok)" = ok ]
+	done
+}
+
+@test "a pre-POSIX directory is a directory, and its size field reads no data" {
+	python3 "$OW" prepos-dir > p.tar
+	seal p.tar
+	mkdir out
+	run_aescrypt 0 -x -q -f p.tar.aes -C out
+	[ -d out/olddir ]
+	[ "$(cat out/ok)" = ok ]
+	run_aescrypt 0 -t -v -q -f p.tar.aes
+	assert_match "^drwxr-xr-x user/group +0 .* olddir/"
+}
+
+@test "Solaris headers: 'X' names the member, 'A' is passed over quietly" {
+	python3 "$OW" solaris-X > x.tar && seal x.tar
+	python3 "$OW" solaris-A > a.tar && seal a.tar
+	mkdir out
+	run_aescrypt 0 -x -q -f x.tar.aes -C out
+	[ -z "$output" ]
+	[ "$(cat out/long/name/from/solaris)" = xx ]
+	run_aescrypt 0 -x -q -f a.tar.aes -C out
+	[ -z "$output" ]
+	[ "$(cat out/withacl)" = aa ]
+	[ ! -e out/acl ]
+}
+
+@test "no end blocks: a warning and exit 0, as GNU tar and bsdtar; a cut inside a member is still an error" {
+	python3 "$OW" no-end > n.tar && seal n.tar
+	run_aescrypt 0 -t -q -f n.tar.aes
+	assert_match "warning: n.tar.aes: the tar stream has no end-of-archive blocks"
+	assert_match "ok"
+	tar -tf n.tar > /dev/null
+	# one zero block is an end too (GNU tar's lone zero block)
+	python3 "$OW" one-zero-block > z.tar && seal z.tar
+	run_aescrypt 0 -t -q -f z.tar.aes
+	refute_match warning
+	# cut in the middle of the last member's data
+	head -c 2000 n.tar > cut.tar && seal cut.tar
+	run_aescrypt 4 -t -q -f cut.tar.aes
+	assert_match "ends before its end marker"
+}
+
+@test "lenient pax numbers: a stray character after a time is read up to it, with a warning; a bad size is not" {
+	python3 "$OW" pax-mtime-stray > s.tar && seal s.tar
+	run_aescrypt 0 -t -v -q -f s.tar.aes
+	assert_match "warning: stray: a malformed pax mtime was read up to its first stray character"
+	# 1700000000 is 2023-11-14 22:13 UTC
+	TZ=UTC run "$AESCRYPT" -t -v -q -f s.tar.aes
+	assert_match "2023-11-14 22:13 stray"
+	python3 "$OW" pax-mtime-junk > j.tar && seal j.tar
+	mkdir out
+	run_aescrypt 0 -x -q -f j.tar.aes -C out
+	assert_match "warning: junk: a malformed pax mtime was ignored"
+	[ "$(stat -c %Y out/junk)" = 1700000000 ]
+	python3 "$OW" pax-uid-junk > u.tar && seal u.tar
+	run_aescrypt 0 -t -q -f u.tar.aes
+	assert_match "a malformed pax uid or gid was ignored"
+}
+
+@test "a malformed sparse map skips that member with a warning, reads on, and exits 1" {
+	local c
+	for c in sparse-overlap sparse-past-end sparse-sum sparse-odd sparse-10-bad sparse-10-huge sparse-major-2; do
+		python3 "$OW" $c > $c.tar && seal $c.tar
+		rm -rf out && mkdir out
+		run "$AESCRYPT" -x -q -f $c.tar.aes -C out
+		[ "$status" -eq 1 ] || { echo "$c: exit $status: $output" >&2; return 1; }
+		assert_match "GNU sparse map is malformed"
+		assert_match "not extracted"
+		[ "$(cat out/ok)" = ok ]
+		[ ! -e out/s ] && [ ! -e out/s2 ]
+		[ -z "$(ls -A out | grep -v '^ok$')" ]
+		run "$AESCRYPT" -t -q -f $c.tar.aes
+		[ "$status" -eq 1 ]
+		assert_match "it cannot be extracted"
+	done
+}
+
+@test "-c stores holes as pax sparse 1.0: small archive, GNU tar and bsdtar restore the holes" {
+	holey f
+	truncate -s 1G allhole
+	echo plain > p
+	run_aescrypt 0 -c -q "${FAST_KDF[@]}" -f s.aes f allhole p
+	# 1 GiB + 64 MiB of file, almost all hole
+	[ "$(stat -c %s s.aes)" -lt 100000 ]
+	run_aescrypt 0 -t -v -q -f s.aes
+	assert_match " 67108864 .* f"
+	assert_match " 1073741824 .* allhole"
+	"$AESCRYPT" -d -q -o s.tar s.aes
+	# the ustar name is GNU's stand-in, the real one is in the records
+	tar -tf s.tar | grep -qx f
+	mkdir gnu bsd ours
+	tar -xf s.tar -C gnu
+	bsdtar -xf s.tar -C bsd
+	run_aescrypt 0 -x -q -f s.aes -C ours
+	local d
+	for d in gnu bsd ours; do
+		cmp f $d/f && cmp allhole $d/allhole && cmp p $d/p
+		[ "$(stat -c %b $d/f)" -lt 2048 ]
+		[ "$(stat -c %b $d/allhole)" -lt 64 ]
+	done
+}
+
+# xattrs_ok: whether this file system takes user.* attributes
+xattrs_ok() {
+	touch probe && setfattr -n user.probe -v 1 probe 2> /dev/null
+}
+
+@test "--xattrs keeps user attributes both ways with GNU tar; off by default, and -v says so once" {
+	xattrs_ok || skip "this file system has no user xattrs"
+	mkdir d && echo 1 > d/a && echo 2 > d/b
+	setfattr -n user.color -v blue d/a
+	setfattr -n user.bin -v 0x00ff00 d/b
+	setfattr -n user.dir -v yes d
+	# ours -> ours, and the default keeps none
+	run_aescrypt 0 -c -q --xattrs "${FAST_KDF[@]}" -f x.aes d
+	mkdir o1 o2
+	run_aescrypt 0 -x -q --xattrs -f x.aes -C o1
+	[ "$(getfattr --only-values -n user.color o1/d/a)" = blue ]
+	getfattr -e hex -n user.bin o1/d/b | grep -qx 'user.bin=0x00ff00'
+	[ "$(getfattr --only-values -n user.dir o1/d)" = yes ]
+	run_aescrypt 0 -x -q -f x.aes -C o2
+	run getfattr -d o2/d/a
+	[ -z "$output" ]
+	run_aescrypt 0 -x -q -v -f x.aes -C o2
+	[ "$(grep -c 'note: the archive has extended attributes' <<< "$output")" -eq 1 ]
+	# -c without --xattrs: none stored, and -v says so once
+	run_aescrypt 0 -c -q -v "${FAST_KDF[@]}" -f plain.aes d
+	[ "$(grep -c 'note: some files have extended attributes' <<< "$output")" -eq 1 ]
+	"$AESCRYPT" -d -q plain.aes | tar --xattrs -tvvf - | { ! grep -q 'x: '; }
+	# ours -> GNU tar
+	"$AESCRYPT" -d -q -o x.tar x.aes
+	mkdir g
+	tar --xattrs --xattrs-include='user.*' -xf x.tar -C g
+	[ "$(getfattr --only-values -n user.color g/d/a)" = blue ]
+	getfattr -e hex -n user.bin g/d/b | grep -qx 'user.bin=0x00ff00'
+	# GNU tar -> ours
+	tar --xattrs -cf gt.tar d
+	seal gt.tar
+	mkdir o3
+	run_aescrypt 0 -x -q --xattrs -f gt.tar.aes -C o3
+	[ "$(getfattr --only-values -n user.color o3/d/a)" = blue ]
+	getfattr -e hex -n user.bin o3/d/b | grep -qx 'user.bin=0x00ff00'
+}
+
+@test "--acls keeps POSIX ACLs (as their system.posix_acl_* attributes)" {
+	touch probe && setfacl -m u:nobody:r probe 2> /dev/null || skip "this file system has no POSIX ACLs"
+	mkdir d && echo 1 > d/a && setfacl -m u:nobody:r d/a && setfacl -d -m u:nobody:rx d
+	run_aescrypt 0 -c -q --acls "${FAST_KDF[@]}" -f a.aes d
+	mkdir o1 o2
+	run_aescrypt 0 -x -q --acls -f a.aes -C o1
+	getfacl -c o1/d/a | grep -qx 'user:nobody:r--'
+	getfacl -c o1/d | grep -qx 'default:user:nobody:r-x'
+	# --xattrs alone does not carry ACLs
+	run_aescrypt 0 -x -q --xattrs -f a.aes -C o2
+	! getfacl -c o2/d/a | grep -q nobody
+	# bsdtar reads the archive too (it does not apply the attributes)
+	"$AESCRYPT" -d -q a.aes | bsdtar -tf - | grep -qx d/a
+}
+
+@test "an attribute that cannot be set is a warning naming it, and exit 1" {
+	xattrs_ok || skip "this file system has no user xattrs"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make trusted.* attributes"
+	mkdir d && echo 1 > d/a && setfattr -n trusted.t -v 1 d/a
+	run_aescrypt 0 -c -q --xattrs "${FAST_KDF[@]}" -f t.aes d
+	mkdir o && chown 65534 o t.aes && chmod 711 "$T"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups -- "$AESCRYPT" -x -q --xattrs -f t.aes -C o
+	[ "$status" -eq 1 ]
+	assert_match "warning: d/a: cannot set extended attribute trusted.t: Operation not permitted"
+	[ "$(cat o/d/a)" = 1 ]
+}
