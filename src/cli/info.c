@@ -34,6 +34,10 @@ slot_name(int type)
 		return "passphrase";
 	case AE_STANZA_KEYFILE:
 		return "key-file";
+	case AE_STANZA_X25519:
+		return "x25519";
+	case AE_STANZA_SSH_ED25519:
+		return "ssh-ed25519";
 	}
 	return "unknown";
 }
@@ -84,6 +88,15 @@ print_text(FILE *fp, const char *name, const struct ae_header *h)
 		case AE_STANZA_KEYFILE:
 			fprintf(fp, "key file\n");
 			break;
+		case AE_STANZA_X25519:
+			/* the slot does not say whose key (4.5) */
+			fprintf(fp, "recipient, X25519 (age1...)\n");
+			break;
+		case AE_STANZA_SSH_ED25519:
+			fprintf(fp, "recipient, ssh-ed25519 (key tag "
+			    "%02x%02x%02x%02x)\n", st->tag[0], st->tag[1],
+			    st->tag[2], st->tag[3]);
+			break;
 		default:
 			fprintf(fp, "unknown type 0x%02x (%zu bytes; made by "
 			    "a later aescrypt?)\n", st->type, st->len);
@@ -110,7 +123,11 @@ print_json(FILE *fp, const char *name, const struct ae_header *h)
 			fprintf(fp, ",\"kdf\":\"argon2id\",\"memory_kib\":%u,"
 			    "\"time\":%u,\"parallelism\":%u", st->kdf.m_kib,
 			    st->kdf.t, st->kdf.p);
-		else if (st->type != AE_STANZA_KEYFILE)
+		else if (st->type == AE_STANZA_SSH_ED25519)
+			fprintf(fp, ",\"tag\":\"%02x%02x%02x%02x\"",
+			    st->tag[0], st->tag[1], st->tag[2], st->tag[3]);
+		else if (st->type != AE_STANZA_KEYFILE
+		    && st->type != AE_STANZA_X25519)
 			fprintf(fp, ",\"code\":%u,\"bytes\":%zu", st->type,
 			    st->len);
 		fputc('}', fp);

@@ -6,12 +6,15 @@
 #include "config.h"
 #include "keys.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/clock.h"
 #include "crypto/random.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
+#include "identity.h"
 #include "msg.h"
 #include "signals.h"
 
@@ -31,15 +34,18 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 {
 	uint64_t c0, w0;
 	enum pass_source src = pass_source(o);
-	/* With -k, a passphrase slot only when asked for on the command
-	 * line (-P, --passphrase-file, --passphrase-fd): an
+	/* With -k or recipients, a passphrase slot only when asked for on
+	 * the command line (-P, --passphrase-file, --passphrase-fd): an
 	 * AESCRYPT_PASSPHRASE that a cron job inherits must not add a
 	 * second, perhaps weaker, way in. */
-	int use_pass = o->keyfile == NULL || o->want_pass
+	int has_rcpt = o->nrecipients > 0 || o->nrecipient_files > 0;
+	int use_pass = (o->keyfile == NULL && !has_rcpt) || o->want_pass
 	    || o->pass_src != PASS_NONE;
+	struct ae_recipient *rcpt = NULL;
 	struct passphrase pass;
 	uint8_t S[32], key[32];
 	struct ae_stanza *s;
+	size_t nrcpt = 0, i;
 	int rc = EXIT_OK, r;
 
 	memset(h, 0, sizeof *h);
@@ -49,6 +55,39 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 	    || ae_random(h->payload_salt, AE_SALT_LEN) != AE_OK)
 		return msg_sys_error("the system random number generator");
 
+	if ((rc = identity_recipients(o, &rcpt, &nrcpt)) != EXIT_OK)
+		return rc;
+	if (has_rcpt && nrcpt == 0) {
+		msg_error("no recipient in the files given with -R");
+		return EXIT_USAGE;
+	}
+	if (nrcpt + (o->keyfile != NULL) + (use_pass != 0) > AE_MAX_STANZAS) {
+		msg_error("%zu recipients: a file has room for %d key slots "
+		    "in all", nrcpt, AE_MAX_STANZAS);
+		free(rcpt);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < nrcpt; i++) {
+		s = &h->stanza[h->nstanzas++];
+		r = ae_stanza_secret_recipient(s, &rcpt[i], S);
+		if (r != AE_OK) {
+			char txt[AE_RECIPIENT_TEXT_MAX];
+
+			if (ae_recipient_format(&rcpt[i], txt, sizeof txt) == 0)
+				snprintf(txt, sizeof txt, "ssh-ed25519 key");
+			free(rcpt);
+			if (r == AE_EINVAL) {
+				msg_error("recipient %s is a key of low order, "
+				    "which anyone could decrypt to", txt);
+				return EXIT_USAGE;
+			}
+			return msg_sys_error("the system random number "
+			    "generator");
+		}
+		ae_stanza_wrap(s, S, file_key);
+		ae_wipe(S, sizeof S);
+	}
+	free(rcpt);
 	if (o->keyfile != NULL) {
 		if ((rc = secret_keyfile_read(o->keyfile, key)) != EXIT_OK)
 			return rc;
@@ -100,14 +139,36 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 	return EXIT_OK;
 }
 
+/* The number of recipient slots of h. */
+static unsigned
+recipient_slots(const struct ae_header *h)
+{
+	return ae_header_count(h, AE_STANZA_X25519)
+	    + ae_header_count(h, AE_STANZA_SSH_ED25519);
+}
+
 /* Word a failure to open any key slot, given what was tried. */
 static int
 key_error(const char *name, const struct ae_header *h, int tried_key,
-    int tried_pass)
+    int tried_pass, size_t nids)
 {
 	unsigned nk = ae_header_count(h, AE_STANZA_KEYFILE);
 	unsigned np = ae_header_count(h, AE_STANZA_ARGON2ID);
+	unsigned nr = recipient_slots(h);
 
+	if (nids > 0 && !tried_key && !tried_pass) {
+		msg_error("%s: no identity matched: %u recipient slot%s, %zu "
+		    "identit%s tried", name, nr, nr == 1 ? "" : "s", nids,
+		    nids == 1 ? "y" : "ies");
+		if (np > 0 || nk > 0)
+			msg_hint("this file also opens with %s",
+			    np > 0 && nk > 0 ? "a passphrase or a key file" :
+			    np > 0 ? "a passphrase (-P)" : "a key file (-k)");
+		else
+			msg_hint("give the identity file whose public key "
+			    "the file was encrypted to (-i FILE)");
+		return EXIT_KEY;
+	}
 	if (tried_key && tried_pass)
 		msg_error("%s: wrong passphrase or key file", name);
 	else if (tried_key)
@@ -123,6 +184,9 @@ key_error(const char *name, const struct ae_header *h, int tried_key,
 	else if (tried_pass)
 		msg_hint("check the passphrase source (terminal, "
 		    "--passphrase-file, --passphrase-fd, AESCRYPT_PASSPHRASE)");
+	else if (nr > 0 && nids == 0)
+		msg_hint("this file also opens with an identity; give it with "
+		    "-i FILE");
 	else
 		msg_hint("check that -k names the key file this was "
 		    "encrypted to");
@@ -141,8 +205,10 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 	struct passphrase pass;
 	enum pass_source src = pass_source(o);
 	uint8_t key[32];
-	unsigned nk, np;
-	int r, rc, use_key, use_pass, have_pass = 0;
+	struct ae_identity *ids = NULL;
+	size_t nids = 0;
+	unsigned nk, np, nr;
+	int r, rc, use_key, use_pass, use_ids, have_pass = 0;
 
 	/* A descriptor may be the input itself (--passphrase-fd 0 with the
 	 * container after the first line), so its line is taken first. */
@@ -159,22 +225,36 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 	}
 	nk = ae_header_count(h, AE_STANZA_KEYFILE);
 	np = ae_header_count(h, AE_STANZA_ARGON2ID);
+	nr = recipient_slots(h);
 
-	/* A key file given is used; a passphrase is asked for if one was
-	 * given, or if there is no key file and the file has a slot. */
+	/* A key file or identity given is used; a passphrase is asked for
+	 * if one was given, or if there is neither and the file has a
+	 * passphrase slot. */
 	use_key = o->keyfile != NULL;
+	use_ids = o->nidentity_files > 0;
 	use_pass = src != PASS_NONE || o->want_pass
-	    || (!use_key && np > 0);
-	if (nk == 0 && np == 0) {
+	    || (!use_key && !use_ids && np > 0);
+	if (nk == 0 && np == 0 && nr == 0) {
 		secret_wipe(&pass);
 		msg_error("%s: no key slot of a type this version knows",
 		    name);
 		msg_hint("the file may need a newer aescrypt");
 		return EXIT_KEY;
 	}
-	if (!(use_key && nk > 0) && !(use_pass && np > 0)) {
+	if (!(use_key && nk > 0) && !(use_pass && np > 0)
+	    && !(use_ids && nr > 0)) {
 		secret_wipe(&pass);
-		if (np == 0) {
+		if (nr > 0 && nk == 0 && np == 0) {
+			msg_error("%s: this file opens only with an identity "
+			    "(%u recipient slot%s)", name, nr, nr == 1 ? "" :
+			    "s");
+			msg_hint("give its private key with -i FILE");
+		} else if (use_ids && nr == 0) {
+			msg_error("%s: this file has no recipient slot, so no "
+			    "identity can open it", name);
+			msg_hint(np > 0 ? "drop -i to be asked for the "
+			    "passphrase" : "give its key file with -k FILE");
+		} else if (np == 0) {
 			msg_error("%s: this file opens only with a key file",
 			    name);
 			msg_hint("give it with -k FILE");
@@ -196,11 +276,21 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 		}
 		u.key = key;
 	}
+	if (use_ids) {
+		if ((rc = identity_read(o, &ids, &nids)) != EXIT_OK) {
+			ae_wipe(key, sizeof key);
+			secret_wipe(&pass);
+			return rc;
+		}
+		u.ids = ids;
+		u.nids = nids;
+	}
 	if (use_pass && np > 0) {
 		if (!have_pass)
 			rc = secret_passphrase(src, o->pass_arg, 0, &pass);
 		if (rc != EXIT_OK) {
 			ae_wipe(key, sizeof key);
+			identity_free(ids, nids);
 			return rc;
 		}
 		u.pass = pass.buf;
@@ -219,10 +309,11 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 				rs->kdf_m_kib = h->stanza[i].kdf.m_kib;
 	}
 	ae_wipe(key, sizeof key);
+	identity_free(ids, nids);
 	secret_wipe(&pass);
 	if (r == AE_EKEY)
 		return key_error(name, h, use_key && nk > 0,
-		    use_pass && np > 0);
+		    use_pass && np > 0, use_ids && nr > 0 ? nids : 0);
 	if (r != AE_OK)
 		return msg_core_error(name, r, &d);
 	if (atomic_load(&signals_stop))

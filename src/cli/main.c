@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <argon2.h>
@@ -31,6 +32,7 @@
 #include "exitcode.h"
 #include "msg.h"
 #include "opts.h"
+#include "identity.h"
 #include "secret.h"
 #include "signals.h"
 
@@ -47,7 +49,7 @@ usage(FILE *fp)
 	    "ARCHIVE, IN and OUT default to standard input and output ('-' too).\n"
 	    "\n"
 	    "Modes: -c --create, -t --list, -x --extract, -e --encrypt, -d --decrypt,\n"
-	    "       --test, --info[=json], --gen-key FILE, --benchmark[=json|csv]\n"
+	    "       --test, --info[=json], --gen-key F, --gen-identity F, --benchmark\n"
 	    "\n"
 	    "Archives:\n"
 	    "  -f, --file ARCHIVE        the archive to write (-c) or read\n"
@@ -60,11 +62,12 @@ usage(FILE *fp)
 	    "  -h, --dereference         -c: archive what symlinks point to\n"
 	    "  -o, --output FILE         -e, -d: where the stream goes\n"
 	    "\n"
-	    "Keys (never on the command line):\n"
+	    "Keys (secrets never on the command line):\n"
+	    "  -r, --recipient KEY       -c, -e: to a public key (age1..., ssh-ed25519)\n"
+	    "  -i, --identity FILE       -d, -t, -x: its private key (age, OpenSSH)\n"
 	    "  -k, --key-file FILE       a key file (made by --gen-key)\n"
-	    "  -P, --passphrase          a passphrase as well as -k\n"
-	    "      --passphrase-file F, --passphrase-fd N, AESCRYPT_PASSPHRASE, or\n"
-	    "                            the terminal's prompt\n"
+	    "  -P, --passphrase          a passphrase too; else from --passphrase-file F,\n"
+	    "                            --passphrase-fd N, AESCRYPT_PASSPHRASE, the tty\n"
 	    "\n"
 	    "Other:  -0..-9 deflate level (-6)  -j N threads  -q, --quiet  --stats[=json]\n"
 	    "        --no-hw  -V, --version  --help=all (every option)\n"
@@ -92,6 +95,7 @@ usage_all(FILE *fp)
 	    "       aescrypt -e [OPTION]... [-o OUT] [IN]            encrypt a stream\n"
 	    "       aescrypt -d [OPTION]... [-o OUT] [IN]            decrypt a stream\n"
 	    "       aescrypt --gen-key FILE                          make a key file\n"
+	    "       aescrypt --gen-identity FILE                     make a key pair\n"
 	    "       aescrypt --benchmark[=json|csv] [-j N]           measure, in memory\n"
 	    "\n"
 	    "Archives (a POSIX pax tar stream inside: 'aescrypt -d | tar -t' works):\n"
@@ -121,7 +125,13 @@ usage_all(FILE *fp)
 	    "Streams:\n"
 	    "  -o, --output FILE         -e, -d: write FILE (default: standard output)\n"
 	    "\n"
-	    "Keys (never on the command line):\n"
+	    "Keys (secrets never on the command line):\n"
+	    "  -r, --recipient KEY       -c, -e: encrypt to a public key: age1... or\n"
+	    "                            'ssh-ed25519 AAAA...' (repeatable)\n"
+	    "  -R, --recipients-file F   -c, -e: recipients from F, one a line ('#'\n"
+	    "                            comments; a .pub or authorized_keys file)\n"
+	    "  -i, --identity FILE       -d, -t, -x: a private key: an age identity\n"
+	    "                            file or an unencrypted OpenSSH ed25519 key\n"
 	    "  -k, --key-file FILE       use a key file (from --gen-key)\n"
 	    "  -P, --passphrase          a passphrase too, when -k is given\n"
 	    "      --passphrase-file F   read the passphrase from F's first line\n"
@@ -253,8 +263,8 @@ static int
 set_mode(struct opts *o, int m)
 {
 	if (o->mode != 0 && o->mode != m) {
-		msg_error("only one of -e, -d, -c, -t, -x, --gen-key and "
-		    "--benchmark may be given");
+		msg_error("only one of -e, -d, -c, -t, -x, --test, --info, "
+		    "--gen-key, --gen-identity and --benchmark may be given");
 		return EXIT_USAGE;
 	}
 	o->mode = m;
@@ -274,17 +284,20 @@ check_mode_options(const struct opts *o)
 		{ "--keep-old-files", "x" }, { "-p", "x" },
 		{ "--same-owner", "x" }, { "-O", "x" },
 		{ "--strip-components", "x" }, { "--xattrs", "cx" },
-		{ "--acls", "cx" }, { NULL, NULL }
+		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
+		{ "-i", "dtx" }, { NULL, NULL }
 	};
 	int set[] = {
 		o->output != NULL, o->archive != NULL, o->directory != NULL,
 		o->verbose, o->files_from != NULL, o->null_sep,
 		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner,
-		o->to_stdout, o->strip > 0, o->xattrs, o->acls
+		o->to_stdout, o->strip > 0, o->xattrs, o->acls,
+		o->nrecipients > 0, o->nrecipient_files > 0,
+		o->nidentity_files > 0
 	};
 	int i;
 
-	if (o->mode == 0 || o->mode == 'g' || o->mode == 'b')
+	if (o->mode == 0 || o->mode == 'g' || o->mode == 'b' || o->mode == 'G')
 		return EXIT_OK;
 	if (o->mode == 'i') {
 		if (o->output != NULL || o->directory != NULL || o->verbose
@@ -332,7 +345,7 @@ set_pass(struct opts *o, enum pass_source src, const char *arg)
 /* Arrays with room for argc entries each, for what the command line
  * lists: main owns them, so they are freed whichever way run returns. */
 struct room {
-	char **exclude, **operands, **cdirs;
+	char **exclude, **operands, **cdirs, **rcpts, **rfiles, **ifiles;
 	size_t *operand_cdir;
 };
 
@@ -358,6 +371,26 @@ check_bundle(int c, const char *arg, const char *optarg_)
 	    optarg_, arg);
 	msg_hint("a letter that takes a value ends a bundle, as in tar; "
 	    "write -%c VALUE on its own", c);
+	return EXIT_USAGE;
+}
+
+/*
+ * -r is age's recipient here, and tar's append there: a value that is
+ * no recipient at all (as in "-rf a.aes", where -r takes "f") gets both
+ * stories.  Recipients themselves are checked, with positions, when the
+ * header is made.  0 or EXIT_USAGE.
+ */
+static int
+check_recipient_arg(const char *v)
+{
+	if (strncasecmp(v, "age1", 4) == 0 || strstr(v, "ssh-") != NULL
+	    || strstr(v, "ecdsa-") != NULL)
+		return EXIT_OK;
+	msg_error("-r names a recipient (an age1... key or an 'ssh-ed25519 "
+	    "AAAA...' line), not '%s'", v);
+	msg_hint("tar's -r (append) has no equivalent: an aescrypt archive "
+	    "is a sealed, write-once stream; create a new archive, or a "
+	    "second one beside it");
 	return EXIT_USAGE;
 }
 
@@ -390,7 +423,7 @@ run(int argc, char **argv, struct room *rm)
 		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS,
 		OPT_DEFLATE, OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS,
 		OPT_SEALED, OPT_VERIFY, OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS,
-		OPT_NO_ACLS
+		OPT_NO_ACLS, OPT_GEN_IDENTITY
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -430,6 +463,10 @@ run(int argc, char **argv, struct room *rm)
 		{ "passphrase-file", required_argument, NULL, OPT_PASS_FILE },
 		{ "passphrase-fd", required_argument, NULL, OPT_PASS_FD },
 		{ "gen-key", required_argument, NULL, OPT_GEN_KEY },
+		{ "gen-identity", required_argument, NULL, OPT_GEN_IDENTITY },
+		{ "recipient", required_argument, NULL, 'r' },
+		{ "recipients-file", required_argument, NULL, 'R' },
+		{ "identity", required_argument, NULL, 'i' },
 		{ "kdf-memory", required_argument, NULL, OPT_KDF_MEM },
 		{ "kdf-time", required_argument, NULL, OPT_KDF_TIME },
 		{ "kdf-parallelism", required_argument, NULL, OPT_KDF_PAR },
@@ -469,14 +506,20 @@ run(int argc, char **argv, struct room *rm)
 	o.operands = rm->operands;
 	o.cdirs = rm->cdirs;
 	o.operand_cdir = rm->operand_cdir;
+	o.recipients = rm->rcpts;
+	o.recipient_files = rm->rfiles;
+	o.identity_files = rm->ifiles;
 
 	/* "-" first: operands come back in place (as option 1), so each
 	 * -C applies to the paths after it, as in tar. */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv,
-	    "-:edctxo:k:j:f:C:T:vpqPhVOzruA0123456789", longopts, NULL)) != -1) {
+	    "-:edctxo:k:j:f:C:T:vpqPhVOzr:R:i:uA0123456789", longopts, NULL))
+	    != -1) {
 		rc = EXIT_OK;
-		if (optarg != NULL && strchr("fkCTo", c) != NULL
+		if (c == 'r' && (rc = check_recipient_arg(optarg)) != EXIT_OK)
+			return rc;
+		if (optarg != NULL && strchr("fkCToRi", c) != NULL
 		    && (rc = check_bundle(c, argv[optind - 1], optarg))
 		    != EXIT_OK)
 			return rc;
@@ -519,7 +562,18 @@ run(int argc, char **argv, struct room *rm)
 			z_seen = 1;
 			break;
 		case 'r':
-			return refuse_tar_option("-r (--append)");
+			o.recipients[o.nrecipients++] = optarg;
+			break;
+		case 'R':
+			o.recipient_files[o.nrecipient_files++] = optarg;
+			break;
+		case 'i':
+			o.identity_files[o.nidentity_files++] = optarg;
+			break;
+		case OPT_GEN_IDENTITY:
+			rc = set_mode(&o, 'G');
+			genkey = optarg;
+			break;
 		case 'u':
 			return refuse_tar_option("-u (--update)");
 		case 'A':
@@ -775,7 +829,8 @@ run(int argc, char **argv, struct room *rm)
 		    "test");
 		return EXIT_USAGE;
 	}
-	if ((o.mode == 'b' || o.mode == 'g') && o.noperands > 0) {
+	if ((o.mode == 'b' || o.mode == 'g' || o.mode == 'G')
+	    && o.noperands > 0) {
 		msg_error("unexpected argument '%s'", o.operands[0]);
 		return EXIT_USAGE;
 	}
@@ -791,6 +846,8 @@ run(int argc, char **argv, struct room *rm)
 		    bench_format, isatty(STDOUT_FILENO));
 	case 'g':
 		return secret_keyfile_generate(genkey);
+	case 'G':
+		return identity_generate(genkey);
 	case 'i':
 		return cmd_info(&o);
 	case 'e':
@@ -862,8 +919,12 @@ main(int argc, char **argv)
 	rm.operands = calloc(n, sizeof *rm.operands);
 	rm.cdirs = calloc(n, sizeof *rm.cdirs);
 	rm.operand_cdir = calloc(n, sizeof *rm.operand_cdir);
+	rm.rcpts = calloc(n, sizeof *rm.rcpts);
+	rm.rfiles = calloc(n, sizeof *rm.rfiles);
+	rm.ifiles = calloc(n, sizeof *rm.ifiles);
 	if (rm.exclude == NULL || rm.operands == NULL || rm.cdirs == NULL
-	    || rm.operand_cdir == NULL) {
+	    || rm.operand_cdir == NULL || rm.rcpts == NULL || rm.rfiles == NULL
+	    || rm.ifiles == NULL) {
 		msg_error("out of memory");
 		rc = EXIT_SYSTEM;
 	} else {
@@ -873,5 +934,8 @@ main(int argc, char **argv)
 	free(rm.operands);
 	free(rm.cdirs);
 	free(rm.operand_cdir);
+	free(rm.rcpts);
+	free(rm.rfiles);
+	free(rm.ifiles);
 	return rc;
 }

@@ -19,6 +19,12 @@ struct opts {
 	int want_pass;              /* -P: a passphrase as well as -k */
 	enum pass_source pass_src;  /* explicit source, or PASS_NONE */
 	const char *pass_arg;
+	char **recipients;          /* -r: public keys (-e, -c) */
+	size_t nrecipients;
+	char **recipient_files;     /* -R: files of them */
+	size_t nrecipient_files;
+	char **identity_files;      /* -i: identity files (-d, -t, -x) */
+	size_t nidentity_files;
 	struct ae_kdf_params kdf;   /* costs for new files */
 	uint64_t max_kdf_kib;       /* 0: the default cap */
 	int level;                  /* 0..9 */

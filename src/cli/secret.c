@@ -241,21 +241,23 @@ secret_check_mode(int fd, const char *path, const char *what)
 }
 
 int
-secret_keyfile_read(const char *path, uint8_t key[32])
+secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
+    const char *what)
 {
-	char text[AE_KEYFILE_MAX + 1];
 	ssize_t n;
-	size_t len = 0;
-	int fd, rc = EXIT_OK;
+	int fd, rc = EXIT_OK, e;
 
+	*len = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		msg_error("%s: %s", path, strerror(errno));
-		return EXIT_SYSTEM;
+		e = errno;
+		msg_error("%s: %s", path, strerror(e));
+		return e == ENOENT || e == ENOTDIR ? EXIT_USAGE : EXIT_SYSTEM;
 	}
-	secret_check_mode(fd, path, "key file");
-	while (len < sizeof text) {
-		n = read(fd, text + len, sizeof text - len);
+	if (what != NULL)
+		secret_check_mode(fd, path, what);
+	while (*len < cap) {
+		n = read(fd, buf + *len, cap - *len);
 		if (n < 0 && errno == EINTR && !atomic_load(&signals_stop))
 			continue;
 		if (n < 0) {
@@ -265,9 +267,22 @@ secret_keyfile_read(const char *path, uint8_t key[32])
 		}
 		if (n == 0)
 			break;
-		len += (size_t)n;
+		*len += (size_t)n;
 	}
 	close(fd);
+	return rc;
+}
+
+int
+secret_keyfile_read(const char *path, uint8_t key[32])
+{
+	char text[AE_KEYFILE_MAX + 1];
+	size_t len = 0;
+	int rc;
+
+	/* (one byte more than a key file holds: a longer file fails the
+	 * parse) */
+	rc = secret_read_file(path, text, sizeof text, &len, "key file");
 	if (rc == EXIT_OK && ae_keyfile_parse(text, len, key) != AE_OK) {
 		msg_error("%s: not an aescrypt key file", path);
 		msg_hint("make one with 'aescrypt --gen-key FILE'");

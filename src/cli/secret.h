@@ -45,6 +45,16 @@ int secret_passphrase(enum pass_source src, const char *arg, int confirm,
  */
 void secret_check_mode(int fd, const char *path, const char *what);
 
+/*
+ * Read the file at path into buf (its first cap bytes; *len set: cap
+ * means it may hold more), warning as secret_check_mode does if `what`
+ * is not NULL (a secret's file).  Prints errors; 0 or an exit status:
+ * EXIT_USAGE if path does not exist, EXIT_SYSTEM if it cannot be read.
+ * The caller wipes buf if it held a secret.
+ */
+int secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
+    const char *what);
+
 /* Read the key in key file `path` (warning if others may read it).
  * Prints errors; 0 or an exit status: EXIT_KEY if it is not a key
  * file. */

@@ -29,16 +29,25 @@ enum ae_payload_type {
 #define AE_WRAP_LEN 64            /* encrypted file key || HMAC */
 enum ae_stanza_type {
 	AE_STANZA_ARGON2ID = 0x01,
-	AE_STANZA_KEYFILE = 0x02
+	AE_STANZA_KEYFILE = 0x02,
+	AE_STANZA_X25519 = 0x03,        /* 4.5: a public-key recipient */
+	AE_STANZA_SSH_ED25519 = 0x04    /* 4.6: an SSH Ed25519 key */
 };
 #define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
 #define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
+#define AE_SHARE_LEN 32           /* an ephemeral X25519 public key */
+#define AE_SSH_TAG_LEN 4
+#define AE_X25519_BODY_LEN (AE_SHARE_LEN + AE_WRAP_LEN)         /* 96 */
+#define AE_SSH_BODY_LEN (AE_SSH_TAG_LEN + AE_SHARE_LEN + AE_WRAP_LEN) /* 100 */
+#define AE_STANZA_MAX_LEN (AE_STANZA_HEAD_LEN + AE_SSH_BODY_LEN)
 
 /* 4.3 and 5. Keys: the HKDF info labels. */
 #define AE_LABEL_WRAP "aescrypt-v1 wrap"
 #define AE_LABEL_KEYFILE "aescrypt-v1 key-file"
 #define AE_LABEL_HEADER "aescrypt-v1 header"
 #define AE_LABEL_PAYLOAD "aescrypt-v1 payload"
+#define AE_LABEL_X25519 "aescrypt-v1 x25519"
+#define AE_LABEL_SSH_ED25519 "aescrypt-v1 ssh-ed25519"
 
 /* 6. Payload */
 #define AE_CHUNK_LOG2_MIN 16      /* 64 KiB */

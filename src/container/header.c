@@ -278,11 +278,33 @@ ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
 	struct ae_diag lim = { 0 };
 	unsigned i;
 
-	/* Two passes: key files (cheap) first, then passphrases. */
+	/* Two passes: key files and identities (cheap) first, then
+	 * passphrases. */
 	for (pass = 0; pass < 2 && r != AE_OK; pass++) {
 		for (i = 0; i < h->nstanzas && r != AE_OK; i++) {
 			const struct ae_stanza *s = &h->stanza[i];
 
+			if (pass == 0 && (s->type == AE_STANZA_X25519
+			    || s->type == AE_STANZA_SSH_ED25519)) {
+				size_t k;
+
+				for (k = 0; k < u->nids && r != AE_OK; k++) {
+					int e = ae_stanza_secret_identity(s,
+					    &u->ids[k], S);
+
+					if (e == AE_EFORMAT) {
+						r = ae_fail(d, e, AE_AT_STANZA,
+						    "its ephemeral key is of low "
+						    "order (an all-zero shared "
+						    "secret)", i, s->offset);
+						goto out;
+					}
+					if (e != AE_OK)
+						continue;
+					r = ae_stanza_unwrap(s, S, fk);
+				}
+				continue;
+			}
 			if (pass == 0 && s->type == AE_STANZA_KEYFILE
 			    && u->key != NULL) {
 				ae_stanza_secret_keyfile(s, u->key, S);

@@ -21,6 +21,7 @@
 #include "crypto/gcm.h"
 #include "common/io.h"
 #include "kdf.h"
+#include "recipient.h"
 #include "stanza.h"
 
 struct ae_header {
@@ -75,17 +76,21 @@ struct ae_unlock {
 	const uint8_t *pass;            /* passphrase, or NULL */
 	size_t passlen;
 	const uint8_t *key;             /* 32-byte key-file key, or NULL */
+	const struct ae_identity *ids;  /* identities for recipient slots */
+	size_t nids;
 	struct ae_kdf_limits limits;    /* caps on Argon2id costs */
 };
 
 /*
- * Find a stanza that opens with what u offers (key-file slots first, as
- * they are cheap), then verify the header MAC with the file key it holds.
+ * Find a stanza that opens with what u offers (key-file and recipient
+ * slots first, as they are cheap; each recipient slot with each
+ * identity), then verify the header MAC with the file key it holds.
  * Returns 0 with file_key set; AE_EKEY if no slot opens (d->index is the
  * last slot tried); AE_ELIMIT if a passphrase slot was skipped for its
  * cost and nothing else opened (d->have, d->limit); AE_EAUTH if a slot
  * opened but the MAC does not verify (the header was altered);
- * AE_ENOMEM.  h must come from ae_header_parse (or ae_header_read),
+ * AE_EFORMAT (at AE_AT_STANZA) for a recipient slot whose ephemeral key
+ * is of low order; AE_ENOMEM.  h must come from ae_header_parse (or ae_header_read),
  * which has checked the slots' parameters.
  * file_key is written only on success.
  */

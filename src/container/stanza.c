@@ -16,6 +16,10 @@ ae_stanza_len(uint8_t type)
 		return AE_STANZA_HEAD_LEN + AE_ARGON2ID_BODY_LEN;
 	case AE_STANZA_KEYFILE:
 		return AE_STANZA_HEAD_LEN + AE_KEYFILE_BODY_LEN;
+	case AE_STANZA_X25519:
+		return AE_STANZA_HEAD_LEN + AE_X25519_BODY_LEN;
+	case AE_STANZA_SSH_ED25519:
+		return AE_STANZA_HEAD_LEN + AE_SSH_BODY_LEN;
 	}
 	return 0;
 }
@@ -43,14 +47,27 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "key slot has the wrong length for its type", 0, 0);
 	p += AE_STANZA_HEAD_LEN;
-	if (s->type == AE_STANZA_ARGON2ID) {
+	switch (s->type) {
+	case AE_STANZA_ARGON2ID:
 		s->kdf.m_kib = load_be32(p);
 		s->kdf.t = load_be32(p + 4);
 		s->kdf.p = load_be32(p + 8);
 		p += 12;
+		/* fall through */
+	case AE_STANZA_KEYFILE:
+		memcpy(s->salt, p, AE_SALT_LEN);
+		p += AE_SALT_LEN;
+		break;
+	case AE_STANZA_SSH_ED25519:
+		memcpy(s->tag, p, AE_SSH_TAG_LEN);
+		p += AE_SSH_TAG_LEN;
+		/* fall through */
+	case AE_STANZA_X25519:
+		memcpy(s->share, p, AE_SHARE_LEN);
+		p += AE_SHARE_LEN;
+		break;
 	}
-	memcpy(s->salt, p, AE_SALT_LEN);
-	memcpy(s->wrap, p + AE_SALT_LEN, AE_WRAP_LEN);
+	memcpy(s->wrap, p, AE_WRAP_LEN);
 	return AE_OK;
 }
 
@@ -63,14 +80,27 @@ ae_stanza_encode(const struct ae_stanza *s, uint8_t *out)
 	out[1] = (uint8_t)((len - AE_STANZA_HEAD_LEN) >> 8);
 	out[2] = (uint8_t)(len - AE_STANZA_HEAD_LEN);
 	out += AE_STANZA_HEAD_LEN;
-	if (s->type == AE_STANZA_ARGON2ID) {
+	switch (s->type) {
+	case AE_STANZA_ARGON2ID:
 		store_be32(out, s->kdf.m_kib);
 		store_be32(out + 4, s->kdf.t);
 		store_be32(out + 8, s->kdf.p);
 		out += 12;
+		/* fall through */
+	case AE_STANZA_KEYFILE:
+		memcpy(out, s->salt, AE_SALT_LEN);
+		out += AE_SALT_LEN;
+		break;
+	case AE_STANZA_SSH_ED25519:
+		memcpy(out, s->tag, AE_SSH_TAG_LEN);
+		out += AE_SSH_TAG_LEN;
+		/* fall through */
+	case AE_STANZA_X25519:
+		memcpy(out, s->share, AE_SHARE_LEN);
+		out += AE_SHARE_LEN;
+		break;
 	}
-	memcpy(out, s->salt, AE_SALT_LEN);
-	memcpy(out + AE_SALT_LEN, s->wrap, AE_WRAP_LEN);
+	memcpy(out, s->wrap, AE_WRAP_LEN);
 }
 
 void
@@ -107,7 +137,7 @@ static void
 wrap_mac(const struct ae_stanza *s, const uint8_t mackey[32],
     const uint8_t enc[32], uint8_t mac[32])
 {
-	uint8_t buf[AE_STANZA_HEAD_LEN + AE_ARGON2ID_BODY_LEN];
+	uint8_t buf[AE_STANZA_MAX_LEN];
 	size_t len = ae_stanza_len(s->type);
 	struct ae_stanza t = *s;
 

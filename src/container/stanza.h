@@ -23,7 +23,10 @@ struct ae_stanza {
 	size_t offset;                  /* of its first byte in the header */
 	size_t len;                     /* head + body, in bytes */
 	struct ae_kdf_params kdf;       /* AE_STANZA_ARGON2ID only */
-	uint8_t salt[AE_SALT_LEN];      /* known types only */
+	uint8_t salt[AE_SALT_LEN];      /* passphrase and key-file slots */
+	uint8_t share[AE_SHARE_LEN];    /* recipient slots: the ephemeral
+	                                 * X25519 public key */
+	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh-ed25519 slots: which key */
 	uint8_t wrap[AE_WRAP_LEN];      /* known types only */
 };
 

@@ -193,13 +193,17 @@ listing() {
 	assert_match "standard input: input is empty"
 }
 
-@test "-r, -u, -A, --append, --update, --delete, --verify explain the sealed stream" {
+@test "-r (as tar's append), -u, -A, --append, --update, --delete, --verify explain the sealed stream" {
 	local o
-	for o in -r -u -A --append --update --concatenate --delete; do
+	for o in -u -A --append --update --concatenate --delete; do
 		run_aescrypt 2 $o -f x.aes proj
 		assert_match "sealed, write-once stream"
 		assert_match "hint: create a new archive"
 	done
+	# -r is age's recipient here: a value that is none gets both stories
+	run_aescrypt 2 -rf x.aes proj
+	assert_match "-r names a recipient .*, not 'f'"
+	assert_match "hint: tar's -r \(append\) has no equivalent: an aescrypt archive is a sealed, write-once stream"
 	run_aescrypt 2 -c --verify -f y.aes proj
 	assert_match "every chunk is authenticated"
 	assert_match "aescrypt --test -f ARCHIVE"

@@ -10,9 +10,10 @@ its files with aescrypt; if the spec and the C code ever disagree, they
 fail.
 
 usage:
-  aescrypt_v1.py decode [-k KEYFILE] [-p PASSFILE] [--max-kdf-kib N] IN OUT
-  aescrypt_v1.py encode [-k KEYFILE] [-p PASSFILE] [--chunk-log2 N]
-                        [--level N] [--kdf M,T,P] IN OUT
+  aescrypt_v1.py decode [-k KEYFILE] [-p PASSFILE] [-i IDENTITY]...
+                        [--max-kdf-kib N] IN OUT
+  aescrypt_v1.py encode [-k KEYFILE] [-p PASSFILE] [-r RECIPIENT]...
+                        [--chunk-log2 N] [--level N] [--kdf M,T,P] IN OUT
   aescrypt_v1.py trace -k KEYFILE IN      (the worked example's values)
 
 Exit status follows the spec's error classes as aescrypt maps them:
@@ -27,6 +28,8 @@ import sys
 import zlib
 
 from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519, x25519
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from argon2.low_level import Type, hash_secret_raw
 
@@ -56,6 +59,128 @@ def hkdf(ikm, salt, info, length):
 
 def mac(key, msg):
     return hmac.new(key, msg, hashlib.sha256).digest()
+
+
+# ------------------------------------------------- recipients (4.5, 4.6)
+
+B32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def bech32_polymod(values):
+    gen = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3]
+    chk = 1
+    for v in values:
+        top = chk >> 25
+        chk = (chk & 0x1ffffff) << 5 ^ v
+        for i in range(5):
+            chk ^= gen[i] if (top >> i) & 1 else 0
+    return chk
+
+
+def bech32_decode(s, want_hrp):
+    """BIP-173, as age uses it (no length limit); returns the bytes."""
+    if s.lower() != s and s.upper() != s:
+        raise Fail(2, "mixed case in %r" % s)
+    s = s.lower()
+    sep = s.rfind("1")
+    hrp, data = s[:sep], s[sep + 1:]
+    if hrp != want_hrp or len(data) < 6:
+        raise Fail(2, "not a %s key: %r" % (want_hrp, s))
+    vals = [B32.index(c) for c in data]
+    hx = [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
+    if bech32_polymod(hx + vals) != 1:
+        raise Fail(2, "bad Bech32 checksum in %r" % s)
+    acc, bits, out = 0, 0, bytearray()
+    for v in vals[:-6]:
+        acc, bits = acc << 5 | v, bits + 5
+        if bits >= 8:
+            bits -= 8
+            out.append((acc >> bits) & 255)
+    return bytes(out)
+
+
+def bech32_encode(hrp, data):
+    vals, acc, bits = [], 0, 0
+    for b in data:
+        acc, bits = acc << 8 | b, bits + 8
+        while bits >= 5:
+            bits -= 5
+            vals.append((acc >> bits) & 31)
+    if bits:
+        vals.append((acc << (5 - bits)) & 31)
+    hx = [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
+    chk = bech32_polymod(hx + vals + [0] * 6) ^ 1
+    vals += [(chk >> 5 * (5 - i)) & 31 for i in range(6)]
+    return hrp + "1" + "".join(B32[v] for v in vals)
+
+
+P25519 = 2**255 - 19
+
+
+def ed_to_x(A):
+    """The Edwards-to-Montgomery map u = (1 + y) / (1 - y) mod p."""
+    y = int.from_bytes(A, "little") & ((1 << 255) - 1)
+    u = (1 + y) * pow(1 - y, P25519 - 2, P25519) % P25519
+    return u.to_bytes(32, "little")
+
+
+def x25519_dh(scalar, point):
+    z = x25519.X25519PrivateKey.from_private_bytes(scalar).exchange(
+        x25519.X25519PublicKey.from_public_bytes(point))
+    if z == b"\0" * 32:       # OpenSSL may also refuse it itself
+        raise Fail(4, "a low-order point (all-zero shared secret)")
+    return z
+
+
+def x25519_pub(scalar):
+    return x25519.X25519PrivateKey.from_private_bytes(scalar).public_key() \
+        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def ssh_blob(A):
+    t = b"ssh-ed25519"
+    return struct.pack(">I", len(t)) + t + struct.pack(">I", 32) + A
+
+
+def read_recipient(text):
+    """age1... or an ssh-ed25519 line: (type, R, A, tag)."""
+    text = text.strip()
+    if text.lower().startswith("age1"):
+        return (3, bech32_decode(text, "age"), None, None)
+    k = serialization.load_ssh_public_key(text.encode())
+    if not isinstance(k, ed25519.Ed25519PublicKey):
+        raise Fail(2, "only ssh-ed25519 SSH keys")
+    A = k.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return (4, ed_to_x(A), A, hashlib.sha256(ssh_blob(A)).digest()[:4])
+
+
+def read_identities(path):
+    """An age identity file or an unencrypted OpenSSH ed25519 key:
+    [(type, scalar, R, A, tag)]."""
+    data = open(path, "rb").read()
+    if b"-----BEGIN OPENSSH PRIVATE KEY-----" in data:
+        k = serialization.load_ssh_private_key(data, None)
+        seed = k.private_bytes(serialization.Encoding.Raw,
+                               serialization.PrivateFormat.Raw,
+                               serialization.NoEncryption())
+        A = k.public_key().public_bytes(serialization.Encoding.Raw,
+                                        serialization.PublicFormat.Raw)
+        scalar = hashlib.sha512(seed).digest()[:32]
+        return [(4, scalar, ed_to_x(A), A,
+                 hashlib.sha256(ssh_blob(A)).digest()[:4])]
+    out = []
+    for line in data.decode().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            sk = bech32_decode(line, "age-secret-key-")
+            out.append((3, sk, x25519_pub(sk), None, None))
+    return out
+
+
+def recipient_secret(typ, E, R, A, Z):
+    if typ == 3:
+        return hkdf(Z, E + R, b"aescrypt-v1 x25519", 32)
+    return hkdf(Z, E + R + A, b"aescrypt-v1 ssh-ed25519", 32)
 
 
 def read_keyfile(path):
@@ -143,7 +268,7 @@ def parse_header(f):
         blen = struct.unpack(">H", raw[off + 1:off + 3])[0]
         if off + 3 + blen > end:
             raise Fail(4, "slot overruns the header")
-        if typ == 1 and blen != 92 or typ == 2 and blen != 80:
+        if {1: 92, 2: 80, 3: 96, 4: 100}.get(typ, blen) != blen:
             raise Fail(4, "slot has the wrong length")
         slots.append((typ, raw[off:off + 3 + blen]))
         off += 3 + blen
@@ -159,7 +284,7 @@ def parse_header(f):
             npass += 1
             if npass > 1:
                 raise Fail(4, "a second passphrase slot")
-    if not any(typ in (1, 2) for typ, _ in slots):
+    if not any(typ in (1, 2, 3, 4) for typ, _ in slots):
         raise Fail(4, "no key slot of a known type")
     return raw, dict(L=L, ptype=ptype, log2=log2,
                      salt=raw[14:30]), slots
@@ -172,13 +297,21 @@ def unwrap(slot, S):
     return xor(slot[-64:-32], pad)
 
 
-def unlock(raw, slots, key, pw, max_m):
+def unlock(raw, slots, key, pw, max_m, ids=()):
     """Steps 6-7 of section 11."""
     fk, over = None, None
     for typ, slot in slots:
         if typ == 2 and key is not None:
             S = hkdf(key, slot[3:19], b"aescrypt-v1 key-file", 32)
             fk = unwrap(slot, S)
+        for ityp, scalar, R, A, tag in ids:
+            if fk or typ != ityp or typ not in (3, 4):
+                continue
+            if typ == 4 and slot[3:7] != tag:
+                continue
+            E = slot[3:35] if typ == 3 else slot[7:39]
+            fk = unwrap(slot, recipient_secret(typ, E, R, A,
+                                               x25519_dh(scalar, E)))
         if fk:
             break
     for typ, slot in slots:
@@ -200,9 +333,9 @@ def unlock(raw, slots, key, pw, max_m):
     return fk
 
 
-def decode(f, out, key, pw, max_m):
+def decode(f, out, key, pw, max_m, ids=()):
     raw, h, slots = parse_header(f)
-    fk = unlock(raw, slots, key, pw, max_m)
+    fk = unlock(raw, slots, key, pw, max_m, ids)
     aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
     C, off, i = 1 << h["log2"], h["L"], 0
     while True:
@@ -257,9 +390,14 @@ def make_slot(typ, body_wo_wrap, S, fk):
     return head + mac(mk, head)
 
 
-def encode(f, out, key, pw, log2, level, kdf):
+def encode(f, out, key, pw, log2, level, kdf, rcpts=()):
     fk, salt = os.urandom(32), os.urandom(16)
     slots = []
+    for typ, R, A, tag in rcpts:
+        e = os.urandom(32)
+        E = x25519_pub(e)
+        S = recipient_secret(typ, E, R, A, x25519_dh(e, R))
+        slots.append(make_slot(typ, E if typ == 3 else tag + E, S, fk))
     if key is not None:
         s = os.urandom(16)
         slots.append(make_slot(2, s, hkdf(key, s, b"aescrypt-v1 key-file", 32), fk))
@@ -318,6 +456,8 @@ def main():
     ap.add_argument("cmd", choices=["decode", "encode", "trace"])
     ap.add_argument("-k", "--key-file")
     ap.add_argument("-p", "--passphrase-file")
+    ap.add_argument("-i", "--identity", action="append", default=[])
+    ap.add_argument("-r", "--recipient", action="append", default=[])
     ap.add_argument("--max-kdf-kib", type=int, default=2 * 1024 * 1024)
     ap.add_argument("--chunk-log2", type=int, default=18)
     ap.add_argument("--level", type=int, default=6)
@@ -333,10 +473,12 @@ def main():
         pw = read_passfile(a.passphrase_file) if a.passphrase_file else None
         with open(a.input, "rb") as f, open(a.output, "wb") as out:
             if a.cmd == "decode":
-                decode(f, out, key, pw, a.max_kdf_kib)
+                ids = [i for p in a.identity for i in read_identities(p)]
+                decode(f, out, key, pw, a.max_kdf_kib, ids)
             else:
                 encode(f, out, key, pw, a.chunk_log2, a.level,
-                       tuple(int(x) for x in a.kdf.split(",")))
+                       tuple(int(x) for x in a.kdf.split(",")),
+                       [read_recipient(r) for r in a.recipient])
     except Fail as e:
         if a.output:
             os.unlink(a.output)

@@ -1,0 +1,369 @@
+/*
+ * identity.c -- recipients and identities from files and the command
+ * line (contracts in identity.h).  The key formats themselves are
+ * container/recipient.c's.
+ */
+#include "config.h"
+#include "identity.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "crypto/wipe.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "names.h"
+#include "secret.h"
+
+/* Identity and recipient files are small: age's hold a few lines. */
+#define LIST_MAX (64 * 1024)
+
+/* Add r to the list unless it is there already.  0 or -1 (memory). */
+static int
+add_recipient(struct ae_recipient **v, size_t *n, const struct ae_recipient *r)
+{
+	struct ae_recipient *t;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (ae_recipient_equal(&(*v)[i], r))
+			return 0;
+	if ((t = realloc(*v, (*n + 1) * sizeof *t)) == NULL)
+		return -1;
+	*v = t;
+	(*v)[(*n)++] = *r;
+	return 0;
+}
+
+/* Report a recipient that does not parse; where is "FILE:LINE" or
+ * NULL for a -r string. */
+static int
+bad_recipient(const char *s, const char *where, int err,
+    const struct ae_diag *d)
+{
+	char q[1024];
+
+	names_quote(s, q, sizeof q);
+	if (where != NULL)
+		msg_error("%s: %s", where, d->what);
+	else
+		msg_error("recipient '%s': %s", q, d->what);
+	if (err == AE_EFORMAT && d->offset < strlen(s))
+		msg_hint("at character %llu of '%s'", d->offset + 1, q);
+	else if (err == AE_EFORMAT)
+		msg_hint("a recipient is an age1... key or an 'ssh-ed25519 "
+		    "AAAA...' line");
+	return EXIT_USAGE;
+}
+
+/* Split text into lines (LF or CR LF) and call fn on each that is not
+ * blank or a '#' comment; fn's nonzero result stops the walk. */
+static int
+each_line(char *text, size_t len, const char *path,
+    int (*fn)(char *line, const char *where, void *arg), void *arg)
+{
+	char where[1100], q[1024];
+	size_t lineno = 0;
+	char *p = text, *end = text + len, *nl;
+	int rc;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			nl = end;
+		*nl = '\0';
+		lineno++;
+		if (nl > p && nl[-1] == '\r')
+			nl[-1] = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != '\0' && *p != '#') {
+			snprintf(where, sizeof where, "%s: line %zu",
+			    names_quote(path, q, sizeof q), lineno);
+			if ((rc = fn(p, where, arg)) != EXIT_OK)
+				return rc;
+		}
+		p = nl + 1;
+	}
+	return EXIT_OK;
+}
+
+struct rlist {
+	struct ae_recipient **v;
+	size_t *n;
+};
+
+static int
+recipient_line(char *line, const char *where, void *arg)
+{
+	struct rlist *l = arg;
+	struct ae_recipient r;
+	struct ae_diag d = { 0 };
+	int e = ae_recipient_parse(line, &r, &d);
+
+	if (e != AE_OK)
+		return bad_recipient(line, where, e, &d);
+	if (add_recipient(l->v, l->n, &r) != 0) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+int
+identity_recipients(const struct opts *o, struct ae_recipient **out,
+    size_t *n)
+{
+	struct rlist l = { out, n };
+	char *text;
+	size_t i, len;
+	int rc = EXIT_OK;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < o->nrecipients && rc == EXIT_OK; i++) {
+		struct ae_recipient r;
+		struct ae_diag d = { 0 };
+		int e = ae_recipient_parse(o->recipients[i], &r, &d);
+
+		if (e != AE_OK)
+			rc = bad_recipient(o->recipients[i], NULL, e, &d);
+		else if (add_recipient(out, n, &r) != 0)
+			rc = EXIT_SYSTEM;
+	}
+	if (rc != EXIT_OK || o->nrecipient_files == 0)
+		return rc;
+	if ((text = malloc(LIST_MAX + 1)) == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	for (i = 0; i < o->nrecipient_files && rc == EXIT_OK; i++) {
+		const char *path = o->recipient_files[i];
+
+		rc = secret_read_file(path, text, LIST_MAX + 1, &len, NULL);
+		if (rc == EXIT_OK && len > LIST_MAX) {
+			msg_error("%s: too large for a list of recipients", path);
+			rc = EXIT_USAGE;
+		}
+		if (rc == EXIT_OK)
+			rc = each_line(text, len, path, recipient_line, &l);
+	}
+	free(text);
+	return rc;
+}
+
+struct ilist {
+	struct ae_identity *v;
+	size_t n, cap;
+};
+
+static int
+add_identity(struct ilist *l, const struct ae_identity *id)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		struct ae_identity *t = malloc(cap * sizeof *t);
+
+		if (t == NULL)
+			return -1;
+		if (l->n > 0)
+			memcpy(t, l->v, l->n * sizeof *t);
+		/* the old copy held secrets */
+		if (l->v != NULL)
+			ae_wipe(l->v, l->n * sizeof *l->v);
+		free(l->v);
+		l->v = t;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *id;
+	return 0;
+}
+
+static int
+identity_line(char *line, const char *where, void *arg)
+{
+	struct ilist *l = arg;
+	struct ae_identity id;
+	struct ae_diag d = { 0 };
+	int e;
+
+	if (strncmp(line, "AGE-PLUGIN-", 11) == 0
+	    || strncmp(line, "AGE-PQ-", 7) == 0) {
+		msg_error("%s: an age plugin or post-quantum identity, which "
+		    "aescrypt does not support", where);
+		return EXIT_KEY;
+	}
+	e = ae_identity_parse_age(line, &id, &d);
+	if (e != AE_OK) {
+		msg_error("%s: not an age identity (AGE-SECRET-KEY-1...): %s",
+		    where, d.what);
+		return EXIT_KEY;
+	}
+	e = add_identity(l, &id);
+	ae_wipe(&id, sizeof id);
+	if (e != 0) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+/* One -i file: a PEM OpenSSH key or an age identity file. */
+static int
+read_one(const char *path, char *text, struct ilist *l)
+{
+	struct ae_identity id;
+	struct ae_diag d = { 0 };
+	size_t len;
+	char q[1024];
+	int rc, e;
+
+	rc = secret_read_file(path, text, LIST_MAX + 1, &len, "identity file");
+	if (rc != EXIT_OK)
+		return rc;
+	names_quote(path, q, sizeof q);
+	if (len > LIST_MAX) {
+		msg_error("%s: too large for an identity file", q);
+		return EXIT_KEY;
+	}
+	if (memmem(text, len, "-----BEGIN", 10) != NULL) {
+		e = ae_identity_parse_ssh(text, len, &id, &d);
+		if (e == AE_EKEY) {
+			msg_error("%s: %s", q, d.what);
+			msg_hint("aescrypt reads unencrypted OpenSSH keys only: "
+			    "use an age identity (aescrypt --gen-identity), or "
+			    "a copy of the key without its passphrase "
+			    "(ssh-keygen -p)");
+			return EXIT_KEY;
+		}
+		if (e != AE_OK) {
+			msg_error("%s: %s", q, d.what);
+			return EXIT_KEY;
+		}
+		e = add_identity(l, &id);
+		ae_wipe(&id, sizeof id);
+		if (e != 0) {
+			msg_error("out of memory");
+			return EXIT_SYSTEM;
+		}
+		return EXIT_OK;
+	}
+	{
+		size_t before = l->n;
+
+		rc = each_line(text, len, path, identity_line, l);
+		if (rc == EXIT_OK && l->n == before) {
+			msg_error("%s: no identity in it", q);
+			rc = EXIT_KEY;
+		}
+	}
+	return rc;
+}
+
+int
+identity_read(const struct opts *o, struct ae_identity **out, size_t *n)
+{
+	struct ilist l = { NULL, 0, 0 };
+	char *text;
+	size_t i;
+	int rc = EXIT_OK;
+
+	*out = NULL;
+	*n = 0;
+	if (o->nidentity_files == 0)
+		return EXIT_OK;
+	if ((text = malloc(LIST_MAX + 1)) == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	for (i = 0; i < o->nidentity_files && rc == EXIT_OK; i++)
+		rc = read_one(o->identity_files[i], text, &l);
+	ae_wipe(text, LIST_MAX + 1);
+	free(text);
+	if (rc != EXIT_OK) {
+		identity_free(l.v, l.n);
+		return rc;
+	}
+	*out = l.v;
+	*n = l.n;
+	return EXIT_OK;
+}
+
+void
+identity_free(struct ae_identity *ids, size_t n)
+{
+	if (ids != NULL)
+		ae_wipe(ids, n * sizeof *ids);
+	free(ids);
+}
+
+int
+identity_generate(const char *path)
+{
+	struct ae_identity id;
+	char text[512], rcpt[AE_RECIPIENT_TEXT_MAX], sec[AE_IDENTITY_TEXT_MAX];
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t len, off = 0;
+	int fd, rc = EXIT_OK, to_stdout = strcmp(path, "-") == 0;
+
+	if (ae_identity_generate(&id) != AE_OK) {
+		msg_error("the system random number generator failed");
+		return EXIT_SYSTEM;
+	}
+	if (gmtime_r(&now, &tm) == NULL
+	    || strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(when, sizeof when, "unknown");
+	ae_recipient_format(&id.r, rcpt, sizeof rcpt);
+	ae_identity_format(&id, sec, sizeof sec);
+	ae_wipe(&id, sizeof id);
+	len = (size_t)snprintf(text, sizeof text, "# created: %s\n"
+	    "# public key: %s\n%s\n", when, rcpt, sec);
+	ae_wipe(sec, sizeof sec);
+	if (to_stdout) {
+		fd = STDOUT_FILENO;
+	} else if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600)) < 0) {
+		msg_error("%s: %s", path, strerror(errno));
+		if (errno == EEXIST)
+			msg_hint("an identity file is never overwritten; "
+			    "remove it first if you mean to");
+		ae_wipe(text, sizeof text);
+		return EXIT_SYSTEM;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = EXIT_SYSTEM;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (rc == EXIT_OK && !to_stdout && fsync(fd) != 0)
+		rc = EXIT_SYSTEM;
+	if (rc != EXIT_OK)
+		rc = msg_sys_error(to_stdout ? "standard output" : path);
+	if (!to_stdout) {
+		if (close(fd) != 0 && rc == EXIT_OK)
+			rc = msg_sys_error(path);
+		if (rc != EXIT_OK)
+			unlink(path);       /* never half a key */
+	}
+	ae_wipe(text, sizeof text);
+	if (rc == EXIT_OK && !to_stdout) {
+		/* The recipient, for scripts: R=$(aescrypt --gen-identity F) */
+		printf("%s\n", rcpt);
+		if (fflush(stdout) != 0)
+			rc = msg_sys_error("standard output");
+	}
+	return rc;
+}

@@ -1,0 +1,42 @@
+/*
+ * identity.h -- public-key recipients from the user's side: -r and -R
+ * for new files, -i for opening them, and --gen-identity.
+ */
+#ifndef AE_CLI_IDENTITY_H
+#define AE_CLI_IDENTITY_H
+
+#include <stddef.h>
+
+#include "container/recipient.h"
+#include "opts.h"
+
+/*
+ * The recipients of o's -r strings and -R files (one a line, '#'
+ * comments and blank lines skipped), each written once, into *out
+ * (malloc'd; *n of them).  Prints errors, naming the string or the file
+ * and line and the position of a bad character; returns 0 or an exit
+ * status (EXIT_USAGE for a malformed recipient or a missing file).
+ */
+int identity_recipients(const struct opts *o, struct ae_recipient **out,
+    size_t *n);
+
+/*
+ * The identities in o's -i files: age identity files (several keys, '#'
+ * comments) and unencrypted OpenSSH ed25519 private keys, each file
+ * warned about if others may read it.  Into *out (*n of them; free with
+ * identity_free, which wipes them).  Prints errors; 0 or an exit
+ * status: EXIT_KEY for a file that holds no usable identity (a
+ * passphrase-protected OpenSSH key, an RSA key), EXIT_USAGE if missing.
+ */
+int identity_read(const struct opts *o, struct ae_identity **out, size_t *n);
+void identity_free(struct ae_identity *ids, size_t n);
+
+/*
+ * --gen-identity: write a new X25519 identity to path in age's format
+ * (created time, public key comment, AGE-SECRET-KEY-1 line), mode 0600,
+ * never over an existing file ("-": standard output), and print its
+ * recipient (age1...) on standard output.  0 or an exit status.
+ */
+int identity_generate(const char *path);
+
+#endif

@@ -1,0 +1,388 @@
+/*
+ * recipient.c -- public-key recipients and identities (contract in
+ * recipient.h; the slot layouts and derivations are format/aescrypt-v1.md
+ * 4.5 and 4.6).
+ */
+#include "config.h"
+#include "recipient.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "common/base64.h"
+#include "common/bech32.h"
+#include "common/bytes.h"
+#include "crypto/hkdf.h"
+#include "crypto/random.h"
+#include "crypto/sha256.h"
+#include "crypto/wipe.h"
+#include "crypto/x25519.h"
+
+#define HRP_RECIPIENT "age"
+#define HRP_IDENTITY "age-secret-key-"
+#define SSH_ED25519 "ssh-ed25519"
+
+static int
+bad(struct ae_diag *d, int err, const char *what, size_t at)
+{
+	return ae_fail(d, err, AE_AT_NONE, what, 0, at);
+}
+
+/* A Bech32 key of 32 bytes under hrp.  0 or AE_EFORMAT (with d). */
+static int
+bech32_key(const char *s, const char *hrp, uint8_t key[32], struct ae_diag *d)
+{
+	char h[32];
+	uint8_t data[64];
+	size_t len, at;
+	int r = ae_bech32_decode(s, h, sizeof h, data, sizeof data, &len, &at);
+
+	if (r == -1)
+		return bad(d, AE_EFORMAT, "a character that Bech32 does not "
+		    "allow here", at);
+	if (r == -2)
+		return bad(d, AE_EFORMAT, "its Bech32 checksum does not match "
+		    "(a character is wrong or missing)", strlen(s));
+	if (r == -4)
+		return bad(d, AE_EFORMAT, "it mixes upper and lower case, "
+		    "which Bech32 does not allow", at);
+	if (r != 0 || strcmp(h, hrp) != 0 || len != 32) {
+		ae_wipe(data, sizeof data);
+		return bad(d, AE_EFORMAT, strcmp(h, hrp) != 0 ?
+		    "not the expected kind of key (its prefix is wrong)" :
+		    "the key has the wrong length", strlen(s));
+	}
+	memcpy(key, data, 32);
+	ae_wipe(data, sizeof data);
+	return AE_OK;
+}
+
+/* Read an SSH wire string at *p (of end): its bytes and length. */
+static int
+ssh_string(const uint8_t **p, const uint8_t *end, const uint8_t **str,
+    size_t *len)
+{
+	uint32_t n;
+
+	if (end - *p < 4)
+		return -1;
+	n = load_be32(*p);
+	if ((size_t)(end - *p - 4) < n)
+		return -1;
+	*str = *p + 4;
+	*len = n;
+	*p += 4 + (size_t)n;
+	return 0;
+}
+
+static int
+ssh_string_is(const uint8_t *s, size_t n, const char *want)
+{
+	return n == strlen(want) && memcmp(s, want, n) == 0;
+}
+
+/* Fill r from an ssh-ed25519 public key blob. */
+static int
+recipient_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
+    struct ae_diag *d, size_t at)
+{
+	const uint8_t *p = blob, *end = blob + n, *t, *k;
+	size_t tl, kl;
+	uint8_t h[SHA256_LEN];
+
+	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
+	    SSH_ED25519) || ssh_string(&p, end, &k, &kl) != 0 || kl != 32
+	    || p != end)
+		return bad(d, AE_EFORMAT, "the key data is not an ssh-ed25519 "
+		    "public key", at);
+	memset(r, 0, sizeof *r);
+	r->type = AE_STANZA_SSH_ED25519;
+	memcpy(r->ed, k, 32);
+	if (ae_ed25519_pk_to_x25519(r->pub, r->ed) != AE_OK)
+		return bad(d, AE_EFORMAT, "not a valid Ed25519 public key", at);
+	sha256(blob, n, h);
+	memcpy(r->tag, h, AE_SSH_TAG_LEN);
+	return AE_OK;
+}
+
+/* An OpenSSH public key line: [options] type base64 [comment]. */
+static int
+parse_ssh_line(const char *s, struct ae_recipient *r, struct ae_diag *d)
+{
+	uint8_t blob[512];
+	const char *p = s, *tok = NULL, *b64;
+	size_t tl = 0, bl, len, at;
+
+	/* The key type is the first token that looks like one. */
+	while (*p != '\0') {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		tl = strcspn(p, " \t");
+		if (tl == 0)
+			break;
+		if (strncmp(p, "ssh-", 4) == 0 || strncmp(p, "ecdsa-", 6) == 0
+		    || strncmp(p, "sk-", 3) == 0) {
+			tok = p;
+			break;
+		}
+		p += tl;
+	}
+	if (tok == NULL)
+		return bad(d, AE_EFORMAT, "not an age1... recipient or an "
+		    "ssh-ed25519 public key", 0);
+	if (!(tl == strlen(SSH_ED25519) && memcmp(tok, SSH_ED25519, tl) == 0)) {
+		if (strncmp(tok, "ssh-rsa", tl) == 0 && tl == 7)
+			return bad(d, AE_ENOTSUP, "RSA SSH keys are not supported "
+			    "(only ssh-ed25519)", (size_t)(tok - s));
+		return bad(d, AE_ENOTSUP, "only ssh-ed25519 SSH keys are "
+		    "supported", (size_t)(tok - s));
+	}
+	b64 = tok + tl;
+	while (*b64 == ' ' || *b64 == '\t')
+		b64++;
+	bl = strcspn(b64, " \t");
+	if (bl == 0)
+		return bad(d, AE_EFORMAT, "the key data is missing",
+		    (size_t)(b64 - s));
+	if (ae_base64_decode(b64, bl, blob, sizeof blob, &len, &at) != 0)
+		return bad(d, AE_EFORMAT, "the key data is not base64",
+		    (size_t)(b64 - s) + (at < bl ? at : bl));
+	return recipient_from_blob(blob, len, r, d, (size_t)(b64 - s));
+}
+
+int
+ae_recipient_parse(const char *s, struct ae_recipient *r, struct ae_diag *d)
+{
+	memset(r, 0, sizeof *r);
+	if (strncasecmp(s, "age1", 4) == 0) {
+		int e = bech32_key(s, HRP_RECIPIENT, r->pub, d);
+
+		if (e != AE_OK)
+			return e;
+		r->type = AE_STANZA_X25519;
+		return AE_OK;
+	}
+	return parse_ssh_line(s, r, d);
+}
+
+size_t
+ae_recipient_format(const struct ae_recipient *r, char *out, size_t cap)
+{
+	if (r->type != AE_STANZA_X25519)
+		return 0;
+	return ae_bech32_encode(out, cap, HRP_RECIPIENT, r->pub, 32);
+}
+
+int
+ae_recipient_equal(const struct ae_recipient *a, const struct ae_recipient *b)
+{
+	return a->type == b->type && memcmp(a->pub, b->pub, 32) == 0
+	    && memcmp(a->ed, b->ed, 32) == 0;
+}
+
+int
+ae_identity_parse_age(const char *s, struct ae_identity *id,
+    struct ae_diag *d)
+{
+	int e;
+
+	memset(id, 0, sizeof *id);
+	if ((e = bech32_key(s, HRP_IDENTITY, id->secret, d)) != AE_OK)
+		return e;
+	id->type = AE_STANZA_X25519;
+	id->r.type = AE_STANZA_X25519;
+	if ((e = ae_x25519_base(id->r.pub, id->secret)) != AE_OK) {
+		ae_wipe(id, sizeof *id);
+		return bad(d, AE_EFORMAT, "not a usable X25519 key", 0);
+	}
+	return AE_OK;
+}
+
+#define PEM_BEGIN "-----BEGIN OPENSSH PRIVATE KEY-----"
+#define PEM_END "-----END OPENSSH PRIVATE KEY-----"
+#define OPENSSH_MAGIC "openssh-key-v1"    /* and its NUL */
+
+int
+ae_identity_parse_ssh(const char *text, size_t len, struct ae_identity *id,
+    struct ae_diag *d)
+{
+	static const char *const other[] = {
+		"-----BEGIN RSA PRIVATE KEY-----",
+		"-----BEGIN EC PRIVATE KEY-----",
+		"-----BEGIN DSA PRIVATE KEY-----",
+		"-----BEGIN PRIVATE KEY-----",
+		"-----BEGIN ENCRYPTED PRIVATE KEY-----",
+	};
+	uint8_t buf[8192];
+	const uint8_t *p, *end, *s1, *s2, *s3, *pub, *priv, *t, *k, *sk;
+	const char *b, *e;
+	size_t n, l1, l2, l3, publ, privl, tl, kl, skl, at, i;
+	uint32_t nkeys;
+	int r = AE_EFORMAT;
+
+	memset(id, 0, sizeof *id);
+	b = memmem(text, len, PEM_BEGIN, strlen(PEM_BEGIN));
+	if (b == NULL) {
+		for (i = 0; i < sizeof other / sizeof *other; i++)
+			if (memmem(text, len, other[i], strlen(other[i])))
+				return bad(d, AE_ENOTSUP, "a PEM private key "
+				    "that is not an OpenSSH ed25519 key (RSA, "
+				    "ECDSA and PKCS#8 keys are not supported)",
+				    0);
+		return bad(d, AE_EFORMAT, "not an OpenSSH private key", 0);
+	}
+	b += strlen(PEM_BEGIN);
+	e = memmem(b, len - (size_t)(b - text), PEM_END, strlen(PEM_END));
+	if (e == NULL)
+		return bad(d, AE_EFORMAT, "the OpenSSH private key has no end "
+		    "line", len);
+	if (ae_base64_decode(b, (size_t)(e - b), buf, sizeof buf, &n, &at)
+	    != 0)
+		return bad(d, AE_EFORMAT, "the OpenSSH private key is not "
+		    "base64", (size_t)(b - text) + at);
+	p = buf;
+	end = buf + n;
+	if (n < sizeof OPENSSH_MAGIC || memcmp(p, OPENSSH_MAGIC,
+	    sizeof OPENSSH_MAGIC) != 0)
+		goto malformed;
+	p += sizeof OPENSSH_MAGIC;
+	if (ssh_string(&p, end, &s1, &l1) != 0         /* cipher */
+	    || ssh_string(&p, end, &s2, &l2) != 0      /* kdf */
+	    || ssh_string(&p, end, &s3, &l3) != 0      /* kdf options */
+	    || end - p < 4)
+		goto malformed;
+	if (!ssh_string_is(s1, l1, "none") || !ssh_string_is(s2, l2, "none")) {
+		r = bad(d, AE_EKEY, "the OpenSSH key is protected by a "
+		    "passphrase", 0);
+		goto out;
+	}
+	nkeys = load_be32(p);
+	p += 4;
+	if (nkeys != 1 || ssh_string(&p, end, &pub, &publ) != 0
+	    || ssh_string(&p, end, &priv, &privl) != 0)
+		goto malformed;
+	{
+		const uint8_t *q = pub, *qe = pub + publ;
+
+		if (ssh_string(&q, qe, &t, &tl) != 0)
+			goto malformed;
+		if (!ssh_string_is(t, tl, SSH_ED25519)) {
+			r = bad(d, AE_ENOTSUP, ssh_string_is(t, tl, "ssh-rsa") ?
+			    "an RSA SSH key (only ssh-ed25519 is supported)" :
+			    "an SSH key of a type other than ssh-ed25519", 0);
+			goto out;
+		}
+		if ((r = recipient_from_blob(pub, publ, &id->r, d, 0)) != AE_OK)
+			goto out;
+		r = AE_EFORMAT;
+	}
+	/* The private section: two equal check words, then the key. */
+	p = priv;
+	end = priv + privl;
+	if (privl < 8 || load_be32(p) != load_be32(p + 4))
+		goto malformed;
+	p += 8;
+	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
+	    SSH_ED25519) || ssh_string(&p, end, &k, &kl) != 0 || kl != 32
+	    || memcmp(k, id->r.ed, 32) != 0 || ssh_string(&p, end, &sk, &skl)
+	    != 0 || skl != 64 || memcmp(sk + 32, id->r.ed, 32) != 0)
+		goto malformed;
+	if (ae_ed25519_seed_to_x25519(id->secret, sk) != AE_OK)
+		goto malformed;
+	id->type = AE_STANZA_SSH_ED25519;
+	r = AE_OK;
+	goto out;
+malformed:
+	r = bad(d, AE_EFORMAT, "a malformed OpenSSH private key", 0);
+out:
+	ae_wipe(buf, sizeof buf);
+	if (r != AE_OK)
+		ae_wipe(id, sizeof *id);
+	return r;
+}
+
+int
+ae_identity_generate(struct ae_identity *id)
+{
+	int e;
+
+	memset(id, 0, sizeof *id);
+	if ((e = ae_random(id->secret, 32)) != AE_OK)
+		return e;
+	id->type = id->r.type = AE_STANZA_X25519;
+	return ae_x25519_base(id->r.pub, id->secret);
+}
+
+size_t
+ae_identity_format(const struct ae_identity *id, char *out, size_t cap)
+{
+	size_t n, i;
+
+	if (id->type != AE_STANZA_X25519)
+		return 0;
+	n = ae_bech32_encode(out, cap, HRP_IDENTITY, id->secret, 32);
+	for (i = 0; i < n; i++)         /* age writes it in upper case */
+		if (out[i] >= 'a' && out[i] <= 'z')
+			out[i] = (char)(out[i] - 32);
+	return n;
+}
+
+/* S = HKDF(Z, share || R [|| ed], label) (4.5, 4.6). */
+static void
+slot_secret(uint8_t type, const uint8_t share[32], const uint8_t R[32],
+    const uint8_t ed[32], const uint8_t Z[32], uint8_t S[32])
+{
+	uint8_t salt[96];
+	size_t sl = 64;
+
+	memcpy(salt, share, 32);
+	memcpy(salt + 32, R, 32);
+	if (type == AE_STANZA_SSH_ED25519) {
+		memcpy(salt + 64, ed, 32);
+		sl = 96;
+	}
+	if (type == AE_STANZA_SSH_ED25519)
+		hkdf_sha256(salt, sl, Z, 32, (const uint8_t *)AE_LABEL_SSH_ED25519,
+		    sizeof AE_LABEL_SSH_ED25519 - 1, S, 32);
+	else
+		hkdf_sha256(salt, sl, Z, 32, (const uint8_t *)AE_LABEL_X25519,
+		    sizeof AE_LABEL_X25519 - 1, S, 32);
+}
+
+int
+ae_stanza_secret_recipient(struct ae_stanza *s, const struct ae_recipient *r,
+    uint8_t S[32])
+{
+	uint8_t e[32], Z[32];
+	int err;
+
+	s->type = r->type;
+	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
+	if ((err = ae_random(e, sizeof e)) != AE_OK)
+		return err;
+	if ((err = ae_x25519_base(s->share, e)) == AE_OK
+	    && (err = ae_x25519(Z, e, r->pub)) == AE_OK)
+		slot_secret(r->type, s->share, r->pub, r->ed, Z, S);
+	ae_wipe(e, sizeof e);
+	ae_wipe(Z, sizeof Z);
+	return err;
+}
+
+int
+ae_stanza_secret_identity(const struct ae_stanza *s,
+    const struct ae_identity *id, uint8_t S[32])
+{
+	uint8_t Z[32];
+	int err;
+
+	if (s->type != id->type || (s->type == AE_STANZA_SSH_ED25519
+	    && memcmp(s->tag, id->r.tag, AE_SSH_TAG_LEN) != 0))
+		return AE_EKEY;
+	err = ae_x25519(Z, id->secret, s->share);
+	if (err == AE_EINVAL)
+		return AE_EFORMAT;      /* a low-order share: malformed */
+	if (err == AE_OK)
+		slot_secret(s->type, s->share, id->r.pub, id->r.ed, Z, S);
+	ae_wipe(Z, sizeof Z);
+	return err;
+}

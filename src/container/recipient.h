@@ -1,0 +1,105 @@
+/*
+ * recipient.h -- public-key recipients (format/aescrypt-v1.md, 4.5 and
+ * 4.6): the keys in the text forms users already have, and the slot
+ * secrets they give.
+ *
+ *   recipients  "age1..." (an X25519 key in Bech32, as age prints it)
+ *               "ssh-ed25519 AAAA... [comment]" (an OpenSSH public key
+ *               line, as in id_ed25519.pub or authorized_keys)
+ *   identities  "AGE-SECRET-KEY-1..." (a line of an age identity file)
+ *               an unencrypted OpenSSH ed25519 private key (PEM)
+ *
+ * The curve arithmetic is libsodium's (crypto/x25519.h).
+ */
+#ifndef AE_RECIPIENT_H
+#define AE_RECIPIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "format.h"
+#include "stanza.h"
+
+struct ae_recipient {
+	uint8_t type;                   /* AE_STANZA_X25519 or _SSH_ED25519 */
+	uint8_t pub[32];                /* its X25519 public key */
+	uint8_t ed[32];                 /* ssh-ed25519: the Ed25519 key */
+	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh-ed25519: which key (4.6) */
+};
+
+/* An identity holds a secret: the caller wipes it (ae_wipe) after use. */
+struct ae_identity {
+	uint8_t type;                   /* as for a recipient */
+	uint8_t secret[32];             /* the X25519 scalar */
+	struct ae_recipient r;          /* its public half */
+};
+
+/* The longest "age1..." string, with its NUL. */
+#define AE_RECIPIENT_TEXT_MAX 80
+#define AE_IDENTITY_TEXT_MAX 80
+
+/*
+ * Parse one recipient: "age1..." or an OpenSSH public key line
+ * (options before the key type, as authorized_keys has them, are
+ * skipped).  Returns 0; AE_EFORMAT for a malformed one (d->what says
+ * why, d->offset is the 0-based position of the bad character, or the
+ * string's length for a checksum or length error); AE_ENOTSUP for an
+ * SSH key of another type (d->what names it: RSA, ECDSA, ...).
+ */
+int ae_recipient_parse(const char *s, struct ae_recipient *r,
+    struct ae_diag *d);
+
+/* "age1..." for an X25519 recipient, into out (cap bytes).  Returns the
+ * length, or 0 if it does not fit. */
+size_t ae_recipient_format(const struct ae_recipient *r, char *out,
+    size_t cap);
+
+/* Whether a and b are the same recipient (for writing each once). */
+int ae_recipient_equal(const struct ae_recipient *a,
+    const struct ae_recipient *b);
+
+/*
+ * Parse "AGE-SECRET-KEY-1..." (upper case, as age writes it; lower
+ * case is accepted, mixed case is not).  0, or AE_EFORMAT as above.
+ */
+int ae_identity_parse_age(const char *s, struct ae_identity *id,
+    struct ae_diag *d);
+
+/*
+ * Parse an OpenSSH private key file's text (the PEM block
+ * "-----BEGIN OPENSSH PRIVATE KEY-----").  Returns 0 for an
+ * unencrypted ssh-ed25519 key; AE_EKEY if it is protected by a
+ * passphrase; AE_ENOTSUP for another key type (d->what names it);
+ * AE_EFORMAT if it is malformed.
+ */
+int ae_identity_parse_ssh(const char *text, size_t len,
+    struct ae_identity *id, struct ae_diag *d);
+
+/* A new random X25519 identity.  0, or the random source's error. */
+int ae_identity_generate(struct ae_identity *id);
+
+/* "AGE-SECRET-KEY-1..." for an X25519 identity, into out.  Returns the
+ * length, or 0 if it does not fit. */
+size_t ae_identity_format(const struct ae_identity *id, char *out,
+    size_t cap);
+
+/*
+ * The slot secret S for a new slot to recipient r (4.5, 4.6): a fresh
+ * ephemeral key, whose public half goes to s->share (and r's tag to
+ * s->tag); s->type is set.  0; AE_EINVAL if r's key is of low order
+ * (the shared secret would be all zeros); the random source's errors.
+ */
+int ae_stanza_secret_recipient(struct ae_stanza *s,
+    const struct ae_recipient *r, uint8_t S[32]);
+
+/*
+ * The slot secret S that identity id gives for recipient slot s.
+ * Returns 0; AE_EKEY if the slot is for another kind of key, or (ssh)
+ * its tag names another key; AE_EFORMAT if s->share is of low order
+ * (all-zero shared secret: the slot is malformed).
+ */
+int ae_stanza_secret_identity(const struct ae_stanza *s,
+    const struct ae_identity *id, uint8_t S[32]);
+
+#endif
