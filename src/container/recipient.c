@@ -350,21 +350,32 @@ slot_secret(uint8_t type, const uint8_t share[32], const uint8_t R[32],
 }
 
 int
-ae_stanza_secret_recipient(struct ae_stanza *s, const struct ae_recipient *r,
-    uint8_t S[32])
+ae_stanza_secret_recipient_with(struct ae_stanza *s,
+    const struct ae_recipient *r, const uint8_t e[32], uint8_t S[32])
 {
-	uint8_t e[32], Z[32];
+	uint8_t Z[32];
 	int err;
 
 	s->type = r->type;
 	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
-	if ((err = ae_random(e, sizeof e)) != AE_OK)
-		return err;
 	if ((err = ae_x25519_base(s->share, e)) == AE_OK
 	    && (err = ae_x25519(Z, e, r->pub)) == AE_OK)
 		slot_secret(r->type, s->share, r->pub, r->ed, Z, S);
-	ae_wipe(e, sizeof e);
 	ae_wipe(Z, sizeof Z);
+	return err;
+}
+
+int
+ae_stanza_secret_recipient(struct ae_stanza *s, const struct ae_recipient *r,
+    uint8_t S[32])
+{
+	uint8_t e[32];
+	int err;
+
+	if ((err = ae_random(e, sizeof e)) != AE_OK)
+		return err;
+	err = ae_stanza_secret_recipient_with(s, r, e, S);
+	ae_wipe(e, sizeof e);
 	return err;
 }
 

@@ -93,6 +93,12 @@ size_t ae_identity_format(const struct ae_identity *id, char *out,
 int ae_stanza_secret_recipient(struct ae_stanza *s,
     const struct ae_recipient *r, uint8_t S[32]);
 
+/* The same with the ephemeral scalar e given, for the committed samples
+ * and the spec's worked example: never for real files, whose e MUST be
+ * fresh and random (4.5). */
+int ae_stanza_secret_recipient_with(struct ae_stanza *s,
+    const struct ae_recipient *r, const uint8_t e[32], uint8_t S[32]);
+
 /*
  * The slot secret S that identity id gives for recipient slot s.
  * Returns 0; AE_EKEY if the slot is for another kind of key, or (ssh)

@@ -13,6 +13,8 @@ load test_helper
 		key) args=(-k "$SAMPLES/sample.key") ;;
 		pass) args=(--passphrase-file "$SAMPLES/sample.pass") ;;
 		both) args=(-k "$SAMPLES/sample.key" -P --passphrase-file "$SAMPLES/sample.pass") ;;
+		identity) args=(-i "$SAMPLES/sample-identity.txt") ;;
+		ssh) args=(-i "$SAMPLES/sample-ssh-ed25519") ;;
 		*) echo "MANIFEST: bad key column '$key'" >&2; return 1 ;;
 		esac
 		run "$AESCRYPT" -d "${args[@]}" -o "$T/out" "$SAMPLES/$file"

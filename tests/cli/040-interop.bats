@@ -24,6 +24,8 @@ setup_file() {
 		key) args=(-k "$SAMPLES/sample.key") ;;
 		pass) args=(-p "$SAMPLES/sample.pass") ;;
 		both) args=(-k "$SAMPLES/sample.key" -p "$SAMPLES/sample.pass") ;;
+		identity) args=(-i "$SAMPLES/sample-identity.txt") ;;
+		ssh) args=(-i "$SAMPLES/sample-ssh-ed25519") ;;
 		esac
 		run "$PY" "$IMPL" decode "${args[@]}" "$SAMPLES/$file" "$T/out"
 		if [ "$status" -ne "$rc" ]; then

@@ -1,5 +1,7 @@
 #!/usr/bin/python3
-"""tamper_campaign.py CLASS AESCRYPT KEYFILE ARCHIVE WORKDIR [SEED [SCALE]]
+"""tamper_campaign.py CLASS AESCRYPT KEY ARCHIVE WORKDIR [SEED [SCALE]]
+
+KEY is a key file, or identity:FILE for an identity (recipient files).
 
 One class of the tamper campaign (120-tamper-campaign.bats) against a
 multi-chunk archive: each case writes a damaged copy, runs
@@ -42,8 +44,12 @@ class Campaign:
             f.write(data)
         if os.path.exists(out):
             os.unlink(out)
-        p = subprocess.run([self.aescrypt, "-d", "-q", "-k", self.key,
-                            "-o", out, path],
+        # "identity:FILE" opens with -i FILE (a recipient file), else
+        # KEYFILE is a key file
+        keyarg = ["-i", self.key[9:]] if self.key.startswith("identity:") \
+            else ["-k", self.key]
+        p = subprocess.run([self.aescrypt, "-d", "-q"] + keyarg +
+                           ["-o", out, path],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         msg = p.stdout.decode("utf-8", "replace")
         left = os.path.exists(out) or glob.glob(

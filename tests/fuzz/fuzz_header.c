@@ -2,7 +2,9 @@
  * fuzz_header.c -- the container header parser and the key-slot
  * unwrap: bytes as a whole header (ae_header_parse), and as the start of
  * a stream (ae_header_read); a header that parses is then unlocked with
- * a fixed key file key and a fixed passphrase, under Argon2id limits
+ * a fixed key file key, two fixed identities (X25519 and ssh-ed25519,
+ * the keys of tests/unit/test_recipient.c, whose samples seed the
+ * corpus) and a fixed passphrase, under Argon2id limits
  * kept tiny so that a hostile cost is refused, not run.  The bytes are
  * also tried with their CRC-32 made right, as a careful attacker would,
  * so that mutations reach the field and slot checks behind it.
@@ -19,12 +21,31 @@
 
 static void one(const uint8_t *data, size_t size);
 
+static struct ae_identity ids[2];
+
+static const char age_secret[] =
+    "AGE-SECRET-KEY-16M4MTYEAASA6ND8LSZMLX9KPLRQ93PW0L4LD8G33LJCXE7Z7T9EQMX5HJ8";
+static const char ssh_private[] =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+    "QyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8QAAAJCB7drQge3a\n"
+    "0AAAAAtzc2gtZWQyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8Q\n"
+    "AAAECY3wzplsGEcSXzAcoO1l6/fyo8iRnKdEWGa3pn3HCk7gpedrDATVVkIAbyHjtAzUxJ\n"
+    "HSLDhM0S98NO8VLM5CHxAAAADXRlc3RAYWVzY3J5cHQ=\n"
+    "-----END OPENSSH PRIVATE KEY-----\n";
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t fixed[AE_HEADER_MAX];
 	size_t L;
 
+	if (ids[0].type == 0) {
+		FUZZ_ASSERT(ae_identity_parse_age(age_secret, &ids[0], NULL)
+		    == AE_OK);
+		FUZZ_ASSERT(ae_identity_parse_ssh(ssh_private,
+		    sizeof ssh_private - 1, &ids[1], NULL) == AE_OK);
+	}
 	one(data, size);
 	if (size < 11 || size > AE_HEADER_MAX)
 		return 0;
@@ -79,10 +100,14 @@ one(const uint8_t *data, size_t size)
 		u.limits.max_m_kib = 64;
 		u.limits.max_t = 1;
 		u.limits.max_p = 1;
+		u.ids = ids;
+		u.nids = 2;
 		rc = ae_header_unlock(&h, &u, fk, &d);
-		/* (no AE_EFORMAT: slots were checked by the parse) */
+		/* (AE_EFORMAT only for a low-order share: the other slot
+		 * rules were checked by the parse) */
 		FUZZ_ASSERT(rc == AE_OK || rc == AE_EKEY || rc == AE_ELIMIT
-		    || rc == AE_EAUTH || rc == AE_ENOMEM);
+		    || rc == AE_EAUTH || rc == AE_ENOMEM
+		    || (rc == AE_EFORMAT && d.where == AE_AT_STANZA));
 	}
 
 	memset(&m, 0, sizeof m);

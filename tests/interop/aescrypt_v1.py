@@ -125,8 +125,11 @@ def ed_to_x(A):
 
 
 def x25519_dh(scalar, point):
-    z = x25519.X25519PrivateKey.from_private_bytes(scalar).exchange(
-        x25519.X25519PublicKey.from_public_bytes(point))
+    try:
+        z = x25519.X25519PrivateKey.from_private_bytes(scalar).exchange(
+            x25519.X25519PublicKey.from_public_bytes(point))
+    except ValueError:          # OpenSSL refuses an all-zero result
+        raise Fail(4, "a low-order point (all-zero shared secret)")
     if z == b"\0" * 32:       # OpenSSL may also refuse it itself
         raise Fail(4, "a low-order point (all-zero shared secret)")
     return z

@@ -31,7 +31,9 @@
 #include "crypto/hmac_sha256.h"
 #include "container/keyfile.h"
 #include "crypto/sha256.h"
+#include "container/recipient.h"
 #include "container/stanza.h"
+#include "crypto/x25519.h"
 
 #define PASSPHRASE "correct horse battery staple"
 #define WRONG_PASSPHRASE "Tr0ub4dor&3"
@@ -96,7 +98,57 @@ save(const char *name, const void *p, size_t n)
 }
 
 /* The key slots a sample gets. */
-enum { SLOT_KEY = 1, SLOT_PASS = 2, SLOT_WRONG = 4, SLOT_HUGE_KDF = 8 };
+enum {
+	SLOT_KEY = 1, SLOT_PASS = 2, SLOT_WRONG = 4, SLOT_HUGE_KDF = 8,
+	SLOT_X25519 = 16,           /* to sample-identity.txt */
+	SLOT_SSH = 32,              /* to sample-ssh-ed25519 */
+	SLOT_OTHER_X25519 = 64,     /* to an identity that is not given */
+	SLOT_LOW_ORDER = 128        /* an X25519 slot whose share is 0 */
+};
+
+/* The sample identities: an X25519 one from a fixed scalar, and an
+ * OpenSSH ed25519 key made by ssh-keygen (as in test_recipient.c). */
+static struct ae_identity sample_id, other_id, sample_ssh;
+static const char ssh_private[] =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+    "QyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8QAAAJCB7drQge3a\n"
+    "0AAAAAtzc2gtZWQyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8Q\n"
+    "AAAECY3wzplsGEcSXzAcoO1l6/fyo8iRnKdEWGa3pn3HCk7gpedrDATVVkIAbyHjtAzUxJ\n"
+    "HSLDhM0S98NO8VLM5CHxAAAADXRlc3RAYWVzY3J5cHQ=\n"
+    "-----END OPENSSH PRIVATE KEY-----\n";
+static const char ssh_public[] =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIApedrDATVVkIAbyHjtAzUxJHSLDhM0S98NO8VLM5CHx test@aescrypt\n";
+
+static void
+fixed_identity(const char *label, struct ae_identity *id)
+{
+	memset(id, 0, sizeof *id);
+	fixed_bytes(label, id->secret, 32);
+	id->type = id->r.type = AE_STANZA_X25519;
+	if (ae_x25519_base(id->r.pub, id->secret) != AE_OK) {
+		fprintf(stderr, "x25519 failed\n");
+		exit(1);
+	}
+}
+
+/* A recipient slot to r, its ephemeral key from a fixed label. */
+static void
+recipient_slot(struct ae_header *h, const char *name, const char *what,
+    const struct ae_recipient *r, const uint8_t fk[32])
+{
+	struct ae_stanza *s = &h->stanza[h->nstanzas++];
+	char label[256];
+	uint8_t e[32], S[32];
+
+	snprintf(label, sizeof label, "%s %s ephemeral", name, what);
+	fixed_bytes(label, e, 32);
+	if (ae_stanza_secret_recipient_with(s, r, e, S) != AE_OK) {
+		fprintf(stderr, "%s: recipient slot failed\n", name);
+		exit(1);
+	}
+	ae_stanza_wrap(s, S, fk);
+}
 
 static uint8_t sample_key[32];
 
@@ -116,6 +168,19 @@ make_header(const char *name, int slots, unsigned log2, int type,
 	fixed_bytes(label, fk, 32);
 	snprintf(label, sizeof label, "%s payload salt", name);
 	fixed_bytes(label, h->payload_salt, AE_SALT_LEN);
+	if (slots & SLOT_LOW_ORDER) {
+		/* share 0: X25519 gives all zeros whatever the identity; the
+		 * wrap is never reached, so it is filled with bytes */
+		s = &h->stanza[h->nstanzas++];
+		s->type = AE_STANZA_X25519;
+		fixed_bytes("low order wrap", s->wrap, AE_WRAP_LEN);
+	}
+	if (slots & SLOT_X25519)
+		recipient_slot(h, name, "x25519", &sample_id.r, fk);
+	if (slots & SLOT_OTHER_X25519)
+		recipient_slot(h, name, "other x25519", &other_id.r, fk);
+	if (slots & SLOT_SSH)
+		recipient_slot(h, name, "ssh-ed25519", &sample_ssh.r, fk);
 	if (slots & SLOT_KEY) {
 		s = &h->stanza[h->nstanzas++];
 		s->type = AE_STANZA_KEYFILE;
@@ -255,6 +320,27 @@ main(int argc, char **argv)
 	n = ae_keyfile_format(sample_key, keytext, sizeof keytext);
 	save("sample.key", keytext, n);
 	save("sample.pass", PASSPHRASE "\n", strlen(PASSPHRASE) + 1);
+	fixed_identity("sample identity", &sample_id);
+	fixed_identity("other identity", &other_id);
+	if (ae_identity_parse_ssh(ssh_private, sizeof ssh_private - 1,
+	    &sample_ssh, NULL) != AE_OK) {
+		fprintf(stderr, "the sample ssh key does not parse\n");
+		return 1;
+	}
+	{
+		char rt[AE_RECIPIENT_TEXT_MAX], it[AE_IDENTITY_TEXT_MAX];
+		char file[512];
+
+		ae_recipient_format(&sample_id.r, rt, sizeof rt);
+		ae_identity_format(&sample_id, it, sizeof it);
+		n = (size_t)snprintf(file, sizeof file, "# created: "
+		    "2026-12-01T00:00:00Z\n# public key: %s\n%s\n", rt, it);
+		save("sample-identity.txt", file, n);
+		n = (size_t)snprintf(file, sizeof file, "%s\n", rt);
+		save("sample-identity.pub", file, n);
+	}
+	save("sample-ssh-ed25519", ssh_private, sizeof ssh_private - 1);
+	save("sample-ssh-ed25519.pub", ssh_public, sizeof ssh_public - 1);
 
 	text = text_data(400000);
 	rnd = malloc(200000);
@@ -318,7 +404,29 @@ main(int argc, char **argv)
 		b.len = 0;
 	}
 
+	/* Public-key recipients (spec 4.5, 4.6). */
+	build(&b, "good-x25519", SLOT_X25519, 16, 6,
+	    (const uint8_t *)"hello, recipient\n", 17, starts, 16);
+	save("good-x25519.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "good-ssh-ed25519", SLOT_SSH, 16, 6,
+	    (const uint8_t *)"hello, ssh key\n", 15, starts, 16);
+	save("good-ssh-ed25519.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "good-recipients-pass", SLOT_X25519 | SLOT_SSH | SLOT_PASS,
+	    16, 6, text, 100000, starts, 16);
+	save("good-recipients-pass.aes", b.p, b.len);
+	b.len = 0;
+
 	/* ---- bad: each breaks one rule ---- */
+	build(&b, "bad-x25519-other", SLOT_OTHER_X25519, 16, 6,
+	    (const uint8_t *)"not for you\n", 12, starts, 16);
+	save("bad-x25519-other.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "bad-x25519-low-order", SLOT_LOW_ORDER | SLOT_X25519, 16, 6,
+	    (const uint8_t *)"low order\n", 10, starts, 16);
+	save("bad-x25519-low-order.aes", b.p, b.len);
+	b.len = 0;
 	/* The many-chunk file is the base of the chunk-level breakages:
 	 * 6 chunks, records at starts[0..5]. */
 	build(&b, "bad-base", SLOT_KEY, 16, 6, text, 6 * 65536 - 4321,

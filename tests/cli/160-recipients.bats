@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# Public-key recipients (issue 17): keys made by age-keygen and
+# ssh-keygen, and by --gen-identity, through -e/-d and -c/-x with several
+# recipients and a passphrase beside them, through age itself and the
+# interop implementation both ways; -R files; the errors.
+
+load test_helper
+
+PY=/usr/bin/python3
+IMPL=$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py
+
+setup() {
+	test_dir
+	unset AESCRYPT_PASSPHRASE
+	command -v age-keygen > /dev/null || skip "age is not installed"
+	command -v ssh-keygen > /dev/null || skip "openssh-client is not installed"
+	age-keygen -o age.key 2> /dev/null
+	AGE_R=$(age-keygen -y age.key)
+	ssh-keygen -q -t ed25519 -N '' -C me@host -f ssh.key
+	head -c 300000 /dev/urandom > data.bin
+	mkdir -p tree/sub && echo one > tree/a && echo two > tree/sub/b
+}
+
+@test "--gen-identity writes age's format, 0600, never over a file, and prints the recipient" {
+	run_aescrypt 0 --gen-identity me.txt
+	[[ $output =~ ^age1[a-z0-9]{58}$ ]]
+	local r=$output
+	[ "$(stat -c %a me.txt)" = 600 ]
+	[ "$(wc -l < me.txt)" -eq 3 ]
+	grep -Eq '^# created: [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$' me.txt
+	grep -qx "# public key: $r" me.txt
+	grep -Eq '^AGE-SECRET-KEY-1[A-Z0-9]{58}$' me.txt
+	# age reads the file as its own: the same public key, and it
+	# decrypts what age encrypts to the recipient
+	[ "$(age-keygen -y me.txt)" = "$r" ]
+	[ "$(echo hi | age -r "$r" | age -d -i me.txt)" = hi ]
+	[ "$(echo hi | "$AESCRYPT" -e -q -r "$r" | "$AESCRYPT" -d -q -i me.txt)" = hi ]
+	cp me.txt before
+	run_aescrypt 6 --gen-identity me.txt
+	assert_match "never overwritten"
+	cmp me.txt before
+}
+
+@test "age-keygen and ssh-keygen keys round-trip -e/-d with several recipients and a passphrase slot" {
+	printf 'pw\n' > pw
+	run_aescrypt 0 -e -q -r "$AGE_R" -R ssh.key.pub -P --passphrase-file pw "${FAST_KDF[@]}" -o d.aes data.bin
+	run_aescrypt 0 --info d.aes
+	assert_match "slot 0: +recipient, X25519"
+	assert_match "slot 1: +recipient, ssh-ed25519"
+	assert_match "slot 2: +passphrase"
+	for id in age.key ssh.key; do
+		rm -f out.bin
+		run_aescrypt 0 -d -q -i $id -o out.bin d.aes
+		cmp data.bin out.bin
+	done
+	rm -f out.bin
+	run_aescrypt 0 -d -q --passphrase-file pw -o out.bin d.aes
+	cmp data.bin out.bin
+	# several -i: the one that matches is used
+	age-keygen -o other.key 2> /dev/null
+	rm -f out.bin
+	run_aescrypt 0 -d -q -i other.key -i age.key -o out.bin d.aes
+	cmp data.bin out.bin
+}
+
+@test "-c/-x and -t with recipients only: no passphrase is asked for" {
+	run_aescrypt 0 -c -q -r "$AGE_R" -r "$(cat ssh.key.pub)" -f t.aes tree < /dev/null
+	run_aescrypt 0 --info=json t.aes
+	[[ $output == *'"slots":[{"type":"x25519"},{"type":"ssh-ed25519","tag":"'* ]]
+	run_aescrypt 0 -t -q -i ssh.key -f t.aes
+	[ "$output" = $'tree/\ntree/a\ntree/sub/\ntree/sub/b' ]
+	mkdir out
+	run_aescrypt 0 -x -q -i age.key -f t.aes -C out
+	[ "$(cat out/tree/sub/b)" = two ]
+	run_aescrypt 0 --test -i age.key t.aes
+	# an inherited AESCRYPT_PASSPHRASE adds no slot beside recipients
+	AESCRYPT_PASSPHRASE=inherited run_aescrypt 0 -e -q -r "$AGE_R" -o e.aes data.bin
+	run_aescrypt 0 --info e.aes
+	assert_match "key slots: +1"
+	run_aescrypt 3 -d -q e.aes < /dev/null
+	assert_match "this file opens only with an identity \(1 recipient slot\)"
+	assert_match "hint: give its private key with -i FILE"
+}
+
+@test "-R takes .pub files, authorized_keys lines and age1 lines, with comments; duplicates are written once" {
+	{
+		echo "# the backup host's keys"
+		echo ""
+		echo "$AGE_R"
+		echo "from=\"10.0.0.0/8\",no-pty $(cat ssh.key.pub)"
+		echo "$AGE_R"
+	} > keys.txt
+	run_aescrypt 0 -e -q -R keys.txt -R ssh.key.pub -r "$AGE_R" -o k.aes data.bin
+	run_aescrypt 0 --info k.aes
+	assert_match "key slots: +2"
+	run_aescrypt 0 -d -q -i ssh.key -o out.bin k.aes
+	cmp data.bin out.bin
+}
+
+@test "the interop implementation reads what aescrypt writes to recipients, and writes what aescrypt reads" {
+	"$AESCRYPT" -e -q -r "$AGE_R" -R ssh.key.pub -o a.aes data.bin
+	"$PY" "$IMPL" decode -i age.key a.aes p1.bin
+	cmp data.bin p1.bin
+	"$PY" "$IMPL" decode -i ssh.key a.aes p2.bin
+	cmp data.bin p2.bin
+	"$PY" "$IMPL" encode -r "$AGE_R" -r "$(cat ssh.key.pub)" data.bin py.aes
+	for id in age.key ssh.key; do
+		rm -f out.bin
+		run_aescrypt 0 -d -q -i $id -o out.bin py.aes
+		cmp data.bin out.bin
+	done
+	# and neither opens with a key it was not made for
+	age-keygen -o other.key 2> /dev/null
+	run "$PY" "$IMPL" decode -i other.key a.aes p3.bin
+	[ "$status" -eq 3 ]
+}
+
+@test "no identity matched: exit 3 with the counts; the hint names the other ways in" {
+	age-keygen -o o1.key 2> /dev/null
+	age-keygen -o o2.key 2> /dev/null
+	"$AESCRYPT" -e -q -r "$AGE_R" -R ssh.key.pub -o a.aes data.bin
+	run_aescrypt 3 -d -q -i o1.key -i o2.key -o out.bin a.aes
+	assert_match "a.aes: no identity matched: 2 recipient slots, 2 identities tried"
+	assert_no_output . out.bin
+	printf 'pw\n' > pw
+	"$AESCRYPT" -e -q -r "$AGE_R" -P --passphrase-file pw "${FAST_KDF[@]}" -o b.aes data.bin
+	run_aescrypt 3 -d -q -i o1.key -o out.bin b.aes
+	assert_match "no identity matched: 1 recipient slot, 1 identity tried"
+	assert_match "hint: this file also opens with a passphrase"
+	# an identity for a file with no recipient slot
+	make_key k
+	"$AESCRYPT" -e -q -k k -o c.aes data.bin
+	run_aescrypt 3 -d -q -i age.key c.aes
+	assert_match "this file has no recipient slot, so no identity can open it"
+}
+
+@test "a malformed recipient names the bad character's position; mixed case and wrong lengths are refused" {
+	local bad=${AGE_R:0:20}b${AGE_R:21}
+	run_aescrypt 2 -e -r "$bad" -o x.aes data.bin
+	assert_match "a character that Bech32 does not allow here"
+	assert_match "hint: at character 21 of"
+	local flip=${AGE_R:0:30}$([ "${AGE_R:30:1}" = q ] && echo p || echo q)${AGE_R:31}
+	run_aescrypt 2 -e -r "$flip" -o x.aes data.bin
+	assert_match "Bech32 checksum does not match"
+	run_aescrypt 2 -e -r "A${AGE_R:1}" -o x.aes data.bin
+	assert_match "mixes upper and lower case"
+	# a 31-byte key with a good checksum
+	local short
+	short=$("$PY" -c 'import sys; sys.path.insert(0, sys.argv[1]); import aescrypt_v1 as a; print(a.bech32_encode("age", bytes(range(31))))' "$(dirname "$IMPL")")
+	run_aescrypt 2 -e -r "$short" -o x.aes data.bin
+	assert_match "the key has the wrong length"
+	# a -R file names its line
+	printf '# ok\n%s\nage1zzz\n' "$AGE_R" > keys.txt
+	run_aescrypt 2 -e -R keys.txt -o x.aes data.bin
+	assert_match "keys.txt: line 3: "
+	[ ! -e x.aes ]
+}
+
+@test "RSA and passphrase-protected SSH keys get clear errors; identity files are checked like key files" {
+	ssh-keygen -q -t rsa -b 2048 -N '' -f rsa.key
+	run_aescrypt 2 -e -R rsa.key.pub -o x.aes data.bin
+	assert_match "RSA SSH keys are not supported \(only ssh-ed25519\)"
+	"$AESCRYPT" -e -q -r "$AGE_R" -o a.aes data.bin
+	run_aescrypt 3 -d -q -i rsa.key a.aes
+	assert_match "an RSA SSH key \(only ssh-ed25519 is supported\)"
+	ssh-keygen -q -t ed25519 -N 'secret words' -f locked.key
+	run_aescrypt 3 -d -q -i locked.key a.aes
+	assert_match "locked.key: the OpenSSH key is protected by a passphrase"
+	assert_match "hint: aescrypt reads unencrypted OpenSSH keys only"
+	chmod 644 age.key
+	run_aescrypt 0 -d -q -i age.key -o out.bin a.aes
+	assert_match "warning: age.key: identity file is accessible by others \(mode 0644\)"
+	chmod 600 age.key
+	run_aescrypt 0 -d -q -i age.key -o out2.bin a.aes
+	refute_match warning
+	echo "not a key" > junk.txt
+	run_aescrypt 3 -d -q -i junk.txt a.aes
+	assert_match "junk.txt: line 1: not an age identity"
+	run_aescrypt 2 -d -q -i nosuch.key a.aes
+}
+
+@test "a low-order ephemeral key is refused as a malformed slot (exit 4), in aescrypt and the interop implementation" {
+	run_aescrypt 4 -d -q -i "$SAMPLES/sample-identity.txt" -o out.bin "$SAMPLES/bad-x25519-low-order.aes"
+	assert_match "key slot 0: its ephemeral key is of low order"
+	assert_no_output . out.bin
+	run "$PY" "$IMPL" decode -i "$SAMPLES/sample-identity.txt" "$SAMPLES/bad-x25519-low-order.aes" out.bin
+	[ "$status" -eq 4 ]
+	# and a recipient of low order is never written to
+	local zero
+	zero=$("$PY" -c 'import sys; sys.path.insert(0, sys.argv[1]); import aescrypt_v1 as a; print(a.bech32_encode("age", bytes(32)))' "$(dirname "$IMPL")")
+	run_aescrypt 2 -e -r "$zero" -o x.aes data.bin
+	assert_match "a key of low order"
+	[ ! -e x.aes ]
+}
+
+@test "-r, -R and -i belong to their modes; -r without a recipient explains tar's -r" {
+	run_aescrypt 2 -d -r "$AGE_R" x.aes
+	assert_match "-r does not apply to -d"
+	run_aescrypt 2 -e -i age.key data.bin
+	assert_match "-i does not apply to -e"
+	run_aescrypt 2 -c -r somefile tree
+	assert_match "-r names a recipient"
+}
+
+@test "every header byte of a recipient file flipped is refused as a header fault" {
+	"$AESCRYPT" -e -q -r "$AGE_R" -R ssh.key.pub --chunk-size 64K -o a.aes data.bin
+	run "$PY" "$BATS_TEST_DIRNAME/tamper_campaign.py" header "$AESCRYPT" identity:age.key a.aes "$T"
+	echo "# ${lines[0]}" >&3
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	[[ ${lines[0]} =~ ^header:\ [0-9]+\ cases,\ 0\ wrong ]]
+}

@@ -1,0 +1,312 @@
+/*
+ * test_recipient.c -- public-key recipients (format 4.5, 4.6): Bech32
+ * against BIP-173's vectors, base64, X25519 against RFC 7748, keys made
+ * by age-keygen and ssh-keygen (committed below), slot secrets both
+ * ways, and the refusals: low-order points, wrong lengths, mixed case,
+ * the wrong kind of key, passphrase-protected and RSA SSH keys.
+ */
+#include "check.h"
+
+#include "common/base64.h"
+#include "common/bech32.h"
+#include "container/recipient.h"
+#include "crypto/x25519.h"
+
+static void
+check_hex(const uint8_t *got, const char *hex, const char *what)
+{
+	size_t n;
+	uint8_t *want = t_unhex(hex, strlen(hex), &n);
+
+	CHECK_MEM(got, want, n, "%s: wrong output", what);
+	free(want);
+}
+
+/* BIP-173's valid strings: each checksum verifies.  The decoder also
+ * turns the data into bytes and refuses left-over bits that are not zero
+ * (-2, *bad at the end), which some of these have; no other failure is
+ * allowed. */
+static void
+test_bech32(void)
+{
+	static const char *valid[] = {
+		"A12UEL5L",
+		"a12uel5l",
+		"an83characterlonghumanreadablepartthatcontainsthenumber1andtheexcludedcharactersbio1tt5tgs",
+		"abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw",
+		"11qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqc8247j",
+		"split1checkupstagehandshakeupstreamerranterredcaperred2y9e3w",
+		"?1ezyfcl",
+	};
+	/* BIP-173's invalid strings, with the failure expected here (the
+	 * 90-character limit is not age's, so its vector is left out) */
+	static const struct { const char *s; int want; size_t bad; } invalid[] = {
+		{ "\x20" "1nwldj5", -1, 0 },    /* HRP character out of range */
+		{ "\x7f" "1axkwrx", -1, 0 },
+		{ "\x80" "1eym55h", -1, 0 },
+		{ "pzry9x8gf2tvdw0s3jn54khce6mua7l", -1, 31 },  /* no separator */
+		{ "1pzry9x8gf2tvdw0s3jn54khce6mua7l", -1, 0 },  /* empty HRP */
+		{ "x1b4n0q5v", -1, 2 },         /* 'b' is not in the charset */
+		{ "li1dgmt3", -2, 8 },          /* checksum too short */
+		{ "de1lg7wt\xff", -1, 8 },      /* bad character in checksum */
+		{ "A1G7SGD8", -2, 8 },          /* checksummed with upper HRP */
+		{ "10a06t8", -1, 0 },           /* empty HRP */
+		{ "1qzzfhee", -1, 0 },          /* empty HRP */
+		{ "A12uEL5L", -4, 3 },          /* mixed case */
+	};
+	uint8_t data[128], key[32];
+	char hrp[100], out[200];
+	size_t i, len, bad;
+	int r;
+
+	for (i = 0; i < sizeof valid / sizeof *valid; i++) {
+		r = ae_bech32_decode(valid[i], hrp, sizeof hrp, data,
+		    sizeof data, &len, &bad);
+		CHECK(r == 0 || r == -2, "bip173 valid %zu: %d", i, r);
+		if (r == -2)    /* only the padding may be refused: */
+			CHECK(bad == strlen(valid[i]), "valid %zu", i);
+	}
+	CHECK(ae_bech32_decode("abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw",
+	    hrp, sizeof hrp, data, sizeof data, &len, &bad) == 0
+	    && strcmp(hrp, "abcdef") == 0 && len == 20, "abcdef: 20 bytes");
+	for (i = 0; i < sizeof invalid / sizeof *invalid; i++) {
+		r = ae_bech32_decode(invalid[i].s, hrp, sizeof hrp, data,
+		    sizeof data, &len, &bad);
+		CHECK(r == invalid[i].want && bad == invalid[i].bad,
+		    "bip173 invalid %zu: %d at %zu", i, r, bad);
+	}
+	/* Round trips at every length to 64 bytes, and every single
+	 * character change is caught. */
+	for (len = 0; len <= 64; len++) {
+		uint8_t back[64];
+		size_t n, k, blen;
+
+		for (i = 0; i < len; i++)
+			data[i] = (uint8_t)(i * 37 + len);
+		n = ae_bech32_encode(out, sizeof out, "age", data, len);
+		CHECK(n > 0 && ae_bech32_decode(out, hrp, sizeof hrp, back,
+		    sizeof back, &blen, &bad) == 0 && blen == len
+		    && memcmp(back, data, len) == 0, "round trip %zu", len);
+		for (k = 4; k < n; k++) {
+			char saved = out[k];
+
+			out[k] = saved == 'q' ? 'p' : 'q';
+			CHECK(ae_bech32_decode(out, hrp, sizeof hrp, back,
+			    sizeof back, &blen, &bad) != 0, "change %zu/%zu",
+			    len, k);
+			out[k] = saved;
+		}
+	}
+	CHECK(ae_bech32_encode(out, 10, "age", data, 32) == 0,
+	    "encode refuses a small buffer");
+	(void)key;
+}
+
+static void
+test_base64(void)
+{
+	static const struct { const char *in, *out; } v[] = {
+		{ "", "" }, { "Zg==", "f" }, { "Zm8=", "fo" }, { "Zm9v", "foo" },
+		{ "Zm9vYg==", "foob" }, { "Zm9vYmE=", "fooba" },
+		{ "Zm9vYmFy", "foobar" }, { "Zm9v\nYmFy", "foobar" },
+		{ "Zm9vYmE", "fooba" },
+	};
+	static const char *bad[] = { "Z", "Zg=a", "Z===", "Zm9v!", "=Zg" };
+	uint8_t out[32];
+	size_t i, n, at;
+
+	for (i = 0; i < sizeof v / sizeof *v; i++)
+		CHECK(ae_base64_decode(v[i].in, strlen(v[i].in), out, sizeof out,
+		    &n, &at) == 0 && n == strlen(v[i].out)
+		    && memcmp(out, v[i].out, n) == 0, "base64 %zu", i);
+	for (i = 0; i < sizeof bad / sizeof *bad; i++)
+		CHECK(ae_base64_decode(bad[i], strlen(bad[i]), out, sizeof out,
+		    &n, &at) == -1, "base64 refuses '%s'", bad[i]);
+	CHECK(ae_base64_decode("Zm9vYmFy", 8, out, 5, &n, &at) == -2,
+	    "base64: output too small");
+}
+
+/* RFC 7748, 5.2 and 6.1. */
+static void
+test_x25519(void)
+{
+	uint8_t *k, *u, *a, *b, out[32], pa[32], pb[32], s1[32], s2[32];
+	uint8_t zero[32] = { 0 }, one[32] = { 1 };
+	size_t n;
+
+	k = t_unhex("a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4", 64, &n);
+	u = t_unhex("e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c", 64, &n);
+	CHECK(ae_x25519(out, k, u) == AE_OK, "rfc7748 5.2");
+	check_hex(out, "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552", "rfc7748 5.2");
+	a = t_unhex("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a", 64, &n);
+	b = t_unhex("5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb", 64, &n);
+	CHECK(ae_x25519_base(pa, a) == AE_OK && ae_x25519_base(pb, b) == AE_OK,
+	    "base");
+	check_hex(pa, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a", "alice's public key");
+	check_hex(pb, "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f", "bob's public key");
+	CHECK(ae_x25519(s1, a, pb) == AE_OK && ae_x25519(s2, b, pa) == AE_OK,
+	    "dh");
+	check_hex(s1, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742", "shared (alice)");
+	check_hex(s2, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742", "shared (bob)");
+	/* low-order points give an all-zero secret: refused */
+	CHECK(ae_x25519(out, a, zero) == AE_EINVAL, "u = 0 refused");
+	CHECK(ae_x25519(out, a, one) == AE_EINVAL, "u = 1 refused");
+	free(k);
+	free(u);
+	free(a);
+	free(b);
+}
+
+/* Made by age-keygen 1.1.1 and ssh-keygen (OpenSSH 9.2) for this test. */
+static const char age_secret[] =
+    "AGE-SECRET-KEY-16M4MTYEAASA6ND8LSZMLX9KPLRQ93PW0L4LD8G33LJCXE7Z7T9EQMX5HJ8";
+static const char age_public[] =
+    "age1yhl49rply0ppz88n4pll3cegnvech53h2ywzswt6lrgem66xyasqrzt4uf";
+static const char ssh_private[] =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+    "QyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8QAAAJCB7drQge3a\n"
+    "0AAAAAtzc2gtZWQyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8Q\n"
+    "AAAECY3wzplsGEcSXzAcoO1l6/fyo8iRnKdEWGa3pn3HCk7gpedrDATVVkIAbyHjtAzUxJ\n"
+    "HSLDhM0S98NO8VLM5CHxAAAADXRlc3RAYWVzY3J5cHQ=\n"
+    "-----END OPENSSH PRIVATE KEY-----\n";
+static const char ssh_public[] =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIApedrDATVVkIAbyHjtAzUxJHSLDhM0S98NO8VLM5CHx test@aescrypt";
+
+static void
+test_keys(void)
+{
+	struct ae_identity id, sid;
+	struct ae_recipient r, sr, t;
+	struct ae_diag d;
+	char buf[200], line[300];
+	uint8_t thirty_one[31] = { 1 };
+
+	/* age: the identity gives the public key age-keygen printed, and
+	 * both format back to the same text */
+	CHECK(ae_identity_parse_age(age_secret, &id, NULL) == AE_OK, "age id");
+	CHECK(ae_recipient_parse(age_public, &r, NULL) == AE_OK, "age rcpt");
+	CHECK(ae_recipient_equal(&id.r, &r), "identity -> recipient");
+	CHECK(ae_recipient_format(&r, buf, sizeof buf) > 0
+	    && strcmp(buf, age_public) == 0, "recipient formats back");
+	CHECK(ae_identity_format(&id, buf, sizeof buf) > 0
+	    && strcmp(buf, age_secret) == 0, "identity formats back");
+	/* lower case is fine, mixed case is not, with its position */
+	snprintf(line, sizeof line, "%s", age_public);
+	line[0] = 'A';
+	line[1] = 'G';
+	line[2] = 'E';
+	CHECK(ae_recipient_parse(line, &t, &d) == AE_EFORMAT && d.offset == 4,
+	    "mixed case refused at %llu", d.offset);
+	snprintf(line, sizeof line, "%s", age_public);
+	line[20] = 'b';
+	CHECK(ae_recipient_parse(line, &t, &d) == AE_EFORMAT && d.offset == 20,
+	    "bad character named at %llu", d.offset);
+	snprintf(line, sizeof line, "%s", age_public);
+	line[20] = line[20] == 'q' ? 'p' : 'q';
+	CHECK(ae_recipient_parse(line, &t, &d) == AE_EFORMAT
+	    && d.offset == strlen(line), "checksum");
+	/* a wrong length, the wrong prefix */
+	ae_bech32_encode(line, sizeof line, "age", thirty_one, 31);
+	CHECK(ae_recipient_parse(line, &t, &d) == AE_EFORMAT
+	    && strstr(d.what, "length") != NULL, "31-byte key refused");
+	CHECK(ae_recipient_parse(age_secret, &t, &d) != AE_OK,
+	    "a secret key is no recipient");
+	CHECK(ae_identity_parse_age(age_public, &id, &d)
+	    != AE_OK, "a recipient is no identity");
+
+	/* ssh: the private key's public half is the .pub line's key, and
+	 * an authorized_keys line with options reads the same */
+	CHECK(ae_identity_parse_ssh(ssh_private, strlen(ssh_private), &sid,
+	    &d) == AE_OK, "ssh id: %s", d.what ? d.what : "");
+	CHECK(ae_recipient_parse(ssh_public, &sr, &d) == AE_OK, "ssh rcpt");
+	CHECK(ae_recipient_equal(&sid.r, &sr) && sr.type ==
+	    AE_STANZA_SSH_ED25519 && memcmp(sid.r.tag, sr.tag, 4) == 0,
+	    "ssh identity -> recipient");
+	snprintf(line, sizeof line, "from=\"10.0.0.1\",no-pty %s", ssh_public);
+	CHECK(ae_recipient_parse(line, &t, &d) == AE_OK
+	    && ae_recipient_equal(&t, &sr), "authorized_keys options");
+	CHECK(ae_recipient_parse("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ x",
+	    &t, &d) == AE_ENOTSUP && strstr(d.what, "RSA") != NULL, "rsa");
+	CHECK(ae_recipient_parse("ssh-ed25519 AAAA!!!!", &t, &d) == AE_EFORMAT
+	    && d.offset == 16, "bad base64 at %llu", d.offset);
+	/* the blob of another type under the ssh-ed25519 name */
+	CHECK(ae_recipient_parse("ssh-ed25519 AAAAB3NzaC1yc2EAAAADAQAB", &t,
+	    &d) == AE_EFORMAT, "mismatched blob");
+	{
+		char enc[sizeof ssh_private];
+
+		/* "none" cipher -> "aes256-ctr": protected by a passphrase.
+		 * (Change the base64 of the cipher name's first bytes.) */
+		memcpy(enc, ssh_private, sizeof enc);
+		memcpy(strstr(enc, "AAAABG5vbmUA"), "AAAABGFlczIA", 12);
+		CHECK(ae_identity_parse_ssh(enc, strlen(enc), &id, &d)
+		    == AE_EKEY, "encrypted key");
+		CHECK(ae_identity_parse_ssh("-----BEGIN RSA PRIVATE KEY-----\n"
+		    "x\n", 36, &id, &d) == AE_ENOTSUP, "rsa pem");
+		memcpy(enc, ssh_private, sizeof enc);
+		enc[200] = enc[200] == 'A' ? 'B' : 'A';
+		CHECK(ae_identity_parse_ssh(enc, strlen(enc), &id, &d) != AE_OK,
+		    "a damaged key is refused");
+	}
+}
+
+static void
+test_slots(void)
+{
+	struct ae_identity id, sid, other;
+	struct ae_recipient r, sr;
+	struct ae_stanza s;
+	uint8_t S1[32], S2[32];
+	int i;
+
+	ae_identity_parse_age(age_secret, &id, NULL);
+	ae_recipient_parse(age_public, &r, NULL);
+	ae_identity_parse_ssh(ssh_private, strlen(ssh_private), &sid, NULL);
+	ae_recipient_parse(ssh_public, &sr, NULL);
+	CHECK(ae_identity_generate(&other) == AE_OK, "generate");
+	for (i = 0; i < 2; i++) {
+		const struct ae_recipient *rr = i == 0 ? &r : &sr;
+		const struct ae_identity *ii = i == 0 ? &id : &sid;
+
+		memset(&s, 0, sizeof s);
+		CHECK(ae_stanza_secret_recipient(&s, rr, S1) == AE_OK, "wrap %d",
+		    i);
+		CHECK(ae_stanza_secret_identity(&s, ii, S2) == AE_OK
+		    && memcmp(S1, S2, 32) == 0, "the identity finds S (%d)", i);
+		CHECK(ae_stanza_secret_identity(&s, i == 0 ? &sid : &id, S2)
+		    == AE_EKEY, "the other kind of key is not tried (%d)", i);
+		if (i == 0)
+			CHECK(ae_stanza_secret_identity(&s, &other, S2) == AE_OK
+			    && memcmp(S1, S2, 32) != 0,
+			    "another X25519 identity gets another S");
+		else {
+			s.tag[0] ^= 1;
+			CHECK(ae_stanza_secret_identity(&s, &sid, S2) == AE_EKEY,
+			    "another tag is not this key's slot");
+			s.tag[0] ^= 1;
+		}
+		/* a low-order share is a malformed slot */
+		memset(s.share, 0, sizeof s.share);
+		CHECK(ae_stanza_secret_identity(&s, ii, S2) == AE_EFORMAT,
+		    "low-order share (%d)", i);
+		s.share[0] = 1;
+		CHECK(ae_stanza_secret_identity(&s, ii, S2) == AE_EFORMAT,
+		    "u = 1 share (%d)", i);
+	}
+	/* a recipient of low order is refused when writing */
+	memset(&r.pub, 0, sizeof r.pub);
+	CHECK(ae_stanza_secret_recipient(&s, &r, S1) == AE_EINVAL,
+	    "low-order recipient");
+}
+
+int
+main(void)
+{
+	test_bech32();
+	test_base64();
+	test_x25519();
+	test_keys();
+	test_slots();
+	return t_finish("recipient");
+}
