@@ -15,6 +15,7 @@ usage:
   aescrypt_v1.py encode [-k KEYFILE] [-p PASSFILE] [-r RECIPIENT]...
                         [--chunk-log2 N] [--level N] [--kdf M,T,P] IN OUT
   aescrypt_v1.py trace -k KEYFILE IN      (the worked example's values)
+  aescrypt_v1.py trace -i IDENTITY IN     (the recipient example's, 11.2)
 
 Exit status follows the spec's error classes as aescrypt maps them:
 0 ok, 3 wrong key, 4 corrupt/truncated/unsupported, 5 over a limit.
@@ -454,6 +455,28 @@ def trace(path, keyfile):
         print("%-12s %s" % (k, v.hex()))
 
 
+def trace_recipient(path, idfile):
+    """Print the recipient example's values (section 11.2): the file's
+    first slot, type 3, opened with the identity file."""
+    typ, scalar, R, _, _ = read_identities(idfile)[0]
+    data = open(path, "rb").read()
+    L = struct.unpack(">H", data[9:11])[0]
+    slot = data[30:30 + 99]
+    E = slot[3:35]
+    Z = x25519_dh(scalar, E)
+    S = recipient_secret(3, E, R, None, Z)
+    pad, mk = wrap_keys(S)
+    fk = xor(slot[35:67], pad)
+    vals = dict(identity=scalar, R=R, prefix=data[:30], slot_head=slot[:3],
+                E=E, wrapped=slot[35:67], wrapmac=slot[67:99],
+                crc=data[L - 36:L - 32], hmac=data[L - 32:L], Z=Z, S=S,
+                pad=pad, mackey=mk, FK=fk,
+                PK=hkdf(fk, data[14:30], b"aescrypt-v1 payload", 32),
+                record=data[L:])
+    for k, v in vals.items():
+        print("%-12s %s" % (k, v.hex()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("cmd", choices=["decode", "encode", "trace"])
@@ -469,6 +492,9 @@ def main():
     ap.add_argument("output", nargs="?")
     a = ap.parse_args()
     try:
+        if a.cmd == "trace" and a.identity:
+            trace_recipient(a.input, a.identity[0])
+            return 0
         if a.cmd == "trace":
             trace(a.input, a.key_file)
             return 0
