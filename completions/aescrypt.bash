@@ -49,11 +49,11 @@ _aescrypt() {
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
-	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from)
+	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
-	--exclude)
+	--exclude|-r|--recipient)
 		return
 		;;
 	--strip-components)
@@ -100,6 +100,7 @@ _aescrypt() {
 		    --gen-key -f --file -C --directory -O --to-stdout
 		    --strip-components --wildcards -z --gzip
 		    --xattrs --no-xattrs --acls --no-acls
+		    -r --recipient -R --recipients-file -i --identity --gen-identity
 		    -v --verbose --dereference --exclude -T --files-from --null
 		    --keep-old-files -p --preserve-permissions --same-owner
 		    -o --output -k --key-file -P --passphrase --passphrase-file

@@ -93,6 +93,10 @@ complete -c aescrypt -n '__aescrypt_mode_in x' -l same-owner -d 'Restore owners 
 complete -c aescrypt -n '__aescrypt_mode_in e d' -s o -l output -r -F -d 'Output file'
 
 # keys
+complete -c aescrypt -n '__aescrypt_mode_in c e' -s r -l recipient -x -d 'Encrypt to a public key (age1..., ssh-ed25519)'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -s R -l recipients-file -r -F -d 'Recipients from a file'
+complete -c aescrypt -n '__aescrypt_mode_in d t x i' -s i -l identity -r -F -d 'A private key (age identity, OpenSSH)'
+complete -c aescrypt -n __aescrypt_no_mode -l gen-identity -r -F -d 'Make a key pair in age format'
 complete -c aescrypt -s k -l key-file -r -F -d 'Use a key file'
 complete -c aescrypt -s P -l passphrase -d 'Also use a passphrase with -k'
 complete -c aescrypt -l passphrase-file -r -F -d 'Read the passphrase from a file'

@@ -24,7 +24,7 @@ complete_words() {
 	complete_words --en
 	[ "$output" = --encrypt ]
 	complete_words --gen
-	[ "$output" = --gen-key ]
+	[ "$output" = $'--gen-identity\n--gen-key' ]
 }
 
 @test "offers chunk sizes and KDF costs" {
