@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "common/base64.h"
-#include "common/bech32.h"
+#include "bech32.h"
 #include "common/bytes.h"
 #include "crypto/hkdf.h"
 #include "crypto/random.h"
@@ -35,7 +35,8 @@ bech32_key(const char *s, const char *hrp, uint8_t key[32], struct ae_diag *d)
 	char h[32];
 	uint8_t data[64];
 	size_t len, at;
-	int r = ae_bech32_decode(s, h, sizeof h, data, sizeof data, &len, &at);
+	int r = ae_bech32_decode(s, strlen(s), h, sizeof h, data, sizeof data,
+	    &len, &at);
 
 	if (r == -1)
 		return bad(d, AE_EFORMAT, "a character that Bech32 does not "
@@ -321,9 +322,15 @@ ae_identity_format(const struct ae_identity *id, char *out, size_t cap)
 	if (id->type != AE_STANZA_X25519)
 		return 0;
 	n = ae_bech32_encode(out, cap, HRP_IDENTITY, id->secret, 32);
-	for (i = 0; i < n; i++)         /* age writes it in upper case */
-		if (out[i] >= 'a' && out[i] <= 'z')
-			out[i] = (char)(out[i] - 32);
+	/* age writes it in upper case; without a branch on the secret's
+	 * characters (every character of the charset but digits is a
+	 * letter) */
+	for (i = 0; i < n; i++) {
+		uint32_t c = (uint8_t)out[i];
+		uint32_t lower = ((c - 'a') >> 31 ^ 1) & (('z' - c) >> 31 ^ 1);
+
+		out[i] = (char)(c - (32 & (0 - lower)));
+	}
 	return n;
 }
 

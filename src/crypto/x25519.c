@@ -24,8 +24,11 @@ ae_x25519(uint8_t out[AE_X25519_LEN], const uint8_t scalar[AE_X25519_LEN],
 	if (!ready())
 		return AE_ENOTSUP;
 	/* libsodium returns -1 for an all-zero result and checks it in
-	 * constant time. */
-	if (crypto_scalarmult(out, scalar, point) != 0) {
+	 * constant time; that verdict is public. */
+	int r = crypto_scalarmult(out, scalar, point);
+
+	AE_DECLASSIFY(&r, sizeof r);
+	if (r != 0) {
 		ae_wipe(out, AE_X25519_LEN);
 		return AE_EINVAL;
 	}

@@ -167,7 +167,7 @@ def build():
         container("slots-0", lambda r, fk: [], length=69, gap=b"\x00" * 3))
     vec("slot-unknown-empty-body", 0, "key", "4", "",
         container("slot-unknown-empty-body",
-                  lambda r, fk: [unknown_slot(0x03, b""), key_slot(r, fk)]))
+                  lambda r, fk: [unknown_slot(0x05, b""), key_slot(r, fk)]))
     vec("slot-unknown-3000", 0, "key", "4", "",
         container("slot-unknown-3000",
                   lambda r, fk: [unknown_slot(0xbb, b"\x5a" * 3000),
@@ -175,11 +175,22 @@ def build():
     vec("slot-unknown-only", 4, "key", "4.4",
         "no key slot of a type this version knows",
         container("slot-unknown-only",
-                  lambda r, fk: [unknown_slot(0x03, b"\x00" * 80)]))
+                  lambda r, fk: [unknown_slot(0x05, b"\x00" * 80)]))
     vec("slot-keyfile-short-body", 4, "key", "4",
         "wrong length for its type",
         container("slot-keyfile-short-body",
                   lambda r, fk: [unknown_slot(0x02, b"\x00" * 79)]))
+    # the recipient slots of 4.5 and 4.6 have exact lengths too
+    vec("slot-x25519-body-95", 4, "key", "4.5",
+        "wrong length for its type",
+        container("slot-x25519-body-95",
+                  lambda r, fk: [unknown_slot(0x03, b"\x00" * 95),
+                                 key_slot(r, fk)]))
+    vec("slot-ssh-ed25519-body-101", 4, "key", "4.6",
+        "wrong length for its type",
+        container("slot-ssh-ed25519-body-101",
+                  lambda r, fk: [key_slot(r, fk),
+                                 unknown_slot(0x04, b"\x00" * 101)]))
     vec("slot-overruns-header", 4, "key", "3.2", "overruns the header",
         container("slot-overruns-header",
                   lambda r, fk: [key_slot(r, fk)[:1] + b"\x0f\xff"

@@ -264,7 +264,7 @@ rt() {
 
 @test "usage errors: two modes, a bad level of chunk size, bad KDF values, missing values" {
 	run_aescrypt 2 -e -d
-	assert_match 'only one of -e, -d, -c, -t, -x, --gen-key and --benchmark'
+	assert_match 'only one of -e, -d, -c, -t, -x, --test, --info, --gen-key, --gen-identity and --benchmark'
 	run_aescrypt 2 -e --chunk-size 100K
 	assert_match "--chunk-size: invalid value '100K'"
 	run_aescrypt 2 -e --chunk-size 8M

@@ -8,7 +8,7 @@
 #include "check.h"
 
 #include "common/base64.h"
-#include "common/bech32.h"
+#include "container/bech32.h"
 #include "container/recipient.h"
 #include "crypto/x25519.h"
 
@@ -60,17 +60,17 @@ test_bech32(void)
 	int r;
 
 	for (i = 0; i < sizeof valid / sizeof *valid; i++) {
-		r = ae_bech32_decode(valid[i], hrp, sizeof hrp, data,
+		r = ae_bech32_decode(valid[i], strlen(valid[i]), hrp, sizeof hrp, data,
 		    sizeof data, &len, &bad);
 		CHECK(r == 0 || r == -2, "bip173 valid %zu: %d", i, r);
 		if (r == -2)    /* only the padding may be refused: */
 			CHECK(bad == strlen(valid[i]), "valid %zu", i);
 	}
 	CHECK(ae_bech32_decode("abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw",
-	    hrp, sizeof hrp, data, sizeof data, &len, &bad) == 0
+	    45, hrp, sizeof hrp, data, sizeof data, &len, &bad) == 0
 	    && strcmp(hrp, "abcdef") == 0 && len == 20, "abcdef: 20 bytes");
 	for (i = 0; i < sizeof invalid / sizeof *invalid; i++) {
-		r = ae_bech32_decode(invalid[i].s, hrp, sizeof hrp, data,
+		r = ae_bech32_decode(invalid[i].s, strlen(invalid[i].s), hrp, sizeof hrp, data,
 		    sizeof data, &len, &bad);
 		CHECK(r == invalid[i].want && bad == invalid[i].bad,
 		    "bip173 invalid %zu: %d at %zu", i, r, bad);
@@ -84,14 +84,14 @@ test_bech32(void)
 		for (i = 0; i < len; i++)
 			data[i] = (uint8_t)(i * 37 + len);
 		n = ae_bech32_encode(out, sizeof out, "age", data, len);
-		CHECK(n > 0 && ae_bech32_decode(out, hrp, sizeof hrp, back,
+		CHECK(n > 0 && ae_bech32_decode(out, n, hrp, sizeof hrp, back,
 		    sizeof back, &blen, &bad) == 0 && blen == len
 		    && memcmp(back, data, len) == 0, "round trip %zu", len);
 		for (k = 4; k < n; k++) {
 			char saved = out[k];
 
 			out[k] = saved == 'q' ? 'p' : 'q';
-			CHECK(ae_bech32_decode(out, hrp, sizeof hrp, back,
+			CHECK(ae_bech32_decode(out, n, hrp, sizeof hrp, back,
 			    sizeof back, &blen, &bad) != 0, "change %zu/%zu",
 			    len, k);
 			out[k] = saved;

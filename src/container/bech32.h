@@ -5,6 +5,8 @@
  * As age uses it: the checksum constant is Bech32's (1, not Bech32m's),
  * and there is no 90-character limit.  A string must be all lower case
  * or all upper case; every character and the checksum are checked.
+ * Both directions are constant-time in the data and the data characters
+ * (an identity's text is its secret key).
  */
 #ifndef AE_BECH32_H
 #define AE_BECH32_H
@@ -22,7 +24,8 @@ size_t ae_bech32_encode(char *out, size_t cap, const char *hrp,
     const uint8_t *data, size_t len);
 
 /*
- * Decode s: its human-readable part, lower-cased, goes to hrp (hcap
+ * Decode s (n characters; no NUL is looked for, so the length of a
+ * secret string need not be found by reading it): its human-readable part, lower-cased, goes to hrp (hcap
  * bytes, NUL-terminated) and its data bytes to data (dcap bytes, *len
  * set).  Returns 0; or -1 with *bad set to the 0-based position of the
  * first offending character (one outside the charset, a mixed case, a
@@ -31,7 +34,7 @@ size_t ae_bech32_encode(char *out, size_t cap, const char *hrp,
  * of s), -3 if hrp or data does not fit its buffer, or -4 if s mixes
  * upper and lower case (*bad: the first character of the second case).
  */
-int ae_bech32_decode(const char *s, char *hrp, size_t hcap, uint8_t *data,
-    size_t dcap, size_t *len, size_t *bad);
+int ae_bech32_decode(const char *s, size_t n, char *hrp, size_t hcap,
+    uint8_t *data, size_t dcap, size_t *len, size_t *bad);
 
 #endif
