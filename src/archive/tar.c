@@ -1019,6 +1019,43 @@ map_valid(const struct ae_tar_reader *r, uint64_t real, uint64_t stored)
 	return sum == stored;
 }
 
+/* Whether any block of [off, off + n) lies in a gap (salvage).  Gaps
+ * are whole chunks, and chunks are whole blocks, so the blocks' starts
+ * are enough. */
+static int
+touches_gap(struct ae_tar_reader *r, uint64_t off, uint64_t n)
+{
+	uint64_t end, o;
+
+	if (r->gap == NULL)
+		return 0;
+	for (o = off; o < off + n; o += AE_TAR_BLOCK)
+		if (r->gap(r->gap_ctx, o, &end))
+			return 1;
+	return 0;
+}
+
+/* Read and drop the stream up to gap_end (its bytes stand for a lost
+ * chunk).  0, 1 if the stream ended, or a read error. */
+static int
+skip_to(struct ae_tar_reader *r, uint64_t gap_end, struct ae_diag *d)
+{
+	uint8_t buf[4096];
+	size_t got;
+	int e;
+
+	while (r->offset < gap_end) {
+		size_t n = gap_end - r->offset < sizeof buf ?
+		    (size_t)(gap_end - r->offset) : sizeof buf;
+
+		if ((e = read_some(r, buf, n, &got, d)) != AE_OK)
+			return e;
+		if (got < n)
+			return 1;
+	}
+	return 0;
+}
+
 int
 ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
     struct ae_diag *d)
@@ -1028,7 +1065,8 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 	uint64_t first;             /* where this member's headers start */
 	int64_t v;
 	size_t got;
-	int e, posix;
+	int e, posix, resync = 0;
+	uint64_t after_gap = UINT64_MAX;    /* where the last gap ended */
 
 	if (r->ended)
 		return 1;
@@ -1044,12 +1082,42 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 	r->seg = 0;
 	first = r->offset;          /* after skip_data: its first block */
 	for (;;) {
-		uint64_t hoff = r->offset, size, real = 0;
+		uint64_t hoff = r->offset, size, real = 0, gap_end;
 		char t;
 		int sparse_bad = 0;
 
 		if ((e = read_some(r, b, AE_TAR_BLOCK, &got, d)) != AE_OK)
 			return e;
+		/* (asked once the block is here: by then the decoder has
+		 * reported the chunk it came from) */
+		if (got > 0 && r->gap != NULL
+		    && r->gap(r->gap_ctx, hoff, &gap_end)) {
+			/* A lost chunk where a header would be: step over
+			 * it, then look for the next block that is a
+			 * header (salvage). */
+			if (gap_end == UINT64_MAX
+			    || (e = skip_to(r, gap_end, d)) == 1) {
+				r->ended = r->lost_end = 1;
+				return 1;
+			}
+			if (e != AE_OK)
+				return e;
+			memset(&ov, 0, sizeof ov);
+			memset(m, 0, sizeof *m);
+			r->nmap = r->nxattr = r->xattr_len = 0;
+			resync = 1;
+			first = after_gap = r->offset;
+			continue;
+		}
+		if (got == 0 && resync) {
+			r->ended = r->lost_end = 1;
+			return 1;
+		}
+		if (resync && (got < AE_TAR_BLOCK || is_zero_block(b)
+		    || !checksum_matches(b))) {
+			first = r->offset;  /* not a header: on to the next */
+			continue;
+		}
 		if (got == 0 && hoff == first && hoff > 0) {
 			/* The stream ends where a header would start: older
 			 * tars wrote no end marker.  The container has
@@ -1082,6 +1150,7 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			size_t cap = (t == 'L' || t == 'K') ? AE_TAR_NAME_MAX + 1 :
 			    AE_TAR_PAX_MAX;
 
+
 			if (size > cap && (t == 'L' || t == 'K'))
 				return fail_at(d, AE_EFORMAT,
 				    name_error(STR_TOO_LONG, t == 'K'), first);
@@ -1092,6 +1161,18 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			    ae_tar_padding(size), d);
 			if (e != AE_OK)
 				return e;
+			if (touches_gap(r, r->offset - size -
+			    ae_tar_padding(size), size)) {
+				/* its records were lost (salvage): this
+				 * member cannot be read; on to the next
+				 * header */
+				memset(&ov, 0, sizeof ov);
+				memset(m, 0, sizeof *m);
+				r->nmap = r->nxattr = r->xattr_len = 0;
+				resync = 1;
+				first = r->offset;
+				continue;
+			}
 			if (t == 'x' || t == 'X') {
 				int which = 0;
 
@@ -1127,6 +1208,10 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			continue;
 		}
 		m->offset = hoff;
+		m->first = first;
+		/* Right after a gap, its extended header (a long name, say)
+		 * may have been in the gap: it cannot be read as it was. */
+		m->after_gap = !resync ? 0 : hoff == after_gap ? 2 : 1;
 		posix = memcmp(b + F_MAGIC, "ustar", 6) == 0;
 		if (!ov.has_path) {
 			/* prefix '/' name: at most 155 + 1 + 100 bytes.  Only
@@ -1250,6 +1335,7 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			m->nmap = 0;
 			r->map_active = 0;
 		}
+		m->end = r->offset + r->data_left;
 		return AE_OK;
 	}
 }

@@ -126,6 +126,11 @@ struct ae_tar_member {
 	uint32_t mtime_nsec;
 	char uname[256], gname[256];
 	uint64_t offset;            /* of its header in the tar stream */
+	uint64_t first;             /* where its headers start ('x', 'L') */
+	uint64_t end;               /* where it ends, padding included */
+	int after_gap;              /* found by looking past a gap: 1; 2 if
+	                             * its headers start right after it, so
+	                             * an extended header of its may be lost */
 	/* A sparse member (GNU old 'S', pax 0.0, 0.1 or 1.0): nmap data
 	 * runs in order, the rest holes.  NULL for other members.  Points
 	 * into the reader, valid until the next ae_tar_next. */
@@ -163,6 +168,21 @@ struct ae_tar_reader {
 	size_t seg;
 	uint8_t *xattr;             /* the current member's xattrs */
 	size_t xattr_len, xattr_cap, nxattr;
+	/*
+	 * Salvage (optional, set by the caller after init): whether stream
+	 * offset off lies in a gap, the stand-in of a lost chunk (whole
+	 * blocks, zeros), with *end its end (UINT64_MAX: the rest of the
+	 * stream).  A header that would start in a gap, or whose extended
+	 * records touch one, is not read: the reader steps over the gap
+	 * and takes the next block that checks as a header (zero blocks and
+	 * bad checksums are passed over then, not taken as the end or an
+	 * error), and marks the member it finds after_gap.  Data in a gap
+	 * is read as it comes (zeros): the caller knows from `first` and
+	 * `end` that the member touched one.
+	 */
+	int (*gap)(void *ctx, uint64_t off, uint64_t *end);
+	void *gap_ctx;
+	int lost_end;               /* the stream ended in a gap */
 };
 
 /* Whether b is a tar header block: not all zeros, and its checksum

@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "progress.h"
 #include "run.h"
+#include "salvage.h"
 #include "signals.h"
 
 int
@@ -76,11 +77,13 @@ cmd_decrypt(const struct opts *o)
 	uint8_t file_key[AE_FILE_KEY_LEN];
 	static struct ae_header h;
 	struct streams io;
+	struct salvage sv;
 	uint64_t w0 = ae_wall_ns();
 	gcm_ctx gcm;
 	int rc, r;
 
 	memset(&rs, 0, sizeof rs);
+	memset(&sv, 0, sizeof sv);
 	rs.decrypt = 1;
 	run_streams_init(&io);
 	if ((rc = run_input_open(&io.in, o->input, o)) != EXIT_OK)
@@ -99,12 +102,36 @@ cmd_decrypt(const struct opts *o)
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
 	pp.offset = h.len;
+	if (o->salvage) {
+		salvage_init(&sv, io.in.name, h.chunk_log2, &io.writer);
+		pp.salvage = 1;
+		pp.damaged = salvage_damaged;
+		pp.damaged_ctx = &sv;
+	}
 	run_progress_start(o, 1, io.in.fd, 0, h.len, io.out.fd);
 	r = ae_pipe_decode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
 	progress_stop();
+	if (r == AE_OK && o->salvage && salvage_count(&sv) > 0) {
+		/* What could be read is kept, never under the name asked
+		 * for: the lost chunks are zeros in it. */
+		salvage_report(&sv, "plaintext");
+		if ((rc = outfile_retarget(&io.out, ".damaged")) == EXIT_OK
+		    && (rc = outfile_commit(&io.out)) == EXIT_OK) {
+			msg_hint("%zu chunk%s lost; what could be read is in "
+			    "%s, with zeros where the lost bytes were",
+			    salvage_count(&sv), salvage_count(&sv) == 1 ? "" :
+			    "s", io.out.name);
+			rc = EXIT_DATA;
+		}
+		goto done;
+	}
 	if (r != AE_OK) {
+		if (o->salvage && salvage_count(&sv) > 0)
+			salvage_report(&sv, "plaintext");
 		rc = run_pipe_error(&io, r, &d);
-		if (io.out.in_place && rs.pipe.plain_bytes > 0)
+		if (rc == EXIT_PIPE)
+			;   /* the reader left: nothing to say (msg.h) */
+		else if (io.out.in_place && rs.pipe.plain_bytes > 0)
 			msg_error("the output is incomplete: only the first "
 			    "%llu bytes were written, and they must not be used "
 			    "as a whole", (unsigned long long)rs.pipe.plain_bytes);
@@ -116,6 +143,8 @@ cmd_decrypt(const struct opts *o)
 	if ((rc = outfile_commit(&io.out)) == EXIT_OK)
 		run_finish_stats(o, &rs, w0, &gcm, &io);
 done:
+	if (o->salvage)
+		salvage_free(&sv);
 	gcm_wipe(&gcm);
 	run_input_close(&io.in);
 	return rc;

@@ -502,6 +502,29 @@ apply_xattrs(struct extractor *x, const struct ae_tar_member *m, int fd)
 	}
 }
 
+/*
+ * --salvage: whether member m touched a lost chunk (its headers or its
+ * data, all of which have been read by now, so the decoder has reported
+ * every chunk they came from).  If so it is named, with where it lay,
+ * and counted as lost.
+ */
+static int
+lost_member(struct extractor *x, const struct ae_tar_member *m)
+{
+	uint64_t seq;
+	char q[1024];
+
+	if (x->salvage == NULL || !salvage_overlaps(x->salvage, m->first,
+	    m->end, &seq))
+		return 0;
+	msg_error("%s: lost: it lies in damaged chunk %llu (tar stream "
+	    "bytes %llu to %llu); not extracted", names_quote(m->path, q,
+	    sizeof q), (unsigned long long)seq, (unsigned long long)m->first,
+	    (unsigned long long)m->end - 1);
+	x->lost++;
+	return 1;
+}
+
 static void
 extract_file(struct extractor *x, const struct ae_tar_member *m,
     char *norm)
@@ -555,6 +578,14 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 	if (r == AE_OK && hole && ftruncate(fd, (off_t)m->size) != 0) {
 		fatal_errno(x, m->path);
 		goto undo;
+	}
+	if (r == AE_OK && lost_member(x, m)) {
+		/* (--salvage) part of it was in a lost chunk: its bytes there
+		 * are zeros, so it never appears under its name */
+		ae_wipe(x->buf, used);
+		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		return;
 	}
 	ae_wipe(x->buf, used);
 	if (r != AE_OK) {
@@ -976,6 +1007,26 @@ extract_members(struct extractor *x, struct ae_tar_reader *tr,
 		}
 		if (m.type == 'V')
 			continue;   /* a volume label: nothing to make */
+		if (m.after_gap == 2 && x->salvage != NULL) {
+			char q[1024];
+
+			/* its pax record (its full name, its size) may have
+			 * been in the lost chunk before it */
+			msg_error("%s: lost: it starts right after a damaged "
+			    "chunk, which may have held its extended header "
+			    "(tar stream byte %llu); not extracted",
+			    names_quote(m.path, q, sizeof q),
+			    (unsigned long long)m.offset);
+			x->lost++;
+			continue;
+		}
+		if (m.after_gap && x->salvage != NULL) {
+			char q[1024];
+
+			msg_warn("%s: found again after a lost chunk (tar stream "
+			    "byte %llu)", names_quote(m.path, q, sizeof q),
+			    (unsigned long long)m.offset);
+		}
 		e = &m;
 		if (x->o->strip > 0) {
 			if (strip_member(x, &m, &stripped) != 0)
@@ -1048,10 +1099,16 @@ cmd_extract(const struct opts *o)
 	}
 	if ((rc = unpack_open(&u, o)) != EXIT_OK)
 		goto out;
+	if (o->salvage)
+		x.salvage = &u.salvage;
 	if (ae_tar_reader_init(&tr, &u.tar_in) != AE_OK) {
 		msg_error("out of memory");
 		rc = unpack_end(&u, o, 1, &d, EXIT_SYSTEM);
 		goto out;
+	}
+	if (o->salvage) {
+		tr.gap = salvage_gap;
+		tr.gap_ctx = &u.salvage;
 	}
 	r = extract_members(&x, &tr, &sel, &d);
 	if (r == 1 && tr.no_end_marker)
@@ -1063,6 +1120,18 @@ cmd_extract(const struct opts *o)
 	extract_end(&x);        /* directory modes and times may warn */
 	if (fflush(stdout) != 0 && rc == EXIT_OK)
 		rc = msg_sys_error("standard output");
+	if (o->salvage && salvage_count(&u.salvage) > 0) {
+		salvage_report(&u.salvage, "tar stream");
+		msg_hint("%zu chunk%s lost, %zu member%s with them (named "
+		    "above); everything else was extracted whole",
+		    salvage_count(&u.salvage), salvage_count(&u.salvage) == 1 ?
+		    "" : "s", x.lost, x.lost == 1 ? "" : "s");
+		if (tr.lost_end)
+			msg_hint("the end of the archive was lost: members "
+			    "after the last chunk read cannot be named");
+		if (rc == EXIT_OK || rc == EXIT_PARTIAL)
+			rc = EXIT_DATA;
+	}
 	/* Only a whole archive can say a member is not in it. */
 	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
 		rc = EXIT_PARTIAL;
@@ -1073,6 +1142,8 @@ cmd_extract(const struct opts *o)
 	}
 out:
 	extract_end(&x);
+	if (o->salvage)
+		salvage_free(&u.salvage);
 	members_free(&sel);
 	close(root);
 	return rc;

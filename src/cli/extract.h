@@ -15,6 +15,7 @@
 
 #include "archive/tar.h"
 #include "members.h"
+#include "salvage.h"
 #include "opts.h"
 
 /* Files this run made, by normalized path: hard links may point only
@@ -44,6 +45,8 @@ struct extractor {
 	int fatal;                  /* exit status that ends the run */
 	int warned_abs;
 	int noted_xattrs;           /* -v said the archive has some */
+	struct salvage *salvage;    /* --salvage: what was lost, or NULL */
+	size_t lost;                /* members not extracted for it */
 	uint8_t *buf;
 	struct made *made;
 	size_t nmade, capmade;      /* capmade: a power of two, or 0 */

@@ -133,14 +133,17 @@ identity_recipients(const struct opts *o, struct ae_recipient **out,
 
 		if (e != AE_OK)
 			rc = bad_recipient(o->recipients[i], NULL, e, &d);
-		else if (add_recipient(out, n, &r) != 0)
+		else if (add_recipient(out, n, &r) != 0) {
+			msg_error("out of memory");
 			rc = EXIT_SYSTEM;
+		}
 	}
 	if (rc != EXIT_OK || o->nrecipient_files == 0)
-		return rc;
+		goto out;
 	if ((text = malloc(LIST_MAX + 1)) == NULL) {
 		msg_error("out of memory");
-		return EXIT_SYSTEM;
+		rc = EXIT_SYSTEM;
+		goto out;
 	}
 	for (i = 0; i < o->nrecipient_files && rc == EXIT_OK; i++) {
 		const char *path = o->recipient_files[i];
@@ -154,6 +157,12 @@ identity_recipients(const struct opts *o, struct ae_recipient **out,
 			rc = each_line(text, len, path, recipient_line, &l);
 	}
 	free(text);
+out:
+	if (rc != EXIT_OK) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 

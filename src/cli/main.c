@@ -149,6 +149,8 @@ usage_all(FILE *fp)
 	    "Decrypting (-t, -x, -d, --test):\n"
 	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
 	    "                            (default: 2G or half the RAM)\n"
+	    "      --salvage             -d, -x: go on past damaged chunks; keep\n"
+	    "                            what is whole, list what was lost\n"
 	    "\n"
 	    "Output and performance:\n"
 	    "  -q, --quiet               no progress line\n"
@@ -285,7 +287,7 @@ check_mode_options(const struct opts *o)
 		{ "--same-owner", "x" }, { "-O", "x" },
 		{ "--strip-components", "x" }, { "--xattrs", "cx" },
 		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
-		{ "-i", "dtx" }, { NULL, NULL }
+		{ "-i", "dtx" }, { "--salvage", "dx" }, { NULL, NULL }
 	};
 	int set[] = {
 		o->output != NULL, o->archive != NULL, o->directory != NULL,
@@ -293,7 +295,7 @@ check_mode_options(const struct opts *o)
 		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner,
 		o->to_stdout, o->strip > 0, o->xattrs, o->acls,
 		o->nrecipients > 0, o->nrecipient_files > 0,
-		o->nidentity_files > 0
+		o->nidentity_files > 0, o->salvage
 	};
 	int i;
 
@@ -306,6 +308,12 @@ check_mode_options(const struct opts *o)
 			return EXIT_USAGE;
 		}
 		return EXIT_OK;
+	}
+	if (o->salvage && o->to_stdout) {
+		msg_error("--salvage writes whole members only, and -O cannot "
+		    "take back what it wrote");
+		msg_hint("extract with --salvage into a directory (-C DIR)");
+		return EXIT_USAGE;
 	}
 	if (o->test && (o->verbose || o->output != NULL)) {
 		msg_error("--test prints nothing; use -t -v to list");
@@ -423,7 +431,7 @@ run(int argc, char **argv, struct room *rm)
 		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS,
 		OPT_DEFLATE, OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS,
 		OPT_SEALED, OPT_VERIFY, OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS,
-		OPT_NO_ACLS, OPT_GEN_IDENTITY
+		OPT_NO_ACLS, OPT_GEN_IDENTITY, OPT_SALVAGE
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -453,6 +461,7 @@ run(int argc, char **argv, struct room *rm)
 		{ "catenate", no_argument, NULL, OPT_SEALED },
 		{ "delete", no_argument, NULL, OPT_SEALED },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "salvage", no_argument, NULL, OPT_SALVAGE },
 		{ "xattrs", no_argument, NULL, OPT_XATTRS },
 		{ "no-xattrs", no_argument, NULL, OPT_NO_XATTRS },
 		{ "acls", no_argument, NULL, OPT_ACLS },
@@ -555,6 +564,9 @@ run(int argc, char **argv, struct room *rm)
 		case OPT_ACLS:
 		case OPT_NO_ACLS:
 			o.acls = c == OPT_ACLS;
+			break;
+		case OPT_SALVAGE:
+			o.salvage = 1;
 			break;
 		case OPT_WILDCARDS:
 			break;      /* patterns are always on (as bsdtar) */

@@ -116,6 +116,33 @@ release(struct outfile *o)
 }
 
 int
+outfile_retarget(struct outfile *o, const char *suffix)
+{
+	size_t n;
+	char *t;
+
+	if (o->in_place)
+		return EXIT_OK;
+	n = strlen(o->target_base) + strlen(suffix) + 1;
+	if (strlen(o->name) + strlen(suffix) >= sizeof o->alt_name) {
+		msg_error("%s: name too long", o->name);
+		return EXIT_SYSTEM;
+	}
+	if ((t = malloc(n)) == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	snprintf(t, n, "%s%s", o->target_base, suffix);
+	snprintf(o->alt_name, sizeof o->alt_name, "%s%s", o->name, suffix);
+	free(o->target_base);
+	o->target_base = t;
+	o->name = o->alt_name;
+	/* a new name: nothing there to take the mode or owner of */
+	o->replaces = 0;
+	return EXIT_OK;
+}
+
+int
 outfile_commit(struct outfile *o)
 {
 	if (o->in_place) {

@@ -32,6 +32,7 @@ struct outfile {
 	mode_t mode;        /* mode, or the mode a new file gets */
 	uid_t uid;
 	gid_t gid;
+	char alt_name[4200];    /* the name after outfile_retarget */
 };
 
 /*
@@ -39,6 +40,11 @@ struct outfile {
  * errors; returns 0 or an exit status.
  */
 int outfile_open(struct outfile *o, const char *path);
+
+/* Commit under the name with suffix appended instead (--salvage puts a
+ * damaged result at NAME.damaged, never at NAME).  Nothing changes for
+ * an output written in place.  Prints errors; 0 or an exit status. */
+int outfile_retarget(struct outfile *o, const char *suffix);
 
 /* Flush to disk and move into place.  Prints errors; 0 or exit status. */
 int outfile_commit(struct outfile *o);

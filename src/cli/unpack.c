@@ -101,6 +101,13 @@ unpack_open(struct unpack *u, const struct opts *o)
 	u->tar_in.ctx = u;
 	run_pipe_params(o, &u->gcm, u->h.chunk_log2, &u->io, &u->pp);
 	u->pp.offset = u->h.len;
+	if (o->salvage) {
+		salvage_init(&u->salvage, u->io.in.name, u->h.chunk_log2,
+		    &u->chan_w);
+		u->pp.salvage = 1;
+		u->pp.damaged = salvage_damaged;
+		u->pp.damaged_ctx = &u->salvage;
+	}
 	run_progress_start(o, 1, u->io.in.fd, 0, u->h.len,
 	    o->mode == 't' ? STDOUT_FILENO : -1);
 	if (pthread_create(&u->thread, NULL, decode, u) != 0) {

@@ -18,6 +18,7 @@
 #include "container/header.h"
 #include "archive/tar.h"
 #include "run.h"
+#include "salvage.h"
 #include "stats.h"
 
 struct unpack {
@@ -40,6 +41,8 @@ struct unpack {
 	size_t peek_len, peek_pos;
 	uint64_t w0;
 	uint64_t files_t0;          /* the caller's thread clock at the start */
+	struct salvage salvage;     /* --salvage: lost chunks (their zeros go
+	                             * through the channel, in place) */
 };
 
 /*

@@ -80,6 +80,9 @@ struct job {
 	uint64_t seq;
 	int final;
 	int status;                 /* AE_OK, or the failure at this seq */
+	int salvageable;            /* decode: a worker's failure (the
+	                             * record's frame held, so the next
+	                             * record is where it says) */
 	struct ae_diag diag;
 	uint64_t offset;            /* decode: container offset of the record */
 	uint8_t *in;                /* encode: plaintext; decode: record,
@@ -153,6 +156,7 @@ get_free(struct pipe *pp)
 		j->kind = JOB_CHUNK;
 		j->final = 0;
 		j->status = AE_OK;
+		j->salvageable = 0;
 		memset(&j->diag, 0, sizeof j->diag);
 		j->in_len = j->out_len = 0;
 	}
@@ -222,7 +226,10 @@ post_done(struct pipe *pp, struct job *j)
 {
 	pthread_mutex_lock(&pp->lock);
 	pp->ring[j->seq % pp->njobs] = j;
-	if (j->status != AE_OK && j->seq < pp->fail_seq) {
+	/* With salvage, a chunk that fails to open stops nothing: the
+	 * writer reports it and goes on (pipeline.h). */
+	if (j->status != AE_OK && j->seq < pp->fail_seq
+	    && !(pp->p->salvage && j->salvageable)) {
 		pp->fail_seq = j->seq;
 		/* the reader may be waiting for a job it no longer needs */
 		pthread_cond_broadcast(&pp->free_cv);
@@ -430,8 +437,13 @@ worker_main(void *arg)
 			r = ae_chunk_open(w->coder, key, j->seq, rec,
 			    rec + AE_FRAME_LEN, ctlen, rec + AE_FRAME_LEN,
 			    j->out, &j->out_len, &j->diag);
-			if (r != AE_OK)
+			if (r != AE_OK) {
 				j->diag.offset = j->offset;
+				j->salvageable = 1;
+				/* (out may hold unauthenticated bytes of a
+				 * failed inflate: never handed on) */
+				j->out_len = 0;
+			}
 		} else {
 			r = ae_chunk_seal(w->coder, key, j->seq, j->final,
 			    j->in, j->in_len, j->out, &j->out_len);
@@ -610,6 +622,16 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		if (j == NULL)
 			return ae_fail(d, AE_EINTR, AE_AT_NONE, "interrupted",
 			    seq, 0);
+		if (j->status != AE_OK && pp->p->salvage && j->salvageable) {
+			/* Report the lost chunk and go on with the next. */
+			pp->p->damaged(pp->p->damaged_ctx, j->seq, j->final,
+			    &j->diag);
+			st->damaged_chunks++;
+			st->wire_bytes += j->in_len;
+			put_free(pp, j);
+			seq++;      /* (after a final one: the end marker) */
+			continue;
+		}
 		if (j->status != AE_OK) {
 			if (d != NULL)
 				*d = j->diag;

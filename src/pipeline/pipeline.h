@@ -41,6 +41,18 @@ struct ae_pipe_params {
 	void (*progress)(void *ctx, uint64_t plain_bytes,
 	    uint64_t wire_bytes);
 	void *progress_ctx;
+	/* decode, --salvage: a chunk that fails to open (a bad tag, bad
+	 * DEFLATE data) does not end the run.  The writer calls damaged()
+	 * instead of writing it, in chunk order, with its index, whether
+	 * its frame said it was the final one, and d naming it, then goes
+	 * on with the next record (its frame held, so the next record is
+	 * where it says).  A damaged frame, a truncation or data after the
+	 * final chunk still ends the run: without an index there is no
+	 * telling where the next record starts. */
+	int salvage;
+	void (*damaged)(void *ctx, uint64_t seq, int final,
+	    const struct ae_diag *d);
+	void *damaged_ctx;
 };
 
 /* What the run did and cost.  CPU times are per-thread clocks, summed.
@@ -52,6 +64,7 @@ struct ae_pipe_stats {
 	uint64_t chunks;
 	uint64_t probe_stored;      /* encode: chunks stored because the
 	                             * incompressible-data probe said so */
+	uint64_t damaged_chunks;    /* decode with salvage: chunks lost */
 	uint64_t read_bytes, write_bytes;
 	uint64_t aead_bytes;        /* bytes sealed or opened */
 	uint64_t read_ns;           /* reader thread, in reads */

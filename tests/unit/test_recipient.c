@@ -242,8 +242,11 @@ test_keys(void)
 		memcpy(strstr(enc, "AAAABG5vbmUA"), "AAAABGFlczIA", 12);
 		CHECK(ae_identity_parse_ssh(enc, strlen(enc), &id, &d)
 		    == AE_EKEY, "encrypted key");
-		CHECK(ae_identity_parse_ssh("-----BEGIN RSA PRIVATE KEY-----\n"
-		    "x\n", 36, &id, &d) == AE_ENOTSUP, "rsa pem");
+		static const char rsa[] =
+		    "-----BEGIN RSA PRIVATE KEY-----\nx\n";
+
+		CHECK(ae_identity_parse_ssh(rsa, strlen(rsa), &id, &d)
+		    == AE_ENOTSUP, "rsa pem");
 		memcpy(enc, ssh_private, sizeof enc);
 		enc[200] = enc[200] == 'A' ? 'B' : 'A';
 		CHECK(ae_identity_parse_ssh(enc, strlen(enc), &id, &d) != AE_OK,

@@ -1,0 +1,134 @@
+/*
+ * salvage.c -- what a damaged container still holds (contract in
+ * salvage.h).
+ */
+#include "config.h"
+#include "salvage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+
+void
+salvage_init(struct salvage *s, const char *name, unsigned chunk_log2,
+    struct ae_writer *fill)
+{
+	memset(s, 0, sizeof *s);
+	s->name = name;
+	s->chunk = (uint64_t)1 << chunk_log2;
+	s->fill = fill;
+	pthread_mutex_init(&s->lock, NULL);
+}
+
+void
+salvage_free(struct salvage *s)
+{
+	free(s->lost);
+	s->lost = NULL;
+	pthread_mutex_destroy(&s->lock);
+}
+
+void
+salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
+{
+	static const uint8_t zeros[65536];
+	struct salvage *s = ctx;
+	struct salvage_range r = { seq, seq * s->chunk,
+	    final ? UINT64_MAX : (seq + 1) * s->chunk };
+	uint64_t left;
+
+	msg_error("%s: chunk %llu at offset %llu %s; %s", s->name,
+	    (unsigned long long)seq, d->offset, d->what != NULL ? d->what :
+	    "failed", final ? "it was the final chunk: the end of the data "
+	    "is lost" : "its bytes are lost, and the rest is read on");
+	pthread_mutex_lock(&s->lock);
+	if (s->nlost == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct salvage_range *t = realloc(s->lost, cap * sizeof *t);
+
+		if (t != NULL) {
+			s->lost = t;
+			s->cap = cap;
+		}
+	}
+	/* (out of memory: the range cannot be listed, but the zeros below
+	 * still keep every later byte in place) */
+	if (s->nlost < s->cap)
+		s->lost[s->nlost++] = r;
+	pthread_mutex_unlock(&s->lock);
+	/* A lost final chunk has no known length: nothing stands for it. */
+	for (left = final ? 0 : s->chunk; left > 0 && s->fill_err == AE_OK;) {
+		size_t n = left < sizeof zeros ? (size_t)left : sizeof zeros;
+
+		s->fill_err = s->fill->write(s->fill->ctx, zeros, n);
+		left -= n;
+	}
+}
+
+int
+salvage_gap(void *ctx, uint64_t off, uint64_t *end)
+{
+	struct salvage *s = ctx;
+	size_t i;
+	int in = 0;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->nlost && !in; i++)
+		if (off >= s->lost[i].start && off < s->lost[i].end) {
+			*end = s->lost[i].end;
+			in = 1;
+		}
+	pthread_mutex_unlock(&s->lock);
+	return in;
+}
+
+int
+salvage_overlaps(struct salvage *s, uint64_t start, uint64_t end,
+    uint64_t *seq)
+{
+	size_t i;
+	int hit = 0;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->nlost && !hit; i++)
+		if (start < s->lost[i].end && s->lost[i].start < end) {
+			*seq = s->lost[i].seq;
+			hit = 1;
+		}
+	pthread_mutex_unlock(&s->lock);
+	return hit;
+}
+
+size_t
+salvage_count(struct salvage *s)
+{
+	size_t n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->nlost;
+	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
+void
+salvage_report(struct salvage *s, const char *what)
+{
+	size_t i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->nlost; i++) {
+		if (s->lost[i].end == UINT64_MAX)
+			msg_error("%s: lost: %s bytes %llu to the end (chunk "
+			    "%llu)", s->name, what,
+			    (unsigned long long)s->lost[i].start,
+			    (unsigned long long)s->lost[i].seq);
+		else
+			msg_error("%s: lost: %s bytes %llu to %llu (chunk "
+			    "%llu)", s->name, what,
+			    (unsigned long long)s->lost[i].start,
+			    (unsigned long long)s->lost[i].end - 1,
+			    (unsigned long long)s->lost[i].seq);
+	}
+	pthread_mutex_unlock(&s->lock);
+}

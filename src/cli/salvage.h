@@ -1,0 +1,64 @@
+/*
+ * salvage.h -- --salvage on -d and -x: what a damaged container still
+ * holds.
+ *
+ * The pipeline (pipeline.h, `salvage`) reports each chunk that fails to
+ * open instead of stopping.  This keeps the list of what was lost, as
+ * ranges of the plaintext (each chunk but the last holds exactly one
+ * chunk size of it, so the ranges are exact), and writes zeros in their
+ * place so that everything after a lost chunk stays at its offset: a
+ * stream keeps its layout, and the tar reader keeps its block grid and
+ * can step over a gap (tar.h, the gap callback).  Nothing unauthenticated
+ * is ever passed on: a lost chunk's bytes are not used at all.
+ */
+#ifndef AE_CLI_SALVAGE_H
+#define AE_CLI_SALVAGE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/io.h"
+
+struct salvage_range {
+	uint64_t seq;               /* the chunk */
+	uint64_t start, end;        /* plaintext bytes; end UINT64_MAX: the
+	                             * rest (the final chunk was lost) */
+};
+
+struct salvage {
+	const char *name;           /* the input, for messages */
+	uint64_t chunk;             /* the chunk size */
+	struct ae_writer *fill;     /* where the zeros go */
+	int fill_err;               /* a write of zeros failed (then the
+	                             * pipeline's next write fails too) */
+	pthread_mutex_t lock;       /* the decoder adds, the tar reader asks */
+	struct salvage_range *lost;
+	size_t nlost, cap;
+};
+
+void salvage_init(struct salvage *s, const char *name, unsigned chunk_log2,
+    struct ae_writer *fill);
+void salvage_free(struct salvage *s);
+
+/* The pipeline's `damaged` callback (ctx is the struct salvage): says
+ * which chunk was lost and why, records it, and writes its zeros. */
+void salvage_damaged(void *ctx, uint64_t seq, int final,
+    const struct ae_diag *d);
+
+/* Whether plaintext offset off lies in a lost range: 1 with *end its
+ * end, or 0.  The tar reader's gap callback (ctx is the salvage). */
+int salvage_gap(void *ctx, uint64_t off, uint64_t *end);
+
+/* Whether [start, end) touches a lost range: 1 with *seq the first such
+ * chunk, or 0. */
+int salvage_overlaps(struct salvage *s, uint64_t start, uint64_t end,
+    uint64_t *seq);
+
+/* How many chunks were lost. */
+size_t salvage_count(struct salvage *s);
+
+/* The summary: each lost range of the plaintext, as byte offsets. */
+void salvage_report(struct salvage *s, const char *what);
+
+#endif

@@ -1,0 +1,165 @@
+#!/usr/bin/env bats
+# --salvage (issue 18, the part that needs no format change): a chunk
+# that fails to open no longer ends -d or -x.  What is whole is kept,
+# never under the final name when it touched a lost chunk, and what was
+# lost is listed with byte ranges; the exit status is 4.  Nothing of a
+# lost chunk is ever used: its place is filled with zeros.
+
+load test_helper
+
+setup() {
+	test_dir
+	export AESCRYPT_PASSPHRASE=salvage
+}
+
+# flip FILE CHUNK...: flip one ciphertext byte in each of the chunks
+# (64 KiB chunks), in place.
+flip() {
+	local f=$1
+	shift
+	/usr/bin/python3 - "$f" "$@" <<'PY'
+import struct, sys
+f = sys.argv[1]
+d = bytearray(open(f, "rb").read())
+L = struct.unpack(">H", d[9:11])[0]
+recs, off = [], L
+while off + 5 <= len(d):
+    n = struct.unpack(">I", d[off + 1:off + 5])[0]
+    recs.append(off)
+    off += 5 + n + 16
+for c in sys.argv[2:]:
+    d[recs[int(c)] + 5 + 100] ^= 0x40
+open(f, "wb").write(d)
+PY
+}
+
+@test "-d --salvage: three lost chunks become zeros in OUT.damaged, the rest byte-exact, the ranges listed" {
+	head -c 1500000 /dev/urandom > d.bin
+	"$AESCRYPT" -e -q "${FAST_KDF[@]}" --chunk-size 64K -o d.aes d.bin
+	flip d.aes 2 9 17
+	# without --salvage: nothing, as before
+	run_aescrypt 4 -d -q -o out.bin d.aes
+	assert_match "chunk 2 at offset [0-9]+ failed authentication"
+	assert_no_output . out.bin
+	[ ! -e out.bin.damaged ]
+	run_aescrypt 4 -d -q --salvage -o out.bin d.aes
+	assert_match "lost: plaintext bytes 131072 to 196607 \(chunk 2\)"
+	assert_match "lost: plaintext bytes 589824 to 655359 \(chunk 9\)"
+	assert_match "lost: plaintext bytes 1114112 to 1179647 \(chunk 17\)"
+	assert_match "3 chunks lost; what could be read is in out.bin.damaged"
+	[ ! -e out.bin ]
+	[ "$(stat -c %s out.bin.damaged)" -eq 1500000 ]
+	/usr/bin/python3 - d.bin out.bin.damaged <<'PY'
+import sys
+a = open(sys.argv[1], "rb").read()
+b = open(sys.argv[2], "rb").read()
+C = 65536
+for i in range(0, len(a), C):
+    lost = i // C in (2, 9, 17)
+    want = bytes(len(a[i:i + C])) if lost else a[i:i + C]
+    assert b[i:i + C] == want, "chunk %d" % (i // C)
+PY
+	# an undamaged file is unchanged by --salvage
+	"$AESCRYPT" -e -q "${FAST_KDF[@]}" -o good.aes d.bin
+	run_aescrypt 0 -d -q --salvage -o good.bin good.aes
+	cmp d.bin good.bin
+}
+
+@test "-d --salvage: a lost final chunk loses the end; a damaged frame or a cut still stops" {
+	head -c 200000 /dev/urandom > d.bin
+	"$AESCRYPT" -e -q "${FAST_KDF[@]}" --chunk-size 64K -o d.aes d.bin
+	cp d.aes last.aes
+	flip last.aes 3
+	run_aescrypt 4 -d -q --salvage -o out.bin last.aes
+	assert_match "it was the final chunk: the end of the data is lost"
+	assert_match "lost: plaintext bytes 196608 to the end \(chunk 3\)"
+	[ "$(stat -c %s out.bin.damaged)" -eq 196608 ]
+	cmp -n 196608 d.bin out.bin.damaged
+	head -c 100000 d.aes > cut.aes
+	run_aescrypt 4 -d -q --salvage -o cut.bin cut.aes
+	assert_match "truncated|no final"
+	assert_no_output . cut.bin
+}
+
+# members ARCHIVE.tar: "name first end" for each member (tar offsets)
+members() {
+	/usr/bin/python3 - "$1" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+off, first, name = 0, None, None
+while off + 512 <= len(d):
+    b = d[off:off + 512]
+    if b == bytes(512):
+        break
+    if first is None:
+        first = off
+    size = int(b[124:136].strip(b"\0 ") or b"0", 8)
+    t = b[156:157]
+    body = (size + 511) // 512 * 512
+    if t == b"x":
+        for rec in d[off + 512:off + 512 + size].split(b"\n"):
+            if b" path=" in rec:
+                name = rec.split(b"=", 1)[1].decode()
+        off += 512 + body
+        continue
+    n = name or b[0:100].rstrip(b"\0").decode()
+    data = body if t in (b"0", b"\0") else 0
+    print(n, first, off + 512 + data)
+    off += 512 + data
+    first, name = None, None
+PY
+}
+
+@test "-x --salvage: every member clear of the lost chunks is restored byte-exact; those that touched them are named" {
+	mkdir src
+	local i
+	for i in $(seq 1 80); do
+		head -c $(( (i * 7919) % 50000 + 1 )) /dev/urandom > src/f$i
+	done
+	"$AESCRYPT" -c -q "${FAST_KDF[@]}" --chunk-size 64K -f a.aes src
+	"$AESCRYPT" -d -q -o a.tar a.aes
+	members a.tar > layout
+	flip a.aes 4 11 19
+	mkdir out
+	run_aescrypt 4 -x -q --salvage -f a.aes -C out
+	echo "$output" > messages
+	assert_match "lost: tar stream bytes 262144 to 327679 \(chunk 4\)"
+	assert_match "lost: tar stream bytes 720896 to 786431 \(chunk 11\)"
+	assert_match "lost: tar stream bytes 1245184 to 1310719 \(chunk 19\)"
+	/usr/bin/python3 - layout messages out <<'PY'
+import os, sys
+C = 65536
+lost = [(c * C, (c + 1) * C) for c in (4, 11, 19)]
+msgs = open(sys.argv[2]).read()
+clear, touched = [], []
+for line in open(sys.argv[1]):
+    name, first, end = line.split()
+    if not name.startswith("src/f"):
+        continue
+    hit = any(int(first) < e and s < int(end) for s, e in lost)
+    (touched if hit else clear).append(name)
+assert touched, "the flips must touch some members"
+for n in clear:
+    p = os.path.join(sys.argv[3], n)
+    assert os.path.isfile(p), "clear member %s missing" % n
+    assert open(p, "rb").read() == open(n, "rb").read(), n
+for n in touched:
+    assert not os.path.exists(os.path.join(sys.argv[3], n)), \
+        "%s touched a lost chunk but was extracted" % n
+    # named, unless its header itself was in the lost chunk
+for n in os.listdir(os.path.join(sys.argv[3], "src")):
+    assert "src/" + n in clear, "extracted %s is not a clear member" % n
+named = [n for n in touched if ("%s: lost:" % n) in msgs]
+print("# %d clear, %d touched (%d named)" % (len(clear), len(touched), len(named)))
+assert named, "no lost member was named"
+PY
+	# no temp file left anywhere
+	[ -z "$(find out -name '.*aescrypt*')" ]
+}
+
+@test "--salvage belongs to -d and -x, and not with -O" {
+	run_aescrypt 2 -e --salvage x
+	assert_match "--salvage does not apply to -e"
+	run_aescrypt 2 -x -O --salvage -f x.aes
+	assert_match "--salvage writes whole members only"
+}
