@@ -6,13 +6,10 @@
 #include "config.h"
 #include "identity.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "crypto/wipe.h"
 #include "exitcode.h"
@@ -193,6 +190,20 @@ add_identity(struct ilist *l, const struct ae_identity *id)
 	return 0;
 }
 
+/* Add *id to l and wipe it.  0, or EXIT_SYSTEM (reported). */
+static int
+take_identity(struct ilist *l, struct ae_identity *id)
+{
+	int e = add_identity(l, id);
+
+	ae_wipe(id, sizeof *id);
+	if (e != 0) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
 static int
 identity_line(char *line, const char *where, void *arg)
 {
@@ -213,13 +224,7 @@ identity_line(char *line, const char *where, void *arg)
 		    where, d.what);
 		return EXIT_KEY;
 	}
-	e = add_identity(l, &id);
-	ae_wipe(&id, sizeof id);
-	if (e != 0) {
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
-	return EXIT_OK;
+	return take_identity(l, &id);
 }
 
 /* One -i file: a PEM OpenSSH key or an age identity file. */
@@ -254,13 +259,7 @@ read_one(const char *path, char *text, struct ilist *l)
 			msg_error("%s: %s", q, d.what);
 			return EXIT_KEY;
 		}
-		e = add_identity(l, &id);
-		ae_wipe(&id, sizeof id);
-		if (e != 0) {
-			msg_error("out of memory");
-			return EXIT_SYSTEM;
-		}
-		return EXIT_OK;
+		return take_identity(l, &id);
 	}
 	{
 		size_t before = l->n;
@@ -319,8 +318,8 @@ identity_generate(const char *path)
 	char when[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	size_t len, off = 0;
-	int fd, rc = EXIT_OK, to_stdout = strcmp(path, "-") == 0;
+	size_t len;
+	int rc, to_stdout = strcmp(path, "-") == 0;
 
 	if (ae_identity_generate(&id) != AE_OK) {
 		msg_error("the system random number generator failed");
@@ -335,38 +334,7 @@ identity_generate(const char *path)
 	len = (size_t)snprintf(text, sizeof text, "# created: %s\n"
 	    "# public key: %s\n%s\n", when, rcpt, sec);
 	ae_wipe(sec, sizeof sec);
-	if (to_stdout) {
-		fd = STDOUT_FILENO;
-	} else if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-	    0600)) < 0) {
-		msg_error("%s: %s", path, strerror(errno));
-		if (errno == EEXIST)
-			msg_hint("an identity file is never overwritten; "
-			    "remove it first if you mean to");
-		ae_wipe(text, sizeof text);
-		return EXIT_SYSTEM;
-	}
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = EXIT_SYSTEM;
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (rc == EXIT_OK && !to_stdout && fsync(fd) != 0)
-		rc = EXIT_SYSTEM;
-	if (rc != EXIT_OK)
-		rc = msg_sys_error(to_stdout ? "standard output" : path);
-	if (!to_stdout) {
-		if (close(fd) != 0 && rc == EXIT_OK)
-			rc = msg_sys_error(path);
-		if (rc != EXIT_OK)
-			unlink(path);       /* never half a key */
-	}
+	rc = secret_write_new(path, text, len, "an identity file");
 	ae_wipe(text, sizeof text);
 	if (rc == EXIT_OK && !to_stdout) {
 		/* The recipient, for scripts: R=$(aescrypt --gen-identity F) */

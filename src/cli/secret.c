@@ -293,20 +293,12 @@ secret_keyfile_read(const char *path, uint8_t key[32])
 }
 
 int
-secret_keyfile_generate(const char *path)
+secret_write_new(const char *path, const char *text, size_t len,
+    const char *what)
 {
-	uint8_t key[32];
-	char text[256];
-	size_t len, off = 0;
+	size_t off = 0;
 	int fd, rc = EXIT_OK, to_stdout = strcmp(path, "-") == 0;
 
-	if (ae_random(key, sizeof key) != AE_OK) {
-		msg_error("the system random number generator failed: %s",
-		    strerror(errno));
-		return EXIT_SYSTEM;
-	}
-	len = ae_keyfile_format(key, text, sizeof text);
-	ae_wipe(key, sizeof key);
 	if (to_stdout) {
 		fd = STDOUT_FILENO;
 	} else {
@@ -314,9 +306,8 @@ secret_keyfile_generate(const char *path)
 		if (fd < 0) {
 			msg_error("%s: %s", path, strerror(errno));
 			if (errno == EEXIST)
-				msg_hint("a key file is never overwritten; "
-				    "remove it first if you mean to");
-			ae_wipe(text, sizeof text);
+				msg_hint("%s is never overwritten; remove it "
+				    "first if you mean to", what);
 			return EXIT_SYSTEM;
 		}
 	}
@@ -344,6 +335,25 @@ secret_keyfile_generate(const char *path)
 		if (rc != EXIT_OK)
 			unlink(path);
 	}
+	return rc;
+}
+
+int
+secret_keyfile_generate(const char *path)
+{
+	uint8_t key[32];
+	char text[256];
+	size_t len;
+	int rc;
+
+	if (ae_random(key, sizeof key) != AE_OK) {
+		msg_error("the system random number generator failed: %s",
+		    strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	len = ae_keyfile_format(key, text, sizeof text);
+	ae_wipe(key, sizeof key);
+	rc = secret_write_new(path, text, len, "a key file");
 	ae_wipe(text, sizeof text);
 	return rc;
 }

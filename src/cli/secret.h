@@ -61,6 +61,15 @@ int secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 int secret_keyfile_read(const char *path, uint8_t key[32]);
 
 /*
+ * Write len bytes of text (a secret) to a new file at path, mode 0600,
+ * never over an existing one ("-": standard output), fsynced; on failure
+ * nothing is left under the name.  `what` ("a key file") is for the
+ * hint when the file exists.  Prints errors; 0 or an exit status.
+ */
+int secret_write_new(const char *path, const char *text, size_t len,
+    const char *what);
+
+/*
  * --gen-key: write a new random key file at path (mode 0600, never over
  * an existing file; "-" is standard output).  0 or an exit status.
  */

@@ -96,6 +96,15 @@ t_unhex(const char *s, size_t len, size_t *n)
 	return out;
 }
 
+/* CHECK that got holds the bytes written in hex. */
+#define t_check_hex(got, hex, what) do {				\
+	size_t t_n_;							\
+	uint8_t *t_want_ = t_unhex((hex), strlen(hex), &t_n_);		\
+									\
+	CHECK_MEM((got), t_want_, t_n_, "%s: wrong output", (what));	\
+	free(t_want_);							\
+} while (0)
+
 /* Read a whole file; exits if it cannot. */
 static inline char *
 t_slurp(const char *dir, const char *name, size_t *n)

@@ -8,16 +8,6 @@
 #include "crypto/hmac_sha256.h"
 #include "crypto/sha256.h"
 
-static void
-check_hex(const uint8_t *got, const char *hex, const char *what)
-{
-	size_t n;
-	uint8_t *want = t_unhex(hex, strlen(hex), &n);
-
-	CHECK_MEM(got, want, n, "%s: wrong output", what);
-	free(want);
-}
-
 /* Hash msg whole, one byte at a time, and in ragged pieces. */
 static void
 sha_case(const char *msg, size_t len, const char *hex)
@@ -27,17 +17,17 @@ sha_case(const char *msg, size_t len, const char *hex)
 	size_t i, step;
 
 	sha256(msg, len, out);
-	check_hex(out, hex, "sha256 one-shot");
+	t_check_hex(out, hex, "sha256 one-shot");
 	sha256_init(&s);
 	for (i = 0; i < len; i++)
 		sha256_update(&s, msg + i, 1);
 	sha256_final(&s, out);
-	check_hex(out, hex, "sha256 byte by byte");
+	t_check_hex(out, hex, "sha256 byte by byte");
 	sha256_init(&s);
 	for (i = 0, step = 1; i < len; i += step, step = step * 3 % 71 + 1)
 		sha256_update(&s, msg + i, len - i < step ? len - i : step);
 	sha256_final(&s, out);
-	check_hex(out, hex, "sha256 ragged pieces");
+	t_check_hex(out, hex, "sha256 ragged pieces");
 }
 
 static void
@@ -63,13 +53,13 @@ test_sha256(void)
 	    "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 	memset(million, 'a', 1000000);
 	sha256(million, 1000000, out);
-	check_hex(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+	t_check_hex(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
 	    "sha256 million a");
 	sha256_init(&s);
 	for (i = 0; i < 1000; i++)
 		sha256_update(&s, million, 1000);
 	sha256_final(&s, out);
-	check_hex(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+	t_check_hex(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
 	    "sha256 million a in 1000-byte pieces");
 	free(million);
 }
@@ -107,7 +97,7 @@ test_hmac(void)
 		uint8_t *d = t_unhex(v[i].data, strlen(v[i].data), &dl);
 
 		hmac_sha256(k, kl, d, dl, out);
-		check_hex(out, v[i].mac, "hmac rfc4231");
+		t_check_hex(out, v[i].mac, "hmac rfc4231");
 		free(k);
 		free(d);
 	}
@@ -115,13 +105,13 @@ test_hmac(void)
 	memset(key131, 0xaa, 131);
 	strcpy(d6, "Test Using Larger Than Block-Size Key - Hash Key First");
 	hmac_sha256(key131, 131, d6, strlen(d6), out);
-	check_hex(out, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+	t_check_hex(out, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
 	    "hmac rfc4231 case 6");
 	strcpy(d7, "This is a test using a larger than block-size key and a larger "
 	    "than block-size data. The key needs to be hashed before being used "
 	    "by the HMAC algorithm.");
 	hmac_sha256(key131, 131, d7, strlen(d7), out);
-	check_hex(out, "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
+	t_check_hex(out, "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
 	    "hmac rfc4231 case 7");
 }
 
@@ -133,9 +123,9 @@ hkdf_case(const uint8_t *ikm, size_t ikml, const uint8_t *salt, size_t sl,
 	uint8_t prk[32], okm[100], okm2[100];
 
 	hkdf_sha256_extract(salt, sl, ikm, ikml, prk);
-	check_hex(prk, prk_hex, "hkdf prk");
+	t_check_hex(prk, prk_hex, "hkdf prk");
 	CHECK(hkdf_sha256_expand(prk, info, il, okm, L) == 0, "hkdf expand");
-	check_hex(okm, okm_hex, "hkdf okm");
+	t_check_hex(okm, okm_hex, "hkdf okm");
 	CHECK(hkdf_sha256(salt, sl, ikm, ikml, info, il, okm2, L) == 0, "hkdf");
 	CHECK_MEM(okm, okm2, L, "hkdf one-shot differs");
 }

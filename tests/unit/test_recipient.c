@@ -12,16 +12,6 @@
 #include "container/recipient.h"
 #include "crypto/x25519.h"
 
-static void
-check_hex(const uint8_t *got, const char *hex, const char *what)
-{
-	size_t n;
-	uint8_t *want = t_unhex(hex, strlen(hex), &n);
-
-	CHECK_MEM(got, want, n, "%s: wrong output", what);
-	free(want);
-}
-
 /* BIP-173's valid strings: each checksum verifies.  The decoder also
  * turns the data into bytes and refuses left-over bits that are not zero
  * (-2, *bad at the end), which some of these have; no other failure is
@@ -137,17 +127,17 @@ test_x25519(void)
 	k = t_unhex("a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4", 64, &n);
 	u = t_unhex("e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c", 64, &n);
 	CHECK(ae_x25519(out, k, u) == AE_OK, "rfc7748 5.2");
-	check_hex(out, "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552", "rfc7748 5.2");
+	t_check_hex(out, "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552", "rfc7748 5.2");
 	a = t_unhex("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a", 64, &n);
 	b = t_unhex("5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb", 64, &n);
 	CHECK(ae_x25519_base(pa, a) == AE_OK && ae_x25519_base(pb, b) == AE_OK,
 	    "base");
-	check_hex(pa, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a", "alice's public key");
-	check_hex(pb, "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f", "bob's public key");
+	t_check_hex(pa, "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a", "alice's public key");
+	t_check_hex(pb, "de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f", "bob's public key");
 	CHECK(ae_x25519(s1, a, pb) == AE_OK && ae_x25519(s2, b, pa) == AE_OK,
 	    "dh");
-	check_hex(s1, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742", "shared (alice)");
-	check_hex(s2, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742", "shared (bob)");
+	t_check_hex(s1, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742", "shared (alice)");
+	t_check_hex(s2, "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742", "shared (bob)");
 	/* low-order points give an all-zero secret: refused */
 	CHECK(ae_x25519(out, a, zero) == AE_EINVAL, "u = 0 refused");
 	CHECK(ae_x25519(out, a, one) == AE_EINVAL, "u = 1 refused");
