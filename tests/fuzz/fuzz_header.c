@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "fuzz.h"
+#include "../samples/test_keys.h"
 #include "container/header.h"
 #include "common/io.h"
 
@@ -23,16 +24,6 @@ static void one(const uint8_t *data, size_t size);
 
 static struct ae_identity ids[2];
 
-static const char age_secret[] =
-    "AGE-SECRET-KEY-16M4MTYEAASA6ND8LSZMLX9KPLRQ93PW0L4LD8G33LJCXE7Z7T9EQMX5HJ8";
-static const char ssh_private[] =
-    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
-    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
-    "QyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8QAAAJCB7drQge3a\n"
-    "0AAAAAtzc2gtZWQyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8Q\n"
-    "AAAECY3wzplsGEcSXzAcoO1l6/fyo8iRnKdEWGa3pn3HCk7gpedrDATVVkIAbyHjtAzUxJ\n"
-    "HSLDhM0S98NO8VLM5CHxAAAADXRlc3RAYWVzY3J5cHQ=\n"
-    "-----END OPENSSH PRIVATE KEY-----\n";
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -41,10 +32,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t L;
 
 	if (ids[0].type == 0) {
-		FUZZ_ASSERT(ae_identity_parse_age(age_secret, &ids[0], NULL)
+		FUZZ_ASSERT(ae_identity_parse_age(test_age_secret, &ids[0], NULL)
 		    == AE_OK);
-		FUZZ_ASSERT(ae_identity_parse_ssh(ssh_private,
-		    sizeof ssh_private - 1, &ids[1], NULL) == AE_OK);
+		FUZZ_ASSERT(ae_identity_parse_ssh(test_ssh_private,
+		    sizeof test_ssh_private - 1, &ids[1], NULL) == AE_OK);
 	}
 	one(data, size);
 	if (size < 11 || size > AE_HEADER_MAX)

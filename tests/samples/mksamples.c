@@ -34,6 +34,7 @@
 #include "container/recipient.h"
 #include "container/stanza.h"
 #include "crypto/x25519.h"
+#include "test_keys.h"
 
 #define PASSPHRASE "correct horse battery staple"
 #define WRONG_PASSPHRASE "Tr0ub4dor&3"
@@ -109,16 +110,6 @@ enum {
 /* The sample identities: an X25519 one from a fixed scalar, and an
  * OpenSSH ed25519 key made by ssh-keygen (as in test_recipient.c). */
 static struct ae_identity sample_id, other_id, sample_ssh;
-static const char ssh_private[] =
-    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
-    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
-    "QyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8QAAAJCB7drQge3a\n"
-    "0AAAAAtzc2gtZWQyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8Q\n"
-    "AAAECY3wzplsGEcSXzAcoO1l6/fyo8iRnKdEWGa3pn3HCk7gpedrDATVVkIAbyHjtAzUxJ\n"
-    "HSLDhM0S98NO8VLM5CHxAAAADXRlc3RAYWVzY3J5cHQ=\n"
-    "-----END OPENSSH PRIVATE KEY-----\n";
-static const char ssh_public[] =
-    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIApedrDATVVkIAbyHjtAzUxJHSLDhM0S98NO8VLM5CHx test@aescrypt\n";
 
 static void
 fixed_identity(const char *label, struct ae_identity *id)
@@ -322,7 +313,7 @@ main(int argc, char **argv)
 	save("sample.pass", PASSPHRASE "\n", strlen(PASSPHRASE) + 1);
 	fixed_identity("sample identity", &sample_id);
 	fixed_identity("other identity", &other_id);
-	if (ae_identity_parse_ssh(ssh_private, sizeof ssh_private - 1,
+	if (ae_identity_parse_ssh(test_ssh_private, sizeof test_ssh_private - 1,
 	    &sample_ssh, NULL) != AE_OK) {
 		fprintf(stderr, "the sample ssh key does not parse\n");
 		return 1;
@@ -339,8 +330,13 @@ main(int argc, char **argv)
 		n = (size_t)snprintf(file, sizeof file, "%s\n", rt);
 		save("sample-identity.pub", file, n);
 	}
-	save("sample-ssh-ed25519", ssh_private, sizeof ssh_private - 1);
-	save("sample-ssh-ed25519.pub", ssh_public, sizeof ssh_public - 1);
+	save("sample-ssh-ed25519", test_ssh_private, sizeof test_ssh_private - 1);
+	{
+		char pub[256];
+
+		n = (size_t)snprintf(pub, sizeof pub, "%s\n", test_ssh_public);
+		save("sample-ssh-ed25519.pub", pub, n);
+	}
 
 	text = text_data(400000);
 	rnd = malloc(200000);

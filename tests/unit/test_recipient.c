@@ -6,6 +6,7 @@
  * the wrong kind of key, passphrase-protected and RSA SSH keys.
  */
 #include "check.h"
+#include "../samples/test_keys.h"
 
 #include "common/base64.h"
 #include "container/bech32.h"
@@ -147,22 +148,6 @@ test_x25519(void)
 	free(b);
 }
 
-/* Made by age-keygen 1.1.1 and ssh-keygen (OpenSSH 9.2) for this test. */
-static const char age_secret[] =
-    "AGE-SECRET-KEY-16M4MTYEAASA6ND8LSZMLX9KPLRQ93PW0L4LD8G33LJCXE7Z7T9EQMX5HJ8";
-static const char age_public[] =
-    "age1yhl49rply0ppz88n4pll3cegnvech53h2ywzswt6lrgem66xyasqrzt4uf";
-static const char ssh_private[] =
-    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
-    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
-    "QyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8QAAAJCB7drQge3a\n"
-    "0AAAAAtzc2gtZWQyNTUxOQAAACAKXnawwE1VZCAG8h47QM1MSR0iw4TNEvfDTvFSzOQh8Q\n"
-    "AAAECY3wzplsGEcSXzAcoO1l6/fyo8iRnKdEWGa3pn3HCk7gpedrDATVVkIAbyHjtAzUxJ\n"
-    "HSLDhM0S98NO8VLM5CHxAAAADXRlc3RAYWVzY3J5cHQ=\n"
-    "-----END OPENSSH PRIVATE KEY-----\n";
-static const char ssh_public[] =
-    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIApedrDATVVkIAbyHjtAzUxJHSLDhM0S98NO8VLM5CHx test@aescrypt";
-
 static void
 test_keys(void)
 {
@@ -174,25 +159,25 @@ test_keys(void)
 
 	/* age: the identity gives the public key age-keygen printed, and
 	 * both format back to the same text */
-	CHECK(ae_identity_parse_age(age_secret, &id, NULL) == AE_OK, "age id");
-	CHECK(ae_recipient_parse(age_public, &r, NULL) == AE_OK, "age rcpt");
+	CHECK(ae_identity_parse_age(test_age_secret, &id, NULL) == AE_OK, "age id");
+	CHECK(ae_recipient_parse(test_age_public, &r, NULL) == AE_OK, "age rcpt");
 	CHECK(ae_recipient_equal(&id.r, &r), "identity -> recipient");
 	CHECK(ae_recipient_format(&r, buf, sizeof buf) > 0
-	    && strcmp(buf, age_public) == 0, "recipient formats back");
+	    && strcmp(buf, test_age_public) == 0, "recipient formats back");
 	CHECK(ae_identity_format(&id, buf, sizeof buf) > 0
-	    && strcmp(buf, age_secret) == 0, "identity formats back");
+	    && strcmp(buf, test_age_secret) == 0, "identity formats back");
 	/* lower case is fine, mixed case is not, with its position */
-	snprintf(line, sizeof line, "%s", age_public);
+	snprintf(line, sizeof line, "%s", test_age_public);
 	line[0] = 'A';
 	line[1] = 'G';
 	line[2] = 'E';
 	CHECK(ae_recipient_parse(line, &t, &d) == AE_EFORMAT && d.offset == 4,
 	    "mixed case refused at %llu", d.offset);
-	snprintf(line, sizeof line, "%s", age_public);
+	snprintf(line, sizeof line, "%s", test_age_public);
 	line[20] = 'b';
 	CHECK(ae_recipient_parse(line, &t, &d) == AE_EFORMAT && d.offset == 20,
 	    "bad character named at %llu", d.offset);
-	snprintf(line, sizeof line, "%s", age_public);
+	snprintf(line, sizeof line, "%s", test_age_public);
 	line[20] = line[20] == 'q' ? 'p' : 'q';
 	CHECK(ae_recipient_parse(line, &t, &d) == AE_EFORMAT
 	    && d.offset == strlen(line), "checksum");
@@ -200,20 +185,20 @@ test_keys(void)
 	ae_bech32_encode(line, sizeof line, "age", thirty_one, 31);
 	CHECK(ae_recipient_parse(line, &t, &d) == AE_EFORMAT
 	    && strstr(d.what, "length") != NULL, "31-byte key refused");
-	CHECK(ae_recipient_parse(age_secret, &t, &d) != AE_OK,
+	CHECK(ae_recipient_parse(test_age_secret, &t, &d) != AE_OK,
 	    "a secret key is no recipient");
-	CHECK(ae_identity_parse_age(age_public, &id, &d)
+	CHECK(ae_identity_parse_age(test_age_public, &id, &d)
 	    != AE_OK, "a recipient is no identity");
 
 	/* ssh: the private key's public half is the .pub line's key, and
 	 * an authorized_keys line with options reads the same */
-	CHECK(ae_identity_parse_ssh(ssh_private, strlen(ssh_private), &sid,
+	CHECK(ae_identity_parse_ssh(test_ssh_private, strlen(test_ssh_private), &sid,
 	    &d) == AE_OK, "ssh id: %s", d.what ? d.what : "");
-	CHECK(ae_recipient_parse(ssh_public, &sr, &d) == AE_OK, "ssh rcpt");
+	CHECK(ae_recipient_parse(test_ssh_public, &sr, &d) == AE_OK, "ssh rcpt");
 	CHECK(ae_recipient_equal(&sid.r, &sr) && sr.type ==
 	    AE_STANZA_SSH_ED25519 && memcmp(sid.r.tag, sr.tag, 4) == 0,
 	    "ssh identity -> recipient");
-	snprintf(line, sizeof line, "from=\"10.0.0.1\",no-pty %s", ssh_public);
+	snprintf(line, sizeof line, "from=\"10.0.0.1\",no-pty %s", test_ssh_public);
 	CHECK(ae_recipient_parse(line, &t, &d) == AE_OK
 	    && ae_recipient_equal(&t, &sr), "authorized_keys options");
 	CHECK(ae_recipient_parse("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ x",
@@ -224,11 +209,11 @@ test_keys(void)
 	CHECK(ae_recipient_parse("ssh-ed25519 AAAAB3NzaC1yc2EAAAADAQAB", &t,
 	    &d) == AE_EFORMAT, "mismatched blob");
 	{
-		char enc[sizeof ssh_private];
+		char enc[sizeof test_ssh_private];
 
 		/* "none" cipher -> "aes256-ctr": protected by a passphrase.
 		 * (Change the base64 of the cipher name's first bytes.) */
-		memcpy(enc, ssh_private, sizeof enc);
+		memcpy(enc, test_ssh_private, sizeof enc);
 		memcpy(strstr(enc, "AAAABG5vbmUA"), "AAAABGFlczIA", 12);
 		CHECK(ae_identity_parse_ssh(enc, strlen(enc), &id, &d)
 		    == AE_EKEY, "encrypted key");
@@ -237,7 +222,7 @@ test_keys(void)
 
 		CHECK(ae_identity_parse_ssh(rsa, strlen(rsa), &id, &d)
 		    == AE_ENOTSUP, "rsa pem");
-		memcpy(enc, ssh_private, sizeof enc);
+		memcpy(enc, test_ssh_private, sizeof enc);
 		enc[200] = enc[200] == 'A' ? 'B' : 'A';
 		CHECK(ae_identity_parse_ssh(enc, strlen(enc), &id, &d) != AE_OK,
 		    "a damaged key is refused");
@@ -253,10 +238,10 @@ test_slots(void)
 	uint8_t S1[32], S2[32];
 	int i;
 
-	ae_identity_parse_age(age_secret, &id, NULL);
-	ae_recipient_parse(age_public, &r, NULL);
-	ae_identity_parse_ssh(ssh_private, strlen(ssh_private), &sid, NULL);
-	ae_recipient_parse(ssh_public, &sr, NULL);
+	ae_identity_parse_age(test_age_secret, &id, NULL);
+	ae_recipient_parse(test_age_public, &r, NULL);
+	ae_identity_parse_ssh(test_ssh_private, strlen(test_ssh_private), &sid, NULL);
+	ae_recipient_parse(test_ssh_public, &sr, NULL);
 	CHECK(ae_identity_generate(&other) == AE_OK, "generate");
 	for (i = 0; i < 2; i++) {
 		const struct ae_recipient *rr = i == 0 ? &r : &sr;
