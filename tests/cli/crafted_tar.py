@@ -105,8 +105,9 @@ def cases():
     return c
 
 
-def main():
-    c = cases()
+def cli(c):
+    """The command line of this script and of other_writers.py: write
+    the case named by the argument, or list the names with --list."""
     if sys.argv[1:] == ["--list"]:
         print("\n".join(sorted(c)))
         return
@@ -114,4 +115,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    cli(cases())

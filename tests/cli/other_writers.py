@@ -14,7 +14,12 @@ test can tell "refused, archive given up" from "skipped, rest read".
 
   python3 other_writers.py --list      the case names
 """
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import crafted_tar                      # noqa: E402
+from crafted_tar import data            # noqa: E402
 
 
 def header(name, typ, size=0, link=b"", mode=0o644, magic=b"ustar\x0000",
@@ -35,10 +40,6 @@ def header(name, typ, size=0, link=b"", mode=0o644, magic=b"ustar\x0000",
         b[297:302] = b"group"
     b[148:156] = b"%06o\0 " % sum(b)
     return bytes(b)
-
-
-def data(d):
-    return d + b"\0" * (-len(d) % 512)
 
 
 def records(recs):
@@ -124,13 +125,5 @@ def cases():
     return c
 
 
-def main():
-    c = cases()
-    if sys.argv[1:] == ["--list"]:
-        print("\n".join(sorted(c)))
-        return
-    sys.stdout.buffer.write(c[sys.argv[1]])
-
-
 if __name__ == "__main__":
-    main()
+    crafted_tar.cli(cases())
