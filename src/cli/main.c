@@ -26,6 +26,7 @@
 #include "crypto/cpu.h"
 #include "container/format.h"
 #include "crypto/gcm.h"
+#include "crypto/x25519.h"
 #include "pipeline/pipeline.h"
 #include "common/version.h"
 #include "benchmark.h"
@@ -193,6 +194,8 @@ version(void)
 	printf("\nzlib %s (built with %s), libargon2 %s (at build time; "
 	    "Argon2 v%d.%d)\n", zlibVersion(), ZLIB_VERSION, AE_ARGON2_VERSION,
 	    ARGON2_VERSION_NUMBER >> 4, ARGON2_VERSION_NUMBER & 15);
+	printf("libsodium %s (X25519 for public-key recipients)\n",
+	    ae_x25519_library_version());
 }
 
 /* Parse "256M", "64K", "1G", "1048576" (bytes; K, M, G, T are binary

@@ -70,3 +70,9 @@ ae_ed25519_seed_to_x25519(uint8_t x[AE_X25519_LEN],
 	ae_wipe(sk, sizeof sk);
 	return r == 0 ? AE_OK : AE_EINVAL;
 }
+
+const char *
+ae_x25519_library_version(void)
+{
+	return sodium_version_string();
+}

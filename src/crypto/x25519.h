@@ -38,4 +38,7 @@ int ae_ed25519_pk_to_x25519(uint8_t x[AE_X25519_LEN],
 int ae_ed25519_seed_to_x25519(uint8_t x[AE_X25519_LEN],
     const uint8_t seed[AE_X25519_LEN]);
 
+/* The libsodium version in use ("1.0.18"), for --version. */
+const char *ae_x25519_library_version(void);
+
 #endif

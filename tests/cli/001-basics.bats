@@ -22,6 +22,7 @@ load test_helper
 	assert_match 'cpu features: '
 	assert_match 'zlib [0-9]'
 	assert_match 'libargon2 [0-9a-z~.+-]+ \(at build time; Argon2 v1\.3\)'
+	assert_match 'libsodium [0-9]+\.[0-9]+\.[0-9]+ \(X25519'
 }
 
 @test "--no-hw --version reports the software tier in use" {
