@@ -1305,9 +1305,13 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 					    "malformed or of an unknown "
 					    "version";
 			} else {
+				/* (a file that is all hole may have no run
+				 * at all: map is still set, to say sparse) */
+				static const struct ae_tar_segment none[1];
+
 				m->size = real;
 				m->stored = size;
-				m->map = r->map;
+				m->map = r->nmap > 0 ? r->map : none;
 				m->nmap = r->nmap;
 				r->map_active = 1;
 			}

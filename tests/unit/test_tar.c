@@ -334,8 +334,38 @@ test_reader(void)
 			CHECK(ae_tar_next(&r, &m, NULL) == 1, "then the end");
 			ae_tar_reader_free(&r);
 		}
+		/* an old GNU sparse member with no run at all: a file that
+		 * is all hole, its real size 4096, nothing stored */
+		x[483] = '0';
+		memcpy(x + 483, "00000010000", 11);
+		fix_checksum(x);
+		{
+			static struct ae_tar_member m;
+			struct ae_tar_reader r;
+			struct ae_memio mem = { .src = bad,
+			    .len = len + AE_TAR_END_LEN };
+			struct ae_reader rd = { ae_mem_read, &mem };
+			uint64_t total = 0;
+			size_t got;
+			int hole, e2;
+			uint8_t zb[1000];
+
+			ae_tar_reader_init(&r, &rd);
+			CHECK(ae_tar_next(&r, &m, NULL) == AE_OK
+			    && m.unreadable == NULL && m.size == 4096
+			    && m.stored == 0 && m.map != NULL && m.nmap == 0,
+			    "all-hole 'S' member: size %llu",
+			    (unsigned long long)m.size);
+			while ((e2 = ae_tar_read_data(&r, &m, zb, sizeof zb,
+			    &got, &hole)) == AE_OK && got > 0)
+				total += got;
+			CHECK(e2 == AE_OK && total == 4096, "all hole, skipped "
+			    "as such: %llu", (unsigned long long)total);
+			ae_tar_reader_free(&r);
+		}
 		x[156] = '0';
 		x[483] = 0;
+		memset(x + 483, 0, 12);
 		memset(x + 124, 0xff, 12);
 		fix_checksum(x);
 		CHECK(read_back(bad, len + AE_TAR_END_LEN, 0) == AE_EFORMAT,
