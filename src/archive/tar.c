@@ -271,8 +271,10 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 	const char *uname = e->uname ? e->uname : "";
 	const char *gname = e->gname ? e->gname : "";
 	int binary = 0, needs_link;
-	int sparse = e->map != NULL && e->type == AE_TAR_REG;
-	size_t total, xp;
+	int sparse = e->map != NULL && e->type == AE_TAR_REG, w;
+	size_t total, xp, vl;
+	const char *xname;
+	const uint8_t *xval;
 
 	if (e->path == NULL || e->path[0] == '\0')
 		return AE_EINVAL;
@@ -334,22 +336,15 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 		memcpy(ustar + F_GNAME, gname, strlen(gname));
 	else
 		add_record(&r, "gname", gname, strlen(gname));
-	for (xp = 0; e->xattr != NULL && xp < e->xattr_len;) {
-		/* name NUL len[4] value, as the reader lays them out */
-		const uint8_t *q = e->xattr + xp;
-		size_t nl = strnlen((const char *)q, e->xattr_len - xp), vl;
+	for (xp = 0; (w = ae_tar_xattr_walk(e->xattr, e->xattr_len, &xp,
+	    &xname, &xval, &vl)) == 1;) {
 		char key[13 + 256];
 
-		if (nl > 255 || xp + nl + 5 > e->xattr_len)
-			return AE_EINVAL;
-		vl = (size_t)q[nl + 1] << 24 | (size_t)q[nl + 2] << 16 |
-		    (size_t)q[nl + 3] << 8 | q[nl + 4];
-		if (vl > e->xattr_len - xp - nl - 5)
-			return AE_EINVAL;
-		snprintf(key, sizeof key, "SCHILY.xattr.%s", (const char *)q);
-		add_record(&r, key, (const char *)q + nl + 5, vl);
-		xp += nl + 5 + vl;
+		snprintf(key, sizeof key, "SCHILY.xattr.%s", xname);
+		add_record(&r, key, (const char *)xval, vl);
 	}
+	if (w != 0)
+		return AE_EINVAL;
 	if (r.overflow)
 		return AE_ETOOBIG;
 	checksum(ustar);
@@ -668,37 +663,14 @@ parse_map_01(struct ae_tar_reader *r, const char *v, size_t n)
 	}
 }
 
-/* Store an xattr record (SCHILY.xattr.NAME=VALUE) in the reader: name
- * NUL-terminated, then a 4-byte length and the value. */
+/* Store an xattr record (SCHILY.xattr.NAME=VALUE) in the reader. */
 static int
 xattr_add(struct ae_tar_reader *r, const char *name, size_t nl,
     const char *val, size_t vl)
 {
-	size_t need = nl + 1 + 4 + vl;
-
-	if (nl == 0 || memchr(name, '\0', nl) != NULL || nl > 255
-	    || vl > 65536)
+	if (ae_tar_xattr_append(&r->xattr, &r->xattr_len, &r->xattr_cap,
+	    AE_TAR_PAX_MAX * 2, name, nl, (const uint8_t *)val, vl) != 0)
 		return -1;
-	if (r->xattr_len + need > r->xattr_cap) {
-		size_t cap = r->xattr_cap ? r->xattr_cap : 1024;
-		uint8_t *x;
-
-		while (cap < r->xattr_len + need)
-			cap *= 2;
-		if (cap > AE_TAR_PAX_MAX * 2 || (x = realloc(r->xattr, cap))
-		    == NULL)
-			return -1;
-		r->xattr = x;
-		r->xattr_cap = cap;
-	}
-	memcpy(r->xattr + r->xattr_len, name, nl);
-	r->xattr[r->xattr_len + nl] = '\0';
-	r->xattr[r->xattr_len + nl + 1] = (uint8_t)(vl >> 24);
-	r->xattr[r->xattr_len + nl + 2] = (uint8_t)(vl >> 16);
-	r->xattr[r->xattr_len + nl + 3] = (uint8_t)(vl >> 8);
-	r->xattr[r->xattr_len + nl + 4] = (uint8_t)vl;
-	memcpy(r->xattr + r->xattr_len + nl + 5, val, vl);
-	r->xattr_len += need;
 	r->nxattr++;
 	return 0;
 }
@@ -1403,21 +1375,55 @@ ae_tar_read_data(struct ae_tar_reader *r, const struct ae_tar_member *m,
 }
 
 int
-ae_tar_xattr_next(const struct ae_tar_member *m, size_t *pos,
-    const char **name, const uint8_t **value, size_t *len)
+ae_tar_xattr_append(uint8_t **buf, size_t *len, size_t *cap, size_t max,
+    const char *name, size_t nl, const uint8_t *val, size_t vl)
+{
+	size_t need = nl + 1 + 4 + vl;
+
+	if (nl == 0 || memchr(name, '\0', nl) != NULL || nl > 255
+	    || vl > 65536 || need > max - *len)
+		return -1;
+	if (*len + need > *cap) {
+		size_t c = *cap ? *cap : 1024;
+		uint8_t *x;
+
+		while (c < *len + need)
+			c *= 2;
+		if ((x = realloc(*buf, c)) == NULL)
+			return -1;
+		*buf = x;
+		*cap = c;
+	}
+	memcpy(*buf + *len, name, nl);
+	(*buf)[*len + nl] = '\0';
+	(*buf)[*len + nl + 1] = (uint8_t)(vl >> 24);
+	(*buf)[*len + nl + 2] = (uint8_t)(vl >> 16);
+	(*buf)[*len + nl + 3] = (uint8_t)(vl >> 8);
+	(*buf)[*len + nl + 4] = (uint8_t)vl;
+	memcpy(*buf + *len + nl + 5, val, vl);
+	*len += need;
+	return 0;
+}
+
+int
+ae_tar_xattr_walk(const uint8_t *list, size_t len, size_t *pos,
+    const char **name, const uint8_t **value, size_t *vlen)
 {
 	const uint8_t *p;
 	size_t nl;
 
-	if (m->xattr == NULL || *pos >= m->xattr_len)
+	if (list == NULL || *pos >= len)
 		return 0;
-	/* The reader wrote these entries (xattr_add): well-formed. */
-	p = m->xattr + *pos;
-	nl = strlen((const char *)p);
-	*name = (const char *)p;
-	*len = (size_t)p[nl + 1] << 24 | (size_t)p[nl + 2] << 16 |
+	p = list + *pos;
+	nl = strnlen((const char *)p, len - *pos);
+	if (nl == 0 || nl > 255 || len - *pos < nl + 5)
+		return -1;
+	*vlen = (size_t)p[nl + 1] << 24 | (size_t)p[nl + 2] << 16 |
 	    (size_t)p[nl + 3] << 8 | p[nl + 4];
+	if (*vlen > len - *pos - nl - 5)
+		return -1;
+	*name = (const char *)p;
 	*value = p + nl + 5;
-	*pos += nl + 5 + *len;
+	*pos += nl + 5 + *vlen;
 	return 1;
 }

@@ -139,7 +139,7 @@ struct ae_tar_member {
 	/* Extended attributes (pax SCHILY.xattr.NAME records): nxattr
 	 * entries in xattr_len bytes at xattr, each a NUL-terminated name,
 	 * a 4-byte big-endian value length and the value
-	 * (ae_tar_xattr_next walks them).  Valid until the next
+	 * (ae_tar_xattr_walk walks them).  Valid until the next
 	 * ae_tar_next. */
 	const uint8_t *xattr;
 	size_t xattr_len, nxattr;
@@ -225,10 +225,21 @@ int ae_tar_read_data(struct ae_tar_reader *r, const struct ae_tar_member *m,
     uint8_t *buf, size_t n, size_t *got, int *hole);
 
 /*
- * Walk m's extended attributes: start with *pos = 0; each call gives the
- * next name (NUL-terminated) and value.  1 with them set, 0 at the end.
+ * Extended attribute lists (ae_tar_member.xattr, ae_tar_entry.xattr):
+ * entries of a NUL-terminated name (1 to 255 bytes), a 4-byte big-endian
+ * value length (at most 64 KiB) and the value.
+ *
+ * Append one to *buf (malloc'd, *len used of *cap; grown as needed, but
+ * never past max bytes).  0, or -1 if the name or value is out of those
+ * bounds, the list would pass max, or memory runs out.
  */
-int ae_tar_xattr_next(const struct ae_tar_member *m, size_t *pos,
-    const char **name, const uint8_t **value, size_t *len);
+int ae_tar_xattr_append(uint8_t **buf, size_t *len, size_t *cap, size_t max,
+    const char *name, size_t nl, const uint8_t *val, size_t vl);
+
+/* Walk a list of len bytes: start with *pos = 0; each call gives the next
+ * name and value.  1 with them set, 0 at the end, -1 if the entry at
+ * *pos runs past len or breaks the bounds above. */
+int ae_tar_xattr_walk(const uint8_t *list, size_t len, size_t *pos,
+    const char **name, const uint8_t **value, size_t *vlen);
 
 #endif

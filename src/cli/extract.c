@@ -486,7 +486,8 @@ apply_xattrs(struct extractor *x, const struct ae_tar_member *m, int fd)
 		}
 		return;
 	}
-	while (ae_tar_xattr_next(m, &pos, &name, &val, &len)) {
+	while (ae_tar_xattr_walk(m->xattr, m->xattr_len, &pos, &name, &val,
+	    &len) == 1) {
 		enum names_xattr k = names_xattr_kind(name);
 		char q[1024], why[1400];
 

@@ -189,33 +189,6 @@ entry_from_stat(struct packer *p, struct ae_tar_entry *e, const char *name,
 }
 
 /* Write e's header; 0, or -1 (warned) if it cannot be encoded. */
-/* Append one attribute to p->xbuf at *len.  0, or -1 out of memory. */
-static int
-xattr_append(struct packer *p, size_t *len, const char *name,
-    const uint8_t *val, size_t vl)
-{
-	size_t nl = strlen(name), need = *len + nl + 5 + vl;
-
-	if (need > p->xcap) {
-		size_t cap = p->xcap ? p->xcap : 4096;
-		uint8_t *b;
-
-		while (cap < need)
-			cap *= 2;
-		if ((b = realloc(p->xbuf, cap)) == NULL)
-			return -1;
-		p->xbuf = b;
-		p->xcap = cap;
-	}
-	memcpy(p->xbuf + *len, name, nl + 1);
-	p->xbuf[*len + nl + 1] = (uint8_t)(vl >> 24);
-	p->xbuf[*len + nl + 2] = (uint8_t)(vl >> 16);
-	p->xbuf[*len + nl + 3] = (uint8_t)(vl >> 8);
-	p->xbuf[*len + nl + 4] = (uint8_t)vl;
-	memcpy(p->xbuf + *len + nl + 5, val, vl);
-	*len = need;
-	return 0;
-}
 
 /*
  * path's extended attributes that the options keep (--xattrs: all but
@@ -262,11 +235,15 @@ collect_xattrs(struct packer *p, const char *path, size_t *count)
 			warn_errno(p, path, what);
 			continue;
 		}
-		if (xattr_append(p, &len, name, p->xval, (size_t)vl) != 0) {
-			warn_plain(p, path, "out of memory for its extended "
-			    "attributes; not archived");
-			*count = 0;
-			return 0;
+		if (ae_tar_xattr_append(&p->xbuf, &len, &p->xcap, SIZE_MAX,
+		    name, strlen(name), p->xval, (size_t)vl) != 0) {
+			char what[320];
+
+			/* (a name over 255 bytes, or no memory) */
+			snprintf(what, sizeof what, "extended attribute %.256s "
+			    "cannot be stored; not archived", name);
+			warn_plain(p, path, what);
+			continue;
 		}
 		++*count;
 	}

@@ -29,7 +29,7 @@ salvage_free(struct salvage *s)
 	pthread_mutex_destroy(&s->lock);
 }
 
-void
+int
 salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 {
 	static const uint8_t zeros[65536];
@@ -37,6 +37,7 @@ salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 	struct salvage_range r = { seq, seq * s->chunk,
 	    final ? UINT64_MAX : (seq + 1) * s->chunk };
 	uint64_t left;
+	int e = AE_OK;
 
 	msg_error("%s: chunk %llu at offset %llu %s; %s", s->name,
 	    (unsigned long long)seq, d->offset, d->what != NULL ? d->what :
@@ -52,52 +53,58 @@ salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 			s->cap = cap;
 		}
 	}
-	/* (out of memory: the range cannot be listed, but the zeros below
-	 * still keep every later byte in place) */
 	if (s->nlost < s->cap)
 		s->lost[s->nlost++] = r;
+	else
+		e = AE_ENOMEM;
 	pthread_mutex_unlock(&s->lock);
 	/* A lost final chunk has no known length: nothing stands for it. */
-	for (left = final ? 0 : s->chunk; left > 0 && s->fill_err == AE_OK;) {
+	for (left = final ? 0 : s->chunk; left > 0 && e == AE_OK;) {
 		size_t n = left < sizeof zeros ? (size_t)left : sizeof zeros;
 
-		s->fill_err = s->fill->write(s->fill->ctx, zeros, n);
+		e = s->fill->write(s->fill->ctx, zeros, n);
 		left -= n;
 	}
+	return e;
+}
+
+/* The first lost range that [start, end) touches, or NULL.  Under the
+ * lock. */
+static const struct salvage_range *
+touched(const struct salvage *s, uint64_t start, uint64_t end)
+{
+	size_t i;
+
+	for (i = 0; i < s->nlost; i++)
+		if (start < s->lost[i].end && s->lost[i].start < end)
+			return &s->lost[i];
+	return NULL;
 }
 
 int
 salvage_gap(void *ctx, uint64_t off, uint64_t *end)
 {
 	struct salvage *s = ctx;
-	size_t i;
-	int in = 0;
+	const struct salvage_range *r;
 
 	pthread_mutex_lock(&s->lock);
-	for (i = 0; i < s->nlost && !in; i++)
-		if (off >= s->lost[i].start && off < s->lost[i].end) {
-			*end = s->lost[i].end;
-			in = 1;
-		}
+	if ((r = touched(s, off, off + 1)) != NULL)
+		*end = r->end;
 	pthread_mutex_unlock(&s->lock);
-	return in;
+	return r != NULL;
 }
 
 int
 salvage_overlaps(struct salvage *s, uint64_t start, uint64_t end,
     uint64_t *seq)
 {
-	size_t i;
-	int hit = 0;
+	const struct salvage_range *r;
 
 	pthread_mutex_lock(&s->lock);
-	for (i = 0; i < s->nlost && !hit; i++)
-		if (start < s->lost[i].end && s->lost[i].start < end) {
-			*seq = s->lost[i].seq;
-			hit = 1;
-		}
+	if ((r = touched(s, start, end)) != NULL)
+		*seq = r->seq;
 	pthread_mutex_unlock(&s->lock);
-	return hit;
+	return r != NULL;
 }
 
 size_t

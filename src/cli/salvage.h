@@ -30,8 +30,6 @@ struct salvage {
 	const char *name;           /* the input, for messages */
 	uint64_t chunk;             /* the chunk size */
 	struct ae_writer *fill;     /* where the zeros go */
-	int fill_err;               /* a write of zeros failed (then the
-	                             * pipeline's next write fails too) */
 	pthread_mutex_t lock;       /* the decoder adds, the tar reader asks */
 	struct salvage_range *lost;
 	size_t nlost, cap;
@@ -42,8 +40,11 @@ void salvage_init(struct salvage *s, const char *name, unsigned chunk_log2,
 void salvage_free(struct salvage *s);
 
 /* The pipeline's `damaged` callback (ctx is the struct salvage): says
- * which chunk was lost and why, records it, and writes its zeros. */
-void salvage_damaged(void *ctx, uint64_t seq, int final,
+ * which chunk was lost and why, records it, and writes its zeros.
+ * Returns 0; AE_ENOMEM if the loss cannot be recorded (a lost chunk that
+ * went unlisted could let a damaged result pass as whole, so the run
+ * ends); or the fill writer's error. */
+int salvage_damaged(void *ctx, uint64_t seq, int final,
     const struct ae_diag *d);
 
 /* Whether plaintext offset off lies in a lost range: 1 with *end its

@@ -624,9 +624,14 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 			    seq, 0);
 		if (j->status != AE_OK && pp->p->salvage && j->salvageable) {
 			/* Report the lost chunk and go on with the next. */
-			pp->p->damaged(pp->p->damaged_ctx, j->seq, j->final,
-			    &j->diag);
-			st->damaged_chunks++;
+			r = pp->p->damaged(pp->p->damaged_ctx, j->seq,
+			    j->final, &j->diag);
+			if (r != AE_OK) {
+				put_free(pp, j);
+				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
+				    AE_AT_OUTPUT, "writing output", seq,
+				    st->write_bytes);
+			}
 			st->wire_bytes += j->in_len;
 			put_free(pp, j);
 			seq++;      /* (after a final one: the end marker) */

@@ -46,11 +46,13 @@ struct ae_pipe_params {
 	 * instead of writing it, in chunk order, with its index, whether
 	 * its frame said it was the final one, and d naming it, then goes
 	 * on with the next record (its frame held, so the next record is
-	 * where it says).  A damaged frame, a truncation or data after the
-	 * final chunk still ends the run: without an index there is no
-	 * telling where the next record starts. */
+	 * where it says).  If damaged() returns an error (it could not
+	 * record the loss, or write what stands for it), the run ends with
+	 * that error, as a writer's would.  A damaged frame, a truncation or
+	 * data after the final chunk still ends the run: without an index
+	 * there is no telling where the next record starts. */
 	int salvage;
-	void (*damaged)(void *ctx, uint64_t seq, int final,
+	int (*damaged)(void *ctx, uint64_t seq, int final,
 	    const struct ae_diag *d);
 	void *damaged_ctx;
 };
@@ -64,7 +66,6 @@ struct ae_pipe_stats {
 	uint64_t chunks;
 	uint64_t probe_stored;      /* encode: chunks stored because the
 	                             * incompressible-data probe said so */
-	uint64_t damaged_chunks;    /* decode with salvage: chunks lost */
 	uint64_t read_bytes, write_bytes;
 	uint64_t aead_bytes;        /* bytes sealed or opened */
 	uint64_t read_ns;           /* reader thread, in reads */

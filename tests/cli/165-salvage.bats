@@ -75,6 +75,13 @@ PY
 	assert_match "lost: plaintext bytes 196608 to the end \(chunk 3\)"
 	[ "$(stat -c %s out.bin.damaged)" -eq 196608 ]
 	cmp -n 196608 d.bin out.bin.damaged
+	# the zeros that stand for a lost chunk cannot be written: the run
+	# ends as any write failure does, with nothing under a final name
+	cp d.aes first.aes
+	flip first.aes 0
+	run_aescrypt 6 -d -q --salvage -o /dev/full first.aes
+	assert_match "chunk 0 at offset [0-9]+ failed authentication"
+	assert_match "No space left on device"
 	head -c 100000 d.aes > cut.aes
 	run_aescrypt 4 -d -q --salvage -o cut.bin cut.aes
 	assert_match "truncated|no final"

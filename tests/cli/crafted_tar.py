@@ -43,7 +43,9 @@ def gnu_long(typ, payload):
     return header(b"././@LongLink", typ, len(payload)) + data(payload)
 
 
-def pax(records):
+def pax(records, typ=b"x"):
+    """An extended header of typ ('x', or Solaris's older 'X') holding the
+    records, each as "LEN key=value\\n"."""
     body = b""
     for k, v in records:
         rec = b" " + k + b"=" + v + b"\n"
@@ -51,7 +53,7 @@ def pax(records):
         while len(b"%d" % n) + len(rec) != n:
             n += 1
         body += b"%d" % n + rec
-    return header(b"PaxHeaders/x", b"x", len(body)) + data(body)
+    return header(b"PaxHeaders/x", typ, len(body)) + data(body)
 
 
 def member(typ, name=b"m"):

@@ -42,20 +42,7 @@ def header(name, typ, size=0, link=b"", mode=0o644, magic=b"ustar\x0000",
     return bytes(b)
 
 
-def records(recs):
-    body = b""
-    for k, v in recs:
-        rec = b" " + k + b"=" + v + b"\n"
-        n = len(rec) + 1
-        while len(b"%d" % n) + len(rec) != n:
-            n += 1
-        body += b"%d" % n + rec
-    return body
-
-
-def ext(recs, typ=b"x"):
-    body = records(recs)
-    return header(b"PaxHeaders/x", typ, len(body)) + data(body)
+ext = crafted_tar.pax
 
 
 def ok():

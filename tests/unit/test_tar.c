@@ -240,6 +240,35 @@ build(uint8_t *arc, size_t cap)
 	return off + sizeof zeros;
 }
 
+/*
+ * Read the first member of arc[0, n): its data (holes passed over) to
+ * *total, then the next header, which must be the end.  Returns the
+ * first ae_tar_next result, or -100 if the end did not follow.
+ */
+static int
+first_member(const uint8_t *arc, size_t n, struct ae_tar_member *m,
+    uint64_t *total)
+{
+	struct ae_tar_reader r;
+	struct ae_memio mem = { .src = arc, .len = n };
+	struct ae_reader rd = { ae_mem_read, &mem };
+	uint8_t buf[1000];
+	size_t got;
+	int e, hole;
+
+	*total = 0;
+	ae_tar_reader_init(&r, &rd);
+	if ((e = ae_tar_next(&r, m, NULL)) == AE_OK) {
+		while (ae_tar_read_data(&r, m, buf, sizeof buf, &got, &hole)
+		    == AE_OK && got > 0)
+			*total += got;
+		if (ae_tar_next(&r, m + 1, NULL) != 1)
+			e = -100;
+	}
+	ae_tar_reader_free(&r);
+	return e;
+}
+
 static void
 test_reader(void)
 {
@@ -293,6 +322,8 @@ test_reader(void)
 	{
 		struct ae_tar_entry e1 = { "a", NULL, AE_TAR_REG, 0644, 0, 0, 0,
 		    1, 500, NULL, NULL };
+		static struct ae_tar_member mm[2];
+		uint64_t total;
 		size_t len;
 		uint8_t *x = bad;
 
@@ -316,53 +347,21 @@ test_reader(void)
 		 * and the stream goes on to its end */
 		CHECK(read_back(bad, len + AE_TAR_END_LEN, 0) == 1,
 		    "unreadable sparse member");
-		{
-			static struct ae_tar_member m;
-			struct ae_tar_reader r;
-			struct ae_memio mem = { .src = bad,
-			    .len = len + AE_TAR_END_LEN };
-			struct ae_reader rd = { ae_mem_read, &mem };
-			size_t got = 9;
-			uint8_t one[4];
-
-			ae_tar_reader_init(&r, &rd);
-			CHECK(ae_tar_next(&r, &m, NULL) == AE_OK
-			    && m.unreadable != NULL && m.map == NULL,
-			    "the 'S' member is marked unreadable");
-			CHECK(ae_tar_read_data(&r, &m, one, sizeof one, &got,
-			    NULL) == AE_OK && got == 0, "and reads as empty");
-			CHECK(ae_tar_next(&r, &m, NULL) == 1, "then the end");
-			ae_tar_reader_free(&r);
-		}
+		CHECK(first_member(bad, len + AE_TAR_END_LEN, mm, &total)
+		    == AE_OK && mm[0].unreadable != NULL && mm[0].map == NULL
+		    && total == 0, "the 'S' member is marked unreadable, "
+		    "reads as empty, and the end follows");
 		/* an old GNU sparse member with no run at all: a file that
 		 * is all hole, its real size 4096, nothing stored */
 		x[483] = '0';
 		memcpy(x + 483, "00000010000", 11);
 		fix_checksum(x);
-		{
-			static struct ae_tar_member m;
-			struct ae_tar_reader r;
-			struct ae_memio mem = { .src = bad,
-			    .len = len + AE_TAR_END_LEN };
-			struct ae_reader rd = { ae_mem_read, &mem };
-			uint64_t total = 0;
-			size_t got;
-			int hole, e2;
-			uint8_t zb[1000];
-
-			ae_tar_reader_init(&r, &rd);
-			CHECK(ae_tar_next(&r, &m, NULL) == AE_OK
-			    && m.unreadable == NULL && m.size == 4096
-			    && m.stored == 0 && m.map != NULL && m.nmap == 0,
-			    "all-hole 'S' member: size %llu",
-			    (unsigned long long)m.size);
-			while ((e2 = ae_tar_read_data(&r, &m, zb, sizeof zb,
-			    &got, &hole)) == AE_OK && got > 0)
-				total += got;
-			CHECK(e2 == AE_OK && total == 4096, "all hole, skipped "
-			    "as such: %llu", (unsigned long long)total);
-			ae_tar_reader_free(&r);
-		}
+		CHECK(first_member(bad, len + AE_TAR_END_LEN, mm, &total)
+		    == AE_OK && mm[0].unreadable == NULL && mm[0].size == 4096
+		    && mm[0].stored == 0 && mm[0].map != NULL && mm[0].nmap == 0
+		    && total == 4096, "all-hole 'S' member: size %llu, read "
+		    "%llu", (unsigned long long)mm[0].size,
+		    (unsigned long long)total);
 		x[156] = '0';
 		x[483] = 0;
 		memset(x + 483, 0, 12);
@@ -450,6 +449,56 @@ test_long_names(void)
 	}
 }
 
+/* The attribute list: built, walked, and refused when it is not well
+ * formed, by the walker and by the encoder that takes it from -c. */
+static void
+test_xattr_list(void)
+{
+	static uint8_t hdr[AE_TAR_HEADER_MAX];
+	static char longname[300];
+	uint8_t *buf = NULL, big[70000] = { 0 };
+	size_t len = 0, cap = 0, pos = 0, vl, hl;
+	const char *name;
+	const uint8_t *val;
+	struct ae_tar_entry e = { "f", NULL, AE_TAR_REG, 0644, 0, 0, 0, 1, 0,
+	    NULL, NULL };
+
+	CHECK(ae_tar_xattr_append(&buf, &len, &cap, 1 << 20, "user.a", 6,
+	    (const uint8_t *)"one", 3) == 0
+	    && ae_tar_xattr_append(&buf, &len, &cap, 1 << 20, "user.b", 6,
+	    (const uint8_t *)"", 0) == 0, "append two");
+	CHECK(ae_tar_xattr_walk(buf, len, &pos, &name, &val, &vl) == 1
+	    && strcmp(name, "user.a") == 0 && vl == 3
+	    && memcmp(val, "one", 3) == 0, "walk: first");
+	CHECK(ae_tar_xattr_walk(buf, len, &pos, &name, &val, &vl) == 1
+	    && strcmp(name, "user.b") == 0 && vl == 0, "walk: second");
+	CHECK(ae_tar_xattr_walk(buf, len, &pos, &name, &val, &vl) == 0,
+	    "walk: end");
+	memset(longname, 'n', 256);
+	CHECK(ae_tar_xattr_append(&buf, &len, &cap, 1 << 20, longname, 256,
+	    big, 1) == -1, "a 256-byte name is refused");
+	CHECK(ae_tar_xattr_append(&buf, &len, &cap, 1 << 20, "user.c", 6,
+	    big, 65537) == -1, "a value over 64 KiB is refused");
+	CHECK(ae_tar_xattr_append(&buf, &len, &cap, len + 10, "user.c", 6,
+	    big, 10) == -1, "past max is refused");
+	e.xattr = buf;
+	e.xattr_len = len;
+	e.nxattr = 2;
+	CHECK(ae_tar_header(&e, hdr, sizeof hdr, &hl) == AE_OK, "encode");
+	/* a value length that runs past the list */
+	buf[6 + 1 + 3] = 200;
+	pos = 0;
+	CHECK(ae_tar_xattr_walk(buf, len, &pos, &name, &val, &vl) == -1,
+	    "walk refuses a length past the end");
+	CHECK(ae_tar_header(&e, hdr, sizeof hdr, &hl) == AE_EINVAL,
+	    "encode refuses it too");
+	e.xattr_len = 3;        /* a cut name */
+	pos = 0;
+	CHECK(ae_tar_xattr_walk(buf, 3, &pos, &name, &val, &vl) == -1,
+	    "walk refuses a cut entry");
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -464,6 +513,7 @@ main(void)
 	    "file");
 	memset(long_target, 't', 150);
 	long_target[150] = '\0';
+	test_xattr_list();
 	if (getenv("AE_TAR_LIST") != NULL)
 		return list(getenv("AE_TAR_LIST"));
 	if (outpath != NULL && (fp = fopen(outpath, "wb")) == NULL) {
