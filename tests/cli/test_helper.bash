@@ -6,6 +6,11 @@
 
 : "${AESCRYPT:=$BATS_TEST_DIRNAME/../../aescrypt}"
 
+# script(1), which gives tests a terminal, runs its command with $SHELL:
+# pin it to sh, so the tests' command lines mean the same whatever the
+# login shell (fish, say) or the machine.
+export SHELL=/bin/sh
+
 # test_dir: a private temp dir in $T, made the working directory.  A
 # file with its own setup() calls this first.
 test_dir() {
