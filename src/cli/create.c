@@ -205,7 +205,7 @@ cmd_create(const struct opts *o)
 		pr.po.verbose = io.out.in_place && io.out.fd == STDOUT_FILENO ?
 		    stderr : stdout;
 	pr.paths = &paths;
-	if (ae_chan_init(&pr.chan) != AE_OK) {
+	if (ae_chan_init(&pr.chan, 0) != AE_OK) {
 		msg_error("out of memory");
 		outfile_abort(&io.out);
 		rc = EXIT_SYSTEM;

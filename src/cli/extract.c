@@ -27,8 +27,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +43,7 @@
 #include "members.h"
 #include "msg.h"
 #include "names.h"
+#include "owners.h"
 #include "progress.h"
 #include "signals.h"
 #include "unpack.h"
@@ -240,25 +239,31 @@ safe_name(struct extractor *x, const char *path,
 	return out;
 }
 
-/* Forget the cached parent directory (extractor.parent_fd). */
+/* Close the kept directories, all but the one open as keep (-1: all). */
 static void
-parent_forget(struct extractor *x)
+parents_forget(struct extractor *x, int keep)
 {
-	if (x->parent_fd >= 0)
-		close(x->parent_fd);
-	x->parent_fd = -1;
-	x->parent[0] = '\0';
+	size_t i;
+
+	for (i = 0; i < EXTRACT_PARENTS; i++) {
+		struct parent_dir *p = &x->parents[i];
+
+		if (p->fd >= 0 && p->fd != keep) {
+			close(p->fd);
+			p->fd = -1;
+		}
+	}
 }
 
 /*
  * The directory that will hold norm, opened under the root with no
  * symlink in its path; *leaf points into norm.  The descriptor belongs
- * to the extractor, which keeps the last one: the members of a tar
- * stream come a directory at a time, so most members reuse it (one
- * openat2 per directory instead of one per file).  It cannot go stale
- * through the archive: the only directory a member removes is the one
- * at its own name, below the cached one, and a member in another
- * directory replaces the cache.  Returns the descriptor or -1 (warned).
+ * to the extractor, which keeps the last EXTRACT_PARENTS: the members
+ * of a tar stream come a directory at a time, so most members reuse one
+ * (one openat2 per directory instead of one per file).  They cannot go
+ * stale through the archive: the only directories a member removes are
+ * the empty one at its own name (install), after which all are
+ * forgotten but the one in use.  Returns the descriptor or -1 (warned).
  */
 static int
 open_parent(struct extractor *x, const char *name, char *norm,
@@ -266,23 +271,33 @@ open_parent(struct extractor *x, const char *name, char *norm,
 {
 	char *slash = strrchr(norm, '/');
 	const char *dir = slash != NULL ? norm : "";
+	struct parent_dir *p, *lru = &x->parents[0];
+	size_t i;
 	int fd, r;
 
 	if (slash != NULL)
 		*slash = '\0';
 	*leaf = slash != NULL ? slash + 1 : norm;
-	if (x->parent_fd >= 0 && strcmp(x->parent, dir) == 0) {
-		if (slash != NULL)
-			*slash = '/';
-		return x->parent_fd;
+	for (i = 0; i < EXTRACT_PARENTS; i++) {
+		p = &x->parents[i];
+		if (p->fd >= 0 && strcmp(p->path, dir) == 0) {
+			if (slash != NULL)
+				*slash = '/';
+			p->used = ++x->parent_clock;
+			return p->fd;
+		}
+		if (p->fd < 0 || (lru->fd >= 0 && p->used < lru->used))
+			lru = p;
 	}
-	parent_forget(x);
 	r = ae_beneath_opendir(x->root, dir, slash != NULL ?
 	    AE_BENEATH_CREATE : 0, 0777, &fd);
 	if (r == AE_OK) {
-		/* norm is at most AE_TAR_NAME_MAX bytes, as parent is */
-		memcpy(x->parent, dir, strlen(dir) + 1);
-		x->parent_fd = fd;
+		if (lru->fd >= 0)
+			close(lru->fd);
+		/* norm is at most AE_TAR_NAME_MAX bytes, as path is */
+		memcpy(lru->path, dir, strlen(dir) + 1);
+		lru->fd = fd;
+		lru->used = ++x->parent_clock;
 	}
 	if (slash != NULL)
 		*slash = '/';
@@ -333,6 +348,53 @@ make_temp(struct extractor *x, int dirfd, char tmp[TMP_NAME],
 			return -1;
 	}
 	return -1;
+}
+
+/*
+ * Files are made with no name at all where the file system allows it
+ * (O_TMPFILE), and linked under their final name once complete: one
+ * system call instead of a temp name's create and rename, and a crash
+ * or SIGKILL leaves nothing behind, where a temp name would stay.  How
+ * such a file is named is learnt on the first one: AT_EMPTY_PATH (any
+ * caller since Linux 6.10, only with CAP_DAC_READ_SEARCH before), else
+ * /proc/self/fd, else not at all, and temp names are used throughout.
+ */
+enum { LINK_UNKNOWN, LINK_EMPTY_PATH, LINK_PROC, LINK_NONE };
+
+/* linkat for an O_TMPFILE descriptor; 0 or -1 with errno. */
+static int
+link_anon(struct extractor *x, int fd, int dirfd, const char *name)
+{
+	char path[40];
+	int r;
+
+	if (x->link_how != LINK_PROC) {
+		r = linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
+		if (r == 0)
+			x->link_how = LINK_EMPTY_PATH;
+		/* ENOENT is what a caller without the capability gets */
+		if (r == 0 || x->link_how == LINK_EMPTY_PATH
+		    || (errno != ENOENT && errno != EPERM))
+			return r;
+	}
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	r = linkat(AT_FDCWD, path, dirfd, name, AT_SYMLINK_FOLLOW);
+	if (r == 0)
+		x->link_how = LINK_PROC;
+	return r;
+}
+
+struct anon {
+	struct extractor *x;
+	int fd;
+};
+
+static int
+mk_anon_link(int dirfd, const char *tmp, void *arg)
+{
+	struct anon *a = arg;
+
+	return link_anon(a->x, a->fd, dirfd, tmp);
 }
 
 static int
@@ -403,8 +465,11 @@ install(struct extractor *x, int dirfd, const char *tmp, const char *leaf,
 	if (r != 0 && (errno == EISDIR || errno == ENOTEMPTY
 	    || errno == EEXIST)) {
 		/* A directory is in the way: tar replaces it if empty. */
-		if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0)
+		if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0) {
+			/* it may be one of the kept directories */
+			parents_forget(x, dirfd);
 			r = renameat(dirfd, tmp, dirfd, leaf);
+		}
 		else
 			errno = EISDIR;
 	}
@@ -423,6 +488,70 @@ install(struct extractor *x, int dirfd, const char *tmp, const char *leaf,
 	return 0;
 }
 
+/*
+ * A new empty file in dirfd for a member's data, 0600, not under its
+ * final name: with no name (*anon = 1) where it can be named later,
+ * else under a temp name in tmp.  0, or -1 with errno.
+ */
+static int
+new_file(struct extractor *x, int dirfd, char tmp[TMP_NAME], int *fdp,
+    int *anon)
+{
+	*anon = 0;
+	if (x->link_how != LINK_NONE) {
+		struct anon a = { x, -1 };
+
+		a.fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+		    0600);
+		if (a.fd >= 0 && x->link_how != LINK_UNKNOWN) {
+			*fdp = a.fd;
+			*anon = 1;
+			return 0;
+		}
+		if (a.fd >= 0) {
+			/* The first file: learn how to name one by giving
+			 * it a temp name, then go on as with any temp. */
+			if (make_temp(x, dirfd, tmp, mk_anon_link, &a) == 0) {
+				*fdp = a.fd;
+				return 0;
+			}
+			close(a.fd);
+			x->link_how = LINK_NONE;
+		}
+		/* else this file system has no O_TMPFILE: a temp name,
+		 * for this file only (another directory may be another
+		 * file system) */
+	}
+	return make_temp(x, dirfd, tmp, mk_file, fdp);
+}
+
+/*
+ * Give a complete file made by new_file its final name: a link where
+ * the name is free, else as install() does (--keep-old-files, or over
+ * what is there).  0, or -1 (warned; the file is gone).
+ */
+static int
+name_file(struct extractor *x, int fd, int anon, int dirfd,
+    char tmp[TMP_NAME], const char *leaf, const char *name)
+{
+	struct anon a = { x, fd };
+
+	if (!anon)
+		return install(x, dirfd, tmp, leaf, name);
+	if (link_anon(x, fd, dirfd, leaf) == 0)
+		return 0;
+	if (errno == EEXIST && x->o->keep_old) {
+		skip(x, name, "exists (--keep-old-files)");
+		return -1;
+	}
+	if (errno != EEXIST || make_temp(x, dirfd, tmp, mk_anon_link,
+	    &a) != 0) {
+		skip_errno(x, name, "cannot create it");
+		return -1;
+	}
+	return install(x, dirfd, tmp, leaf, name);
+}
+
 static mode_t
 member_mode(const struct extractor *x, uint32_t mode)
 {
@@ -432,13 +561,11 @@ member_mode(const struct extractor *x, uint32_t mode)
 }
 
 static void
-owner_ids(const struct ae_tar_member *m, uid_t *uid, gid_t *gid)
+owner_ids(struct extractor *x, const struct ae_tar_member *m, uid_t *uid,
+    gid_t *gid)
 {
-	struct passwd *pw = m->uname[0] ? getpwnam(m->uname) : NULL;
-	struct group *gr = m->gname[0] ? getgrnam(m->gname) : NULL;
-
-	*uid = pw != NULL ? pw->pw_uid : (uid_t)m->uid;
-	*gid = gr != NULL ? gr->gr_gid : (gid_t)m->gid;
+	*uid = owners_user_id(&x->owners, m->uname, (uid_t)m->uid);
+	*gid = owners_group_id(&x->owners, m->gname, (gid_t)m->gid);
 }
 
 /* ---- member types ---- */
@@ -535,12 +662,12 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 	struct stat st;
 	char tmp[TMP_NAME];
 	size_t got;
-	int dirfd, fd = -1, r, hole = 0;
+	int dirfd, fd = -1, r, hole = 0, anon;
 	size_t used = 0;     /* of buf, to wipe: plaintext */
 
 	if ((dirfd = open_parent(x, m->path, norm, &leaf)) < 0)
 		return;
-	if (make_temp(x, dirfd, tmp, mk_file, &fd) != 0) {
+	if (new_file(x, dirfd, tmp, &fd, &anon) != 0) {
 		skip_errno(x, m->path, "cannot create it");
 		return;
 	}
@@ -585,7 +712,8 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 		 * are zeros, so it never appears under its name */
 		ae_wipe(x->buf, used);
 		close(fd);
-		unlinkat(dirfd, tmp, 0);
+		if (!anon)
+			unlinkat(dirfd, tmp, 0);
 		return;
 	}
 	ae_wipe(x->buf, used);
@@ -608,7 +736,7 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 		uid_t uid;
 		gid_t gid;
 
-		owner_ids(m, &uid, &gid);
+		owner_ids(x, m, &uid, &gid);
 		if (fchown(fd, uid, gid) != 0)
 			skip_errno(x, m->path, "cannot set its owner");
 	}
@@ -625,20 +753,31 @@ extract_file(struct extractor *x, const struct ae_tar_member *m,
 		fatal_errno(x, m->path);
 		goto undo;
 	}
-	if (close(fd) != 0) {
+	if (!anon && close(fd) != 0) {
 		fd = -1;
 		fatal_errno(x, m->path);
 		goto undo;
 	}
-	fd = -1;
-	if (install(x, dirfd, tmp, leaf, m->path) == 0)
-		made_add(x, norm, st.st_dev, st.st_ino);
+	if (name_file(x, fd, anon, dirfd, tmp, leaf, m->path) != 0) {
+		if (anon)
+			close(fd);
+		return;
+	}
+	if (anon && close(fd) != 0) {
+		/* A late write error (NFS reports them here): the name
+		 * was made by this run, so it goes with the data. */
+		fatal_errno(x, m->path);
+		unlinkat(dirfd, leaf, 0);
+		return;
+	}
+	made_add(x, norm, st.st_dev, st.st_ino);
 	return;
 undo:
 	ae_wipe(x->buf, used);
 	if (fd >= 0)
 		close(fd);
-	unlinkat(dirfd, tmp, 0);
+	if (!anon)
+		unlinkat(dirfd, tmp, 0);
 }
 
 static void
@@ -660,7 +799,7 @@ extract_symlink(struct extractor *x, const struct ae_tar_member *m,
 		uid_t uid;
 		gid_t gid;
 
-		owner_ids(m, &uid, &gid);
+		owner_ids(x, m, &uid, &gid);
 		if (fchownat(dirfd, tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
 			skip_errno(x, m->path, "cannot set its owner");
 	}
@@ -790,7 +929,7 @@ extract_dir(struct extractor *x, const struct ae_tar_member *m, char *norm)
 	f->mode = member_mode(x, m->mode);
 	f->mtime.tv_sec = (time_t)m->mtime;
 	f->mtime.tv_nsec = (long)m->mtime_nsec;
-	owner_ids(m, &f->uid, &f->gid);
+	owner_ids(x, m, &f->uid, &f->gid);
 	x->ndirs++;
 }
 
@@ -973,13 +1112,17 @@ strip_member(struct extractor *x, const struct ae_tar_member *m,
 int
 extract_begin(struct extractor *x, const struct opts *o, int root)
 {
+	size_t i;
+
 	memset(x, 0, sizeof *x);
 	x->o = o;
 	x->root = root;
-	x->parent_fd = -1;
+	for (i = 0; i < EXTRACT_PARENTS; i++)
+		x->parents[i].fd = -1;
 	x->umask = umask(0);
 	umask(x->umask);
 	x->chown = o->same_owner && geteuid() == 0;
+	owners_init(&x->owners);
 	if ((x->buf = malloc(DATA_BUF)) == NULL)
 		return -1;
 	ae_nodump(x->buf, DATA_BUF);        /* member data: plaintext */
@@ -1055,7 +1198,7 @@ extract_end(struct extractor *x)
 {
 	size_t i;
 
-	parent_forget(x);
+	parents_forget(x, -1);
 	fix_dirs(x);
 	for (i = 0; i < x->capmade; i++)
 		free(x->made[i].path);

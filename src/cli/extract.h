@@ -17,6 +17,7 @@
 #include "members.h"
 #include "salvage.h"
 #include "opts.h"
+#include "owners.h"
 
 /* Files this run made, by normalized path: hard links may point only
  * at these.  Open addressing on an FNV-1a hash. */
@@ -35,6 +36,11 @@ struct dirfix {
 	gid_t gid;
 };
 
+/* Directories kept open at once: a tar stream goes back to a directory
+ * after each of its subdirectories, so the last one alone missed a
+ * third of the time. */
+#define EXTRACT_PARENTS 8
+
 struct extractor {
 	const struct opts *o;
 	struct ae_tar_reader *tr;
@@ -52,12 +58,19 @@ struct extractor {
 	size_t nmade, capmade;      /* capmade: a power of two, or 0 */
 	struct dirfix *dirs;
 	size_t ndirs, capdirs;
-	/* The last member's directory, kept open (extract.c, open_parent):
-	 * its path under the root and its descriptor, or -1. */
-	char parent[AE_TAR_NAME_MAX + 1];
-	int parent_fd;
+	/* The last members' directories, kept open (extract.c,
+	 * open_parent): each one's path under the root, its descriptor
+	 * (or -1 when the slot is free) and when it was last used. */
+	struct parent_dir {
+		char path[AE_TAR_NAME_MAX + 1];
+		int fd;
+		uint64_t used;
+	} parents[EXTRACT_PARENTS];
+	uint64_t parent_clock;
 	char tmp_prefix[13];        /* temp names: a random prefix per run */
 	uint64_t tmp_count;         /* and a counter */
+	int link_how;               /* how an O_TMPFILE file gets a name */
+	struct owners owners;       /* names to ids, as root */
 };
 
 /* Start extracting under the directory open as root (the caller's to

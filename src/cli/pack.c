@@ -17,8 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +29,7 @@
 #include "members.h"
 #include "msg.h"
 #include "names.h"
+#include "owners.h"
 #include "progress.h"
 #include "signals.h"
 
@@ -63,10 +62,7 @@ struct packer {
 	struct link_seen *links;
 	size_t nlinks, caplinks;
 	char warned_prefix[256];
-	uid_t uid;
-	gid_t gid;
-	int have_uid, have_gid;
-	char uname[256], gname[256];
+	struct owners owners;
 	/* Extended attributes of the entry being written (the reader's
 	 * layout, tar.h), and scratch to read them. */
 	uint8_t *xbuf;
@@ -137,40 +133,6 @@ warn_plain(struct packer *p, const char *path, const char *what)
 	p->partial = 1;
 }
 
-static const char *
-owner_name(struct packer *p, uid_t uid)
-{
-	struct passwd pw, *res = NULL;
-	char tmp[4096];
-
-	if (!p->have_uid || p->uid != uid) {
-		p->uname[0] = '\0';
-		if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &res) == 0
-		    && res != NULL && strlen(pw.pw_name) < sizeof p->uname)
-			strcpy(p->uname, pw.pw_name);
-		p->uid = uid;
-		p->have_uid = 1;
-	}
-	return p->uname;
-}
-
-static const char *
-group_name(struct packer *p, gid_t gid)
-{
-	struct group gr, *res = NULL;
-	char tmp[4096];
-
-	if (!p->have_gid || p->gid != gid) {
-		p->gname[0] = '\0';
-		if (getgrgid_r(gid, &gr, tmp, sizeof tmp, &res) == 0
-		    && res != NULL && strlen(gr.gr_name) < sizeof p->gname)
-			strcpy(p->gname, gr.gr_name);
-		p->gid = gid;
-		p->have_gid = 1;
-	}
-	return p->gname;
-}
-
 /* Fill e from st for member name. */
 static void
 entry_from_stat(struct packer *p, struct ae_tar_entry *e, const char *name,
@@ -184,8 +146,8 @@ entry_from_stat(struct packer *p, struct ae_tar_entry *e, const char *name,
 	e->gid = st->st_gid;
 	e->mtime = st->st_mtim.tv_sec;
 	e->mtime_nsec = (uint32_t)st->st_mtim.tv_nsec;
-	e->uname = owner_name(p, st->st_uid);
-	e->gname = group_name(p, st->st_gid);
+	e->uname = owners_user_name(&p->owners, st->st_uid);
+	e->gname = owners_group_name(&p->owners, st->st_gid);
 }
 
 /* Write e's header; 0, or -1 (warned) if it cannot be encoded. */
@@ -788,6 +750,7 @@ pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
 		msg_error("out of memory");
 		return PACK_STOPPED;
 	}
+	owners_init(&p->owners);
 	ae_nodump(p->out, OUT_BUF);         /* file data: plaintext */
 	p->po = po;
 	p->w = w;

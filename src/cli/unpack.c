@@ -90,7 +90,7 @@ unpack_open(struct unpack *u, const struct opts *o)
 	}
 	ae_header_payload_cipher(&u->h, file_key, &u->gcm);
 	ae_wipe(file_key, sizeof file_key);
-	if (ae_chan_init(&u->chan) != AE_OK) {
+	if (ae_chan_init(&u->chan, 0) != AE_OK) {
 		msg_error("out of memory");
 		rc = EXIT_SYSTEM;
 		goto fail;

@@ -8,13 +8,13 @@
  * stream while the pipeline pulls).  Each side runs in its own thread
  * and the channel joins them.
  *
- * It holds no buffer of its own.  A write hands the reader a pointer to
- * the writer's bytes and waits until the reader has copied all of them
- * (or has gone away), so memory does not grow and exactly one copy is
- * made.  Either side can end the exchange: the writer closes with a
- * status that the reader sees after the last byte; the reader closes
- * when it wants no more, and the writer's pending and later writes
- * return AE_EINTR.
+ * It copies through a ring buffer of its own, so the writer can fill
+ * ahead while the reader works (chan.c says why), and a writer that
+ * gets ahead of the reader by the ring's size waits: memory does not
+ * grow.  The ring is wiped when the channel is freed.  Either side can
+ * end the exchange: the writer closes with a status that the reader
+ * sees after the last byte; the reader closes when it wants no more,
+ * and the writer's pending and later writes return AE_EINTR.
  */
 #ifndef AE_CHAN_H
 #define AE_CHAN_H
@@ -25,24 +25,33 @@
 
 #include "common/io.h"
 
+/* The ring's size when ae_chan_init is given 0: four chunks of the
+ * default size. */
+#define AE_CHAN_CAP (1024 * 1024)
+
 struct ae_chan {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	const uint8_t *buf;     /* the writer's bytes not yet taken */
-	size_t left;
+	uint8_t *ring;
+	size_t cap;
+	size_t head, fill;      /* the bytes not yet taken */
+	int rwait;              /* the reader sleeps on cond */
+	size_t wneed;           /* the writer sleeps until this is free */
 	int wclosed, wstatus;   /* the writer is done, with this status */
 	int rclosed;            /* the reader wants no more */
 	uint64_t bytes;         /* bytes that passed */
 };
 
-/* 0, or AE_ENOMEM if the mutex or condition cannot be made. */
-int ae_chan_init(struct ae_chan *c);
+/* A channel with a ring of cap bytes (0: AE_CHAN_CAP).  0, or
+ * AE_ENOMEM.  ae_chan_free wipes and frees it; it is safe on a channel
+ * whose init failed, and twice. */
+int ae_chan_init(struct ae_chan *c, size_t cap);
 void ae_chan_free(struct ae_chan *c);
 
 /*
  * The writer side (an ae_writer's write, ctx = the channel): blocks
- * until the reader has taken all n bytes.  Returns 0, or AE_EINTR if the
- * reader has closed.
+ * until all n bytes are in the ring (not until the reader has taken
+ * them).  Returns 0, or AE_EINTR if the reader has closed.
  */
 int ae_chan_write(void *chan, const uint8_t *buf, size_t n);
 

@@ -373,17 +373,59 @@ src/a" ]
 	( { head -c 60000000 a.aes; sleep 10; } > slow & )
 	mkdir out
 	"$AESCRYPT" -x -f slow -C out 2> err &
-	local pid=$! i
-	for i in $(seq 1 100); do
-		[ -n "$(find out -name '.aescrypt-*' -size +10M)" ] && break
-		sleep 0.1
-	done
+	local pid=$!
+	wait_writing "$pid" "$T/out" 10000000
 	kill -INT "$pid"
 	local rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 130 ]
 	grep -q "src/big: not extracted: interrupted" err
 	[ ! -e out/src/big ]
+	assert_no_temps out
+}
+
+@test "SIGKILL during -x: nothing under the member's name, and no temp file where files can be made nameless" {
+	mkdir src
+	echo small > src/a
+	head -c 100000000 /dev/urandom > src/big
+	"$AESCRYPT" -c -0 "${FAST_KDF[@]}" -f a.aes src/a src/big
+	mkfifo slow
+	( { head -c 60000000 a.aes; sleep 10; } > slow & )
+	mkdir out
+	"$AESCRYPT" -x -f slow -C out 2> err &
+	local pid=$!
+	wait_writing "$pid" "$T/out" 10000000
+	kill -KILL "$pid"
+	wait "$pid" || true
+	[ "$(cat out/src/a)" = small ]
+	[ ! -e out/src/big ]
+	# the first file names a temp to learn how files get names; the
+	# rest have none until complete, so a kill leaves nothing
+	if has_tmpfile out; then
+		assert_no_temps out
+	fi
+}
+
+@test "-x over what is there: files, symlinks and empty directories replaced, --keep-old-files keeps them" {
+	mkdir -p src/d
+	echo new > src/f
+	echo new > src/g
+	echo new > src/d/h
+	"$AESCRYPT" -c "${FAST_KDF[@]}" -f a.aes src
+	mkdir -p out/src/g out/src/d
+	echo old > out/src/f
+	ln -s /nonexistent out/src/d/h
+	run_aescrypt 0 -x -f a.aes -C out
+	[ "$(cat out/src/f)" = new ]
+	[ "$(cat out/src/g)" = new ]
+	[ ! -L out/src/d/h ] && [ "$(cat out/src/d/h)" = new ]
+	assert_no_temps out
+	echo old > out/src/f
+	rm out/src/g
+	run_aescrypt 1 -x --keep-old-files -f a.aes -C out
+	assert_match "src/f: .*exists"
+	[ "$(cat out/src/f)" = old ]
+	[ "$(cat out/src/g)" = new ]
 	assert_no_temps out
 }
 

@@ -130,6 +130,29 @@ refute() {
 	fi
 }
 
+# wait_writing PID DIR BYTES: wait (up to 10 s) until process PID holds
+# open a file under DIR (named or not yet named: O_TMPFILE) that has
+# grown past BYTES.
+wait_writing() {
+	local pid=$1 dir=$2 min=$3 i f
+	for i in $(seq 1 100); do
+		for f in /proc/"$pid"/fd/*; do
+			case $(readlink "$f" 2>/dev/null) in
+			"$dir"/*)
+				[ "$(stat -L -c %s "$f" 2>/dev/null || echo 0)" -gt "$min" ] && return 0 ;;
+			esac
+		done
+		sleep 0.1
+	done
+	echo "process $pid never wrote $min bytes under $dir" >&2
+	return 1
+}
+
+# has_tmpfile DIR: the file system of DIR makes files with no name.
+has_tmpfile() {
+	/usr/bin/python3 -c 'import os,sys; os.close(os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600))' "$1" 2>/dev/null
+}
+
 # assert_no_temps DIR: no extraction temp file (.aescrypt-*) anywhere
 # under DIR.
 assert_no_temps() {

@@ -155,9 +155,15 @@ test_chan(void)
 	for (i = 0; i < sizeof data; i++)
 		data[i] = (uint8_t)(i * 131 + (i >> 8));
 
-	/* A clean run: every byte, in order, then a short count, then 0. */
-	for (k = 1; k <= 4099; k += 1366) {
-		CHECK(ae_chan_init(&c) == AE_OK, "init");
+	/* A clean run: every byte, in order, then a short count, then 0;
+	 * rings smaller than a write, of odd sizes (so copies wrap at
+	 * every offset), and the default. */
+	for (i = 0; i < 4 * 4; i++) {
+		static const size_t caps[4] = { 1, 7, 4096, 0 };
+		size_t cap = caps[i / 4];
+
+		k = 1 + (i % 4) * 1366;
+		CHECK(ae_chan_init(&c, cap) == AE_OK, "init");
 		f = (struct feeder){ &c, data, sizeof data, AE_OK, 0 };
 		pthread_create(&t, NULL, feed, &f);
 		pos = 0;
@@ -167,8 +173,8 @@ test_chan(void)
 		} while (r == AE_OK && n == k);
 		CHECK(r == AE_OK && pos == sizeof data, "clean: r=%d pos=%zu",
 		    r, pos);
-		CHECK_MEM(got, data, sizeof data, "clean: bytes differ (k=%zu)",
-		    k);
+		CHECK_MEM(got, data, sizeof data, "clean: bytes differ (k=%zu, "
+		    "ring %zu)", k, cap);
 		r = ae_chan_read(&c, got, k, &n);
 		CHECK(r == AE_OK && n == 0, "read after the end");
 		pthread_join(t, NULL);
@@ -178,7 +184,7 @@ test_chan(void)
 
 	/* A writer that fails: the reader gets the bytes, then the error,
 	 * never a short count that looks like a clean end. */
-	CHECK(ae_chan_init(&c) == AE_OK, "init");
+	CHECK(ae_chan_init(&c, 1000) == AE_OK, "init");
 	f = (struct feeder){ &c, data, 5000, AE_EAUTH, 0 };
 	pthread_create(&t, NULL, feed, &f);
 	pos = 0;
@@ -191,8 +197,9 @@ test_chan(void)
 	pthread_join(t, NULL);
 	ae_chan_free(&c);
 
-	/* A reader that leaves: the blocked writer is released. */
-	CHECK(ae_chan_init(&c) == AE_OK, "init");
+	/* A reader that leaves: the writer, blocked on a full ring, is
+	 * released. */
+	CHECK(ae_chan_init(&c, 4096) == AE_OK, "init");
 	f = (struct feeder){ &c, data, sizeof data, AE_OK, 0 };
 	pthread_create(&t, NULL, feed, &f);
 	r = ae_chan_read(&c, got, 10, &n);
@@ -202,6 +209,7 @@ test_chan(void)
 	CHECK(f.write_rc == AE_EINTR, "writer after reader left: %d",
 	    f.write_rc);
 	ae_chan_free(&c);
+	ae_chan_free(&c);       /* twice is safe */
 }
 
 int
