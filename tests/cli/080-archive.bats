@@ -488,6 +488,27 @@ PYEOF
 	[ "$(stat -c %u:%g owned/d/l)" = 1234:5678 ]
 }
 
+@test "--same-owner: a member's owner name wins over its number, as in tar, for owners that come and go" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	getent passwd nobody > /dev/null && getent group nogroup > /dev/null || skip "no nobody/nogroup here"
+	local nobody nogroup f
+	nobody=$(id -u nobody)
+	nogroup=$(getent group nogroup | cut -d: -f3)
+	for f in a b c d; do echo "$f" > "$f"; done
+	tar -cf t.tar --owner=nobody:1234 --group=nogroup:5678 a
+	tar -rf t.tar --owner=root:7 --group=root:8 b
+	tar -rf t.tar --owner=no-such-user-x:4321 --group=no-such-group-x:8765 c
+	tar -rf t.tar --owner=nobody:1234 --group=nogroup:5678 d
+	make_key k
+	"$AESCRYPT" -e -k k -o t.aes t.tar
+	mkdir out
+	run_aescrypt 0 -x --same-owner -k k -f t.aes -C out
+	[ "$(stat -c %u:%g out/a)" = "$nobody:$nogroup" ]
+	[ "$(stat -c %u:%g out/b)" = 0:0 ]
+	[ "$(stat -c %u:%g out/c)" = 4321:8765 ]
+	[ "$(stat -c %u:%g out/d)" = "$nobody:$nogroup" ]
+}
+
 @test "a damaged archive does not also claim that MEMBER operands are missing" {
 	mkdir src && head -c 300000 /dev/urandom > src/a && echo z > src/z
 	run_aescrypt 0 -c -0 --chunk-size 64K "${FAST_KDF[@]}" -f a.aes src
