@@ -101,7 +101,7 @@ _aescrypt() {
 		    --strip-components --wildcards -z --gzip
 		    --xattrs --no-xattrs --acls --no-acls
 		    -r --recipient -R --recipients-file -i --identity --gen-identity
-		    --salvage
+		    --salvage --no-index
 		    -v --verbose --dereference --exclude -T --files-from --null
 		    --keep-old-files -p --preserve-permissions --same-owner
 		    -o --output -k --key-file -P --passphrase --passphrase-file

@@ -20,7 +20,9 @@
 
 #include "pipeline/chan.h"
 #include "common/clock.h"
+#include "common/bytes.h"
 #include "container/header.h"
+#include "container/index.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
@@ -128,6 +130,63 @@ produce(void *arg)
 	return NULL;
 }
 
+/* The pipeline's output, passed on, with each record's length noted
+ * for the index (the pipeline writes one record a call). */
+struct record_log {
+	struct ae_writer *out;
+	struct ae_index_builder *ib;
+};
+
+static int
+log_record(void *ctx, const uint8_t *buf, size_t n)
+{
+	struct record_log *l = ctx;
+	int r = l->out->write(l->out->ctx, buf, n);
+
+	if (r == AE_OK)
+		r = ae_index_add_record(l->ib, (uint32_t)n);
+	return r;
+}
+
+/*
+ * After the payload's final record: the index, sealed as records under
+ * the index key (the payload's own pipeline, so the same framing and
+ * compression), then the footer that points back at it (6.8).
+ */
+static int
+write_index(const struct ae_pipe_params *payload,
+    const struct ae_index_builder *ib, const struct ae_header *h,
+    const gcm_ctx *ig, struct ae_writer *out, struct ae_diag *d)
+{
+	struct ae_pipe_params pp = *payload;
+	struct ae_pipe_stats st;
+	struct ae_memio src = { 0 };
+	struct ae_reader rd = { ae_mem_read, &src };
+	uint8_t footer[AE_FOOTER_LEN], *buf;
+	uint64_t off = h->len;
+	size_t len, i;
+	int r;
+
+	if ((r = ae_index_build(ib, &buf, &len)) != AE_OK)
+		return ae_fail(d, r, AE_AT_NONE, "building the index", 0, 0);
+	for (i = 0; i < ib->nrecs; i++)
+		off += load_be32(ib->recs + 4 * i);
+	memset(&st, 0, sizeof st);
+	pp.key = ig;
+	pp.progress = NULL;
+	src.src = buf;
+	src.len = len;
+	r = ae_pipe_encode(&pp, &rd, out, &st, d);
+	if (r == AE_OK) {
+		ae_footer_seal(ig, off, ib->nrecs, footer);
+		if ((r = out->write(out->ctx, footer, sizeof footer)) != AE_OK)
+			ae_fail(d, r, AE_AT_OUTPUT, "writing output", 0, 0);
+	}
+	ae_wipe(buf, len);
+	free(buf);
+	return r;
+}
+
 int
 cmd_create(const struct opts *o)
 {
@@ -144,11 +203,16 @@ cmd_create(const struct opts *o)
 	struct stat st;
 	uint64_t w0 = ae_wall_ns();
 	pthread_t thread;
-	gcm_ctx gcm;
+	gcm_ctx gcm, igcm;
+	struct ae_index_builder ib;
+	struct record_log rl;
+	struct ae_writer logged;
+	int indexed = !o->no_index;
 	size_t i;
 	int rc, r, started = 0;
 
 	memset(&rs, 0, sizeof rs);
+	ae_index_builder_init(&ib);
 	run_streams_init(&io);
 	for (i = 0; i < o->noperands; i++)
 		if (namelist_add(&paths, o->operands[i], o->operand_cdir[i])
@@ -179,11 +243,12 @@ cmd_create(const struct opts *o)
 	for (i = 0; i < paths.n; i++)
 		dirfd[i] = cd.fd[paths.tag[i]];
 	/* Keys and the output, relative to where we were started. */
-	rc = run_new_container(o, o->archive, AE_PAYLOAD_PAX, &h, &gcm, &io,
-	    &rs);
+	rc = run_new_container(o, o->archive, indexed ? AE_PAYLOAD_PAX_INDEXED
+	    : AE_PAYLOAD_PAX, &h, &gcm, indexed ? &igcm : NULL, &io, &rs);
 	if (rc != EXIT_OK)
 		goto out;
 	memset(&pr, 0, sizeof pr);
+	pr.po.index = indexed ? &ib : NULL;
 	if (fstat(io.out.fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		pr.po.self[pr.po.nself].dev = st.st_dev;
 		pr.po.self[pr.po.nself++].ino = st.st_ino;
@@ -231,11 +296,17 @@ cmd_create(const struct opts *o)
 		ae_fail(&d, r, AE_AT_NONE, "starting a thread", 0, 0);
 	} else {
 		started = 1;
-		r = ae_pipe_encode(&pp, &chan_reader, &io.writer, &rs.pipe,
-		    &d);
+		rl.out = &io.writer;
+		rl.ib = &ib;
+		logged.write = log_record;
+		logged.ctx = &rl;
+		r = ae_pipe_encode(&pp, &chan_reader, indexed ? &logged :
+		    &io.writer, &rs.pipe, &d);
 		/* A failed pipeline stops reading: free the walk. */
 		ae_chan_close_read(&pr.chan);
 		pthread_join(thread, NULL);
+		if (r == AE_OK && pr.result != PACK_STOPPED && indexed)
+			r = write_index(&pp, &ib, &h, &igcm, &io.writer, &d);
 	}
 	progress_stop();
 	if (r != AE_OK || (started && pr.result == PACK_STOPPED)) {
@@ -262,7 +333,10 @@ cmd_create(const struct opts *o)
 	ae_chan_free(&pr.chan);
 wipe:
 	gcm_wipe(&gcm);
+	if (indexed)
+		gcm_wipe(&igcm);
 out:
+	ae_index_builder_free(&ib);
 	free(dirfd);
 	cdirs_close(&cd);
 	namelist_free(&paths);

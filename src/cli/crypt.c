@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "container/header.h"
 #include "crypto/wipe.h"
+#include "container/index.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"
@@ -38,8 +39,8 @@ cmd_encrypt(const struct opts *o)
 	run_streams_init(&io);
 	if ((rc = run_input_open(&io.in, o->input, NULL)) != EXIT_OK)
 		return rc;
-	rc = run_new_container(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, &io,
-	    &rs);
+	rc = run_new_container(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, NULL,
+	    &io, &rs);
 	if (rc != EXIT_OK) {
 		run_input_close(&io.in);
 		return rc;
@@ -79,7 +80,7 @@ cmd_decrypt(const struct opts *o)
 	struct streams io;
 	struct salvage sv;
 	uint64_t w0 = ae_wall_ns();
-	gcm_ctx gcm;
+	gcm_ctx gcm, igcm;
 	int rc, r;
 
 	memset(&rs, 0, sizeof rs);
@@ -95,6 +96,8 @@ cmd_decrypt(const struct opts *o)
 		return rc;
 	}
 	ae_header_payload_cipher(&h, file_key, &gcm);
+	if (h.payload_type == AE_PAYLOAD_PAX_INDEXED)
+		ae_index_cipher(&h, file_key, &igcm);
 	ae_wipe(file_key, sizeof file_key);
 
 	if ((rc = outfile_open(&io.out, o->output)) != EXIT_OK)
@@ -108,8 +111,12 @@ cmd_decrypt(const struct opts *o)
 		pp.damaged = salvage_damaged;
 		pp.damaged_ctx = &sv;
 	}
+	pp.trailer = h.payload_type == AE_PAYLOAD_PAX_INDEXED;
 	run_progress_start(o, 1, io.in.fd, 0, h.len, io.out.fd);
 	r = ae_pipe_decode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
+	if (r == AE_OK && pp.trailer)
+		r = run_index_tail(&pp, &igcm, &io.reader, h.len +
+		    rs.pipe.wire_bytes, rs.pipe.records, &d);
 	progress_stop();
 	if (r == AE_OK && o->salvage && salvage_count(&sv) > 0) {
 		/* What could be read is kept, never under the name asked
@@ -146,6 +153,8 @@ done:
 	if (o->salvage)
 		salvage_free(&sv);
 	gcm_wipe(&gcm);
+	if (h.payload_type == AE_PAYLOAD_PAX_INDEXED)
+		gcm_wipe(&igcm);
 	run_input_close(&io.in);
 	return rc;
 }

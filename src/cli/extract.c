@@ -40,6 +40,7 @@
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "extract.h"
+#include "indexed.h"
 #include "members.h"
 #include "msg.h"
 #include "names.h"
@@ -1209,12 +1210,54 @@ extract_end(struct extractor *x)
 	x->buf = NULL;
 }
 
+/*
+ * -x of selected members through the index: each run of records that
+ * holds selected members is decoded on its own (the pipeline's threads
+ * work within a run), its tar range read as a small archive.  Returns
+ * the exit status; u is closed.
+ */
+static int
+extract_indexed(struct extractor *x, struct unpack *u, const struct opts *o,
+    const struct ae_index *ix, struct members *sel)
+{
+	struct unpack_range *v;
+	struct ae_tar_reader tr;
+	struct ae_diag d = { 0 };
+	size_t n, i;
+	int rc = EXIT_OK, r;
+
+	if (indexed_ranges(ix, sel, u->h.chunk_log2, &v, &n) != 0) {
+		msg_error("out of memory");
+		unpack_close(u);
+		return EXIT_SYSTEM;
+	}
+	for (i = 0; i < n && rc == EXIT_OK && !x->fatal; i++) {
+		if ((rc = unpack_start(u, o, &v[i])) != EXIT_OK)
+			break;      /* (it closed u) */
+		if (ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
+			msg_error("out of memory");
+			rc = unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+			break;
+		}
+		r = extract_members(x, &tr, sel, &d);
+		ae_tar_reader_free(&tr);
+		rc = unpack_end_run(u, o, r, &d, x->fatal, i + 1 == n);
+		if (i + 1 < n && rc != EXIT_OK)
+			unpack_close(u);
+	}
+	if (n == 0)
+		unpack_close(u);
+	free(v);
+	return rc;
+}
+
 int
 cmd_extract(const struct opts *o)
 {
 	static struct unpack u;
 	static struct extractor x;
 	struct ae_tar_reader tr;
+	struct ae_index ix;
 	struct members sel;
 	struct ae_diag d = { 0 };
 	int rc, r = 1, root;
@@ -1241,7 +1284,17 @@ cmd_extract(const struct opts *o)
 		rc = EXIT_SYSTEM;
 		goto out;
 	}
-	if ((rc = unpack_open(&u, o)) != EXIT_OK)
+	if ((rc = unpack_open_keys(&u, o)) != EXIT_OK)
+		goto out;
+	/* Some members only, from a file with an index: only their
+	 * records are read.  (All of them: reading in order is faster.) */
+	if (sel.pats.n > 0 && indexed_load(&u, o, &ix)) {
+		rc = extract_indexed(&x, &u, o, &ix, &sel);
+		ae_index_free(&ix);
+		extract_end(&x);
+		goto report;
+	}
+	if ((rc = unpack_start(&u, o, NULL)) != EXIT_OK)
 		goto out;
 	if (o->salvage)
 		x.salvage = &u.salvage;
@@ -1276,6 +1329,7 @@ cmd_extract(const struct opts *o)
 		if (rc == EXIT_OK || rc == EXIT_PARTIAL)
 			rc = EXIT_DATA;
 	}
+report:
 	/* Only a whole archive can say a member is not in it. */
 	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
 		rc = EXIT_PARTIAL;

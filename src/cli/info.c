@@ -23,7 +23,7 @@
 static const char *
 payload_name(int type)
 {
-	return type == AE_PAYLOAD_PAX ? "archive" : "stream";
+	return AE_PAYLOAD_IS_ARCHIVE(type) ? "archive" : "stream";
 }
 
 static const char *
@@ -69,6 +69,8 @@ print_text(FILE *fp, const char *name, const struct ae_header *h)
 	    AE_VERSION);
 	fprintf(fp, "payload:     %s\n", h->payload_type == AE_PAYLOAD_PAX ?
 	    "archive (a POSIX pax tar stream; -t, -x)" :
+	    h->payload_type == AE_PAYLOAD_PAX_INDEXED ?
+	    "archive (a POSIX pax tar stream; -t, -x), with an index" :
 	    "stream (bytes; -d)");
 	fprintf(fp, "chunk size:  %u KiB\n", 1u << (h->chunk_log2 - 10));
 	fprintf(fp, "header:      %zu bytes, CRC-32 good (its MAC needs a "
@@ -111,9 +113,11 @@ print_json(FILE *fp, const char *name, const struct ae_header *h)
 
 	fputs("{\"file\":\"", fp);
 	json_string(fp, name);
-	fprintf(fp, "\",\"version\":%d,\"payload\":\"%s\",\"chunk_size\":%u,"
-	    "\"header_bytes\":%zu,\"slots\":[", AE_VERSION,
-	    payload_name(h->payload_type), 1u << h->chunk_log2, h->len);
+	fprintf(fp, "\",\"version\":%d,\"payload\":\"%s\",\"index\":%s,"
+	    "\"chunk_size\":%u,\"header_bytes\":%zu,\"slots\":[",
+	    AE_VERSION, payload_name(h->payload_type),
+	    h->payload_type == AE_PAYLOAD_PAX_INDEXED ? "true" : "false",
+	    1u << h->chunk_log2, h->len);
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];
 

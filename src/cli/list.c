@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "exitcode.h"
+#include "indexed.h"
 #include "list.h"
 #include "members.h"
 #include "msg.h"
@@ -133,18 +134,66 @@ list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
 	return r;
 }
 
+/* -t from the index alone: the payload is not read. */
+static int
+list_index(FILE *fp, int verbose, const struct ae_index *ix,
+    struct members *sel)
+{
+	size_t ugswidth = 19, i;
+
+	for (i = 0; i < ix->members; i++) {
+		const struct ae_tar_member *m;
+
+		if (!members_select(sel, ix->m[i].path))
+			continue;
+		m = indexed_member(&ix->m[i]);
+		if (verbose)
+			print_verbose(fp, m, &ugswidth);
+		else {
+			print_name(fp, m, 0);
+			putc('\n', fp);
+		}
+		if (ferror(fp))
+			break;
+	}
+	if (fflush(fp) != 0 || ferror(fp))
+		return msg_sys_error("standard output");
+	return EXIT_OK;
+}
+
 int
 cmd_list(const struct opts *o)
 {
 	static struct unpack u;
 	struct ae_tar_reader tr;
 	struct members sel;
+	struct ae_index ix;
 	struct ae_diag d = { 0 };
 	int rc, r, partial = 0;
 
 	if ((rc = members_init(&sel, o)) != EXIT_OK)
 		return rc;
-	if ((rc = unpack_open(&u, o)) != EXIT_OK) {
+	if ((rc = unpack_open_keys(&u, o)) != EXIT_OK) {
+		members_free(&sel);
+		return rc;
+	}
+	if (indexed_load(&u, o, &ix)) {
+		rc = list_index(stdout, o->verbose, &ix, &sel);
+		ae_index_free(&ix);
+		if (rc == EXIT_OK) {
+			/* what was read: the header and the index */
+			u.rs.pipe = u.index_stats;
+			u.rs.archive = 1;
+			u.io.wr.bytes = 0;
+			run_finish_stats(o, &u.rs, u.w0, &u.igcm, &u.io);
+		}
+		unpack_close(&u);
+		if (rc == EXIT_OK && members_report_missing(&sel) > 0)
+			rc = EXIT_PARTIAL;
+		members_free(&sel);
+		return rc;
+	}
+	if ((rc = unpack_start(&u, o, NULL)) != EXIT_OK) {
 		members_free(&sel);
 		return rc;
 	}
@@ -154,7 +203,7 @@ cmd_list(const struct opts *o)
 		members_free(&sel);
 		return rc;
 	}
-	if (o->test && u.h.payload_type != AE_PAYLOAD_PAX) {
+	if (o->test && !AE_PAYLOAD_IS_ARCHIVE(u.h.payload_type)) {
 		/* --test of a stream: unpack_end reads and authenticates
 		 * the rest. */
 		ae_tar_reader_free(&tr);

@@ -152,6 +152,8 @@ usage_all(FILE *fp)
 	    "                            (default: 2G or half the RAM)\n"
 	    "      --salvage             -d, -x: go on past damaged chunks; keep\n"
 	    "                            what is whole, list what was lost\n"
+	    "      --no-index            -c: write no index; -t, -x: read the\n"
+	    "                            whole archive, not its index\n"
 	    "\n"
 	    "Output and performance:\n"
 	    "  -q, --quiet               no progress line\n"
@@ -290,7 +292,8 @@ check_mode_options(const struct opts *o)
 		{ "--same-owner", "x" }, { "-O", "x" },
 		{ "--strip-components", "x" }, { "--xattrs", "cx" },
 		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
-		{ "-i", "dtx" }, { "--salvage", "dx" }, { NULL, NULL }
+		{ "-i", "dtx" }, { "--salvage", "dx" }, { "--no-index", "ctx" },
+		{ NULL, NULL }
 	};
 	int set[] = {
 		o->output != NULL, o->archive != NULL, o->directory != NULL,
@@ -298,7 +301,7 @@ check_mode_options(const struct opts *o)
 		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner,
 		o->to_stdout, o->strip > 0, o->xattrs, o->acls,
 		o->nrecipients > 0, o->nrecipient_files > 0,
-		o->nidentity_files > 0, o->salvage
+		o->nidentity_files > 0, o->salvage, o->no_index
 	};
 	int i;
 
@@ -434,7 +437,8 @@ run(int argc, char **argv, struct room *rm)
 		OPT_EXCLUDE, OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS,
 		OPT_DEFLATE, OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS,
 		OPT_SEALED, OPT_VERIFY, OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS,
-		OPT_NO_ACLS, OPT_GEN_IDENTITY, OPT_SALVAGE
+		OPT_NO_ACLS, OPT_GEN_IDENTITY, OPT_SALVAGE,
+		OPT_NO_INDEX
 	};
 	static const struct option longopts[] = {
 		{ "encrypt", no_argument, NULL, 'e' },
@@ -465,6 +469,7 @@ run(int argc, char **argv, struct room *rm)
 		{ "delete", no_argument, NULL, OPT_SEALED },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "salvage", no_argument, NULL, OPT_SALVAGE },
+		{ "no-index", no_argument, NULL, OPT_NO_INDEX },
 		{ "xattrs", no_argument, NULL, OPT_XATTRS },
 		{ "no-xattrs", no_argument, NULL, OPT_NO_XATTRS },
 		{ "acls", no_argument, NULL, OPT_ACLS },
@@ -570,6 +575,9 @@ run(int argc, char **argv, struct room *rm)
 			break;
 		case OPT_SALVAGE:
 			o.salvage = 1;
+			break;
+		case OPT_NO_INDEX:
+			o.no_index = 1;
 			break;
 		case OPT_WILDCARDS:
 			break;      /* patterns are always on (as bsdtar) */

@@ -132,6 +132,10 @@ msg_core_error(const char *name, int err, const struct ae_diag *d)
 		msg_error("%s: chunk %llu at offset %llu %s", name, d->index,
 		    d->offset, what);
 		break;
+	case AE_AT_INDEX:
+		msg_error("%s: the archive's index (at offset %llu): %s", name,
+		    d->offset, what);
+		break;
 	case AE_AT_STANZA:
 		if (err == AE_ELIMIT) {
 			char have[32], lim[32], arg[32];

@@ -59,6 +59,8 @@ struct opts {
 	int to_stdout;              /* -O: -x writes data to stdout */
 	unsigned strip;             /* --strip-components */
 	int test;                   /* --test: -t that prints nothing */
+	int no_index;               /* --no-index: -c writes none; -t, -x
+	                             * read the archive in full */
 	int salvage;                /* --salvage: -d, -x go on past a lost
 	                             * chunk (salvage.h) */
 	int info_json;              /* --info=json */

@@ -63,6 +63,7 @@ struct packer {
 	size_t nlinks, caplinks;
 	char warned_prefix[256];
 	struct owners owners;
+	uint64_t flushed;           /* stream bytes written before out[] */
 	/* Extended attributes of the entry being written (the reader's
 	 * layout, tar.h), and scratch to read them. */
 	uint8_t *xbuf;
@@ -82,7 +83,37 @@ flush(struct packer *p)
 	if (!p->stopped && p->olen > 0
 	    && p->w->write(p->w->ctx, p->out, p->olen) != AE_OK)
 		p->stopped = 1;
+	p->flushed += p->olen;
 	p->olen = 0;
+}
+
+/* Note e, whose headers start at the stream's current end, in the
+ * index.  Out of memory stops the walk, as a failed write does. */
+static void
+index_member(struct packer *p, const struct ae_tar_entry *e)
+{
+	struct ae_index_member m;
+
+	if (p->po->index == NULL || p->stopped)
+		return;
+	memset(&m, 0, sizeof m);
+	m.first = p->flushed + p->olen;
+	m.type = e->type;
+	m.mode = e->mode & 07777;
+	m.uid = e->uid;
+	m.gid = e->gid;
+	m.size = e->map != NULL ? e->real_size : e->size;
+	m.mtime = e->mtime;
+	m.mtime_nsec = e->mtime_nsec;
+	m.path = e->path;
+	m.linkpath = e->linkpath;
+	m.uname = e->uname;
+	m.gname = e->gname;
+	if (ae_index_add_member(p->po->index, &m) != AE_OK) {
+		errno = ENOMEM;
+		msg_error("the archive's index: out of memory");
+		p->stopped = 1;
+	}
 }
 
 static void
@@ -240,6 +271,7 @@ emit_header(struct packer *p, const struct ae_tar_entry *e0, const char *path)
 		    "not dumped");
 		return -1;
 	}
+	index_member(p, &e);
 	emit(p, p->hdr, len);
 	progress_member(e.path);
 	if (p->po->verbose != NULL && !p->stopped) {
@@ -761,6 +793,8 @@ pack_paths(const struct pack_opts *po, char *const *paths, size_t n,
 		}
 		add(p, paths[i], NULL);
 	}
+	if (po->index != NULL)
+		po->index->tar_end = p->flushed + p->olen;
 	emit_zeros(p, AE_TAR_END_LEN);
 	flush(p);
 	r = p->stopped ? PACK_STOPPED : p->partial ? PACK_PARTIAL : PACK_OK;

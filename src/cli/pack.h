@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "common/io.h"
+#include "container/index.h"
 
 struct pack_opts {
 	int follow;                 /* -h: archive what symlinks point to */
@@ -35,6 +36,10 @@ struct pack_opts {
 	struct { dev_t dev; ino_t ino; } self[2];
 	int nself;
 	const char *self_name;
+	/* Each member, with where its headers start in the stream, and
+	 * where the end-of-archive blocks start, for the archive's index;
+	 * or NULL (--no-index). */
+	struct ae_index_builder *index;
 };
 
 enum pack_result {

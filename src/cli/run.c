@@ -15,6 +15,7 @@
 
 #include "common/clock.h"
 #include "container/deflate.h"
+#include "container/index.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
@@ -168,7 +169,7 @@ run_progress_start(const struct opts *o, int count_wire, int fd,
 
 int
 run_new_container(const struct opts *o, const char *path, int payload_type,
-    struct ae_header *h, gcm_ctx *g, struct streams *io,
+    struct ae_header *h, gcm_ctx *g, gcm_ctx *index_g, struct streams *io,
     struct run_stats *rs)
 {
 	uint8_t file_key[AE_FILE_KEY_LEN];
@@ -177,8 +178,11 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
 		return run_refuse_tty(o);
 	rc = keys_new_header(o, payload_type, h, file_key, rs);
-	if (rc == EXIT_OK)
+	if (rc == EXIT_OK) {
 		ae_header_payload_cipher(h, file_key, g);
+		if (index_g != NULL)
+			ae_index_cipher(h, file_key, index_g);
+	}
 	ae_wipe(file_key, sizeof file_key);
 	if (rc != EXIT_OK)
 		return rc;
@@ -187,7 +191,62 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 		outfile_abort(&io->out);
 		rc = run_refuse_tty(o);
 	}
-	if (rc != EXIT_OK)
+	if (rc != EXIT_OK) {
 		gcm_wipe(g);
+		if (index_g != NULL)
+			gcm_wipe(index_g);
+	}
 	return rc;
+}
+
+int
+run_index_tail(const struct ae_pipe_params *payload, const gcm_ctx *ig,
+    struct ae_reader *in, uint64_t index_offset, uint64_t records,
+    struct ae_diag *d)
+{
+	struct ae_pipe_params pp = *payload;
+	struct ae_pipe_stats st;
+	struct ae_memio sink = { .discard = 1 };
+	struct ae_writer w = { ae_mem_write, &sink };
+	uint8_t footer[AE_FOOTER_LEN + 1];
+	uint64_t at, said_offset, said_records;
+	size_t got;
+	int r;
+
+	memset(&st, 0, sizeof st);
+	pp.key = ig;
+	pp.offset = index_offset;
+	pp.first_seq = 0;
+	pp.max_records = 0;
+	pp.trailer = 1;
+	pp.salvage = 0;
+	pp.progress = NULL;
+	r = ae_pipe_decode(&pp, in, &w, &st, d);
+	if (r != AE_OK) {
+		if (d->where == AE_AT_CHUNK) {
+			/* an index record: say so, not "chunk N" */
+			d->where = AE_AT_INDEX;
+			if (r == AE_ETRUNC)
+				d->what = "is missing or cut short: the file "
+				    "ends before its index does";
+		}
+		return r;
+	}
+	at = index_offset + st.wire_bytes;
+	/* one byte more than the footer: the file must end with it */
+	if ((r = in->read(in->ctx, footer, sizeof footer, &got)) != AE_OK)
+		return ae_fail(d, r, AE_AT_INPUT, "reading input", 0, at);
+	if (got < AE_FOOTER_LEN)
+		return ae_fail(d, AE_ETRUNC, AE_AT_INDEX, "the footer is "
+		    "missing or cut short", 0, at);
+	if (got > AE_FOOTER_LEN)
+		return ae_fail(d, AE_EFORMAT, AE_AT_INPUT, "data after the "
+		    "footer", 0, at + AE_FOOTER_LEN);
+	if (ae_footer_open(ig, footer, &said_offset, &said_records) != AE_OK)
+		return ae_fail(d, AE_EAUTH, AE_AT_INDEX, "the footer failed "
+		    "authentication", 0, at);
+	if (said_offset != index_offset || said_records != records)
+		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "the footer does "
+		    "not match the payload before it", 0, at);
+	return AE_OK;
 }

@@ -77,12 +77,28 @@ int run_refuse_tty(const struct opts *o);
  * NULL or "-" is standard output; checked before any passphrase is asked
  * for, and again once the output is open, for -o /dev/tty), make the
  * header with the user's key slots for payload_type (keys.h), set up the
- * payload cipher in g, and open io->out.  Returns 0, and the caller must
- * gcm_wipe(g) and commit or abort io->out; or an exit status, with
- * nothing left to clean up.
+ * payload cipher in g (and the index cipher in index_g, unless NULL), and
+ * open io->out.  Returns 0, and the caller must gcm_wipe(g) (and
+ * index_g) and commit or abort io->out; or an exit status, with nothing
+ * left to clean up.
  */
 int run_new_container(const struct opts *o, const char *path,
-    int payload_type, struct ae_header *h, gcm_ctx *g, struct streams *io,
-    struct run_stats *rs);
+    int payload_type, struct ae_header *h, gcm_ctx *g, gcm_ctx *index_g,
+    struct streams *io, struct run_stats *rs);
+
+/*
+ * For an archive with an index (payload_type 2), after the payload was
+ * read in full with payload->trailer set (it stopped at the final
+ * record): read the index records that follow and the footer, with the
+ * index cipher ig, and check that they authenticate, that the footer
+ * names index_offset (where the index starts: the header and the
+ * payload records' length) and `records` payload records, and that the
+ * file ends there.  A sequential reader does not use the index, but this
+ * is what tells it that nothing was cut off, swapped or appended.
+ * 0, or an error with d (AE_AT_INDEX for the index and footer).
+ */
+int run_index_tail(const struct ae_pipe_params *payload, const gcm_ctx *ig,
+    struct ae_reader *in, uint64_t index_offset, uint64_t records,
+    struct ae_diag *d);
 
 #endif

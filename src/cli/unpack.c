@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "container/index.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
@@ -28,8 +29,61 @@ decode(void *arg)
 
 	u->pipe_rc = ae_pipe_decode(&u->pp, &u->io.reader, &u->chan_w,
 	    &u->rs.pipe, &u->d);
+	if (u->pipe_rc == AE_OK && u->check_tail)
+		u->pipe_rc = run_index_tail(&u->pp, &u->igcm, &u->io.reader,
+		    u->h.len + u->rs.pipe.wire_bytes, u->rs.pipe.records,
+		    &u->d);
 	ae_chan_close_write(&u->chan, u->pipe_rc);
 	return NULL;
+}
+
+static void
+unpack_wipe_keys(struct unpack *u)
+{
+	gcm_wipe(&u->gcm);
+	if (u->indexed)
+		gcm_wipe(&u->igcm);
+}
+
+/* A range's tar stream: skip bytes, then len bytes, then the end
+ * blocks (zeros); then a clean end. */
+static int
+range_read(struct unpack *u, uint8_t *buf, size_t n, size_t *got)
+{
+	uint8_t scratch[4096];
+	size_t k, more;
+	int r;
+
+	*got = 0;
+	while (u->skip > 0) {
+		k = u->skip < sizeof scratch ? (size_t)u->skip : sizeof scratch;
+		r = ae_chan_read(&u->chan, scratch, k, &more);
+		if (r == AE_OK && more < k)
+			r = AE_ETRUNC;  /* the records ended early */
+		if (r != AE_OK) {
+			u->decoder_failed = 1;
+			return r;
+		}
+		u->skip -= k;
+	}
+	if (u->left > 0) {
+		k = u->left < n ? (size_t)u->left : n;
+		r = ae_chan_read(&u->chan, buf, k, &more);
+		if (r == AE_OK && more < k)
+			r = AE_ETRUNC;
+		if (r != AE_OK) {
+			u->decoder_failed = 1;
+			return r;
+		}
+		u->left -= k;
+		*got = k;
+		return AE_OK;
+	}
+	k = u->tail < n ? u->tail : n;
+	memset(buf, 0, k);
+	u->tail -= k;
+	*got = k;
+	return AE_OK;
 }
 
 /* The caller's reader: the peeked block first, then the channel. */
@@ -51,6 +105,8 @@ tar_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 		*got = k;
 		return AE_OK;
 	}
+	if (u->ranged)
+		return range_read(u, buf, n, got);
 	r = ae_chan_read(&u->chan, buf + k, n - k, &more);
 	*got = k + more;
 	if (r != AE_OK)
@@ -70,10 +126,10 @@ stop_decoder(struct unpack *u)
 }
 
 int
-unpack_open(struct unpack *u, const struct opts *o)
+unpack_open_keys(struct unpack *u, const struct opts *o)
 {
 	uint8_t file_key[AE_FILE_KEY_LEN];
-	int rc, r;
+	int rc;
 
 	memset(u, 0, sizeof *u);
 	u->w0 = ae_wall_ns();
@@ -89,18 +145,69 @@ unpack_open(struct unpack *u, const struct opts *o)
 		return rc;
 	}
 	ae_header_payload_cipher(&u->h, file_key, &u->gcm);
+	u->indexed = u->h.payload_type == AE_PAYLOAD_PAX_INDEXED;
+	if (u->indexed)
+		ae_index_cipher(&u->h, file_key, &u->igcm);
 	ae_wipe(file_key, sizeof file_key);
+	u->keys = 1;
+	return EXIT_OK;
+}
+
+void
+unpack_close(struct unpack *u)
+{
+	if (!u->keys)
+		return;
+	unpack_wipe_keys(u);
+	run_input_close(&u->io.in);
+	u->keys = 0;
+}
+
+int
+unpack_start(struct unpack *u, const struct opts *o,
+    const struct unpack_range *range)
+{
+	int rc, r;
+
 	if (ae_chan_init(&u->chan, 0) != AE_OK) {
 		msg_error("out of memory");
 		rc = EXIT_SYSTEM;
 		goto fail;
 	}
+	u->decoder_failed = 0;
+	u->pipe_rc = AE_OK;
+	/* (an earlier run that stopped early, on the index or a range,
+	 * left it set) */
+	atomic_store(&u->io.cancel, 0);
 	u->chan_w.write = ae_chan_write;
 	u->chan_w.ctx = &u->chan;
 	u->tar_in.read = tar_read;
 	u->tar_in.ctx = u;
 	run_pipe_params(o, &u->gcm, u->h.chunk_log2, &u->io, &u->pp);
 	u->pp.offset = u->h.len;
+	u->pp.trailer = u->indexed;
+	u->check_tail = u->indexed;
+	u->ranged = range != NULL;
+	if (range != NULL) {
+		/* A run of records found by the index: the tar reader sees
+		 * [skip, skip + len) of their plaintext, then the two zero
+		 * blocks that end an archive. */
+		if (lseek(u->io.in.fd, (off_t)range->offset, SEEK_SET) < 0) {
+			rc = msg_sys_error(u->io.in.name);
+			ae_chan_free(&u->chan);
+			goto fail;
+		}
+		ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop,
+		    &u->io.cancel);
+		u->pp.offset = range->offset;
+		u->pp.first_seq = range->first;
+		u->pp.max_records = range->count;
+		u->check_tail = 0;
+		u->skip = range->skip;
+		u->left = range->len;
+		u->tail = AE_TAR_END_LEN;
+		u->pp.progress = NULL;
+	}
 	if (o->salvage) {
 		salvage_init(&u->salvage, u->io.in.name, u->h.chunk_log2,
 		    &u->chan_w);
@@ -108,8 +215,9 @@ unpack_open(struct unpack *u, const struct opts *o)
 		u->pp.damaged = salvage_damaged;
 		u->pp.damaged_ctx = &u->salvage;
 	}
-	run_progress_start(o, 1, u->io.in.fd, 0, u->h.len,
-	    o->mode == 't' ? STDOUT_FILENO : -1);
+	if (range == NULL)
+		run_progress_start(o, 1, u->io.in.fd, 0, u->h.len,
+		    o->mode == 't' ? STDOUT_FILENO : -1);
 	if (pthread_create(&u->thread, NULL, decode, u) != 0) {
 		msg_error("cannot start a thread");
 		ae_chan_free(&u->chan);
@@ -118,7 +226,7 @@ unpack_open(struct unpack *u, const struct opts *o)
 	}
 	u->started = 1;
 	u->files_t0 = ae_thread_ns();
-	if (u->h.payload_type == AE_PAYLOAD_PAX || o->test)
+	if (AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type) || o->test)
 		return EXIT_OK;     /* --test reads a stream too */
 
 	/* A stream: an archive only if it starts like one. */
@@ -140,13 +248,22 @@ unpack_open(struct unpack *u, const struct opts *o)
 	}
 	ae_chan_free(&u->chan);
 fail:
-	gcm_wipe(&u->gcm);
-	run_input_close(&u->io.in);
+	unpack_close(u);
 	return rc;
 }
 
+int
+unpack_open(struct unpack *u, const struct opts *o)
+{
+	int rc;
+
+	if ((rc = unpack_open_keys(u, o)) != EXIT_OK)
+		return rc;
+	return unpack_start(u, o, NULL);
+}
+
 static int
-finish(struct unpack *u, const struct opts *o, int stopped)
+finish(struct unpack *u, const struct opts *o, int stopped, int last)
 {
 	uint8_t scratch[4096];
 	uint64_t files_ns = ae_thread_ns() - u->files_t0;
@@ -155,13 +272,17 @@ finish(struct unpack *u, const struct opts *o, int stopped)
 
 	if (!stopped) {
 		/* Drain: tar pads archives, and the final chunk has to be
-		 * seen and verified before the archive counts as whole. */
+		 * seen and verified before the archive counts as whole (for
+		 * a range, the rest of its last chunk). */
 		do
-			r = tar_read(u, scratch, sizeof scratch, &got);
+			r = u->ranged ? ae_chan_read(&u->chan, scratch,
+			    sizeof scratch, &got) : tar_read(u, scratch,
+			    sizeof scratch, &got);
 		while (r == AE_OK && got == sizeof scratch);
 	}
 	stop_decoder(u);
-	progress_stop();
+	if (last)
+		progress_stop();
 	if (u->pipe_rc != AE_OK) {
 		if (atomic_load(&signals_stop))
 			rc = msg_interrupted();
@@ -171,21 +292,32 @@ finish(struct unpack *u, const struct opts *o, int stopped)
 		else
 			rc = EXIT_OK;   /* we stopped it: the caller's story */
 	} else if (!stopped) {
-		u->io.wr.bytes = u->chan.bytes;
-		u->rs.archive = 1;
-		u->rs.files_ns = files_ns;
-		u->rs.files_bytes = u->chan.bytes;
-		run_finish_stats(o, &u->rs, u->w0, &u->gcm, &u->io);
+		u->files_ns += files_ns;
+		u->files_bytes += u->chan.bytes;
+		if (last) {
+			u->io.wr.bytes = u->files_bytes;
+			u->rs.archive = 1;
+			u->rs.files_ns = u->files_ns;
+			u->rs.files_bytes = u->files_bytes;
+			run_finish_stats(o, &u->rs, u->w0, &u->gcm, &u->io);
+		}
 	}
 	ae_chan_free(&u->chan);
-	gcm_wipe(&u->gcm);
-	run_input_close(&u->io.in);
+	if (last)
+		unpack_close(u);
 	return rc;
 }
 
 int
 unpack_end(struct unpack *u, const struct opts *o, int r,
     const struct ae_diag *d, int caller_rc)
+{
+	return unpack_end_run(u, o, r, d, caller_rc, 1);
+}
+
+int
+unpack_end_run(struct unpack *u, const struct opts *o, int r,
+    const struct ae_diag *d, int caller_rc, int last)
 {
 	int rc = caller_rc, stopped = caller_rc != EXIT_OK;
 
@@ -196,6 +328,6 @@ unpack_end(struct unpack *u, const struct opts *o, int r,
 		/* The decoder's failure, reported by finish. */
 		stopped = 1;
 	}
-	r = finish(u, o, stopped);
+	r = finish(u, o, stopped, last);
 	return r != EXIT_OK ? r : rc;
 }

@@ -25,6 +25,8 @@ struct unpack {
 	struct streams io;
 	struct ae_header h;
 	gcm_ctx gcm;
+	gcm_ctx igcm;               /* the index cipher, when indexed */
+	int indexed;                /* payload_type 2: an index follows */
 	struct ae_pipe_params pp;
 	struct run_stats rs;
 	struct ae_chan chan;
@@ -43,6 +45,23 @@ struct unpack {
 	uint64_t files_t0;          /* the caller's thread clock at the start */
 	struct salvage salvage;     /* --salvage: lost chunks (their zeros go
 	                             * through the channel, in place) */
+	int keys;                   /* unpack_open_keys succeeded */
+	int check_tail;             /* the decoder checks the index and
+	                             * footer after the final record */
+	int ranged;                 /* this run reads a range (below) */
+	uint64_t skip, left;        /* ... of which so much is to skip, and
+	                             * so much to pass to the tar reader */
+	size_t tail;                /* then these end-block bytes */
+	uint64_t files_ns, files_bytes;     /* summed over the runs */
+	struct ae_pipe_stats index_stats;   /* reading the index */
+};
+
+/* A run of records that holds a range of the tar stream, from an
+ * archive's index: records first .. first + count - 1, the first at
+ * file offset `offset`; the range starts skip bytes into their
+ * plaintext and is len bytes long. */
+struct unpack_range {
+	uint64_t first, count, offset, skip, len;
 };
 
 /*
@@ -54,6 +73,19 @@ struct unpack {
  * finish).
  */
 int unpack_open(struct unpack *u, const struct opts *o);
+
+/*
+ * unpack_open in two steps, for a reader that may use the archive's
+ * index: open and unlock (prints; 0 or an exit status, then nothing is
+ * left open), then start a decoder on the whole payload (range NULL) or
+ * on a range.  After a range, unpack_end_run(..., last = 0) ends that
+ * run and leaves the archive open for the next; unpack_close closes it
+ * (unpack_end does, and so does a failed unpack_start).
+ */
+int unpack_open_keys(struct unpack *u, const struct opts *o);
+int unpack_start(struct unpack *u, const struct opts *o,
+    const struct unpack_range *range);
+void unpack_close(struct unpack *u);
 
 /*
  * End the run, after the caller's loop over ae_tar_next.  r is the
@@ -69,6 +101,8 @@ int unpack_open(struct unpack *u, const struct opts *o);
  */
 int unpack_end(struct unpack *u, const struct opts *o, int r,
     const struct ae_diag *d, int caller_rc);
+int unpack_end_run(struct unpack *u, const struct opts *o, int r,
+    const struct ae_diag *d, int caller_rc, int last);
 
 /* For --stats: the caller's thread CPU time spent on the tar stream
  * and the files is from unpack_open's return to unpack_end. */

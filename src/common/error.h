@@ -37,8 +37,9 @@ enum ae_where {
 	AE_AT_CHUNK,      /* payload chunk number `index` at `offset` */
 	AE_AT_INPUT,      /* reading the input */
 	AE_AT_OUTPUT,     /* writing the output */
-	AE_AT_MEMBER      /* a tar member that cannot be read; offset is
+	AE_AT_MEMBER,     /* a tar member that cannot be read; offset is
 	                   * where its headers start in the tar stream */
+	AE_AT_INDEX       /* an archive's index or footer, at offset */
 };
 
 struct ae_diag {

@@ -20,8 +20,14 @@
 
 enum ae_payload_type {
 	AE_PAYLOAD_STREAM = 0,    /* an opaque byte stream (-e / -d) */
-	AE_PAYLOAD_PAX = 1        /* a POSIX pax archive (-c / -x / -t) */
+	AE_PAYLOAD_PAX = 1,       /* a POSIX pax archive (-c / -x / -t) */
+	AE_PAYLOAD_PAX_INDEXED = 2/* the same, with an index and footer
+	                           * after the payload (6.8) */
 };
+#define AE_PAYLOAD_MAX AE_PAYLOAD_PAX_INDEXED
+/* Whether the plaintext is a tar archive (1 or 2). */
+#define AE_PAYLOAD_IS_ARCHIVE(t) ((t) == AE_PAYLOAD_PAX \
+	|| (t) == AE_PAYLOAD_PAX_INDEXED)
 
 /* 4. Key slots */
 #define AE_STANZA_HEAD_LEN 3      /* type, body length */

@@ -53,7 +53,7 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 	if (h->nstanzas < 1 || h->nstanzas > AE_MAX_STANZAS
 	    || h->chunk_log2 < AE_CHUNK_LOG2_MIN
 	    || h->chunk_log2 > AE_CHUNK_LOG2_MAX
-	    || h->payload_type > AE_PAYLOAD_PAX)
+	    || h->payload_type > AE_PAYLOAD_MAX)
 		return AE_EINVAL;
 	len = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN;
 	for (i = 0; i < h->nstanzas; i++) {
@@ -194,7 +194,7 @@ ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
 	h->chunk_log2 = buf[OFF_CHUNK_LOG2];
 	h->nstanzas = buf[OFF_NSTANZAS];
 	memcpy(h->payload_salt, buf + OFF_SALT, AE_SALT_LEN);
-	if (h->payload_type > AE_PAYLOAD_PAX) {
+	if (h->payload_type > AE_PAYLOAD_MAX) {
 		if (d != NULL)
 			d->have = h->payload_type;
 		return ae_fail(d, AE_ENOTSUP, AE_AT_HEADER,

@@ -337,13 +337,14 @@ read_plain(struct pipe *pp)
 static void
 read_records(struct pipe *pp)
 {
-	uint64_t seq = 0, off = pp->p->offset;
+	uint64_t seq = pp->p->first_seq, off = pp->p->offset;
+	uint64_t end = seq + pp->p->max_records;
 	struct job *j;
 	size_t got, ctlen;
 	int r, final = 0, deflated;
 	uint8_t extra, *rec;
 
-	while (!final) {
+	while (!final && (pp->p->max_records == 0 || seq < end)) {
 		if ((j = get_free(pp)) == NULL)
 			return;
 		j->seq = seq;
@@ -387,12 +388,16 @@ read_records(struct pipe *pp)
 		seq++;
 	}
 	/* The final record must be the end: anything after it (garbage, a
-	 * second final record, an appended file) is refused. */
+	 * second final record, an appended file) is refused, unless the
+	 * caller reads on (an index follows), or asked for a run of records
+	 * that ends before the final one. */
 	if ((j = get_free(pp)) == NULL)
 		return;
 	j->kind = JOB_END;
 	j->seq = seq;
-	if ((r = timed_read(pp, &extra, 1, &got)) != AE_OK)
+	if (!final || pp->p->trailer)
+		post_done(pp, j);
+	else if ((r = timed_read(pp, &extra, 1, &got)) != AE_OK)
 		post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
 	else if (got != 0)
 		post_error(pp, j, AE_EFORMAT, AE_AT_INPUT,
@@ -609,7 +614,7 @@ static int
 write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
     struct ae_diag *d)
 {
-	uint64_t seq = 0, t0, w0;
+	uint64_t seq = pp->decode ? pp->p->first_seq : 0, t0, w0;
 	int interrupted = 0, r;
 	struct job *j;
 
@@ -633,6 +638,7 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 				    st->write_bytes);
 			}
 			st->wire_bytes += j->in_len;
+			st->records++;
 			put_free(pp, j);
 			seq++;      /* (after a final one: the end marker) */
 			continue;
@@ -659,6 +665,7 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		st->plain_bytes += pp->decode ? j->out_len : j->in_len;
 		st->wire_bytes += pp->decode ? j->in_len : j->out_len;
 		st->chunks++;
+		st->records++;
 		put_free(pp, j);
 		seq++;
 		if (pp->p->progress != NULL)

@@ -26,8 +26,16 @@ struct ae_pipe_params {
 	int engine;                 /* the DEFLATE engine (deflate.h); 0 is
 	                             * the default one */
 	unsigned threads;           /* workers wanted, 1 .. AE_PIPE_MAX_THREADS */
-	uint64_t offset;            /* decode: container offset of record 0,
-	                             * for messages */
+	uint64_t offset;            /* decode: container offset of the first
+	                             * record, for messages */
+	/* decode: the first record's number (its nonce), and how many to
+	 * read (0: up to the final one); for a run of records found by an
+	 * archive's index.  A run that ends before the final record ends
+	 * there, and so does one with `trailer` set (an index follows the
+	 * final record; the caller reads it); otherwise the input must end
+	 * right after the final record. */
+	uint64_t first_seq, max_records;
+	int trailer;
 	const atomic_int *interrupt;/* optional: when it becomes non-zero,
 	                             * stop and return AE_EINTR */
 	atomic_int *cancel;         /* optional: set to 1 when the pipeline
@@ -64,6 +72,8 @@ struct ae_pipe_stats {
 	uint64_t plain_bytes;       /* payload bytes before compression */
 	uint64_t wire_bytes;        /* record bytes, frames and tags included */
 	uint64_t chunks;
+	uint64_t records;           /* decode: records read, those lost to
+	                             * --salvage included */
 	uint64_t probe_stored;      /* encode: chunks stored because the
 	                             * incompressible-data probe said so */
 	uint64_t read_bytes, write_bytes;

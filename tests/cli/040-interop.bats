@@ -98,3 +98,19 @@ inputs_of_size() {
 		}
 	done < trace
 }
+
+@test "the index worked example in the spec (11.3) matches good-index.aes" {
+	local spec flat name val n=0
+	spec=$BATS_TEST_DIRNAME/../../format/aescrypt-v1.md
+	# the spec breaks long values with spaces and lines
+	flat=$(sed -n '/^### 11.3/,/^## 12/p' "$spec" | tr -d ' \n')
+	"$PY" "$IMPL" trace-index -k "$SAMPLES/sample.key" "$SAMPLES/good-index.aes" > trace
+	while read -r name val; do
+		[[ $flat == *"$val"* ]] || {
+			echo "spec 11.3 lacks $name = $val" >&2
+			return 1
+		}
+		n=$((n + 1))
+	done < trace
+	[ "$n" -ge 14 ]
+}

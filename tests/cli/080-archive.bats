@@ -340,12 +340,15 @@ src/a" ]
 	assert_match "Usage: aescrypt -c"
 }
 
-@test "the container header marks an archive as a pax payload" {
+@test "the container header marks an archive as a pax payload, with or without an index" {
 	mkdir src && echo x > src/f
 	"$AESCRYPT" -c "${FAST_KDF[@]}" src > a.aes
 	seq 3 | "$AESCRYPT" -e "${FAST_KDF[@]}" > s.aes
-	# payload type: the byte after the 8-byte magic, version and length
-	[ "$(od -An -tu1 -j 11 -N 1 a.aes | tr -d ' ')" = 1 ]
+	"$AESCRYPT" -c --no-index "${FAST_KDF[@]}" src > b.aes
+	# payload type: the byte after the 8-byte magic, version and length;
+	# 2 is an archive with an index (spec 6.8)
+	[ "$(od -An -tu1 -j 11 -N 1 a.aes | tr -d ' ')" = 2 ]
+	[ "$(od -An -tu1 -j 11 -N 1 b.aes | tr -d ' ')" = 1 ]
 	[ "$(od -An -tu1 -j 11 -N 1 s.aes | tr -d ' ')" = 0 ]
 }
 

@@ -22,14 +22,28 @@ import subprocess
 import sys
 
 
-def layout(data):
-    hlen = struct.unpack(">H", data[9:11])[0]
-    recs, off = [], hlen
-    while off + 5 <= len(data):
+def records(data, off, end):
+    """The records from off up to and with the first final one."""
+    recs = []
+    while off + 5 <= end:
         n = struct.unpack(">I", data[off + 1:off + 5])[0]
         recs.append((off, 5 + n + 16))
         off += 5 + n + 16
-    return hlen, recs
+        if data[recs[-1][0]] & 1:
+            break
+    return recs
+
+
+def layout(data):
+    """Header length, payload records, and for an archive with an index
+    (payload_type 2, spec 6.8) its records and the footer's offset."""
+    hlen = struct.unpack(">H", data[9:11])[0]
+    recs = records(data, hlen, len(data))
+    irecs, footer = [], None
+    if data[11] == 2:
+        irecs = records(data, sum(recs[-1]), len(data) - 32)
+        footer = len(data) - 32
+    return hlen, recs, irecs, footer
 
 
 class Campaign:
@@ -73,9 +87,15 @@ def main():
     rng = random.Random(int(sys.argv[6]) if len(sys.argv) > 6 else 20261130)
     scale = float(sys.argv[7]) if len(sys.argv) > 7 else 1.0
     data = open(archive, "rb").read()
-    hlen, recs = layout(data)
+    hlen, recs, irecs, footer = layout(data)
     c = Campaign(aescrypt, key, workdir)
     header_class = "header|not an aescrypt container|version"
+    index_class = "index|footer"
+    # where the payload ends: the index (6.8) or the end of the file
+    pay_end = sum(recs[-1])
+    tail = data[pay_end:]
+    after = "after the footer" if footer is not None else \
+        "after the final|trailing"
 
     def flipped(pos):
         b = bytearray(data)
@@ -93,7 +113,10 @@ def main():
         for _ in range(int(2000 * scale)):
             pos = rng.randrange(hlen, len(data))
             r = record_of(recs, pos)
-            if pos >= recs[r][0] + 5:
+            if pos >= pay_end:
+                want = "footer failed authentication" \
+                    if pos >= footer else index_class
+            elif pos >= recs[r][0] + 5:
                 want = "chunk %d at offset %d failed authentication" % (
                     r, recs[r][0])
             else:
@@ -102,39 +125,71 @@ def main():
     elif cls == "truncate":
         for i, (off, _) in enumerate(recs):
             c.run(data[:off], "truncated|no final", "cut before record %d" % i)
+        for i, (off, _) in enumerate(irecs):
+            c.run(data[:off], "index .*(missing|cut)",
+                  "cut before index record %d" % i)
+        if footer is not None:
+            c.run(data[:footer], "footer is missing", "cut before the footer")
         for _ in range(int(200 * scale)):
             cut = rng.randrange(0, len(data))
             want = header_class + "|truncated" if cut < hlen else \
-                "truncated|ends|no final"
+                "truncated|ends|no final" if cut < pay_end else index_class
             c.run(data[:cut], want, "cut at %d" % cut)
     elif cls == "reorder":
         n = len(recs)
         head = data[:hlen]
         for i in range(n):
             body = b"".join(piece(j) for j in range(n) if j != i)
-            want = "truncated|no final" if i == n - 1 else \
+            # without the final record, an index record comes where it
+            # was, and fails under the payload key
+            want = ("chunk %d at offset %d failed authentication"
+                    % (i, recs[i][0]) if footer is not None else
+                    "truncated|no final") if i == n - 1 else \
                 "chunk %d at offset %d failed authentication" % (i, recs[i][0])
-            c.run(head + body, want, "drop %d" % i)
+            c.run(head + body + tail, want, "drop %d" % i)
             body = b"".join(piece(j) * (2 if j == i else 1) for j in range(n))
-            want = "after the final|trailing" if i == n - 1 else \
+            want = (index_class if footer is not None else
+                    "after the final|trailing") if i == n - 1 else \
                 "chunk %d at offset %d failed authentication" % (
                     i + 1, recs[i + 1][0])
-            c.run(head + body, want, "duplicate %d" % i)
+            c.run(head + body + tail, want, "duplicate %d" % i)
         for i in range(n - 1):
             order = list(range(n))
             order[i], order[i + 1] = order[i + 1], order[i]
             body = b"".join(piece(j) for j in order)
-            c.run(head + body, "chunk %d at offset %d failed authentication"
+            c.run(head + body + tail,
+                  "chunk %d at offset %d failed authentication"
                   % (i, recs[i][0]), "swap %d" % i)
+        # the index's records: dropped, duplicated, swapped, and a
+        # payload record in their place
+        ihead, foot = data[:pay_end], data[footer:] if irecs else b""
+        ipiece = [data[o:o + m] for o, m in irecs]
+        for i in range(len(irecs)):
+            c.run(ihead + b"".join(p for j, p in enumerate(ipiece) if j != i)
+                  + foot, index_class, "drop index record %d" % i)
+            c.run(ihead + b"".join(p * (2 if j == i else 1)
+                                   for j, p in enumerate(ipiece)) + foot,
+                  index_class, "duplicate index record %d" % i)
+        for i in range(len(irecs) - 1):
+            order = list(range(len(irecs)))
+            order[i], order[i + 1] = order[i + 1], order[i]
+            c.run(ihead + b"".join(ipiece[j] for j in order) + foot,
+                  index_class, "swap index records %d" % i)
+        if irecs:
+            c.run(ihead + piece(n - 1) + foot, index_class,
+                  "the final payload record as the index")
     elif cls == "trailing":
         for g in (1, 17, 4096):
             c.run(data + bytes(rng.randrange(256) for _ in range(g)),
-                  "after the final|trailing", "%d bytes of garbage" % g)
-        c.run(data + piece(0), "after the final|trailing", "record 0 appended")
+                  after, "%d bytes of garbage" % g)
+        c.run(data + piece(0), after, "record 0 appended")
+        if footer is not None:
+            c.run(data + data[footer:], after, "a second footer")
     else:
         sys.exit("unknown class " + cls)
-    print("%s: %d cases, %d wrong (%d records of 64 KiB chunks, header %d)"
-          % (cls, c.cases, len(c.wrong), len(recs), hlen))
+    print("%s: %d cases, %d wrong (%d records of 64 KiB chunks, %d of "
+          "index, header %d)"
+          % (cls, c.cases, len(c.wrong), len(recs), len(irecs), hlen))
     for w in c.wrong[:20]:
         print("  " + w)
     sys.exit(1 if c.wrong else 0)

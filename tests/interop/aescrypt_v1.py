@@ -23,8 +23,10 @@ Exit status follows the spec's error classes as aescrypt maps them:
 import argparse
 import hashlib
 import hmac
+import io
 import os
 import struct
+import tarfile
 import sys
 import zlib
 
@@ -258,7 +260,7 @@ def parse_header(f):
     if struct.unpack(">I", raw[L - 36:L - 32])[0] != zlib.crc32(raw[:L - 36]):
         raise Fail(4, "header checksum mismatch")
     ptype, log2, count = raw[11], raw[12], raw[13]
-    if ptype > 1:
+    if ptype > 2:
         raise Fail(4, "unknown payload type %d" % ptype)
     if not 16 <= log2 <= 22:
         raise Fail(4, "chunk size out of range")
@@ -337,52 +339,159 @@ def unlock(raw, slots, key, pw, max_m, ids=()):
     return fk
 
 
-def decode(f, out, key, pw, max_m, ids=()):
-    raw, h, slots = parse_header(f)
-    fk = unlock(raw, slots, key, pw, max_m, ids)
-    aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
-    C, off, i = 1 << h["log2"], h["L"], 0
+def read_records(f, aead, C, off, out, what="chunk"):
+    """Records from off to the final one (6.5 steps 1-6); their
+    plaintext goes to out.  Returns (count, end offset, lengths)."""
+    i, lens = 0, []
     while True:
         frame = f.read(5)
         if len(frame) == 0:
-            raise Fail(4, "chunk %d at offset %d is missing: no final chunk" % (i, off))
+            raise Fail(4, "%s %d at offset %d is missing: no final chunk" % (what, i, off))
         if len(frame) < 5:
-            raise Fail(4, "chunk %d at offset %d is truncated" % (i, off))
+            raise Fail(4, "%s %d at offset %d is truncated" % (what, i, off))
         flags, n = frame[0], struct.unpack(">I", frame[1:])[0]
         if flags & 0xFC:
-            raise Fail(4, "chunk %d at offset %d has unknown flag bits" % (i, off))
+            raise Fail(4, "%s %d at offset %d has unknown flag bits" % (what, i, off))
         if n > C:
-            raise Fail(4, "chunk %d at offset %d has a length over the chunk size" % (i, off))
+            raise Fail(4, "%s %d at offset %d has a length over the chunk size" % (what, i, off))
         body = f.read(n + 16)
         if len(body) < n + 16:
-            raise Fail(4, "chunk %d at offset %d is truncated" % (i, off))
+            raise Fail(4, "%s %d at offset %d is truncated" % (what, i, off))
         final = flags & 1
         nonce = i.to_bytes(11, "big") + bytes([final])
         try:
             pt = aead.decrypt(nonce, body, frame)
         except InvalidTag:
-            raise Fail(4, "chunk %d at offset %d failed authentication" % (i, off))
+            raise Fail(4, "%s %d at offset %d failed authentication" % (what, i, off))
         if flags & 2:
             d = zlib.decompressobj(-15)
             try:
                 plain = d.decompress(pt, C)
             except zlib.error:
-                raise Fail(4, "chunk %d: bad DEFLATE data" % i)
+                raise Fail(4, "%s %d: bad DEFLATE data" % (what, i))
             if d.unconsumed_tail or not d.eof or d.unused_data:
-                raise Fail(4, "chunk %d: bad or oversized DEFLATE data" % i)
+                raise Fail(4, "%s %d: bad or oversized DEFLATE data" % (what, i))
         else:
             plain = pt
         if not final and len(plain) != C:
-            raise Fail(4, "chunk %d: short chunk before the final one" % i)
+            raise Fail(4, "%s %d: short chunk before the final one" % (what, i))
         if final and len(plain) == 0 and i != 0:
-            raise Fail(4, "chunk %d: empty final chunk" % i)
+            raise Fail(4, "%s %d: empty final chunk" % (what, i))
         out.write(plain)
+        lens.append(5 + n + 16)
         off += 5 + n + 16
         i += 1
         if final:
-            break
+            return i, off, lens
+
+
+FOOTER_NONCE = bytes(11) + b"\x02"
+
+
+def parse_index(b, L, C, index_offset, records):
+    """The index's bytes (6.8), with every check; returns (lengths,
+    tar_end, members) where members are dicts."""
+    def need(cond, what):
+        if not cond:
+            raise Fail(4, "the index " + what)
+    need(len(b) >= 25 and b[0] == 1, "has a bad head or version")
+    R, tar_end, M = struct.unpack(">QQQ", b[1:25])
+    need(R == records, "counts other records than the footer")
+    need(len(b) >= 25 + 4 * R, "is too short for its record lengths")
+    lens = [struct.unpack(">I", b[25 + 4 * i:29 + 4 * i])[0] for i in range(R)]
+    need(all(21 <= n <= C + 21 for n in lens), "has a bad record length")
+    need(L + sum(lens) == index_offset, "has records that do not end at the index")
+    need(tar_end <= R * C, "puts the tar end past the payload")
+    pos, members = 25 + 4 * R, []
+    for _ in range(M):
+        need(len(b) - pos >= 49, "ends inside a member")
+        first, typ, mode, uid, gid, size, mtime, nsec = struct.unpack(
+            ">QBIQQQqI", b[pos:pos + 49])
+        pos += 49
+        need(nsec < 10**9 and mode <= 0o7777, "has a bad time or mode")
+        need(first % 512 == 0 and first + 512 <= tar_end, "has a member outside the tar stream")
+        need(not members or first >= members[-1]["first"] + 512, "has members out of order")
+        names = []
+        for width, cap, least in ((2, 4096, 1), (2, 4096, 0), (1, 255, 0), (1, 255, 0)):
+            need(len(b) - pos >= width, "ends inside a member")
+            n = int.from_bytes(b[pos:pos + width], "big")
+            pos += width
+            need(least <= n <= cap and len(b) - pos >= n, "has a name of a bad length")
+            need(b"\0" not in b[pos:pos + n], "has a NUL in a name")
+            names.append(b[pos:pos + n].decode("utf-8", "surrogateescape"))
+            pos += n
+        members.append(dict(first=first, type=chr(typ), mode=mode, uid=uid,
+                            gid=gid, size=size, mtime=mtime, nsec=nsec,
+                            name=names[0], link=names[1], uname=names[2],
+                            gname=names[3]))
+    need(pos == len(b), "has bytes after its last member")
+    return lens, tar_end, members
+
+
+def decode(f, out, key, pw, max_m, ids=(), want_index=None):
+    raw, h, slots = parse_header(f)
+    fk = unlock(raw, slots, key, pw, max_m, ids)
+    aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
+    C = 1 << h["log2"]
+    R, off, lens = read_records(f, aead, C, h["L"], out)
+    if h["ptype"] == 2:
+        # 6.8: the index's records, then the footer, then the end
+        iaead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 index", 32))
+        ib = io.BytesIO()
+        index_offset = off
+        _, off, _ = read_records(f, iaead, C, off, ib, "index record")
+        foot = f.read(32)
+        if len(foot) < 32:
+            raise Fail(4, "the footer is missing or cut short (at offset %d)" % off)
+        try:
+            iaead.decrypt(FOOTER_NONCE, foot[16:], foot[:16])
+        except InvalidTag:
+            raise Fail(4, "the footer failed authentication")
+        said_off, said_R = struct.unpack(">QQ", foot[:16])
+        if said_off != index_offset or said_R != R:
+            raise Fail(4, "the footer does not match the payload")
+        off += 32
+        ilens, tar_end, members = parse_index(ib.getvalue(), h["L"], C,
+                                              index_offset, R)
+        if ilens != lens:
+            raise Fail(4, "the index's record lengths are not the records'")
+        if want_index is not None:
+            want_index.extend([tar_end, members])
     if f.read(1):
-        raise Fail(4, "data after the final chunk (at offset %d)" % off)
+        raise Fail(4, "data after the %s (at offset %d)" % (
+            "footer" if h["ptype"] == 2 else "final chunk", off))
+
+
+def check_index(path, key, pw, max_m, ids=()):
+    """Decode an archive with an index, and check the index against the
+    tar stream itself: the same members, in order, each starting where
+    the index says, with its name, type, size, mode, owner and time."""
+    got, plain = [], io.BytesIO()
+    with open(path, "rb") as f:
+        decode(f, plain, key, pw, max_m, ids, got)
+    if not got:
+        raise Fail(4, "no index (payload type 2 expected)")
+    tar_end, members = got
+    data = plain.getvalue()
+    tf = tarfile.open(fileobj=io.BytesIO(data), mode="r:")
+    seen = tf.getmembers()
+    if len(seen) != len(members):
+        raise Fail(4, "the index has %d members, the tar stream %d" % (len(members), len(seen)))
+    for m, t in zip(members, seen):
+        name = t.name + ("/" if t.isdir() and not t.name.endswith("/") else "")
+        size = t.size if not t.issparse() else t.size
+        ok = (m["first"] == t.offset and m["name"].rstrip("/") == t.name.rstrip("/")
+              and m["type"] == (t.type.decode() if t.type != b"\0" else "0")
+              and m["mode"] == t.mode and m["uid"] == t.uid and m["gid"] == t.gid
+              and m["uname"] == t.uname and m["gname"] == t.gname
+              and m["link"] == t.linkname and int(m["mtime"]) == int(t.mtime)
+              and (m["size"] == size or not t.isreg()))
+        if not ok:
+            raise Fail(4, "index entry %r differs from the tar member %r at %d" % (m, name, t.offset))
+    # the end of the last member: where the end-of-archive blocks start
+    if data[tar_end:tar_end + 1024] != bytes(1024):
+        raise Fail(4, "tar_end %d is not where the end blocks start" % tar_end)
+    print("index: %d members, %d bytes of tar, all as the tar stream says" % (len(members), tar_end))
 
 
 # ---------------------------------------------------------------- encode
@@ -477,9 +586,43 @@ def trace_recipient(path, idfile):
         print("%-12s %s" % (k, v.hex()))
 
 
+def trace_index(path, keyfile):
+    """Print the index worked example's values (section 11.3)."""
+    key = read_keyfile(keyfile)
+    with open(path, "rb") as f:
+        raw, h, slots = parse_header(f)
+        fk = unlock(raw, slots, key, None, 1 << 21)
+        C = 1 << h["log2"]
+        aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
+        R, off, lens = read_records(f, aead, C, h["L"], io.BytesIO())
+        ikey = hkdf(fk, h["salt"], b"aescrypt-v1 index", 32)
+        ib = io.BytesIO()
+        _, end, ilens = read_records(f, AESGCM(ikey), C, off, ib, "index record")
+        foot = f.read(32)
+    b = ib.getvalue()
+    print("index_key", ikey.hex())
+    print("payload_records", R)
+    for i, n in enumerate(lens):
+        print("record_length_%d" % i, n)
+    print("index_offset", off)
+    print("index_record_0_length", ilens[0])
+    print("index_bytes", len(b))
+    print("index_head", b[:25].hex())
+    pos = 25 + 4 * R
+    _, tar_end, members = parse_index(b, h["L"], C, off, R)
+    for i, m in enumerate(members):
+        n = 49 + 2 + len(m["name"]) + 2 + len(m["link"]) + 1 + \
+            len(m["uname"]) + 1 + len(m["gname"])
+        print("member_%d_entry" % i, b[pos:pos + n].hex())
+        pos += n
+    print("footer_fields", foot[:16].hex())
+    print("footer_tag", foot[16:].hex())
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["decode", "encode", "trace"])
+    ap.add_argument("cmd", choices=["decode", "encode", "trace", "index",
+                                    "trace-index"])
     ap.add_argument("-k", "--key-file")
     ap.add_argument("-p", "--passphrase-file")
     ap.add_argument("-i", "--identity", action="append", default=[])
@@ -498,8 +641,15 @@ def main():
         if a.cmd == "trace":
             trace(a.input, a.key_file)
             return 0
+        if a.cmd == "trace-index":
+            trace_index(a.input, a.key_file)
+            return 0
         key = read_keyfile(a.key_file) if a.key_file else None
         pw = read_passfile(a.passphrase_file) if a.passphrase_file else None
+        if a.cmd == "index":
+            ids = [i for p in a.identity for i in read_identities(p)]
+            check_index(a.input, key, pw, a.max_kdf_kib, ids)
+            return 0
         with open(a.input, "rb") as f, open(a.output, "wb") as out:
             if a.cmd == "decode":
                 ids = [i for p in a.identity for i in read_identities(p)]

@@ -27,6 +27,8 @@
 #include "container/format.h"
 #include "crypto/gcm.h"
 #include "container/header.h"
+#include "container/index.h"
+#include "archive/tar.h"
 #include "crypto/hkdf.h"
 #include "crypto/hmac_sha256.h"
 #include "container/keyfile.h"
@@ -292,6 +294,113 @@ fix_crc(struct buf *b, size_t hlen)
 	store_be32(b->p + end, (uint32_t)crc);
 }
 
+/* A small tar stream for the index samples: a directory, a text file of
+ * 100,000 bytes (it spans two 64 KiB chunks), a short one and a
+ * symbolic link; each member noted in ib with where it starts. */
+static void
+index_tar(struct buf *t, struct ae_index_builder *ib, const uint8_t *text)
+{
+	static const struct { const char *path, *link; char type; size_t n; }
+	    m[] = {
+		{ "dir/", NULL, '5', 0 },
+		{ "dir/a.txt", NULL, '0', 100000 },
+		{ "dir/b.txt", NULL, '0', 12 },
+		{ "dir/link", "a.txt", '2', 0 },
+	};
+	uint8_t hdr[AE_TAR_HEADER_MAX], zero[AE_TAR_BLOCK] = { 0 };
+	size_t i, len;
+
+	for (i = 0; i < sizeof m / sizeof m[0]; i++) {
+		struct ae_tar_entry e;
+		struct ae_index_member x;
+
+		memset(&e, 0, sizeof e);
+		e.path = m[i].path;
+		e.linkpath = m[i].link;
+		e.type = m[i].type;
+		e.mode = m[i].type == '5' ? 0755 : 0644;
+		e.size = m[i].n;
+		e.mtime = 1764547200;       /* 2025-12-01 00:00:00 UTC */
+		e.uname = "user";
+		e.gname = "users";
+		e.uid = e.gid = 1000;
+		if (ae_tar_header(&e, hdr, sizeof hdr, &len) != AE_OK) {
+			fprintf(stderr, "tar header failed\n");
+			exit(1);
+		}
+		memset(&x, 0, sizeof x);
+		x.first = t->len;
+		x.type = e.type;
+		x.mode = e.mode;
+		x.uid = e.uid;
+		x.gid = e.gid;
+		x.size = e.size;
+		x.mtime = e.mtime;
+		x.path = e.path;
+		x.linkpath = e.linkpath;
+		x.uname = e.uname;
+		x.gname = e.gname;
+		if (ae_index_add_member(ib, &x) != AE_OK) {
+			fprintf(stderr, "index member failed\n");
+			exit(1);
+		}
+		put(t, hdr, len);
+		put(t, i == 2 ? (const uint8_t *)"short text\n\n" : text,
+		    m[i].n);
+		put(t, zero, ae_tar_padding(m[i].n));
+	}
+	ib->tar_end = t->len;
+	put(t, zero, sizeof zero);
+	put(t, zero, sizeof zero);
+}
+
+/* An archive with an index (6.8), named `name`: its header, the payload
+ * (records noted in ib), the index records and the footer.  Returns
+ * where the index starts; *foot_at is where the footer starts.  lie 1:
+ * the footer says the index starts at offset 10 (in the header); lie 2:
+ * the index and the footer count a record that does not exist. */
+static size_t
+index_archive(struct buf *b, const char *name, const uint8_t *text,
+    size_t *foot_at, int lie)
+{
+	static struct ae_header h;
+	struct ae_index_builder ib;
+	struct buf t = { 0 };
+	uint8_t fk[32], *ix, foot[AE_FOOTER_LEN];
+	size_t starts[8], n, i, ixlen, at;
+	gcm_ctx k, ik;
+
+	ae_index_builder_init(&ib);
+	index_tar(&t, &ib, text);
+	make_header(name, SLOT_KEY, 16, AE_PAYLOAD_PAX_INDEXED, &h, fk);
+	put(b, h.raw, h.len);
+	ae_header_payload_cipher(&h, fk, &k);
+	ae_index_cipher(&h, fk, &ik);
+	n = seal_all(b, &k, 16, 6, t.p, t.len, starts, 8);
+	for (i = 0; i < n; i++)
+		ae_index_add_record(&ib, (uint32_t)((i + 1 < n ? starts[i + 1]
+		    : b->len) - starts[i]));
+	at = b->len;
+	if (lie == 2) {
+		ae_index_add_record(&ib, 100);
+		n++;
+	}
+	if (ae_index_build(&ib, &ix, &ixlen) != AE_OK) {
+		fprintf(stderr, "index build failed\n");
+		exit(1);
+	}
+	seal_all(b, &ik, 16, 6, ix, ixlen, starts, 0);
+	*foot_at = b->len;
+	ae_footer_seal(&ik, lie == 1 ? 10 : at, n, foot);
+	put(b, foot, sizeof foot);
+	free(ix);
+	free(t.p);
+	ae_index_builder_free(&ib);
+	gcm_wipe(&k);
+	gcm_wipe(&ik);
+	return at;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -522,6 +631,45 @@ main(int argc, char **argv)
 	b.p[8] = 2;
 	save("bad-version.aes", b.p, b.len);
 	b.len = 0;
+
+	/* Archives with an index (6.8), and the ways an index can be
+	 * wrong that a sequential reader must catch. */
+	{
+		struct buf o = { 0 };
+		size_t at, foot, oat, ofoot;
+
+		at = index_archive(&b, "good-index", text, &foot, 0);
+		save("good-index.aes", b.p, b.len);
+		save("bad-index-truncated.aes", b.p, foot - 7);
+		save("bad-index-missing.aes", b.p, at);
+		/* the same archive's index and footer from another file
+		 * (another file key) */
+		oat = index_archive(&o, "other-index", text, &ofoot, 0);
+		{
+			struct buf c = { 0 };
+
+			put(&c, b.p, at);
+			put(&c, o.p + oat, o.len - oat);
+			save("bad-index-other-file.aes", c.p, c.len);
+			free(c.p);
+		}
+		{
+			struct buf c = { 0 };
+
+			put(&c, b.p, b.len);
+			put(&c, "x", 1);
+			save("bad-index-trailing.aes", c.p, c.len);
+			free(c.p);
+		}
+		free(o.p);
+		b.len = 0;
+		index_archive(&b, "bad-footer-outside", text, &foot, 1);
+		save("bad-footer-outside.aes", b.p, b.len);
+		b.len = 0;
+		index_archive(&b, "bad-index-no-such-chunk", text, &foot, 2);
+		save("bad-index-no-such-chunk.aes", b.p, b.len);
+		b.len = 0;
+	}
 
 	/* What AES Crypt v3 files start with. */
 	put(&b, "AES\x03\x00\x00\x00", 7);

@@ -18,6 +18,7 @@
 #include "container/format.h"
 #include "crypto/gcm.h"
 #include "container/header.h"
+#include "container/index.h"
 #include "container/kdf.h"
 #include "container/keyfile.h"
 #include "container/stanza.h"
@@ -318,7 +319,7 @@ test_header(void)
 	/* Fields out of range, with the CRC fixed so the field is the fault. */
 	struct { size_t off; uint8_t val; int want; } cases[] = {
 		{ 8, 2, AE_ENOTSUP },            /* version */
-		{ 11, 2, AE_ENOTSUP },           /* payload type */
+		{ 11, 3, AE_ENOTSUP },           /* payload type */
 		{ 12, 15, AE_EFORMAT },          /* chunk size 32 KiB */
 		{ 12, 23, AE_EFORMAT },          /* chunk size 8 MiB */
 		{ 13, 0, AE_EFORMAT },           /* no slots */
@@ -539,6 +540,141 @@ test_chunk(void)
 	free(scratch);
 }
 
+/* ---- the index (6.8) ---- */
+
+/* An index of three members over records of 1000, 2000 and 500 bytes,
+ * at chunk size 64 KiB, after a header of 100 bytes. */
+static int
+build_index(uint8_t **buf, size_t *len, uint64_t tar_end)
+{
+	struct ae_index_builder b;
+	struct ae_index_member m = { 0 };
+	int r;
+
+	ae_index_builder_init(&b);
+	ae_index_add_record(&b, 1000);
+	ae_index_add_record(&b, 2000);
+	ae_index_add_record(&b, 500);
+	m.type = '5';
+	m.mode = 0755;
+	m.path = "d/";
+	m.linkpath = "";
+	m.uname = "root";
+	m.gname = "";
+	ae_index_add_member(&b, &m);
+	m.first = 512;
+	m.type = '0';
+	m.mode = 0644;
+	m.size = 70000;
+	m.mtime = -5;
+	m.mtime_nsec = 999999999;
+	m.path = "d/f";
+	ae_index_add_member(&b, &m);
+	m.first = 512 + 512 + 70144;
+	m.type = '2';
+	m.size = 0;
+	m.path = "d/l";
+	m.linkpath = "f";
+	CHECK(ae_index_add_member(&b, &m) == AE_OK, "add");
+	/* out of order, too close, bad names: refused */
+	m.first += 100;
+	CHECK(ae_index_add_member(&b, &m) == AE_EINVAL, "too close");
+	b.tar_end = tar_end;
+	r = ae_index_build(&b, buf, len);
+	ae_index_builder_free(&b);
+	return r;
+}
+
+static void
+test_index(void)
+{
+	const size_t C = 65536;
+	uint64_t io = 100 + 3500;
+	struct ae_index ix;
+	struct ae_diag d;
+	uint8_t *buf, *bad;
+	size_t len, i;
+	uint8_t key[32] = { 7 }, f[AE_FOOTER_LEN];
+	uint64_t o, n;
+	gcm_ctx g;
+
+	CHECK(build_index(&buf, &len, 512 + 512 + 70144 + 512) == AE_OK,
+	    "build");
+	CHECK(ae_index_parse(buf, len, 100, C, io, 3, &ix, &d) == AE_OK,
+	    "parse: %s", d.what ? d.what : "");
+	CHECK(ix.members == 3 && ix.records == 3 && ix.rec_off[0] == 100
+	    && ix.rec_off[1] == 1100 && ix.rec_off[2] == 3100
+	    && ix.rec_off[3] == io, "record offsets");
+	CHECK(strcmp(ix.m[1].path, "d/f") == 0 && ix.m[1].size == 70000
+	    && ix.m[1].mtime == -5 && ix.m[1].mtime_nsec == 999999999
+	    && strcmp(ix.m[2].linkpath, "f") == 0 && ix.m[2].type == '2'
+	    && strcmp(ix.m[0].uname, "root") == 0 && ix.m[0].gname[0] == 0,
+	    "members read back");
+	ae_index_free(&ix);
+	/* what the footer says must agree */
+	CHECK(ae_index_parse(buf, len, 100, C, io + 1, 3, &ix, &d)
+	    == AE_EFORMAT, "records that do not end at the index");
+	CHECK(ae_index_parse(buf, len, 100, C, io, 4, &ix, &d) == AE_EFORMAT,
+	    "another record count");
+	/* every cut is refused */
+	for (i = 0; i < len; i++)
+		CHECK(ae_index_parse(buf, i, 100, C, io, 3, &ix, &d)
+		    == AE_EFORMAT, "cut at %zu accepted", i);
+	/* every byte changed is refused or still in range (never read out
+	 * of bounds: ASan watches) */
+	bad = malloc(len + 1);
+	for (i = 0; i < len; i++) {
+		int k;
+
+		for (k = 0; k < 8; k++) {
+			memcpy(bad, buf, len);
+			bad[i] ^= (uint8_t)(1u << k);
+			if (ae_index_parse(bad, len, 100, C, io, 3, &ix, &d)
+			    == AE_OK) {
+				size_t j;
+
+				for (j = 0; j + 1 < ix.members; j++)
+					CHECK(ix.m[j + 1].first >= ix.m[j].first
+					    + 512, "order after a flip");
+				CHECK(ix.rec_off[3] == io, "offsets");
+				ae_index_free(&ix);
+			}
+		}
+	}
+	/* a trailing byte, a NUL in a name, tar_end past the payload */
+	memcpy(bad, buf, len);
+	bad[len] = 0;
+	CHECK(ae_index_parse(bad, len + 1, 100, C, io, 3, &ix, &d)
+	    == AE_EFORMAT, "trailing byte");
+	free(bad);
+	free(buf);
+	CHECK(build_index(&buf, &len, 3 * C + 1) == AE_OK, "build");
+	CHECK(ae_index_parse(buf, len, 100, C, io, 3, &ix, &d) == AE_EFORMAT,
+	    "tar end past the payload");
+	free(buf);
+	CHECK(build_index(&buf, &len, 512 + 512 + 70144) == AE_EINVAL,
+	    "an encoder's last member at the tar end");
+	CHECK(build_index(&buf, &len, 512 + 512 + 70144 + 512) == AE_OK,
+	    "build");
+	store_be64(buf + 9, 512 + 512 + 70144);
+	CHECK(ae_index_parse(buf, len, 100, C, io, 3, &ix, &d) == AE_EFORMAT,
+	    "a decoder's last member at the tar end");
+	free(buf);
+
+	/* the footer: its tag covers both numbers */
+	gcm_init(&g, key);
+	ae_footer_seal(&g, 12345, 67, f);
+	CHECK(ae_footer_open(&g, f, &o, &n) == AE_OK && o == 12345 && n == 67,
+	    "footer round trip");
+	for (i = 0; i < AE_FOOTER_LEN; i++) {
+		f[i] ^= 0x10;
+		CHECK(ae_footer_open(&g, f, &o, &n) == AE_EAUTH,
+		    "footer byte %zu flipped accepted", i);
+		f[i] ^= 0x10;
+	}
+	gcm_wipe(&g);
+}
+
 int
 main(void)
 {
@@ -547,5 +683,6 @@ main(void)
 	test_stanza();
 	test_header();
 	test_chunk();
+	test_index();
 	return t_finish("test_container");
 }

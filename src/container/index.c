@@ -1,0 +1,341 @@
+/*
+ * index.c -- an archive's index and footer (contract in index.h).
+ */
+#include "config.h"
+#include "index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/bytes.h"
+#include "crypto/hkdf.h"
+#include "crypto/wipe.h"
+#include "format.h"
+
+#define NAME_MAX_LEN 4096
+#define OWNER_MAX_LEN 255
+/* first .. gname_len, without the strings */
+#define ENTRY_FIXED (8 + 1 + 4 + 8 + 8 + 8 + 8 + 4 + 2 + 2 + 1 + 1)
+
+void
+ae_index_builder_init(struct ae_index_builder *b)
+{
+	memset(b, 0, sizeof *b);
+}
+
+void
+ae_index_builder_free(struct ae_index_builder *b)
+{
+	if (b->buf != NULL)
+		ae_wipe(b->buf, b->len);    /* names are plaintext */
+	free(b->buf);
+	free(b->recs);
+	memset(b, 0, sizeof *b);
+}
+
+/* Room for n more bytes in *buf (len, cap): 0 or AE_ENOMEM. */
+static int
+grow(uint8_t **buf, size_t len, size_t *cap, size_t n)
+{
+	size_t c = *cap ? *cap : 4096;
+	uint8_t *p;
+
+	if (n > AE_INDEX_MAX || len > AE_INDEX_MAX - n)
+		return AE_ENOMEM;
+	if (len + n <= *cap)
+		return AE_OK;
+	while (c < len + n)
+		c *= 2;
+	if ((p = malloc(c)) == NULL)
+		return AE_ENOMEM;
+	if (len > 0)
+		memcpy(p, *buf, len);
+	if (*buf != NULL)
+		ae_wipe(*buf, len);
+	free(*buf);
+	*buf = p;
+	*cap = c;
+	return AE_OK;
+}
+
+int
+ae_index_add_record(struct ae_index_builder *b, uint32_t len)
+{
+	size_t bytes = b->nrecs * 4;
+
+	if (grow(&b->recs, bytes, &b->caprecs, 4) != AE_OK)
+		return AE_ENOMEM;
+	store_be32(b->recs + bytes, len);
+	b->nrecs++;
+	return AE_OK;
+}
+
+int
+ae_index_add_member(struct ae_index_builder *b,
+    const struct ae_index_member *m)
+{
+	size_t pl = strlen(m->path), ll = m->linkpath ? strlen(m->linkpath) : 0;
+	size_t ul = m->uname ? strlen(m->uname) : 0;
+	size_t gl = m->gname ? strlen(m->gname) : 0;
+	uint8_t *p;
+
+	if (pl == 0 || pl > NAME_MAX_LEN || ll > NAME_MAX_LEN
+	    || ul > OWNER_MAX_LEN || gl > OWNER_MAX_LEN)
+		return AE_EINVAL;
+	if (b->members > 0 && m->first < b->last_first + 512)
+		return AE_EINVAL;
+	if (grow(&b->buf, b->len, &b->cap, ENTRY_FIXED + pl + ll + ul + gl)
+	    != AE_OK)
+		return AE_ENOMEM;
+	p = b->buf + b->len;
+	store_be64(p, m->first);
+	p[8] = (uint8_t)m->type;
+	store_be32(p + 9, m->mode);
+	store_be64(p + 13, m->uid);
+	store_be64(p + 21, m->gid);
+	store_be64(p + 29, m->size);
+	store_be64(p + 37, (uint64_t)m->mtime);
+	store_be32(p + 45, m->mtime_nsec);
+	p += 49;
+	p[0] = (uint8_t)(pl >> 8);
+	p[1] = (uint8_t)pl;
+	memcpy(p + 2, m->path, pl);
+	p += 2 + pl;
+	p[0] = (uint8_t)(ll >> 8);
+	p[1] = (uint8_t)ll;
+	if (ll > 0)
+		memcpy(p + 2, m->linkpath, ll);
+	p += 2 + ll;
+	p[0] = (uint8_t)ul;
+	if (ul > 0)
+		memcpy(p + 1, m->uname, ul);
+	p += 1 + ul;
+	p[0] = (uint8_t)gl;
+	if (gl > 0)
+		memcpy(p + 1, m->gname, gl);
+	p += 1 + gl;
+	b->len = (size_t)(p - b->buf);
+	b->members++;
+	b->last_first = m->first;
+	return AE_OK;
+}
+
+int
+ae_index_build(const struct ae_index_builder *b, uint8_t **out,
+    size_t *len)
+{
+	uint64_t tar_end = b->tar_end;
+	size_t n;
+	uint8_t *p;
+
+	if (b->members > 0 && tar_end < b->last_first + 512)
+		return AE_EINVAL;
+	n = AE_INDEX_HEAD_LEN + b->nrecs * 4;
+	if (b->len > AE_INDEX_MAX - n)
+		return AE_ENOMEM;
+	n += b->len;
+	if ((p = malloc(n)) == NULL)
+		return AE_ENOMEM;
+	p[0] = AE_INDEX_VERSION;
+	store_be64(p + 1, b->nrecs);
+	store_be64(p + 9, tar_end);
+	store_be64(p + 17, b->members);
+	if (b->nrecs > 0)
+		memcpy(p + AE_INDEX_HEAD_LEN, b->recs, b->nrecs * 4);
+	if (b->len > 0)
+		memcpy(p + AE_INDEX_HEAD_LEN + b->nrecs * 4, b->buf, b->len);
+	*out = p;
+	*len = n;
+	return AE_OK;
+}
+
+/* ---- reading ---- */
+
+void
+ae_index_free(struct ae_index *ix)
+{
+	free(ix->rec_off);
+	free(ix->m);
+	if (ix->names != NULL)
+		free(ix->names);
+	memset(ix, 0, sizeof *ix);
+}
+
+static int
+bad(struct ae_index *ix, struct ae_diag *d, const char *what)
+{
+	ae_index_free(ix);
+	return ae_fail(d, AE_EFORMAT, AE_AT_NONE, what, 0, 0);
+}
+
+/* A string of n bytes at p, into *names: no NUL inside. */
+static int
+take_name(const uint8_t *p, size_t n, char **names, const char **out)
+{
+	if (memchr(p, 0, n) != NULL)
+		return -1;
+	memcpy(*names, p, n);
+	(*names)[n] = '\0';
+	*out = *names;
+	*names += n + 1;
+	return 0;
+}
+
+int
+ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
+    size_t chunk_size, uint64_t index_offset, uint64_t records,
+    struct ae_index *ix, struct ae_diag *d)
+{
+	uint64_t nrec, tar_end, nmem, off, i;
+	size_t pos;
+	char *names;
+
+	memset(ix, 0, sizeof *ix);
+	if (len < AE_INDEX_HEAD_LEN)
+		return bad(ix, d, "is shorter than its head");
+	if (buf[0] != AE_INDEX_VERSION)
+		return bad(ix, d, "has an unknown version");
+	nrec = load_be64(buf + 1);
+	tar_end = load_be64(buf + 9);
+	nmem = load_be64(buf + 17);
+	if (nrec != records)
+		return bad(ix, d, "counts other records than the footer");
+	if (nrec == 0 || nrec > (len - AE_INDEX_HEAD_LEN) / 4)
+		return bad(ix, d, "has a record count its length cannot hold");
+	if (tar_end > nrec * (uint64_t)chunk_size)
+		return bad(ix, d, "puts the tar end past the payload");
+	pos = AE_INDEX_HEAD_LEN + (size_t)nrec * 4;
+	/* every entry takes ENTRY_FIXED + 1 bytes at least */
+	if (nmem > (len - pos) / (ENTRY_FIXED + 1))
+		return bad(ix, d, "has a member count its length cannot hold");
+	ix->records = nrec;
+	ix->tar_end = tar_end;
+	ix->rec_off = malloc(((size_t)nrec + 1) * sizeof *ix->rec_off);
+	ix->m = malloc(((size_t)nmem + 1) * sizeof *ix->m);
+	/* names: at most the entries' bytes, plus a NUL for each of four */
+	ix->names = malloc(len - pos + 4 * (size_t)nmem + 1);
+	if (ix->rec_off == NULL || ix->m == NULL || ix->names == NULL) {
+		ae_index_free(ix);
+		return AE_ENOMEM;
+	}
+	off = header_len;
+	for (i = 0; i < nrec; i++) {
+		uint32_t r = load_be32(buf + AE_INDEX_HEAD_LEN + i * 4);
+
+		if (r < AE_FRAME_LEN + AE_TAG_LEN
+		    || r > AE_FRAME_LEN + chunk_size + AE_TAG_LEN)
+			return bad(ix, d, "gives a record a length no record "
+			    "can have");
+		ix->rec_off[i] = off;
+		off += r;
+	}
+	if (off != index_offset)
+		return bad(ix, d, "has records that do not end where the "
+		    "index starts");
+	ix->rec_off[nrec] = off;
+	names = ix->names;
+	for (i = 0; i < nmem; i++) {
+		struct ae_index_member *m = &ix->m[i];
+		const uint8_t *p = buf + pos;
+		size_t pl, ll, ul, gl;
+
+		if (len - pos < ENTRY_FIXED)
+			return bad(ix, d, "ends inside a member");
+		m->first = load_be64(p);
+		m->type = (char)p[8];
+		m->mode = load_be32(p + 9);
+		m->uid = load_be64(p + 13);
+		m->gid = load_be64(p + 21);
+		m->size = load_be64(p + 29);
+		m->mtime = (int64_t)load_be64(p + 37);
+		m->mtime_nsec = load_be32(p + 45);
+		if (m->mtime_nsec >= 1000000000u || m->mode > 07777)
+			return bad(ix, d, "has a member with a bad time or mode");
+		if ((i > 0 && (m->first < ix->m[i - 1].first
+		    || m->first - ix->m[i - 1].first < 512))
+		    || m->first > tar_end || tar_end - m->first < 512
+		    || m->first % 512 != 0)
+			return bad(ix, d, "has a member that starts out of "
+			    "order or outside the tar stream");
+		pos += 49;
+		pl = (size_t)buf[pos] << 8 | buf[pos + 1];
+		if (pl == 0 || pl > NAME_MAX_LEN || len - pos - 2 < pl + 4)
+			return bad(ix, d, "has a member name of a bad length");
+		if (take_name(buf + pos + 2, pl, &names, &m->path) != 0)
+			return bad(ix, d, "has a NUL in a name");
+		pos += 2 + pl;
+		ll = (size_t)buf[pos] << 8 | buf[pos + 1];
+		if (ll > NAME_MAX_LEN || len - pos - 2 < ll + 2)
+			return bad(ix, d, "has a link name of a bad length");
+		if (take_name(buf + pos + 2, ll, &names, &m->linkpath) != 0)
+			return bad(ix, d, "has a NUL in a name");
+		pos += 2 + ll;
+		ul = buf[pos];
+		if (len - pos - 1 < ul + 1)
+			return bad(ix, d, "ends inside a member");
+		if (take_name(buf + pos + 1, ul, &names, &m->uname) != 0)
+			return bad(ix, d, "has a NUL in a name");
+		pos += 1 + ul;
+		gl = buf[pos];
+		if (len - pos - 1 < gl)
+			return bad(ix, d, "ends inside a member");
+		if (take_name(buf + pos + 1, gl, &names, &m->gname) != 0)
+			return bad(ix, d, "has a NUL in a name");
+		pos += 1 + gl;
+	}
+	if (pos != len)
+		return bad(ix, d, "has bytes after its last member");
+	ix->members = (size_t)nmem;
+	return AE_OK;
+}
+
+/* ---- keys and the footer ---- */
+
+void
+ae_index_cipher(const struct ae_header *h,
+    const uint8_t file_key[AE_FILE_KEY_LEN], gcm_ctx *g)
+{
+	uint8_t key[32];
+
+	hkdf_sha256(h->payload_salt, AE_SALT_LEN, file_key, AE_FILE_KEY_LEN,
+	    (const uint8_t *)AE_LABEL_INDEX, sizeof AE_LABEL_INDEX - 1, key,
+	    sizeof key);
+	gcm_init(g, key);
+	ae_wipe(key, sizeof key);
+}
+
+/* The footer's nonce: 11 zero bytes, then 2 (records end in 0 or 1). */
+static void
+footer_nonce(uint8_t nonce[AE_NONCE_LEN])
+{
+	memset(nonce, 0, AE_NONCE_LEN);
+	nonce[AE_NONCE_LEN - 1] = 2;
+}
+
+void
+ae_footer_seal(const gcm_ctx *k, uint64_t index_offset, uint64_t records,
+    uint8_t out[AE_FOOTER_LEN])
+{
+	uint8_t nonce[AE_NONCE_LEN], none[1] = { 0 };
+
+	footer_nonce(nonce);
+	store_be64(out, index_offset);
+	store_be64(out + 8, records);
+	/* no plaintext: the tag is a MAC over the 16 bytes before it */
+	gcm_seal(k, nonce, sizeof nonce, out, 16, none, 0, none, out + 16);
+}
+
+int
+ae_footer_open(const gcm_ctx *k, const uint8_t in[AE_FOOTER_LEN],
+    uint64_t *index_offset, uint64_t *records)
+{
+	uint8_t nonce[AE_NONCE_LEN], none[1] = { 0 };
+
+	footer_nonce(nonce);
+	if (gcm_open(k, nonce, sizeof nonce, in, 16, none, 0, in + 16,
+	    AE_TAG_LEN, none) != AE_OK)
+		return AE_EAUTH;
+	*index_offset = load_be64(in);
+	*records = load_be64(in + 8);
+	return AE_OK;
+}

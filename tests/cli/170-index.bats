@@ -1,0 +1,195 @@
+#!/usr/bin/env bats
+# The archive's index (spec 6.8, issue 18): -c writes it after the
+# payload, -t lists from it alone and -x MEMBER reads only the records
+# that hold the member, on a seekable file; a pipe, --no-index and
+# --test read in full and still check it; a damaged, cut, swapped or
+# hostile index is never used, and says so.
+
+load test_helper
+
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return 1
+	"$AESCRYPT" --gen-key k
+	mkdir -p src/a src/b
+	# 40 files of 30 KB of random bytes: the archive has ~20 chunks of
+	# 64 KiB, and each member its own records
+	for i in $(seq -w 1 40); do head -c 30000 /dev/urandom > "src/a/f$i"; done
+	seq 1 20000 > src/b/text
+	ln -s ../b/text src/a/link
+	ln src/b/text src/b/hard
+	# 1,200 empty files: an index of two records of 64 KiB
+	mkdir src/many
+	(cd src/many && seq -f 'empty-file-with-a-longish-name-%04g' 1 1200 | xargs touch)
+	"$AESCRYPT" -c -q -k k --chunk-size 64K -f a.aes src
+}
+
+setup() {
+	cd "$BATS_FILE_TMPDIR" || return 1
+	T=$(mktemp -d "$BATS_FILE_TMPDIR/t.XXXXXX")
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# damage FILE OFFSET: flip one byte at OFFSET.
+damage() {
+	printf '\xff' | dd of="$1" bs=1 seek="$2" conv=notrunc 2> /dev/null
+	cmp -s "$1" "$BATS_FILE_TMPDIR/a.aes" && return 1 || return 0
+}
+
+@test "-c writes an index; --no-index does not; --info says which" {
+	run_aescrypt 0 --info a.aes
+	assert_match "with an index"
+	run_aescrypt 0 -c -q -k k --no-index -f "$T/b.aes" src
+	run_aescrypt 0 --info "$T/b.aes"
+	refute_match "with an index"
+	run_aescrypt 0 --info=json a.aes
+	assert_match '"index":true'
+}
+
+@test "-t and -tv from the index list exactly what a full read and tar list" {
+	local via full
+	via=$("$AESCRYPT" -t -k k -f a.aes)
+	full=$("$AESCRYPT" -t --no-index -k k -f a.aes)
+	[ "$via" = "$full" ]
+	[ "$via" = "$("$AESCRYPT" -d -k k a.aes | tar -t)" ]
+	[ "$(wc -l <<< "$via")" -gt 1240 ]
+	via=$("$AESCRYPT" -tv -k k -f a.aes)
+	[ "$via" = "$("$AESCRYPT" -tv --no-index -k k -f a.aes)" ]
+	[ "$via" = "$("$AESCRYPT" -d -k k a.aes | tar -tv)" ]
+	# patterns select the same way
+	[ "$("$AESCRYPT" -t -k k -f a.aes 'src/a/f1*' src/b)" = \
+	  "$("$AESCRYPT" -t --no-index -k k -f a.aes 'src/a/f1*' src/b)" ]
+	run_aescrypt 1 -t -k k -f a.aes src/nothere
+	assert_match "src/nothere: not found in archive"
+}
+
+@test "the interop implementation checks the index against the tar stream" {
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py" index -k k a.aes
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	assert_match "index: 12[0-9][0-9] members"
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py" decode -k k a.aes "$T/p.tar"
+	[ "$status" -eq 0 ]
+	"$AESCRYPT" -d -k k a.aes | cmp - "$T/p.tar"
+}
+
+@test "-t reads no payload: a damaged chunk in the middle does not stop it; --test and --no-index find it" {
+	cp a.aes "$T/d.aes"
+	damage "$T/d.aes" 400000
+	run_aescrypt 0 -t -k k -f "$T/d.aes"
+	[ "$output" = "$("$AESCRYPT" -t -k k -f a.aes)" ]
+	run_aescrypt 4 -t --no-index -k k -f "$T/d.aes"
+	assert_match "failed authentication"
+	run_aescrypt 4 --test -k k -f "$T/d.aes"
+	assert_match "failed authentication"
+}
+
+@test "-x MEMBER decodes only its records: a damaged chunk elsewhere does not matter, its own does" {
+	cp a.aes "$T/d.aes"
+	damage "$T/d.aes" 400000
+	# a member far from the damage, and the link that needs its target
+	mkdir "$T/o"
+	run_aescrypt 0 -x -k k -f "$T/d.aes" -C "$T/o" src/b/text src/b/hard src/a/link
+	cmp "$T/o/src/b/text" src/b/text
+	[ "$(stat -c %i "$T/o/src/b/text")" = "$(stat -c %i "$T/o/src/b/hard")" ]
+	[ "$(readlink "$T/o/src/a/link")" = ../b/text ]
+	# every file the full read gets right, the index gets right too
+	mkdir "$T/p"
+	run_aescrypt 0 -x -k k -f a.aes -C "$T/p" 'src/a/f0*' src/many
+	for f in "$T"/p/src/a/f0*; do cmp "$f" "src/a/${f##*/}"; done
+	[ "$(ls "$T/p/src/a" | wc -l)" -eq 9 ]
+	[ "$(ls "$T/p/src/many" | wc -l)" -eq 1200 ]
+	# the members in the damaged chunk: exit 4, nothing half-written
+	mkdir "$T/q"
+	run "$AESCRYPT" -x -k k -f "$T/d.aes" -C "$T/q" 'src/a/*'
+	[ "$status" -eq 4 ]
+	assert_match "failed authentication"
+	assert_no_temps "$T/q"
+	for f in "$T"/q/src/a/f*; do [ ! -e "$f" ] || cmp "$f" "src/a/${f##*/}"; done
+}
+
+@test "a pipe reads in full and checks the index: whole, cut, damaged, swapped" {
+	local n
+	run bash -c "cat a.aes | '$AESCRYPT' -t -k k -f - | wc -l"
+	[ "$output" -gt 1240 ]
+	n=$(stat -c %s a.aes)
+	head -c $((n - 1)) a.aes > "$T/cut.aes"
+	run bash -c "cat '$T/cut.aes' | '$AESCRYPT' -t -k k -f - > /dev/null"
+	[ "$status" -eq 4 ]
+	assert_match "footer is missing or cut short"
+	cp a.aes "$T/d.aes"
+	damage "$T/d.aes" $((n - 100))
+	run bash -c "'$AESCRYPT' -d -k k < '$T/d.aes' > /dev/null"
+	[ "$status" -eq 4 ]
+	assert_match "index"
+}
+
+@test "a damaged index or footer is not used: a warning, then the full read, which fails at the index" {
+	local n
+	n=$(stat -c %s a.aes)
+	cp a.aes "$T/f.aes"
+	damage "$T/f.aes" $((n - 5))        # the footer's tag
+	run_aescrypt 4 -t -k k -f "$T/f.aes"
+	assert_match "warning: .*index footer fails authentication; reading the whole archive"
+	assert_match "error: .*the footer failed authentication"
+	cp a.aes "$T/i.aes"
+	damage "$T/i.aes" $((n - 200))      # an index record
+	mkdir "$T/o"
+	run_aescrypt 4 -x -k k -f "$T/i.aes" -C "$T/o" src/b/text
+	assert_match "warning: .*index fails authentication; reading the whole archive"
+	assert_match "error: .*index .*failed authentication"
+}
+
+@test "an index from another archive of the same files is not used" {
+	local m
+	run_aescrypt 0 -c -q -k k --chunk-size 64K -f "$T/b.aes" src
+	# a's payload with b's index and footer (same sizes: only the keys
+	# and the random data differ)
+	m=$(/usr/bin/python3 - a.aes "$T/b.aes" "$T/s.aes" <<'PY'
+import struct, sys
+a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+def payload_end(d):
+    off = struct.unpack(">H", d[9:11])[0]
+    while True:
+        n = struct.unpack(">I", d[off + 1:off + 5])[0]
+        fin = d[off] & 1
+        off += 21 + n
+        if fin:
+            return off
+open(sys.argv[3], "wb").write(a[:payload_end(a)] + b[payload_end(b):])
+print("ok")
+PY
+)
+	[ "$m" = ok ]
+	run_aescrypt 4 -t -k k -f "$T/s.aes"
+	assert_match "warning: .*index .*fails authentication"
+	assert_match "error: .*(index|footer)"
+}
+
+@test "a hostile index, sealed with the right key, is checked field by field and never used" {
+	local name want
+	mkdir "$T/h"
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/index_tool.py" hostile k a.aes "$T/h" > "$T/cases"
+	[ "$(wc -l < "$T/cases")" -ge 20 ]
+	while IFS=$'\t' read -r name want; do
+		run "$AESCRYPT" -t -k k -f "$T/h/$name.aes"
+		grep -Eq "warning: .*the archive's index .*($want).*reading the whole archive" <<< "$output" || {
+			echo "$name: wanted /$want/: $output" >&2
+			return 1
+		}
+		# the full read that follows lists every member, or (for a
+		# footer that lies about the payload) fails at the end
+		case $name in
+		footer-*) [ "$status" -eq 4 ] ;;
+		*) [ "$status" -eq 0 ] && [ "$(grep -c '^src/' <<< "$output")" -gt 1240 ] ;;
+		esac || { echo "$name: exit $status" >&2; return 1; }
+	done < "$T/cases"
+}
+
+@test "--no-index on -t and -x reads in full; --no-index belongs to -c, -t and -x" {
+	run_aescrypt 0 -t --no-index -k k -f a.aes src/b/text
+	[ "$output" = src/b/text ]
+	run_aescrypt 2 -d --no-index -k k a.aes
+	assert_match "no-index"
+}

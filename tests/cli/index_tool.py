@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""index_tool.py -- archives with a hostile index, for 170-index.bats.
+
+  index_tool.py hostile KEYFILE ARCHIVE OUTDIR
+
+Reads ARCHIVE's index (spec 6.8) with KEYFILE through the interop
+implementation, then writes OUTDIR/NAME.aes for each way of breaking it
+that only a holder of the key could seal: every field out of range,
+offsets that point back at the header or past the payload, members out
+of order or overlapping, names with a NUL or too long, bytes left over.
+Each is sealed properly (index records and footer under the index key),
+so what is tested is the reader's checks, not the tags.  Prints one line
+per file: NAME<TAB>the words the warning must contain.
+"""
+import io
+import os
+import struct
+import sys
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "interop"))
+import aescrypt_v1 as A  # noqa: E402
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: E402
+
+
+def open_index(path, keyfile):
+    key = A.read_keyfile(keyfile)
+    with open(path, "rb") as f:
+        raw, h, slots = A.parse_header(f)
+        fk = A.unlock(raw, slots, key, None, 1 << 21)
+        C = 1 << h["log2"]
+        aead = AESGCM(A.hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
+        R, off, lens = A.read_records(f, aead, C, h["L"], io.BytesIO())
+        iaead = AESGCM(A.hkdf(fk, h["salt"], b"aescrypt-v1 index", 32))
+        ib = io.BytesIO()
+        A.read_records(f, iaead, C, off, ib, "index record")
+    data = open(path, "rb").read()
+    return data[:off], ib.getvalue(), iaead, C, off, R
+
+
+def seal(index, iaead, C, index_offset, records):
+    """The index's records and the footer, as an encoder writes them."""
+    out, i = [], 0
+    chunks = [index[k:k + C] for k in range(0, len(index), C)] or [b""]
+    for i, cur in enumerate(chunks):
+        final = 1 if i == len(chunks) - 1 else 0
+        c = zlib.compressobj(6, zlib.DEFLATED, -15)
+        z = c.compress(cur) + c.flush()
+        body, flags = (z, final | 2) if len(z) < len(cur) else (cur, final)
+        frame = bytes([flags]) + struct.pack(">I", len(body))
+        nonce = i.to_bytes(11, "big") + bytes([final])
+        out.append(frame + iaead.encrypt(nonce, body, frame))
+    head = struct.pack(">QQ", index_offset, records)
+    return b"".join(out) + head + iaead.encrypt(A.FOOTER_NONCE, b"", head)
+
+
+def main():
+    _, keyfile, archive, outdir = sys.argv[1:5]
+    payload, ix, iaead, C, off, R = open_index(archive, keyfile)
+    L = struct.unpack(">H", payload[9:11])[0]
+    M = struct.unpack(">Q", ix[17:25])[0]
+    m0 = 25 + 4 * R            # the first member entry
+
+    def put(name, index, want, index_offset=off, records=R):
+        with open(os.path.join(outdir, name + ".aes"), "wb") as f:
+            f.write(payload + seal(index, iaead, C, index_offset, records))
+        print("%s\t%s" % (name, want))
+
+    def field(pos, fmt, value):
+        b = bytearray(ix)
+        struct.pack_into(fmt, b, pos, value)
+        return bytes(b)
+
+    put("version", field(0, ">B", 2), "unknown version")
+    put("records-other", field(1, ">Q", R + 1), "other records than the footer")
+    put("records-huge", field(1, ">Q", 2**63), "other records than the footer")
+    put("tar-end-past", field(9, ">Q", R * C + 1), "tar end past the payload")
+    put("members-huge", field(17, ">Q", 2**40), "member count")
+    put("record-short", field(25, ">I", 20), "length no record")
+    put("record-long", field(25, ">I", C + 22), "length no record")
+    put("records-sum", field(25, ">I", struct.unpack(">I", ix[25:29])[0] - 1),
+        "do not end where the index starts")
+    if M >= 2:
+        second = m0 + 49 + 2 + struct.unpack(">H", ix[m0 + 49:m0 + 51])[0]
+        second += 2 + struct.unpack(">H", ix[second:second + 2])[0]
+        second += 1 + ix[second]
+        second += 1 + ix[second]
+        put("member-loop", field(second, ">Q", 0), "out of order")
+        put("member-overlap", field(second, ">Q", 512 * 0 + 256),
+            "out of order")
+    put("member-past-end", field(m0, ">Q", 2**62), "outside the tar stream")
+    put("member-unaligned", field(m0, ">Q", 1), "outside the tar stream")
+    put("mode", field(m0 + 9, ">I", 0o10000), "bad time or mode")
+    put("nsec", field(m0 + 45, ">I", 10**9), "bad time or mode")
+    put("name-empty", field(m0 + 49, ">H", 0), "name of a bad length")
+    put("name-long", field(m0 + 49, ">H", 4097), "name of a bad length")
+    b = bytearray(ix)
+    b[m0 + 51] = 0
+    put("name-nul", bytes(b), "NUL in a name")
+    put("trailing", ix + b"\0", "bytes after its last member")
+    put("cut", ix[:-1], "ends inside|bad length")
+    # the footer: pointing at the header, past the file, at no record
+    put("footer-at-header", ix, "points outside", index_offset=10)
+    put("footer-past-end", ix, "points outside", index_offset=2**62)
+    put("footer-records-0", ix, "points outside", records=0)
+    put("footer-records", ix, "other records than the footer", records=R + 1)
+
+
+if __name__ == "__main__":
+    main()
