@@ -125,6 +125,14 @@ damage() {
 	assert_match "index"
 }
 
+@test "standard input that is a file read part-way: the index's offsets do not fit, the archive is read in full" {
+	(printf 'JUNKJUN'; cat a.aes) > "$T/pre.aes"
+	run bash -c "{ dd bs=7 count=1 of=/dev/null 2> /dev/null; '$AESCRYPT' -t -k k -f -; } < '$T/pre.aes'"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$("$AESCRYPT" -t -k k -f a.aes)" ]
+	refute_match "warning"
+}
+
 @test "a damaged index or footer is not used: a warning, then the full read, which fails at the index" {
 	local n
 	n=$(stat -c %s a.aes)
