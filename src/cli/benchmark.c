@@ -190,7 +190,7 @@ trial(struct bench *b, const gcm_ctx *g, struct cell *c, size_t n,
 	struct ae_pipe_params p;
 	struct ae_memio out = { 0 }, back = { .discard = 1 };
 	struct ae_memio src = { 0 };
-	struct ae_reader rd = { ae_mem_read, &src };
+	struct ae_reader rd = { ae_mem_read, &src, NULL };
 	struct ae_writer wr;
 	struct ae_diag d;
 	int r;

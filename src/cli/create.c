@@ -161,7 +161,7 @@ write_index(const struct ae_pipe_params *payload,
 	struct ae_pipe_params pp = *payload;
 	struct ae_pipe_stats st;
 	struct ae_memio src = { 0 };
-	struct ae_reader rd = { ae_mem_read, &src };
+	struct ae_reader rd = { ae_mem_read, &src, NULL };
 	uint8_t footer[AE_FOOTER_LEN], *buf;
 	uint64_t off = h->len;
 	size_t len, i;

@@ -16,6 +16,7 @@
 #include "crypto/wipe.h"
 #include "container/index.h"
 #include "exitcode.h"
+#include "indexed.h"
 #include "keys.h"
 #include "msg.h"
 #include "progress.h"
@@ -81,7 +82,8 @@ cmd_decrypt(const struct opts *o)
 	struct salvage sv;
 	uint64_t w0 = ae_wall_ns();
 	gcm_ctx gcm, igcm;
-	int rc, r;
+	struct ae_index ix;
+	int rc, r, have_ix = 0;
 
 	memset(&rs, 0, sizeof rs);
 	memset(&sv, 0, sizeof sv);
@@ -110,6 +112,14 @@ cmd_decrypt(const struct opts *o)
 		pp.salvage = 1;
 		pp.damaged = salvage_damaged;
 		pp.damaged_ctx = &sv;
+		/* an archive's index: its record offsets step over a
+		 * damaged frame */
+		if (h.payload_type == AE_PAYLOAD_PAX_INDEXED
+		    && indexed_load(&io, &h, &igcm, o, &ix, NULL)) {
+			have_ix = 1;
+			pp.rec_off = ix.rec_off;
+			pp.nrec = ix.records;
+		}
 	}
 	pp.trailer = h.payload_type == AE_PAYLOAD_PAX_INDEXED;
 	run_progress_start(o, 1, io.in.fd, 0, h.len, io.out.fd);
@@ -152,6 +162,8 @@ cmd_decrypt(const struct opts *o)
 done:
 	if (o->salvage)
 		salvage_free(&sv);
+	if (have_ix)
+		ae_index_free(&ix);
 	gcm_wipe(&gcm);
 	if (h.payload_type == AE_PAYLOAD_PAX_INDEXED)
 		gcm_wipe(&igcm);

@@ -1288,12 +1288,16 @@ cmd_extract(const struct opts *o)
 		goto out;
 	/* Some members only, from a file with an index: only their
 	 * records are read.  (All of them: reading in order is faster.) */
-	if (sel.pats.n > 0 && indexed_load(&u, o, &ix)) {
+	if (sel.pats.n > 0 && !o->salvage && indexed_load(&u.io, &u.h,
+	    &u.igcm, o, &ix, &u.index_stats)) {
 		rc = extract_indexed(&x, &u, o, &ix, &sel);
 		ae_index_free(&ix);
 		extract_end(&x);
 		goto report;
 	}
+	/* --salvage: the index's record offsets step over damaged frames */
+	if (o->salvage && indexed_load(&u.io, &u.h, &u.igcm, o, &ix, NULL))
+		u.salvage_ix = &ix;
 	if ((rc = unpack_start(&u, o, NULL)) != EXIT_OK)
 		goto out;
 	if (o->salvage)
@@ -1339,6 +1343,10 @@ report:
 		rc = EXIT_PARTIAL;
 	}
 out:
+	if (u.salvage_ix != NULL) {
+		ae_index_free(&ix);
+		u.salvage_ix = NULL;
+	}
 	extract_end(&x);
 	if (o->salvage)
 		salvage_free(&u.salvage);

@@ -44,21 +44,31 @@ collect_write(void *ctx, const uint8_t *b, size_t n)
 	return AE_OK;
 }
 
+/* Back to the payload's start, for a full read (and the cancel flag
+ * the index's run may have set, down). */
+static void
+rewind_payload(struct streams *io, const struct ae_header *h)
+{
+	atomic_store(&io->cancel, 0);
+	if (lseek(io->in.fd, (off_t)h->len, SEEK_SET) >= 0)
+		ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
+}
+
 /* Say why the index is not used, and go back to the payload's start
  * for the full read. */
 static int
-unusable(struct unpack *u, const char *why)
+unusable(struct streams *io, const struct ae_header *h, const char *why)
 {
 	msg_warn("%s: the archive's index %s; reading the whole archive",
-	    u->io.in.name, why);
-	if (lseek(u->io.in.fd, (off_t)u->h.len, SEEK_SET) >= 0)
-		ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop,
-		    &u->io.cancel);
+	    io->in.name, why);
+	rewind_payload(io, h);
 	return 0;
 }
 
 int
-indexed_load(struct unpack *u, const struct opts *o, struct ae_index *ix)
+indexed_load(struct streams *io, const struct ae_header *h,
+    const gcm_ctx *ig, const struct opts *o, struct ae_index *ix,
+    struct ae_pipe_stats *stats)
 {
 	uint8_t footer[AE_FOOTER_LEN];
 	uint64_t index_offset, records, size;
@@ -68,66 +78,70 @@ indexed_load(struct unpack *u, const struct opts *o, struct ae_index *ix)
 	struct ae_writer w = { collect_write, &c };
 	struct ae_diag d = { 0 };
 	struct stat sb;
-	size_t chunk = (size_t)1 << u->h.chunk_log2;
+	size_t chunk = (size_t)1 << h->chunk_log2;
 	int r;
 
 	memset(ix, 0, sizeof *ix);
-	if (!u->indexed || o->no_index || o->test || o->salvage)
+	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED || o->no_index
+	    || o->test)
 		return 0;
-	if (fstat(u->io.in.fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+	if (fstat(io->in.fd, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0;       /* a pipe: the index is out of reach */
 	/* The container must start the file (offsets in the footer and
 	 * the index count from there): not so for a file handed over as
 	 * standard input part-way through. */
-	if (lseek(u->io.in.fd, 0, SEEK_CUR) != (off_t)u->h.len)
+	if (lseek(io->in.fd, 0, SEEK_CUR) != (off_t)h->len)
 		return 0;
 	size = (uint64_t)sb.st_size;
-	if (size < u->h.len + 2 * (AE_FRAME_LEN + AE_TAG_LEN) + AE_FOOTER_LEN)
-		return unusable(u, "is missing (the file is too short)");
-	if (pread(u->io.in.fd, footer, sizeof footer,
+	if (size < h->len + 2 * (AE_FRAME_LEN + AE_TAG_LEN) + AE_FOOTER_LEN)
+		return unusable(io, h, "is missing (the file is too short)");
+	if (pread(io->in.fd, footer, sizeof footer,
 	    (off_t)(size - AE_FOOTER_LEN)) != (ssize_t)sizeof footer)
-		return unusable(u, "cannot be read");
-	if (ae_footer_open(&u->igcm, footer, &index_offset, &records) != AE_OK)
-		return unusable(u, "footer fails authentication");
-	if (index_offset < u->h.len + AE_FRAME_LEN + AE_TAG_LEN
+		return unusable(io, h, "cannot be read");
+	if (ae_footer_open(ig, footer, &index_offset, &records) != AE_OK)
+		return unusable(io, h, "footer fails authentication");
+	if (index_offset < h->len + AE_FRAME_LEN + AE_TAG_LEN
 	    || index_offset > size - AE_FOOTER_LEN - (AE_FRAME_LEN + AE_TAG_LEN)
 	    || records == 0)
-		return unusable(u, "footer points outside the file");
-	if (lseek(u->io.in.fd, (off_t)index_offset, SEEK_SET) < 0)
-		return unusable(u, "cannot be read");
-	ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop, &u->io.cancel);
-	run_pipe_params(o, &u->igcm, u->h.chunk_log2, &u->io, &pp);
+		return unusable(io, h, "footer points outside the file");
+	if (lseek(io->in.fd, (off_t)index_offset, SEEK_SET) < 0)
+		return unusable(io, h, "cannot be read");
+	ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
+	run_pipe_params(o, ig, h->chunk_log2, io, &pp);
 	pp.offset = index_offset;
 	pp.trailer = 1;
 	pp.progress = NULL;
 	memset(&st, 0, sizeof st);
-	r = ae_pipe_decode(&pp, &u->io.reader, &w, &st, &d);
-	u->index_stats = st;
+	pp.salvage = 0;
+	r = ae_pipe_decode(&pp, &io->reader, &w, &st, &d);
+	if (stats != NULL)
+		*stats = st;
 	if (r == AE_OK && index_offset + st.wire_bytes != size - AE_FOOTER_LEN)
 		r = ae_fail(&d, AE_EFORMAT, AE_AT_NONE, "does not end at the "
 		    "footer", 0, 0);
 	if (r == AE_OK)
-		r = ae_index_parse(c.buf, c.len, u->h.len, chunk,
+		r = ae_index_parse(c.buf, c.len, h->len, chunk,
 		    index_offset, records, ix, &d);
 	if (c.buf != NULL) {
 		ae_wipe(c.buf, c.len);
 		free(c.buf);
 	}
 	if (r == AE_EINTR || atomic_load(&signals_stop))
-		return unusable(u, "was not read (interrupted)");
+		return unusable(io, h, "was not read (interrupted)");
 	if (r == AE_EAUTH)
-		return unusable(u, "fails authentication");
+		return unusable(io, h, "fails authentication");
 	if (r == AE_ETOOBIG)
-		return unusable(u, "is too large to hold");
+		return unusable(io, h, "is too large to hold");
 	if (r == AE_ENOMEM)
-		return unusable(u, "does not fit in memory");
+		return unusable(io, h, "does not fit in memory");
 	if (r != AE_OK) {
 		char why[160];
 
 		snprintf(why, sizeof why, "%s", d.what != NULL ? d.what :
 		    "is damaged");
-		return unusable(u, why);
+		return unusable(io, h, why);
 	}
+	rewind_payload(io, h);
 	return 1;
 }
 

@@ -6,8 +6,10 @@
  * The index is used only where it can be trusted and is worth it: on a
  * seekable file, when its footer and records authenticate under the
  * file's index key and it passes every check of 6.8.  Anything else
- * (a pipe, --no-index, --test, --salvage, or an index that fails) reads
- * the archive in full, which still authenticates every byte.
+ * (a pipe, --no-index, --test, or an index that fails) reads the
+ * archive in full, which still authenticates every byte.  --salvage
+ * reads in full too, using only the index's record offsets, to step
+ * over a record whose frame is damaged.
  */
 #ifndef AE_CLI_INDEXED_H
 #define AE_CLI_INDEXED_H
@@ -18,12 +20,16 @@
 #include "unpack.h"
 
 /*
- * After unpack_open_keys: load and check u's index.  1 with ix filled
- * (the caller frees it); 0 to read the archive in full (when the index
- * was there but unusable, a warning said why).
+ * After the header of io's input (h) was read and unlocked: load and
+ * check its index with the index cipher ig.  1 with ix filled (the
+ * caller frees it); 0 to read the archive in full (when the index was
+ * there but unusable, a warning said why).  Either way the input is
+ * left at the payload's start.  stats, if not NULL, gets what reading
+ * the index cost.
  */
-int indexed_load(struct unpack *u, const struct opts *o,
-    struct ae_index *ix);
+int indexed_load(struct streams *io, const struct ae_header *h,
+    const gcm_ctx *ig, const struct opts *o, struct ae_index *ix,
+    struct ae_pipe_stats *stats);
 
 /*
  * The runs of records that hold the members sel selects (consecutive

@@ -177,7 +177,7 @@ cmd_list(const struct opts *o)
 		members_free(&sel);
 		return rc;
 	}
-	if (indexed_load(&u, o, &ix)) {
+	if (indexed_load(&u.io, &u.h, &u.igcm, o, &ix, &u.index_stats)) {
 		rc = list_index(stdout, o->verbose, &ix, &sel);
 		ae_index_free(&ix);
 		if (rc == EXIT_OK) {

@@ -89,6 +89,7 @@ run_streams_init(struct streams *io)
 	io->out.fd = -1;
 	io->reader.read = ae_fd_read;
 	io->reader.ctx = &io->rd;
+	io->reader.seek = ae_fd_seek;
 	io->writer.write = ae_fd_write;
 	io->writer.ctx = &io->wr;
 }

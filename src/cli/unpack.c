@@ -214,6 +214,10 @@ unpack_start(struct unpack *u, const struct opts *o,
 		u->pp.salvage = 1;
 		u->pp.damaged = salvage_damaged;
 		u->pp.damaged_ctx = &u->salvage;
+		if (u->salvage_ix != NULL) {
+			u->pp.rec_off = u->salvage_ix->rec_off;
+			u->pp.nrec = u->salvage_ix->records;
+		}
 	}
 	if (range == NULL)
 		run_progress_start(o, 1, u->io.in.fd, 0, u->h.len,

@@ -16,6 +16,7 @@
 
 #include "pipeline/chan.h"
 #include "container/header.h"
+#include "container/index.h"
 #include "archive/tar.h"
 #include "run.h"
 #include "salvage.h"
@@ -54,6 +55,8 @@ struct unpack {
 	size_t tail;                /* then these end-block bytes */
 	uint64_t files_ns, files_bytes;     /* summed over the runs */
 	struct ae_pipe_stats index_stats;   /* reading the index */
+	const struct ae_index *salvage_ix;  /* --salvage: its record
+	                                     * offsets, or NULL */
 };
 
 /* A run of records that holds a range of the tar stream, from an

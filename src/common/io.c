@@ -80,6 +80,16 @@ ae_fd_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 }
 
 int
+ae_fd_seek(void *ctx, uint64_t off)
+{
+	struct ae_fdio *f = ctx;
+
+	if (lseek(f->fd, (off_t)off, SEEK_SET) < 0)
+		return AE_EIO;
+	return AE_OK;
+}
+
+int
 ae_fd_write(void *ctx, const uint8_t *buf, size_t n)
 {
 	struct ae_fdio *f = ctx;

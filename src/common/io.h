@@ -24,6 +24,9 @@
 struct ae_reader {
 	int (*read)(void *ctx, uint8_t *buf, size_t n, size_t *got);
 	void *ctx;
+	/* optional: go to byte offset off of the input (0 or AE_EIO); NULL
+	 * where the input cannot seek */
+	int (*seek)(void *ctx, uint64_t off);
 };
 
 /* write: write all n bytes.  Returns 0, AE_EIO (errno set), AE_EINTR or
@@ -55,6 +58,7 @@ void ae_fd_init(struct ae_fdio *f, int fd, const atomic_int *stop,
     const atomic_int *cancel);
 
 int ae_fd_read(void *fdio, uint8_t *buf, size_t n, size_t *got);
+int ae_fd_seek(void *fdio, uint64_t off);
 int ae_fd_write(void *fdio, const uint8_t *buf, size_t n);
 
 /*

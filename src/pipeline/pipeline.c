@@ -334,6 +334,17 @@ read_plain(struct pipe *pp)
 	}
 }
 
+/* Whether the index's record offsets can stand in for record seq's
+ * frame (--salvage, with an index and an input that seeks). */
+static int
+by_index(const struct pipe *pp, uint64_t seq)
+{
+	const struct ae_pipe_params *p = pp->p;
+
+	return p->salvage && p->rec_off != NULL && pp->in->seek != NULL
+	    && seq < p->nrec && p->rec_off[seq] < p->rec_off[seq + 1];
+}
+
 static void
 read_records(struct pipe *pp)
 {
@@ -366,6 +377,37 @@ read_records(struct pipe *pp)
 		}
 		r = ae_chunk_frame(rec, pp->cs, &final, &deflated, &ctlen,
 		    &j->diag);
+		if (by_index(pp, seq) && (r != AE_OK || final != (seq + 1 ==
+		    pp->p->nrec) || AE_FRAME_LEN + ctlen + AE_TAG_LEN
+		    != pp->p->rec_off[seq + 1] - pp->p->rec_off[seq])) {
+			/* The frame is damaged, but the index says where
+			 * the next record starts: report this one lost and
+			 * go on there. */
+			if (r == AE_OK)
+				ae_fail(&j->diag, AE_EFORMAT, AE_AT_CHUNK,
+				    "has a frame that does not match the index",
+				    seq, off);
+			j->diag.where = AE_AT_CHUNK;
+			j->diag.index = seq;
+			j->diag.offset = off;
+			j->status = r != AE_OK ? r : AE_EFORMAT;
+			j->salvageable = 1;
+			j->final = seq + 1 == pp->p->nrec;
+			j->in_len = (size_t)(pp->p->rec_off[seq + 1] - off);
+			final = j->final;
+			off = pp->p->rec_off[seq + 1];
+			post_done(pp, j);
+			if ((r = pp->in->seek(pp->in->ctx, off)) != AE_OK) {
+				if ((j = get_free(pp)) == NULL)
+					return;
+				j->seq = seq + 1;
+				post_error(pp, j, r, AE_AT_INPUT, read_what(r),
+				    off);
+				return;
+			}
+			seq++;
+			continue;
+		}
 		if (r != AE_OK) {
 			post_error(pp, j, r, AE_AT_CHUNK, j->diag.what, off);
 			return;

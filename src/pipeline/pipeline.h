@@ -56,13 +56,20 @@ struct ae_pipe_params {
 	 * on with the next record (its frame held, so the next record is
 	 * where it says).  If damaged() returns an error (it could not
 	 * record the loss, or write what stands for it), the run ends with
-	 * that error, as a writer's would.  A damaged frame, a truncation or
-	 * data after the final chunk still ends the run: without an index
-	 * there is no telling where the next record starts. */
+	 * that error, as a writer's would.  A damaged frame ends the run
+	 * unless rec_off (below) says where the next record starts; a
+	 * truncation or data after the final chunk always does. */
 	int salvage;
 	int (*damaged)(void *ctx, uint64_t seq, int final,
 	    const struct ae_diag *d);
 	void *damaged_ctx;
+	/* --salvage with an archive's index (6.8) and an input that can
+	 * seek: record i starts at rec_off[i] (i < nrec; rec_off[nrec] is
+	 * where the payload ends).  A record whose frame is damaged, or
+	 * whose length is not the index's, is then reported as damaged too,
+	 * and reading goes on at the next record's offset. */
+	const uint64_t *rec_off;
+	uint64_t nrec;
 };
 
 /* What the run did and cost.  CPU times are per-thread clocks, summed.

@@ -62,7 +62,7 @@ one(const uint8_t *data, size_t size)
 	static struct ae_header h;
 	struct ae_diag d;
 	struct ae_memio m;
-	struct ae_reader r = { ae_mem_read, &m };
+	struct ae_reader r = { ae_mem_read, &m, NULL };
 	struct ae_unlock u;
 	uint8_t fk[AE_FILE_KEY_LEN];
 	int rc;

@@ -68,12 +68,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ae_pipe_params pp;
 	struct ae_pipe_stats st;
 	struct ae_memio in, out;
-	struct ae_reader rd = { ae_mem_read, &in };
+	struct ae_reader rd = { ae_mem_read, &in, NULL };
 	struct ae_writer wr = { ae_mem_write, &out };
 	struct ae_diag d;
 	struct ae_tar_reader tr;
 	struct ae_memio tin;
-	struct ae_reader trd = { ae_mem_read, &tin };
+	struct ae_reader trd = { ae_mem_read, &tin, NULL };
 	gcm_ctx g;
 	int rc;
 

@@ -20,7 +20,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ae_pipe_params pp;
 	struct ae_pipe_stats st;
 	struct ae_memio a, b, c;
-	struct ae_reader ra = { ae_mem_read, &a }, rb = { ae_mem_read, &b };
+	struct ae_reader ra = { ae_mem_read, &a, NULL }, rb = { ae_mem_read, &b, NULL };
 	struct ae_writer wb = { ae_mem_write, &b }, wc = { ae_mem_write, &c };
 	struct ae_diag d;
 	gcm_ctx g;

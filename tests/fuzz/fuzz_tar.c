@@ -51,7 +51,7 @@ read_all(const uint8_t *data, size_t size, int with_gap)
 	static uint8_t buf[4096];
 	struct ae_tar_reader tr;
 	struct ae_memio m;
-	struct ae_reader r = { ae_mem_read, &m };
+	struct ae_reader r = { ae_mem_read, &m, NULL };
 	struct ae_diag d;
 	uint64_t total;
 	size_t got;

@@ -42,7 +42,7 @@ encode(const gcm_ctx *g, unsigned threads, const uint8_t *data, size_t n,
 {
 	struct ae_pipe_params p = params(g, threads);
 	struct ae_memio src = { .src = data, .len = n };
-	struct ae_reader rd = { ae_mem_read, &src };
+	struct ae_reader rd = { ae_mem_read, &src, NULL };
 	struct ae_writer wr = { ae_mem_write, enc };
 	struct ae_diag d = { 0 };
 
@@ -57,7 +57,7 @@ decode(const gcm_ctx *g, unsigned threads, const uint8_t *c, size_t n,
 {
 	struct ae_pipe_params p = params(g, threads);
 	struct ae_memio src = { .src = c, .len = n };
-	struct ae_reader rd = { ae_mem_read, &src };
+	struct ae_reader rd = { ae_mem_read, &src, NULL };
 	struct ae_writer wr = { ae_mem_write, dec };
 
 	memset(dec, 0, sizeof *dec);
@@ -222,7 +222,7 @@ test_writer_failure(const gcm_ctx *g, const uint8_t *data)
 		struct ae_pipe_params p = params(g, j);
 		struct ae_memio src = { .src = data, .len = 20 * CS };
 		struct failing f = { 3 };
-		struct ae_reader rd = { ae_mem_read, &src };
+		struct ae_reader rd = { ae_mem_read, &src, NULL };
 		struct ae_writer wr = { fail_write, &f };
 		struct ae_pipe_stats st = { 0 };
 		struct ae_diag d = { 0 };
@@ -284,7 +284,7 @@ test_interrupt(const gcm_ctx *g)
 	struct ae_diag d = { 0 };
 	atomic_int cancel;
 	struct stalled s = { 0, &cancel };
-	struct ae_reader rd = { stall_read, &s };
+	struct ae_reader rd = { stall_read, &s, NULL };
 	pthread_t t;
 	int r;
 
@@ -304,7 +304,7 @@ static void
 test_params(const gcm_ctx *g)
 {
 	struct ae_memio src = { 0 }, out = { .discard = 1 };
-	struct ae_reader rd = { ae_mem_read, &src };
+	struct ae_reader rd = { ae_mem_read, &src, NULL };
 	struct ae_writer wr = { ae_mem_write, &out };
 	struct ae_pipe_stats st = { 0 };
 	struct ae_pipe_params p;

@@ -151,7 +151,7 @@ list(const char *path)
 	static struct ae_tar_member m;
 	struct ae_tar_reader r;
 	struct ae_memio mem = { 0 };
-	struct ae_reader rd = { ae_mem_read, &mem };
+	struct ae_reader rd = { ae_mem_read, &mem, NULL };
 	struct ae_diag d = { 0 };
 	size_t n;
 	char *buf = t_slurp(".", path, &n);
@@ -180,7 +180,7 @@ read_back(const uint8_t *arc, size_t n, int check)
 	static struct ae_tar_member m;
 	struct ae_tar_reader r;
 	struct ae_memio mem = { .src = arc, .len = n };
-	struct ae_reader rd = { ae_mem_read, &mem };
+	struct ae_reader rd = { ae_mem_read, &mem, NULL };
 	size_t i = 0, got;
 	uint8_t data[16];
 	int e;
@@ -251,7 +251,7 @@ first_member(const uint8_t *arc, size_t n, struct ae_tar_member *m,
 {
 	struct ae_tar_reader r;
 	struct ae_memio mem = { .src = arc, .len = n };
-	struct ae_reader rd = { ae_mem_read, &mem };
+	struct ae_reader rd = { ae_mem_read, &mem, NULL };
 	uint8_t buf[1000];
 	size_t got;
 	int e, hole;
@@ -411,7 +411,7 @@ test_long_names(void)
 	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
 		static struct ae_tar_member m;
 		struct ae_memio mio = { 0 };
-		struct ae_reader in = { ae_mem_read, &mio };
+		struct ae_reader in = { ae_mem_read, &mio, NULL };
 		struct ae_tar_reader tr;
 		struct ae_diag d = { 0 };
 		int e;
