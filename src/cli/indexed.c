@@ -34,8 +34,15 @@ collect_write(void *ctx, const uint8_t *b, size_t n)
 
 		while (cap < c->len + n)
 			cap *= 2;
-		if ((p = realloc(c->buf, cap)) == NULL)
+		/* not realloc: the old copy (names: plaintext) is wiped */
+		if ((p = malloc(cap)) == NULL)
 			return AE_ENOMEM;
+		if (c->len > 0)
+			memcpy(p, c->buf, c->len);
+		if (c->buf != NULL) {
+			ae_wipe(c->buf, c->len);
+			free(c->buf);
+		}
 		c->buf = p;
 		c->cap = cap;
 	}
