@@ -142,9 +142,11 @@ damage() {
 	assert_match "warning: .*index footer fails authentication; reading the whole archive"
 	assert_match "error: .*the footer failed authentication"
 	cp a.aes "$T/i.aes"
-	damage "$T/i.aes" $((n - 200))      # an index record
+	# the tag of the index's final record (the 16 bytes before the
+	# footer), whatever the engine made of the sizes before it
+	damage "$T/i.aes" $((n - 40))
 	mkdir "$T/o"
-	run_aescrypt 4 -x -k k -f "$T/i.aes" -C "$T/o" src/b/text
+	run_aescrypt 4 -x -k k -f "$T/i.aes" -C "$T/o" src/a/f01
 	assert_match "warning: .*index fails authentication; reading the whole archive"
 	assert_match "error: .*index .*failed authentication"
 }
