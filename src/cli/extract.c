@@ -528,8 +528,9 @@ new_file(struct extractor *x, int dirfd, char tmp[TMP_NAME], int *fdp,
 
 /*
  * Give a complete file made by new_file its final name: a link where
- * the name is free, else as install() does (--keep-old-files, or over
- * what is there).  0, or -1 (warned; the file is gone).
+ * the name is free, else through a temp name and install(), which knows
+ * what to do with what is there (--keep-old-files, a directory in the
+ * way).  0, or -1 (warned; the file is gone).
  */
 static int
 name_file(struct extractor *x, int fd, int anon, int dirfd,
@@ -541,10 +542,6 @@ name_file(struct extractor *x, int fd, int anon, int dirfd,
 		return install(x, dirfd, tmp, leaf, name);
 	if (link_anon(x, fd, dirfd, leaf) == 0)
 		return 0;
-	if (errno == EEXIST && x->o->keep_old) {
-		skip(x, name, "exists (--keep-old-files)");
-		return -1;
-	}
 	if (errno != EEXIST || make_temp(x, dirfd, tmp, mk_anon_link,
 	    &a) != 0) {
 		skip_errno(x, name, "cannot create it");

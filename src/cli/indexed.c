@@ -119,7 +119,6 @@ indexed_load(struct streams *io, const struct ae_header *h,
 	pp.trailer = 1;
 	pp.progress = NULL;
 	memset(&st, 0, sizeof st);
-	pp.salvage = 0;
 	r = ae_pipe_decode(&pp, &io->reader, &w, &st, &d);
 	if (stats != NULL)
 		*stats = st;

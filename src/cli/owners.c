@@ -43,92 +43,118 @@ slot(struct owner_cache *c)
 	return &c->e[c->n++ % OWNERS_CACHE];
 }
 
-/* e answers "which name has id": name, or NULL for none (a name too
- * long for a tar header counts as none). */
-static const char *
-put_name(struct owner_entry *e, unsigned long id, const char *name)
+/* The database, one question each: 1 with the answer, or 0 for none
+ * (a name too long for a tar header, 255 bytes, counts as none). */
+static int
+keep(const char *name, char out[256])
 {
-	size_t n = name != NULL ? strlen(name) : 0;
+	size_t n = strlen(name);
 
-	e->id = id;
-	e->found = name != NULL && n < sizeof e->name;
-	if (e->found)
-		memcpy(e->name, name, n + 1);
-	else
-		e->name[0] = '\0';
+	if (n >= 256)
+		return 0;
+	memcpy(out, name, n + 1);
+	return 1;
+}
+
+static int
+user_of(unsigned long id, char name[256])
+{
+	struct passwd pw, *res = NULL;
+	char tmp[4096];
+
+	return getpwuid_r((uid_t)id, &pw, tmp, sizeof tmp, &res) == 0
+	    && res != NULL && keep(pw.pw_name, name);
+}
+
+static int
+group_of(unsigned long id, char name[256])
+{
+	struct group gr, *res = NULL;
+	char tmp[4096];
+
+	return getgrgid_r((gid_t)id, &gr, tmp, sizeof tmp, &res) == 0
+	    && res != NULL && keep(gr.gr_name, name);
+}
+
+static int
+uid_of(const char *name, unsigned long *id)
+{
+	struct passwd pw, *res = NULL;
+	char tmp[4096];
+
+	if (getpwnam_r(name, &pw, tmp, sizeof tmp, &res) != 0 || res == NULL)
+		return 0;
+	*id = pw.pw_uid;
+	return 1;
+}
+
+static int
+gid_of(const char *name, unsigned long *id)
+{
+	struct group gr, *res = NULL;
+	char tmp[4096];
+
+	if (getgrnam_r(name, &gr, tmp, sizeof tmp, &res) != 0 || res == NULL)
+		return 0;
+	*id = gr.gr_gid;
+	return 1;
+}
+
+/* An id's name ("" for none), from the cache or asked of the database
+ * and kept. */
+static const char *
+name_by_id(struct owner_cache *c, unsigned long id,
+    int (*ask)(unsigned long, char[256]))
+{
+	struct owner_entry *e = find_id(c, id);
+
+	if (e == NULL) {
+		e = slot(c);
+		e->id = id;
+		e->found = ask(id, e->name);
+		if (!e->found)
+			e->name[0] = '\0';
+	}
 	return e->name;
+}
+
+/* A name's id, or fallback: as name_by_id, the other way. */
+static unsigned long
+id_by_name(struct owner_cache *c, const char *name, unsigned long fallback,
+    int (*ask)(const char *, unsigned long *))
+{
+	struct owner_entry *e;
+
+	if (name[0] == '\0' || strlen(name) >= sizeof e->name)
+		return fallback;
+	if ((e = find_name(c, name)) == NULL) {
+		e = slot(c);
+		memcpy(e->name, name, strlen(name) + 1);    /* fits: above */
+		e->found = ask(name, &e->id);
+	}
+	return e->found ? e->id : fallback;
 }
 
 const char *
 owners_user_name(struct owners *c, uid_t id)
 {
-	struct owner_entry *e = find_id(&c->uid_name, id);
-	struct passwd pw, *res = NULL;
-	char tmp[4096];
-
-	if (e != NULL)
-		return e->name;
-	return put_name(slot(&c->uid_name), id, getpwuid_r(id, &pw, tmp,
-	    sizeof tmp, &res) == 0 && res != NULL ? pw.pw_name : NULL);
+	return name_by_id(&c->uid_name, id, user_of);
 }
 
 const char *
 owners_group_name(struct owners *c, gid_t id)
 {
-	struct owner_entry *e = find_id(&c->gid_name, id);
-	struct group gr, *res = NULL;
-	char tmp[4096];
-
-	if (e != NULL)
-		return e->name;
-	return put_name(slot(&c->gid_name), id, getgrgid_r(id, &gr, tmp,
-	    sizeof tmp, &res) == 0 && res != NULL ? gr.gr_name : NULL);
-}
-
-/* e answers "which id has name"; the callers check that name fits. */
-static void
-put_id(struct owner_entry *e, const char *name, int found,
-    unsigned long id)
-{
-	memcpy(e->name, name, strlen(name) + 1);
-	e->found = found;
-	e->id = id;
+	return name_by_id(&c->gid_name, id, group_of);
 }
 
 uid_t
 owners_user_id(struct owners *c, const char *name, uid_t fallback)
 {
-	struct owner_entry *e;
-	struct passwd pw, *res = NULL;
-	char tmp[4096];
-
-	if (name[0] == '\0' || strlen(name) >= sizeof e->name)
-		return fallback;
-	if ((e = find_name(&c->uname_id, name)) == NULL) {
-		int ok = getpwnam_r(name, &pw, tmp, sizeof tmp, &res) == 0
-		    && res != NULL;
-
-		e = slot(&c->uname_id);
-		put_id(e, name, ok, ok ? pw.pw_uid : 0);
-	}
-	return e->found ? (uid_t)e->id : fallback;
+	return (uid_t)id_by_name(&c->uname_id, name, fallback, uid_of);
 }
 
 gid_t
 owners_group_id(struct owners *c, const char *name, gid_t fallback)
 {
-	struct owner_entry *e;
-	struct group gr, *res = NULL;
-	char tmp[4096];
-
-	if (name[0] == '\0' || strlen(name) >= sizeof e->name)
-		return fallback;
-	if ((e = find_name(&c->gname_id, name)) == NULL) {
-		int ok = getgrnam_r(name, &gr, tmp, sizeof tmp, &res) == 0
-		    && res != NULL;
-
-		e = slot(&c->gname_id);
-		put_id(e, name, ok, ok ? gr.gr_gid : 0);
-	}
-	return e->found ? (gid_t)e->id : fallback;
+	return (gid_t)id_by_name(&c->gname_id, name, fallback, gid_of);
 }

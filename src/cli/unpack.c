@@ -37,11 +37,18 @@ decode(void *arg)
 	return NULL;
 }
 
+/* Whether an index follows the payload (and igcm holds its key). */
+static int
+indexed(const struct unpack *u)
+{
+	return u->h.payload_type == AE_PAYLOAD_PAX_INDEXED;
+}
+
 static void
 unpack_wipe_keys(struct unpack *u)
 {
 	gcm_wipe(&u->gcm);
-	if (u->indexed)
+	if (indexed(u))
 		gcm_wipe(&u->igcm);
 }
 
@@ -145,8 +152,7 @@ unpack_open_keys(struct unpack *u, const struct opts *o)
 		return rc;
 	}
 	ae_header_payload_cipher(&u->h, file_key, &u->gcm);
-	u->indexed = u->h.payload_type == AE_PAYLOAD_PAX_INDEXED;
-	if (u->indexed)
+	if (indexed(u))
 		ae_index_cipher(&u->h, file_key, &u->igcm);
 	ae_wipe(file_key, sizeof file_key);
 	u->keys = 1;
@@ -185,8 +191,8 @@ unpack_start(struct unpack *u, const struct opts *o,
 	u->tar_in.ctx = u;
 	run_pipe_params(o, &u->gcm, u->h.chunk_log2, &u->io, &u->pp);
 	u->pp.offset = u->h.len;
-	u->pp.trailer = u->indexed;
-	u->check_tail = u->indexed;
+	u->pp.trailer = indexed(u);
+	u->check_tail = indexed(u);
 	u->ranged = range != NULL;
 	if (range != NULL) {
 		/* A run of records found by the index: the tar reader sees

@@ -26,8 +26,8 @@ struct unpack {
 	struct streams io;
 	struct ae_header h;
 	gcm_ctx gcm;
-	gcm_ctx igcm;               /* the index cipher, when indexed */
-	int indexed;                /* payload_type 2: an index follows */
+	gcm_ctx igcm;               /* the index cipher, for payload_type 2
+	                             * (an index follows the payload) */
 	struct ae_pipe_params pp;
 	struct run_stats rs;
 	struct ae_chan chan;

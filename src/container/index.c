@@ -156,8 +156,7 @@ ae_index_free(struct ae_index *ix)
 {
 	free(ix->rec_off);
 	free(ix->m);
-	if (ix->names != NULL)
-		free(ix->names);
+	free(ix->names);
 	memset(ix, 0, sizeof *ix);
 }
 

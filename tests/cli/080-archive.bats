@@ -367,17 +367,25 @@ src/a" ]
 	[ "$(stat -c %s "out/${sysf#/}")" -eq 4096 ]
 }
 
-@test "SIGINT during -x: the member being written is removed, exit 130" {
-	mkdir src
+# stalled_extract PATH...: archive PATH... (with src/big, 100 MB of
+# random bytes, among them) and start -x into out/ from a pipe that
+# gives most of the archive, then stalls; return once -x is writing
+# inside src/big, with its pid in $pid.
+stalled_extract() {
 	head -c 100000000 /dev/urandom > src/big
-	"$AESCRYPT" -c -0 "${FAST_KDF[@]}" -f a.aes src
+	"$AESCRYPT" -c -0 "${FAST_KDF[@]}" -f a.aes "$@"
 	mkfifo slow
-	# Most of the archive, then a stall: -x is inside "big" when hit.
 	( { head -c 60000000 a.aes; sleep 10; } > slow & )
 	mkdir out
 	"$AESCRYPT" -x -f slow -C out 2> err &
-	local pid=$!
+	pid=$!
 	wait_writing "$pid" "$T/out" 10000000
+}
+
+@test "SIGINT during -x: the member being written is removed, exit 130" {
+	local pid
+	mkdir src
+	stalled_extract src
 	kill -INT "$pid"
 	local rc=0
 	wait "$pid" || rc=$?
@@ -388,16 +396,10 @@ src/a" ]
 }
 
 @test "SIGKILL during -x: nothing under the member's name, and no temp file where files can be made nameless" {
+	local pid
 	mkdir src
 	echo small > src/a
-	head -c 100000000 /dev/urandom > src/big
-	"$AESCRYPT" -c -0 "${FAST_KDF[@]}" -f a.aes src/a src/big
-	mkfifo slow
-	( { head -c 60000000 a.aes; sleep 10; } > slow & )
-	mkdir out
-	"$AESCRYPT" -x -f slow -C out 2> err &
-	local pid=$!
-	wait_writing "$pid" "$T/out" 10000000
+	stalled_extract src/a src/big
 	kill -KILL "$pid"
 	wait "$pid" || true
 	[ "$(cat out/src/a)" = small ]

@@ -109,6 +109,19 @@ damage() {
 	for f in "$T"/q/src/a/f*; do [ ! -e "$f" ] || cmp "$f" "src/a/${f##*/}"; done
 }
 
+@test "-O, --strip-components and --exclude through the index give what a full read gives" {
+	local via full
+	via=$("$AESCRYPT" -x -O -k k -f a.aes src/a/f05 | sha256sum)
+	full=$("$AESCRYPT" -x -O --no-index -k k -f a.aes src/a/f05 | sha256sum)
+	[ "$via" = "$full" ]
+	[ "$via" = "$(sha256sum < src/a/f05)" ]
+	mkdir "$T/i" "$T/f"
+	run_aescrypt 0 -x --strip-components 2 --exclude '*f0[2-9]' -k k -f a.aes -C "$T/i" 'src/a/f0*'
+	run_aescrypt 0 -x --strip-components 2 --exclude '*f0[2-9]' --no-index -k k -f a.aes -C "$T/f" 'src/a/f0*'
+	[ "$(ls "$T/i")" = f01 ]
+	diff -r "$T/i" "$T/f"
+}
+
 @test "a pipe reads in full and checks the index: whole, cut, damaged, swapped" {
 	local n
 	run bash -c "cat a.aes | '$AESCRYPT' -t -k k -f - | wc -l"
