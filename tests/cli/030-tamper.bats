@@ -29,10 +29,7 @@ teardown_file() {
 # flip OFFSET: a copy of the container with byte OFFSET xored with 0x01.
 flip() {
 	cp "$D/c.aes" t.aes
-	local b
-	b=$(od -An -tu1 -j"$1" -N1 t.aes | tr -d ' ')
-	printf "$(printf '\\%03o' $(( b ^ 1 )))" |
-	    dd of=t.aes bs=1 seek="$1" conv=notrunc status=none
+	flip_byte t.aes "$1" 1
 }
 
 # expect_fail OFFSET EXIT REGEX [KEYARGS...]: flip, decrypt, check.

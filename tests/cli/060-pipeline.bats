@@ -33,7 +33,7 @@ load test_helper
 	"$AESCRYPT" -e -k k -j8 --chunk-size 64K -o c.aes in.bin
 	# 149-byte header, then records of 65536 + 21 bytes (random: stored)
 	local off=$((149 + 25 * 65557))
-	printf '\x55' | dd of=c.aes bs=1 seek=$((off + 1000)) conv=notrunc status=none
+	flip_byte c.aes $((off + 1000))
 	run_aescrypt 4 -d -k k -j8 -o out.bin c.aes
 	assert_match "chunk 25 at offset $off failed authentication"
 	assert_no_output . out.bin

@@ -212,7 +212,7 @@ make_three() {
 @test "a damaged chunk inside a member leaves no file under its name" {
 	make_three
 	# Flip a byte about 500 KB in: inside b-big's data.
-	printf '\xff' | dd of=archive.aes bs=1 seek=500000 conv=notrunc status=none
+	flip_byte archive.aes 500000
 	run_aescrypt 4 -x -f archive.aes -C dest
 	assert_match "chunk [0-9]+ at offset [0-9]+ .*(authenticat|modified)"
 	assert_match "b-big: not extracted"

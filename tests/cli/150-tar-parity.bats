@@ -120,7 +120,7 @@ listing() {
 	[ -z "$output" ]
 	# a flipped byte in the payload, a cut file, a wrong key
 	cp s.aes bad.aes
-	printf '\x55' | dd of=bad.aes bs=1 seek=300 conv=notrunc 2> /dev/null
+	flip_byte bad.aes 300
 	run_aescrypt 4 --test bad.aes
 	assert_match "failed authentication"
 	head -c 200 s.aes > cut.aes

@@ -148,6 +148,16 @@ wait_writing() {
 	return 1
 }
 
+# flip_byte FILE OFFSET [MASK]: xor the byte at OFFSET with MASK (255 by
+# default), in place.  (Writing a fixed byte changes nothing where the
+# byte already held it: one time in 256 on ciphertext.)
+flip_byte() {
+	local b
+	b=$(od -An -tu1 -j"$2" -N1 "$1" | tr -d ' ')
+	printf "$(printf '\\%03o' $(( b ^ ${3:-255} )))" |
+	    dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 # has_tmpfile DIR: the file system of DIR makes files with no name.
 has_tmpfile() {
 	/usr/bin/python3 -c 'import os,sys; os.close(os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600))' "$1" 2>/dev/null
