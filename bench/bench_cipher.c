@@ -80,14 +80,14 @@ measure(int (*op)(void *, size_t), void *arg, size_t len)
 static int
 our_seal(void *ctx, size_t len)
 {
-	return gcm_seal(ctx, iv, 12, NULL, 0, in, len, out, tagbuf);
+	return ae_gcm_seal(ctx, iv, 12, NULL, 0, in, len, out, tagbuf);
 }
 
 static int
 our_open(void *ctx, size_t len)
 {
 	/* open verifies first, so feed it a genuine ciphertext and tag */
-	return gcm_open(ctx, iv, 12, NULL, 0, out, len, tagbuf, 16, in);
+	return ae_gcm_open(ctx, iv, 12, NULL, 0, out, len, tagbuf, 16, in);
 }
 
 #ifdef HAVE_OPENSSL
@@ -157,7 +157,7 @@ round_openssl_nohw(const char *self, double res[4])
 
 /* One round of one tier. */
 static void
-round_tier(const gcm_ctx *ctx, double res[4])
+round_tier(const ae_gcm_ctx *ctx, double res[4])
 {
 	int s;
 
@@ -183,9 +183,9 @@ ratio_row(const char *name, const double a[4], const double b[4],
 }
 
 /* Rows: our tiers, then OpenSSL with and without AES-NI. */
-#define ROW_OSSL GCM_TIER_COUNT
-#define ROW_OSSL_NOHW (GCM_TIER_COUNT + 1)
-#define NROWS (GCM_TIER_COUNT + 2)
+#define ROW_OSSL AE_GCM_TIER_COUNT
+#define ROW_OSSL_NOHW (AE_GCM_TIER_COUNT + 1)
+#define NROWS (AE_GCM_TIER_COUNT + 2)
 
 int
 main(int argc, char **argv)
@@ -193,7 +193,7 @@ main(int argc, char **argv)
 	static double v[NROWS][4][ROUNDS];
 	double res[NROWS][4];
 	int have[NROWS] = { 0 };
-	gcm_ctx ctx[GCM_TIER_COUNT];
+	ae_gcm_ctx ctx[AE_GCM_TIER_COUNT];
 	int t, i, r, s;
 
 	for (i = 1; i < argc; i++)
@@ -214,13 +214,13 @@ main(int argc, char **argv)
 	}
 	have[ROW_OSSL] = have[ROW_OSSL_NOHW] = 1;
 #endif
-	for (t = 0; t < GCM_TIER_COUNT; t++)
-		have[t] = gcm_init_tier(&ctx[t], key, (enum gcm_tier)t) == 0;
+	for (t = 0; t < AE_GCM_TIER_COUNT; t++)
+		have[t] = ae_gcm_init_tier(&ctx[t], key, (enum ae_gcm_tier)t) == 0;
 
 	/* Every implementation once per round, so a change in the machine's
 	 * speed during the run hits all of them alike. */
 	for (r = 0; r < ROUNDS; r++) {
-		for (t = 0; t < GCM_TIER_COUNT; t++)
+		for (t = 0; t < AE_GCM_TIER_COUNT; t++)
 			if (have[t]) {
 				round_tier(&ctx[t], res[t]);
 				for (s = 0; s < 4; s++)
@@ -248,31 +248,31 @@ main(int argc, char **argv)
 	printf("%-34s %8s %8s %8s %8s\n", "", "seal", "open", "seal", "open");
 	printf("%-34s %8s %8s %8s %8s\n", "implementation", size_names[0],
 	    size_names[0], size_names[1], size_names[1]);
-	for (t = 0; t < GCM_TIER_COUNT; t++) {
+	for (t = 0; t < AE_GCM_TIER_COUNT; t++) {
 		char name[64];
 
 		snprintf(name, sizeof name, "aescrypt %s (tier %d)",
-		    gcm_tier_name((enum gcm_tier)t), t);
+		    ae_gcm_tier_name((enum ae_gcm_tier)t), t);
 		if (have[t])
 			row(name, res[t]);
 		else
 			printf("%-34s (not available on this CPU)\n", name);
 		if (have[t])
-			gcm_wipe(&ctx[t]);
+			ae_gcm_wipe(&ctx[t]);
 	}
 #ifdef HAVE_OPENSSL
 	row("OpenSSL EVP_aes_256_gcm (AES-NI)", res[ROW_OSSL]);
 	if (have[ROW_OSSL_NOHW])
 		row("OpenSSL, AES-NI/PCLMUL masked", res[ROW_OSSL_NOHW]);
 	printf("\nratios ours / OpenSSL\n");
-	if (have[GCM_TIER_NI])
-		ratio_row("tier 1 vs OpenSSL AES-NI", res[GCM_TIER_NI],
+	if (have[AE_GCM_TIER_NI])
+		ratio_row("tier 1 vs OpenSSL AES-NI", res[AE_GCM_TIER_NI],
 		    res[ROW_OSSL], 1.0);
-	if (have[GCM_TIER_VAES])
-		ratio_row("tier 2 vs OpenSSL AES-NI", res[GCM_TIER_VAES],
+	if (have[AE_GCM_TIER_VAES])
+		ratio_row("tier 2 vs OpenSSL AES-NI", res[AE_GCM_TIER_VAES],
 		    res[ROW_OSSL], 1.0);
 	if (have[ROW_OSSL_NOHW])
-		ratio_row("tier 0 vs OpenSSL no-AES-NI", res[GCM_TIER_SOFT],
+		ratio_row("tier 0 vs OpenSSL no-AES-NI", res[AE_GCM_TIER_SOFT],
 		    res[ROW_OSSL_NOHW], 0.5);
 	printf("(OpenSSL's no-AES-NI GHASH uses a 4-bit table: not "
 	    "constant-time; ours is.)\n");

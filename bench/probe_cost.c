@@ -38,7 +38,7 @@ main(int argc, char **argv)
 	struct ae_chunk_coder c;
 	struct ae_deflate z;
 	uint64_t i = 0;
-	gcm_ctx g;
+	ae_gcm_ctx g;
 	FILE *f;
 	int e, lv;
 
@@ -52,7 +52,7 @@ main(int argc, char **argv)
 	in = malloc(cs);
 	rec = malloc(AE_RECORD_MAX(cs));
 	out = malloc(cs);
-	gcm_init(&g, key);
+	ae_gcm_init(&g, key);
 	if (in == NULL || rec == NULL || out == NULL
 	    || ae_chunk_coder_init_seal(&c, cs, e, lv) != 0
 	    || ae_deflate_init_compress(&z, e, lv) != 0) {
@@ -80,6 +80,6 @@ main(int argc, char **argv)
 	    100.0 * (t_with - t_without) / t_without);
 	ae_chunk_coder_free(&c);
 	ae_deflate_free(&z);
-	gcm_wipe(&g);
+	ae_gcm_wipe(&g);
 	return 0;
 }

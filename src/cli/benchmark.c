@@ -60,7 +60,7 @@ static const int levels[] = { 0, 1, 6, 9 };
 
 /* The key of every measurement, and the IV of the cipher-alone loop: a
  * benchmark protects nothing. */
-static const uint8_t BENCH_KEY[GCM_KEY_LEN] = { 0x42 };
+static const uint8_t BENCH_KEY[AE_GCM_KEY_LEN] = { 0x42 };
 static const uint8_t RAW_IV[12];
 #define NLEVELS 4
 
@@ -164,7 +164,7 @@ enum { ENCRYPT, DECRYPT };
 struct cell {
 	int data;               /* 0 text, 1 random */
 	int level, engine;      /* engine is resolved (deflate.h) */
-	enum gcm_tier tier;
+	enum ae_gcm_tier tier;
 	int dir;
 	size_t trials;
 	struct spread zip, aes, total;  /* MB/s */
@@ -184,7 +184,7 @@ struct bench {
 /* One trial: n bytes of data (or the sealed records, to decrypt) through
  * the pipeline.  Fills st. */
 static int
-trial(struct bench *b, const gcm_ctx *g, struct cell *c, size_t n,
+trial(struct bench *b, const ae_gcm_ctx *g, struct cell *c, size_t n,
     struct ae_pipe_stats *st)
 {
 	struct ae_pipe_params p;
@@ -253,10 +253,10 @@ measure(struct bench *b, struct cell *c)
 	uint64_t share = next_share(b), t0;
 	uint64_t zip_ns = 0, aes_ns = 0, io_ns = 0, plain = 0, wire = 0;
 	size_t n = 0, k = 0;        /* n: bytes a trial encrypts */
-	gcm_ctx g;
+	ae_gcm_ctx g;
 	int r;
 
-	gcm_init_tier(&g, BENCH_KEY, c->tier);
+	ae_gcm_init_tier(&g, BENCH_KEY, c->tier);
 	if (c->dir == ENCRYPT) {
 		/* The warm-up, on the smallest trial, sizes the rest: a
 		 * fifth of the share each, within [TRIAL_MIN, DATA_BYTES]. */
@@ -309,25 +309,25 @@ measure(struct bench *b, struct cell *c)
 	}
 	c->ratio = plain ? (double)wire / (double)plain : 0;
 out:
-	gcm_wipe(&g);
+	ae_gcm_wipe(&g);
 	return r;
 }
 
 /* The cipher alone, one thread: 16 KiB messages over a 1 MiB buffer. */
 struct raw {
-	enum gcm_tier tier;
+	enum ae_gcm_tier tier;
 	struct spread seal, open;
 };
 
 /* Seal RAW_BUF bytes of buf in place as RAW_MSG-byte messages, their
  * tags after them at buf + RAW_BUF. */
 static void
-seal_all(const gcm_ctx *g, uint8_t *buf)
+seal_all(const ae_gcm_ctx *g, uint8_t *buf)
 {
 	size_t off, m;
 
 	for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
-		gcm_seal(g, RAW_IV, sizeof RAW_IV, NULL, 0, buf + off, RAW_MSG,
+		ae_gcm_seal(g, RAW_IV, sizeof RAW_IV, NULL, 0, buf + off, RAW_MSG,
 		    buf + off, buf + RAW_BUF + 16 * m);
 }
 
@@ -338,14 +338,14 @@ measure_raw(struct raw *rw, struct bench *b)
 	uint8_t *buf = malloc(RAW_BUF + 16 * (RAW_BUF / RAW_MSG));
 	uint64_t share, t0, t;
 	size_t k = 0, off, m;
-	gcm_ctx g;
+	ae_gcm_ctx g;
 	int r = AE_OK;
 
 	if (buf == NULL)
 		return AE_ENOMEM;
 	memset(buf, 0x5a, RAW_BUF);
 	share = next_share(b);
-	gcm_init_tier(&g, BENCH_KEY, rw->tier);
+	ae_gcm_init_tier(&g, BENCH_KEY, rw->tier);
 	seal_all(&g, buf);          /* the warm-up */
 	t0 = ae_wall_ns();
 	do {
@@ -362,7 +362,7 @@ measure_raw(struct raw *rw, struct bench *b)
 		/* open what the last pass sealed, then reseal for the next */
 		t = ae_thread_ns();
 		for (off = 0, m = 0; off < RAW_BUF; off += RAW_MSG, m++)
-			if (gcm_open(&g, RAW_IV, sizeof RAW_IV, NULL, 0, buf + off,
+			if (ae_gcm_open(&g, RAW_IV, sizeof RAW_IV, NULL, 0, buf + off,
 			    RAW_MSG,
 			    buf + RAW_BUF + 16 * m, 16, buf + off) != AE_OK)
 				r = AE_EAUTH;
@@ -373,7 +373,7 @@ measure_raw(struct raw *rw, struct bench *b)
 	    || ae_wall_ns() - t0 < share));
 	rw->seal = spread_of(s, k);
 	rw->open = spread_of(o, k);
-	gcm_wipe(&g);
+	ae_gcm_wipe(&g);
 	free(buf);
 	return r;
 }
@@ -429,7 +429,7 @@ print_table(const struct cell *cells, size_t nc, int dir)
 		else
 			snprintf(ratio, sizeof ratio, "%7s", "");
 		printf("%-6s %-13s %-13s %s %s %s %9.1f  %6.1f%% %s  %.1f-%.1f, "
-		    "%zu\n", data_name[c->data], lv, gcm_tier_name(c->tier),
+		    "%zu\n", data_name[c->data], lv, ae_gcm_tier_name(c->tier),
 		    z, a, t, c->total.max, 100.0 * c->share_aes, ratio,
 		    c->total.min, c->total.max, c->trials);
 	}
@@ -467,7 +467,7 @@ print_chart(const struct cell *cells, size_t nc, int engine)
 			bar[k] = k < z ? '#' : k < z + a ? '=' : '.';
 		bar[width] = '\0';
 		printf("  -%d %-13s |%s| AES %5.1f%%  %8.1f MB/s\n", c->level,
-		    gcm_tier_name(c->tier), bar, 100.0 * c->share_aes,
+		    ae_gcm_tier_name(c->tier), bar, 100.0 * c->share_aes,
 		    c->total.median);
 	}
 	printf("\n");
@@ -491,7 +491,7 @@ print_json(const struct bench *b, const struct cell *cells, size_t nc,
 	    (1u << b->log2) / 1024, budget, elapsed);
 	for (i = 0; i < nr; i++) {
 		printf("%s{\"tier\":\"%s\",", i ? "," : "",
-		    gcm_tier_name(raws[i].tier));
+		    ae_gcm_tier_name(raws[i].tier));
 		json_spread("seal_mb_s", &raws[i].seal);
 		printf(",");
 		json_spread("open_mb_s", &raws[i].open);
@@ -505,7 +505,7 @@ print_json(const struct bench *b, const struct cell *cells, size_t nc,
 		    "\"engine\":\"%s\",\"tier\":\"%s\",\"trials\":%zu,",
 		    i ? "," : "", data_name[c->data], c->dir == ENCRYPT ?
 		    "encrypt" : "decrypt", c->level, c->level == 0 ? "none" :
-		    ae_deflate_name(c->engine), gcm_tier_name(c->tier),
+		    ae_deflate_name(c->engine), ae_gcm_tier_name(c->tier),
 		    c->trials);
 		json_spread("zip_mb_s", &c->zip);
 		printf(",");
@@ -533,9 +533,9 @@ print_csv(const struct cell *cells, size_t nc, const struct raw *raws,
 	for (i = 0; i < nr; i++)
 		printf("cipher,,seal,,,%s,,,%.1f,,%.1f,%.1f,,,,\n"
 		    "cipher,,open,,,%s,,,%.1f,,%.1f,%.1f,,,,\n",
-		    gcm_tier_name(raws[i].tier), raws[i].seal.median,
+		    ae_gcm_tier_name(raws[i].tier), raws[i].seal.median,
 		    raws[i].seal.min, raws[i].seal.max,
-		    gcm_tier_name(raws[i].tier), raws[i].open.median,
+		    ae_gcm_tier_name(raws[i].tier), raws[i].open.median,
 		    raws[i].open.min, raws[i].open.max);
 	for (i = 0; i < nc; i++) {
 		const struct cell *c = &cells[i];
@@ -544,7 +544,7 @@ print_csv(const struct cell *cells, size_t nc, const struct raw *raws,
 		    "%.4f,%.4f,%.4f,%.4f\n", data_name[c->data],
 		    c->dir == ENCRYPT ? "encrypt" : "decrypt", c->level,
 		    c->level == 0 ? "none" : ae_deflate_name(c->engine),
-		    gcm_tier_name(c->tier), c->trials, c->zip.median,
+		    ae_gcm_tier_name(c->tier), c->trials, c->zip.median,
 		    c->aes.median, c->total.median, c->total.min,
 		    c->total.max, c->share_zip, c->share_aes, c->share_io,
 		    c->ratio);
@@ -556,7 +556,7 @@ print_csv(const struct cell *cells, size_t nc, const struct raw *raws,
 /* Cells nc and nc + 1: encrypting, then decrypting what that made. */
 static size_t
 add_pair(struct cell *cells, size_t nc, int data, int level, int engine,
-    enum gcm_tier tier)
+    enum ae_gcm_tier tier)
 {
 	int dir;
 
@@ -573,14 +573,14 @@ add_pair(struct cell *cells, size_t nc, int data, int level, int engine,
 	return nc;
 }
 
-#define MAX_CELLS (2 * 2 * (NLEVELS * GCM_TIER_COUNT + NLEVELS))
+#define MAX_CELLS (2 * 2 * (NLEVELS * AE_GCM_TIER_COUNT + NLEVELS))
 
 int
 benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
     enum bench_format format, int tty)
 {
 	static struct cell cells[MAX_CELLS];
-	struct raw raws[GCM_TIER_COUNT];
+	struct raw raws[AE_GCM_TIER_COUNT];
 	struct bench b;
 	size_t nc = 0, nr = 0, i;
 	int engine = ae_deflate_default_engine(), other = -1, d, l, t;
@@ -594,17 +594,17 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	 * default engine, then the other engine on the default tier. */
 	for (d = 0; d < 2; d++)
 		for (l = 0; l < NLEVELS; l++) {
-			for (t = GCM_TIER_COUNT - 1; t >= 0; t--)
-				if (gcm_tier_available((enum gcm_tier)t))
+			for (t = AE_GCM_TIER_COUNT - 1; t >= 0; t--)
+				if (ae_gcm_tier_available((enum ae_gcm_tier)t))
 					nc = add_pair(cells, nc, d, levels[l],
-					    engine, (enum gcm_tier)t);
+					    engine, (enum ae_gcm_tier)t);
 			if (other >= 0 && levels[l] != 0)
 				nc = add_pair(cells, nc, d, levels[l], other,
-				    gcm_default_tier());
+				    ae_gcm_default_tier());
 		}
-	for (t = GCM_TIER_COUNT - 1; t >= 0; t--)
-		if (gcm_tier_available((enum gcm_tier)t))
-			raws[nr++].tier = (enum gcm_tier)t;
+	for (t = AE_GCM_TIER_COUNT - 1; t >= 0; t--)
+		if (ae_gcm_tier_available((enum ae_gcm_tier)t))
+			raws[nr++].tier = (enum ae_gcm_tier)t;
 
 	/* The data, and room for the records of a whole buffer, touched
 	 * once so that no trial times the page faults. */
@@ -629,7 +629,7 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	b.left = nc + nr;
 	b.deadline = w0 + (uint64_t)(seconds * 1e9);
 
-	cpu_describe(feat, sizeof feat);
+	ae_cpu_describe(feat, sizeof feat);
 	if (format == BENCH_TEXT && r == AE_OK) {
 		printf("aescrypt --benchmark: %u worker thread%s, %u KiB "
 		    "chunks, in memory, about %.0f s\n", threads,
@@ -681,7 +681,7 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 		rate_text(s, sizeof s, &raws[i].seal, FEW_TRIALS, 0);
 		rate_text(o, sizeof o, &raws[i].open, FEW_TRIALS, 0);
 		printf("  %-13s seal %s MB/s   open %s MB/s\n",
-		    gcm_tier_name(raws[i].tier), s, o);
+		    ae_gcm_tier_name(raws[i].tier), s, o);
 	}
 	printf("\nThe pipeline on %zu MiB trials at most: zip = MB of "
 	    "plaintext per CPU-second\nof deflate or inflate; aes = MB "

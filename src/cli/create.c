@@ -156,7 +156,7 @@ log_record(void *ctx, const uint8_t *buf, size_t n)
 static int
 write_index(const struct ae_pipe_params *payload,
     const struct ae_index_builder *ib, const struct ae_header *h,
-    const gcm_ctx *ig, struct ae_writer *out, struct ae_diag *d)
+    const ae_gcm_ctx *ig, struct ae_writer *out, struct ae_diag *d)
 {
 	struct ae_pipe_params pp = *payload;
 	struct ae_pipe_stats st;
@@ -203,7 +203,7 @@ cmd_create(const struct opts *o)
 	struct stat st;
 	uint64_t w0 = ae_wall_ns();
 	pthread_t thread;
-	gcm_ctx gcm, igcm;
+	ae_gcm_ctx gcm, igcm;
 	struct ae_index_builder ib;
 	struct record_log rl;
 	struct ae_writer logged;
@@ -332,9 +332,9 @@ cmd_create(const struct opts *o)
 	}
 	ae_chan_free(&pr.chan);
 wipe:
-	gcm_wipe(&gcm);
+	ae_gcm_wipe(&gcm);
 	if (indexed)
-		gcm_wipe(&igcm);
+		ae_gcm_wipe(&igcm);
 out:
 	ae_index_builder_free(&ib);
 	free(dirfd);

@@ -33,7 +33,7 @@ cmd_encrypt(const struct opts *o)
 	static struct ae_header h;
 	struct streams io;
 	uint64_t w0 = ae_wall_ns();
-	gcm_ctx gcm;
+	ae_gcm_ctx gcm;
 	int rc, r;
 
 	memset(&rs, 0, sizeof rs);
@@ -65,7 +65,7 @@ cmd_encrypt(const struct opts *o)
 	if ((rc = outfile_commit(&io.out)) == EXIT_OK)
 		run_finish_stats(o, &rs, w0, &gcm, &io);
 done:
-	gcm_wipe(&gcm);
+	ae_gcm_wipe(&gcm);
 	run_input_close(&io.in);
 	return rc;
 }
@@ -81,7 +81,7 @@ cmd_decrypt(const struct opts *o)
 	struct streams io;
 	struct salvage sv;
 	uint64_t w0 = ae_wall_ns();
-	gcm_ctx gcm, igcm;
+	ae_gcm_ctx gcm, igcm;
 	struct ae_index ix;
 	int rc, r, have_ix = 0;
 
@@ -164,9 +164,9 @@ done:
 		salvage_free(&sv);
 	if (have_ix)
 		ae_index_free(&ix);
-	gcm_wipe(&gcm);
+	ae_gcm_wipe(&gcm);
 	if (h.payload_type == AE_PAYLOAD_PAX_INDEXED)
-		gcm_wipe(&igcm);
+		ae_gcm_wipe(&igcm);
 	run_input_close(&io.in);
 	return rc;
 }

@@ -74,7 +74,7 @@ unusable(struct streams *io, const struct ae_header *h, const char *why)
 
 int
 indexed_load(struct streams *io, const struct ae_header *h,
-    const gcm_ctx *ig, const struct opts *o, struct ae_index *ix,
+    const ae_gcm_ctx *ig, const struct opts *o, struct ae_index *ix,
     struct ae_pipe_stats *stats)
 {
 	uint8_t footer[AE_FOOTER_LEN];

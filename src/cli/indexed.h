@@ -28,7 +28,7 @@
  * the index cost.
  */
 int indexed_load(struct streams *io, const struct ae_header *h,
-    const gcm_ctx *ig, const struct opts *o, struct ae_index *ix,
+    const ae_gcm_ctx *ig, const struct opts *o, struct ae_index *ix,
     struct ae_pipe_stats *stats);
 
 /*

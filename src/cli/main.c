@@ -179,15 +179,15 @@ version(void)
 	char feat[256];
 	int t;
 
-	cpu_describe(feat, sizeof feat);
+	ae_cpu_describe(feat, sizeof feat);
 	printf("aescrypt %s (container format v%d)\n", AESCRYPT_VERSION,
 	    AE_VERSION);
 	printf("cipher: AES-256-GCM, tier in use: %s\n",
-	    gcm_tier_name(gcm_default_tier()));
+	    ae_gcm_tier_name(ae_gcm_default_tier()));
 	printf("tiers available:");
-	for (t = 0; t < GCM_TIER_COUNT; t++)
-		if (gcm_tier_available((enum gcm_tier)t))
-			printf(" %s", gcm_tier_name((enum gcm_tier)t));
+	for (t = 0; t < AE_GCM_TIER_COUNT; t++)
+		if (ae_gcm_tier_available((enum ae_gcm_tier)t))
+			printf(" %s", ae_gcm_tier_name((enum ae_gcm_tier)t));
 	printf("\ncpu features: %s\n", feat);
 	printf("deflate engine: %s %s", ae_deflate_name(AE_DEFLATE_DEFAULT),
 	    ae_deflate_version(AE_DEFLATE_DEFAULT));
@@ -744,7 +744,7 @@ run(int argc, char **argv, struct room *rm)
 			break;
 		}
 		case OPT_NO_HW:
-			gcm_force_software();
+			ae_gcm_force_software();
 			break;
 		case OPT_DEFLATE:
 			if (strcmp(optarg, "zlib") == 0)

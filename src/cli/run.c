@@ -95,7 +95,7 @@ run_streams_init(struct streams *io)
 }
 
 void
-run_pipe_params(const struct opts *o, const gcm_ctx *g, unsigned chunk_log2,
+run_pipe_params(const struct opts *o, const ae_gcm_ctx *g, unsigned chunk_log2,
     struct streams *io, struct ae_pipe_params *pp)
 {
 	memset(pp, 0, sizeof *pp);
@@ -123,7 +123,7 @@ run_pipe_error(struct streams *io, int r, const struct ae_diag *d)
 /* After a successful run: fill in the totals and print --stats. */
 void
 run_finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
-    const gcm_ctx *g, const struct streams *io)
+    const ae_gcm_ctx *g, const struct streams *io)
 {
 	struct rusage ru;
 
@@ -134,7 +134,7 @@ run_finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
 	rs->mode = o->mode == 'c' ? "create" : o->mode == 't' ? "list" :
 	    o->mode == 'x' ? "extract" : o->mode == 'd' ? "decrypt" :
 	    "encrypt";
-	rs->tier = gcm_tier_name(gcm_ctx_tier(g));
+	rs->tier = ae_gcm_tier_name(ae_gcm_ctx_tier(g));
 	rs->engine = ae_deflate_name(o->engine);
 	rs->wall_ns = ae_wall_ns() - w0;
 	rs->process_cpu_ns = ae_process_ns();
@@ -170,7 +170,7 @@ run_progress_start(const struct opts *o, int count_wire, int fd,
 
 int
 run_new_container(const struct opts *o, const char *path, int payload_type,
-    struct ae_header *h, gcm_ctx *g, gcm_ctx *index_g, struct streams *io,
+    struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g, struct streams *io,
     struct run_stats *rs)
 {
 	uint8_t file_key[AE_FILE_KEY_LEN];
@@ -193,15 +193,15 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 		rc = run_refuse_tty(o);
 	}
 	if (rc != EXIT_OK) {
-		gcm_wipe(g);
+		ae_gcm_wipe(g);
 		if (index_g != NULL)
-			gcm_wipe(index_g);
+			ae_gcm_wipe(index_g);
 	}
 	return rc;
 }
 
 int
-run_index_tail(const struct ae_pipe_params *payload, const gcm_ctx *ig,
+run_index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
     struct ae_reader *in, uint64_t index_offset, uint64_t records,
     struct ae_diag *d)
 {

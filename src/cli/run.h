@@ -48,7 +48,7 @@ struct streams {
 void run_streams_init(struct streams *io);
 
 /* The pipeline's parameters for this command line. */
-void run_pipe_params(const struct opts *o, const gcm_ctx *g,
+void run_pipe_params(const struct opts *o, const ae_gcm_ctx *g,
     unsigned chunk_log2, struct streams *io, struct ae_pipe_params *pp);
 
 /* Report a pipeline failure r (naming the input or the output, as d
@@ -58,7 +58,7 @@ int run_pipe_error(struct streams *io, int r, const struct ae_diag *d);
 /* After a successful run: fill in the totals and print --stats (if
  * asked for).  w0 is the wall clock at the start. */
 void run_finish_stats(const struct opts *o, struct run_stats *rs,
-    uint64_t w0, const gcm_ctx *g, const struct streams *io);
+    uint64_t w0, const ae_gcm_ctx *g, const struct streams *io);
 
 /* Start the progress line (progress.h) if o asks for it or stderr is a
  * terminal: counting the plaintext (-e, -c) or the container (-d, -t,
@@ -78,12 +78,12 @@ int run_refuse_tty(const struct opts *o);
  * for, and again once the output is open, for -o /dev/tty), make the
  * header with the user's key slots for payload_type (keys.h), set up the
  * payload cipher in g (and the index cipher in index_g, unless NULL), and
- * open io->out.  Returns 0, and the caller must gcm_wipe(g) (and
+ * open io->out.  Returns 0, and the caller must ae_gcm_wipe(g) (and
  * index_g) and commit or abort io->out; or an exit status, with nothing
  * left to clean up.
  */
 int run_new_container(const struct opts *o, const char *path,
-    int payload_type, struct ae_header *h, gcm_ctx *g, gcm_ctx *index_g,
+    int payload_type, struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g,
     struct streams *io, struct run_stats *rs);
 
 /*
@@ -97,7 +97,7 @@ int run_new_container(const struct opts *o, const char *path,
  * is what tells it that nothing was cut off, swapped or appended.
  * 0, or an error with d (AE_AT_INDEX for the index and footer).
  */
-int run_index_tail(const struct ae_pipe_params *payload, const gcm_ctx *ig,
+int run_index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
     struct ae_reader *in, uint64_t index_offset, uint64_t records,
     struct ae_diag *d);
 

@@ -47,9 +47,9 @@ indexed(const struct unpack *u)
 static void
 unpack_wipe_keys(struct unpack *u)
 {
-	gcm_wipe(&u->gcm);
+	ae_gcm_wipe(&u->gcm);
 	if (indexed(u))
-		gcm_wipe(&u->igcm);
+		ae_gcm_wipe(&u->igcm);
 }
 
 /* A range's tar stream: skip bytes, then len bytes, then the end

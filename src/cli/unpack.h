@@ -25,8 +25,8 @@
 struct unpack {
 	struct streams io;
 	struct ae_header h;
-	gcm_ctx gcm;
-	gcm_ctx igcm;               /* the index cipher, for payload_type 2
+	ae_gcm_ctx gcm;
+	ae_gcm_ctx igcm;               /* the index cipher, for payload_type 2
 	                             * (an index follows the payload) */
 	struct ae_pipe_params pp;
 	struct run_stats rs;

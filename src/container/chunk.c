@@ -120,7 +120,7 @@ try_deflate(struct ae_chunk_coder *c, const uint8_t *in, size_t len,
 }
 
 int
-ae_chunk_seal(struct ae_chunk_coder *c, const gcm_ctx *key, uint64_t index,
+ae_chunk_seal(struct ae_chunk_coder *c, const ae_gcm_ctx *key, uint64_t index,
     int final, const uint8_t *in, size_t len, uint8_t *rec, size_t *reclen)
 {
 	uint8_t nonce[AE_NONCE_LEN];
@@ -146,7 +146,7 @@ ae_chunk_seal(struct ae_chunk_coder *c, const gcm_ctx *key, uint64_t index,
 	rec[0] = (uint8_t)flags;
 	store_be32(rec + 1, (uint32_t)ctlen);
 	ae_chunk_nonce(index, final, nonce);
-	gcm_seal(key, nonce, sizeof nonce, rec, AE_FRAME_LEN, in, ctlen, ct,
+	ae_gcm_seal(key, nonce, sizeof nonce, rec, AE_FRAME_LEN, in, ctlen, ct,
 	    ct + ctlen);
 	c->aead_ns += now(c) - t1;
 	c->aead_bytes += ctlen;
@@ -189,7 +189,7 @@ inflate_chunk(struct ae_chunk_coder *c, const uint8_t *in, size_t n,
 }
 
 int
-ae_chunk_open(struct ae_chunk_coder *c, const gcm_ctx *key, uint64_t index,
+ae_chunk_open(struct ae_chunk_coder *c, const ae_gcm_ctx *key, uint64_t index,
     const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
     uint8_t *scratch, uint8_t *out, size_t *outlen, struct ae_diag *d)
 {
@@ -206,7 +206,7 @@ ae_chunk_open(struct ae_chunk_coder *c, const gcm_ctx *key, uint64_t index,
 	}
 	ae_chunk_nonce(index, final, nonce);
 	t0 = now(c);
-	r = gcm_open(key, nonce, sizeof nonce, frame, AE_FRAME_LEN, body,
+	r = ae_gcm_open(key, nonce, sizeof nonce, frame, AE_FRAME_LEN, body,
 	    ctlen, body + ctlen, AE_TAG_LEN, deflated ? scratch : out);
 	t1 = now(c);
 	c->aead_ns += t1 - t0;

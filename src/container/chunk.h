@@ -65,7 +65,7 @@ void ae_chunk_nonce(uint64_t index, int final, uint8_t nonce[AE_NONCE_LEN]);
  * costs little more than -0.  Returns 0, AE_EINVAL for a length that
  * breaks the rules above, or AE_ENOMEM.
  */
-int ae_chunk_seal(struct ae_chunk_coder *c, const gcm_ctx *key,
+int ae_chunk_seal(struct ae_chunk_coder *c, const ae_gcm_ctx *key,
     uint64_t index, int final, const uint8_t *in, size_t len,
     uint8_t *rec, size_t *reclen);
 
@@ -88,7 +88,7 @@ int ae_chunk_frame(const uint8_t frame[AE_FRAME_LEN], size_t chunk_size,
  * DEFLATE data, inflating past the chunk size, a short non-final chunk,
  * an empty final chunk after chunk 0).
  */
-int ae_chunk_open(struct ae_chunk_coder *c, const gcm_ctx *key,
+int ae_chunk_open(struct ae_chunk_coder *c, const ae_gcm_ctx *key,
     uint64_t index, const uint8_t frame[AE_FRAME_LEN], const uint8_t *body,
     size_t ctlen, uint8_t *scratch, uint8_t *out, size_t *outlen,
     struct ae_diag *d);

@@ -37,10 +37,10 @@ header_mac(const uint8_t *raw, size_t len,
 {
 	uint8_t hk[32];
 
-	hkdf_sha256(NULL, 0, file_key, AE_FILE_KEY_LEN,
+	ae_hkdf_sha256(NULL, 0, file_key, AE_FILE_KEY_LEN,
 	    (const uint8_t *)AE_LABEL_HEADER, sizeof AE_LABEL_HEADER - 1,
 	    hk, sizeof hk);
-	hmac_sha256(hk, sizeof hk, raw, len - AE_MAC_LEN, mac);
+	ae_hmac_sha256(hk, sizeof hk, raw, len - AE_MAC_LEN, mac);
 	ae_wipe(hk, sizeof hk);
 }
 
@@ -355,18 +355,18 @@ void
 ae_header_payload_key(const struct ae_header *h,
     const uint8_t file_key[AE_FILE_KEY_LEN], uint8_t key[32])
 {
-	hkdf_sha256(h->payload_salt, AE_SALT_LEN, file_key, AE_FILE_KEY_LEN,
+	ae_hkdf_sha256(h->payload_salt, AE_SALT_LEN, file_key, AE_FILE_KEY_LEN,
 	    (const uint8_t *)AE_LABEL_PAYLOAD, sizeof AE_LABEL_PAYLOAD - 1,
 	    key, 32);
 }
 
 void
 ae_header_payload_cipher(const struct ae_header *h,
-    const uint8_t file_key[AE_FILE_KEY_LEN], gcm_ctx *g)
+    const uint8_t file_key[AE_FILE_KEY_LEN], ae_gcm_ctx *g)
 {
 	uint8_t key[32];
 
 	ae_header_payload_key(h, file_key, key);
-	gcm_init(g, key);
+	ae_gcm_init(g, key);
 	ae_wipe(key, sizeof key);
 }

@@ -102,10 +102,10 @@ void ae_header_payload_key(const struct ae_header *h,
     const uint8_t file_key[AE_FILE_KEY_LEN], uint8_t key[32]);
 
 /*
- * Set up g with the payload key (gcm_init with the default tier); the
- * key itself is wiped once g holds it.  The caller MUST gcm_wipe(g).
+ * Set up g with the payload key (ae_gcm_init with the default tier); the
+ * key itself is wiped once g holds it.  The caller MUST ae_gcm_wipe(g).
  */
 void ae_header_payload_cipher(const struct ae_header *h,
-    const uint8_t file_key[AE_FILE_KEY_LEN], gcm_ctx *g);
+    const uint8_t file_key[AE_FILE_KEY_LEN], ae_gcm_ctx *g);
 
 #endif

@@ -292,14 +292,14 @@ ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
 
 void
 ae_index_cipher(const struct ae_header *h,
-    const uint8_t file_key[AE_FILE_KEY_LEN], gcm_ctx *g)
+    const uint8_t file_key[AE_FILE_KEY_LEN], ae_gcm_ctx *g)
 {
 	uint8_t key[32];
 
-	hkdf_sha256(h->payload_salt, AE_SALT_LEN, file_key, AE_FILE_KEY_LEN,
+	ae_hkdf_sha256(h->payload_salt, AE_SALT_LEN, file_key, AE_FILE_KEY_LEN,
 	    (const uint8_t *)AE_LABEL_INDEX, sizeof AE_LABEL_INDEX - 1, key,
 	    sizeof key);
-	gcm_init(g, key);
+	ae_gcm_init(g, key);
 	ae_wipe(key, sizeof key);
 }
 
@@ -312,7 +312,7 @@ footer_nonce(uint8_t nonce[AE_NONCE_LEN])
 }
 
 void
-ae_footer_seal(const gcm_ctx *k, uint64_t index_offset, uint64_t records,
+ae_footer_seal(const ae_gcm_ctx *k, uint64_t index_offset, uint64_t records,
     uint8_t out[AE_FOOTER_LEN])
 {
 	uint8_t nonce[AE_NONCE_LEN], none[1] = { 0 };
@@ -321,17 +321,17 @@ ae_footer_seal(const gcm_ctx *k, uint64_t index_offset, uint64_t records,
 	store_be64(out, index_offset);
 	store_be64(out + 8, records);
 	/* no plaintext: the tag is a MAC over the 16 bytes before it */
-	gcm_seal(k, nonce, sizeof nonce, out, 16, none, 0, none, out + 16);
+	ae_gcm_seal(k, nonce, sizeof nonce, out, 16, none, 0, none, out + 16);
 }
 
 int
-ae_footer_open(const gcm_ctx *k, const uint8_t in[AE_FOOTER_LEN],
+ae_footer_open(const ae_gcm_ctx *k, const uint8_t in[AE_FOOTER_LEN],
     uint64_t *index_offset, uint64_t *records)
 {
 	uint8_t nonce[AE_NONCE_LEN], none[1] = { 0 };
 
 	footer_nonce(nonce);
-	if (gcm_open(k, nonce, sizeof nonce, in, 16, none, 0, in + 16,
+	if (ae_gcm_open(k, nonce, sizeof nonce, in, 16, none, 0, in + 16,
 	    AE_TAG_LEN, none) != AE_OK)
 		return AE_EAUTH;
 	*index_offset = load_be64(in);

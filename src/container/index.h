@@ -100,18 +100,18 @@ void ae_index_free(struct ae_index *ix);
 /* ---- keys and the footer ---- */
 
 /* The index cipher: HKDF(file key, payload salt, "aescrypt-v1 index");
- * the caller MUST gcm_wipe(g). */
+ * the caller MUST ae_gcm_wipe(g). */
 void ae_index_cipher(const struct ae_header *h,
-    const uint8_t file_key[AE_FILE_KEY_LEN], gcm_ctx *g);
+    const uint8_t file_key[AE_FILE_KEY_LEN], ae_gcm_ctx *g);
 
 /* The footer for an index at index_offset after `records` payload
  * records. */
-void ae_footer_seal(const gcm_ctx *k, uint64_t index_offset,
+void ae_footer_seal(const ae_gcm_ctx *k, uint64_t index_offset,
     uint64_t records, uint8_t out[AE_FOOTER_LEN]);
 
 /* Check a footer's tag and read it: 0, or AE_EAUTH (then nothing is
  * written). */
-int ae_footer_open(const gcm_ctx *k, const uint8_t in[AE_FOOTER_LEN],
+int ae_footer_open(const ae_gcm_ctx *k, const uint8_t in[AE_FOOTER_LEN],
     uint64_t *index_offset, uint64_t *records);
 
 #endif

@@ -89,7 +89,7 @@ recipient_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
 {
 	const uint8_t *p = blob, *end = blob + n, *t, *k;
 	size_t tl, kl;
-	uint8_t h[SHA256_LEN];
+	uint8_t h[AE_SHA256_LEN];
 
 	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
 	    SSH_ED25519) || ssh_string(&p, end, &k, &kl) != 0 || kl != 32
@@ -101,7 +101,7 @@ recipient_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
 	memcpy(r->ed, k, 32);
 	if (ae_ed25519_pk_to_x25519(r->pub, r->ed) != AE_OK)
 		return bad(d, AE_EFORMAT, "not a valid Ed25519 public key", at);
-	sha256(blob, n, h);
+	ae_sha256(blob, n, h);
 	memcpy(r->tag, h, AE_SSH_TAG_LEN);
 	return AE_OK;
 }
@@ -349,10 +349,10 @@ slot_secret(uint8_t type, const uint8_t share[32], const uint8_t R[32],
 		sl = 96;
 	}
 	if (type == AE_STANZA_SSH_ED25519)
-		hkdf_sha256(salt, sl, Z, 32, (const uint8_t *)AE_LABEL_SSH_ED25519,
+		ae_hkdf_sha256(salt, sl, Z, 32, (const uint8_t *)AE_LABEL_SSH_ED25519,
 		    sizeof AE_LABEL_SSH_ED25519 - 1, S, 32);
 	else
-		hkdf_sha256(salt, sl, Z, 32, (const uint8_t *)AE_LABEL_X25519,
+		ae_hkdf_sha256(salt, sl, Z, 32, (const uint8_t *)AE_LABEL_X25519,
 		    sizeof AE_LABEL_X25519 - 1, S, 32);
 }
 

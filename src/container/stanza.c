@@ -107,7 +107,7 @@ void
 ae_stanza_secret_keyfile(const struct ae_stanza *s,
     const uint8_t key[AE_FILE_KEY_LEN], uint8_t S[32])
 {
-	hkdf_sha256(s->salt, AE_SALT_LEN, key, AE_FILE_KEY_LEN,
+	ae_hkdf_sha256(s->salt, AE_SALT_LEN, key, AE_FILE_KEY_LEN,
 	    (const uint8_t *)AE_LABEL_KEYFILE, sizeof AE_LABEL_KEYFILE - 1,
 	    S, 32);
 }
@@ -125,7 +125,7 @@ wrap_keys(const uint8_t S[32], uint8_t pad[32], uint8_t mackey[32])
 {
 	uint8_t okm[64];
 
-	hkdf_sha256(NULL, 0, S, 32, (const uint8_t *)AE_LABEL_WRAP,
+	ae_hkdf_sha256(NULL, 0, S, 32, (const uint8_t *)AE_LABEL_WRAP,
 	    sizeof AE_LABEL_WRAP - 1, okm, sizeof okm);
 	memcpy(pad, okm, 32);
 	memcpy(mackey, okm + 32, 32);
@@ -144,7 +144,7 @@ wrap_mac(const struct ae_stanza *s, const uint8_t mackey[32],
 	/* MAC input: the stanza's encoding minus its trailing 32-byte MAC. */
 	memcpy(t.wrap, enc, 32);
 	ae_stanza_encode(&t, buf);
-	hmac_sha256(mackey, 32, buf, len - 32, mac);
+	ae_hmac_sha256(mackey, 32, buf, len - 32, mac);
 	ae_wipe(&t, sizeof t);
 }
 

@@ -110,9 +110,9 @@ sub_word(uint32_t x)
 }
 
 void
-aes_ct_init(struct aes_ct_key *k, const uint8_t key[32])
+ae_aes_ct_init(struct ae_aes_ct_key *k, const uint8_t key[32])
 {
-	uint32_t w[4 * (AES_CT_ROUNDS + 1)];
+	uint32_t w[4 * (AE_AES_CT_ROUNDS + 1)];
 	uint8_t buf[16 * 8];
 	uint32_t rcon = 1;
 	vq_w16 q[8];
@@ -120,7 +120,7 @@ aes_ct_init(struct aes_ct_key *k, const uint8_t key[32])
 
 	for (i = 0; i < 8; i++)
 		w[i] = load_le32(key + 4 * i);
-	for (i = 8; i < 4 * (AES_CT_ROUNDS + 1); i++) {
+	for (i = 8; i < 4 * (AE_AES_CT_ROUNDS + 1); i++) {
 		uint32_t t = w[i - 1];
 
 		if (i % 8 == 0) {
@@ -132,7 +132,7 @@ aes_ct_init(struct aes_ct_key *k, const uint8_t key[32])
 		w[i] = w[i - 8] ^ t;
 	}
 	/* Each round key, copied into all 8 block slots, then to planes. */
-	for (r = 0; r <= AES_CT_ROUNDS; r++) {
+	for (r = 0; r <= AE_AES_CT_ROUNDS; r++) {
 		for (i = 0; i < 8; i++) {
 			store_le32(buf + 16 * i, w[4 * r]);
 			store_le32(buf + 16 * i + 4, w[4 * r + 1]);
@@ -149,11 +149,11 @@ aes_ct_init(struct aes_ct_key *k, const uint8_t key[32])
 }
 
 void
-aes_ct_ctr32(const struct aes_ct_key *k, uint8_t ctr[16],
+ae_aes_ct_ctr32(const struct ae_aes_ct_key *k, uint8_t ctr[16],
     const uint8_t *in, uint8_t *out, size_t nblocks)
 {
 #ifdef HAVE_TARGET_AVX2
-	if (cpu_features()->avx2) {
+	if (ae_cpu_features()->avx2) {
 		ctr32_w32(k, ctr, in, out, nblocks);
 		return;
 	}
@@ -162,7 +162,7 @@ aes_ct_ctr32(const struct aes_ct_key *k, uint8_t ctr[16],
 }
 
 void
-aes_ct_encrypt_block(const struct aes_ct_key *k, const uint8_t in[16],
+ae_aes_ct_encrypt_block(const struct ae_aes_ct_key *k, const uint8_t in[16],
     uint8_t out[16])
 {
 	uint8_t buf[16 * 8];

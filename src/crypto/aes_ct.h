@@ -12,16 +12,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define AES_CT_ROUNDS 14
+#define AE_AES_CT_ROUNDS 14
 
 /* Round keys in bitsliced form: 15 round keys of 8 bit-planes of 128
  * bits (one byte per state cell).  Secret. */
-struct aes_ct_key {
-	uint64_t sk[AES_CT_ROUNDS + 1][8][2];
+struct ae_aes_ct_key {
+	uint64_t sk[AE_AES_CT_ROUNDS + 1][8][2];
 };
 
 /* Expand a 32-byte AES-256 key.  The caller wipes k when done. */
-void aes_ct_init(struct aes_ct_key *k, const uint8_t key[32]);
+void ae_aes_ct_init(struct ae_aes_ct_key *k, const uint8_t key[32]);
 
 /*
  * CTR mode with the GCM counter rule: ctr is a 16-byte counter block
@@ -30,11 +30,11 @@ void aes_ct_init(struct aes_ct_key *k, const uint8_t key[32]);
  * blocks starting at *ctr, XORs them into in and writes out (in == out is
  * allowed; partial overlap is not).  On return ctr holds the next counter.
  */
-void aes_ct_ctr32(const struct aes_ct_key *k, uint8_t ctr[16],
+void ae_aes_ct_ctr32(const struct ae_aes_ct_key *k, uint8_t ctr[16],
     const uint8_t *in, uint8_t *out, size_t nblocks);
 
 /* Encrypt one block (used for H = E(K, 0^128)). in == out is allowed. */
-void aes_ct_encrypt_block(const struct aes_ct_key *k, const uint8_t in[16],
+void ae_aes_ct_encrypt_block(const struct ae_aes_ct_key *k, const uint8_t in[16],
     uint8_t out[16]);
 
 #endif

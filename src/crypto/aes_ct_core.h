@@ -210,14 +210,14 @@ F(add_round_key)(V q[8], const uint64_t sk[8][2])
 
 /* Encrypt CT_BLOCKS blocks in place. */
 CT_INLINE void
-F(encrypt)(const struct aes_ct_key *k, uint8_t *buf)
+F(encrypt)(const struct ae_aes_ct_key *k, uint8_t *buf)
 {
 	V q[8];
 	int r;
 
 	F(load)(q, buf);
 	F(add_round_key)(q, k->sk[0]);
-	for (r = 1; r < AES_CT_ROUNDS; r++) {
+	for (r = 1; r < AE_AES_CT_ROUNDS; r++) {
 		F(sub_bytes)(q);
 		F(shift_rows)(q);
 		F(mix_columns)(q);
@@ -225,14 +225,14 @@ F(encrypt)(const struct aes_ct_key *k, uint8_t *buf)
 	}
 	F(sub_bytes)(q);
 	F(shift_rows)(q);
-	F(add_round_key)(q, k->sk[AES_CT_ROUNDS]);
+	F(add_round_key)(q, k->sk[AE_AES_CT_ROUNDS]);
 	F(store)(q, buf);
 	ae_wipe(q, sizeof q);
 }
 
 /* CTR with inc32 over nblocks, CT_BLOCKS at a time. */
 static CT_TARGET void
-F(ctr32)(const struct aes_ct_key *k, uint8_t ctr[16], const uint8_t *in,
+F(ctr32)(const struct ae_aes_ct_key *k, uint8_t ctr[16], const uint8_t *in,
     uint8_t *out, size_t nblocks)
 {
 	uint8_t ks[16 * CT_BLOCKS];

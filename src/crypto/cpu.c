@@ -10,7 +10,7 @@
 #define AE_X86 1
 #endif
 
-static struct cpu_features g_features;
+static struct ae_cpu_features g_features;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 #ifdef AE_X86
@@ -62,17 +62,17 @@ detect(void)
 #endif
 }
 
-const struct cpu_features *
-cpu_features(void)
+const struct ae_cpu_features *
+ae_cpu_features(void)
 {
 	pthread_once(&g_once, detect);
 	return &g_features;
 }
 
 void
-cpu_describe(char *buf, unsigned long size)
+ae_cpu_describe(char *buf, unsigned long size)
 {
-	const struct cpu_features *f = cpu_features();
+	const struct ae_cpu_features *f = ae_cpu_features();
 	const struct { const char *name; int on; } list[] = {
 		{ "sse2", f->sse2 }, { "ssse3", f->ssse3 }, { "sse4.1", f->sse41 },
 		{ "aes", f->aesni }, { "pclmul", f->pclmul }, { "avx", f->avx },

@@ -1,15 +1,15 @@
 /*
  * cpu.h -- what the processor can do, read once.
  *
- * cpu_features() runs CPUID (and XGETBV, to learn whether the OS saves
+ * ae_cpu_features() runs CPUID (and XGETBV, to learn whether the OS saves
  * the wide vector registers) on its first call and caches the answer.
  * That cache is the only process-wide state the core keeps; it is filled
- * under pthread_once, so any thread may call cpu_features().
+ * under pthread_once, so any thread may call ae_cpu_features().
  */
 #ifndef AE_CPU_H
 #define AE_CPU_H
 
-struct cpu_features {
+struct ae_cpu_features {
 	unsigned sse2 : 1;
 	unsigned ssse3 : 1;
 	unsigned sse41 : 1;
@@ -26,13 +26,13 @@ struct cpu_features {
 
 /* Return the cached feature set.  Never NULL.  On non-x86 builds every
  * flag is 0. */
-const struct cpu_features *cpu_features(void);
+const struct ae_cpu_features *ae_cpu_features(void);
 
 /*
  * Write a space-separated list of the features found (e.g. "aes pclmul
  * avx2 vaes") into buf, always NUL-terminated when size > 0.  "none" if
  * no flag is set.
  */
-void cpu_describe(char *buf, unsigned long size);
+void ae_cpu_describe(char *buf, unsigned long size);
 
 #endif

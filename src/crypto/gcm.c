@@ -5,7 +5,7 @@
  * the same for all tiers (partial blocks, the length block, the tag
  * check) lives here once, so the tiers cannot drift apart on it.
  *
- * gcm_open() makes two passes: GHASH over the ciphertext first, then,
+ * ae_gcm_open() makes two passes: GHASH over the ciphertext first, then,
  * only if the tag matches, CTR decryption into out.  A fused single pass
  * would be faster but would write unauthenticated plaintext.
  */
@@ -18,17 +18,17 @@
 #include <string.h>
 
 /* What a tier provides: full blocks only. */
-struct gcm_impl {
-	enum gcm_tier tier;
+struct ae_gcm_impl {
+	enum ae_gcm_tier tier;
 	const char *name;
 	int (*available)(void);
-	void (*init)(gcm_ctx *c, const uint8_t key[32]);
-	void (*block)(const gcm_ctx *c, const uint8_t in[16], uint8_t out[16]);
-	void (*ghash)(const gcm_ctx *c, uint8_t y[16], const uint8_t *in,
+	void (*init)(ae_gcm_ctx *c, const uint8_t key[32]);
+	void (*block)(const ae_gcm_ctx *c, const uint8_t in[16], uint8_t out[16]);
+	void (*ghash)(const ae_gcm_ctx *c, uint8_t y[16], const uint8_t *in,
 	    size_t n);
-	void (*ctr32)(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
+	void (*ctr32)(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
 	    uint8_t *out, size_t n);
-	void (*ctr32_ghash)(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+	void (*ctr32_ghash)(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
 	    const uint8_t *in, uint8_t *out, size_t n);
 };
 
@@ -41,45 +41,45 @@ soft_available(void)
 }
 
 static void
-soft_init(gcm_ctx *c, const uint8_t key[32])
+soft_init(ae_gcm_ctx *c, const uint8_t key[32])
 {
 	uint8_t h[16] = { 0 };
 
-	aes_ct_init(&c->u.soft.aes, key);
-	aes_ct_encrypt_block(&c->u.soft.aes, h, h);
-	ghash_ct_init(&c->u.soft.gh, h);
+	ae_aes_ct_init(&c->u.soft.aes, key);
+	ae_aes_ct_encrypt_block(&c->u.soft.aes, h, h);
+	ae_ghash_ct_init(&c->u.soft.gh, h);
 	ae_wipe(h, sizeof h);
 }
 
 static void
-soft_block(const gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
+soft_block(const ae_gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
 {
-	aes_ct_encrypt_block(&c->u.soft.aes, in, out);
+	ae_aes_ct_encrypt_block(&c->u.soft.aes, in, out);
 }
 
 static void
-soft_ghash(const gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
+soft_ghash(const ae_gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
 {
-	ghash_ct_update(&c->u.soft.gh, y, in, n);
+	ae_ghash_ct_update(&c->u.soft.gh, y, in, n);
 }
 
 static void
-soft_ctr32(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
+soft_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
     uint8_t *out, size_t n)
 {
-	aes_ct_ctr32(&c->u.soft.aes, ctr, in, out, n);
+	ae_aes_ct_ctr32(&c->u.soft.aes, ctr, in, out, n);
 }
 
 /* Bounded slices keep the ciphertext in L1 between the two passes. */
 static void
-soft_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+soft_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
     const uint8_t *in, uint8_t *out, size_t n)
 {
 	while (n > 0) {
 		size_t m = n < 256 ? n : 256;
 
-		aes_ct_ctr32(&c->u.soft.aes, ctr, in, out, m);
-		ghash_ct_update(&c->u.soft.gh, y, out, m);
+		ae_aes_ct_ctr32(&c->u.soft.aes, ctr, in, out, m);
+		ae_ghash_ct_update(&c->u.soft.gh, y, out, m);
 		in += 16 * m;
 		out += 16 * m;
 		n -= m;
@@ -90,35 +90,35 @@ soft_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
 
 #ifdef HAVE_TARGET_AESNI
 static void
-ni_init(gcm_ctx *c, const uint8_t key[32])
+ni_init(ae_gcm_ctx *c, const uint8_t key[32])
 {
-	gcm_ni_init(&c->u.ni, key);
+	ae_gcm_ni_init(&c->u.ni, key);
 }
 
 static void
-ni_block(const gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
+ni_block(const ae_gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
 {
-	gcm_ni_encrypt_block(&c->u.ni, in, out);
+	ae_gcm_ni_encrypt_block(&c->u.ni, in, out);
 }
 
 static void
-ni_ghash(const gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
+ni_ghash(const ae_gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
 {
-	gcm_ni_ghash(&c->u.ni, y, in, n);
+	ae_gcm_ni_ghash(&c->u.ni, y, in, n);
 }
 
 static void
-ni_ctr32(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+ni_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
     size_t n)
 {
-	gcm_ni_ctr32(&c->u.ni, ctr, in, out, n);
+	ae_gcm_ni_ctr32(&c->u.ni, ctr, in, out, n);
 }
 
 static void
-ni_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+ni_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
     const uint8_t *in, uint8_t *out, size_t n)
 {
-	gcm_ni_ctr32_ghash(&c->u.ni, ctr, y, in, out, n);
+	ae_gcm_ni_ctr32_ghash(&c->u.ni, ctr, y, in, out, n);
 }
 #endif
 
@@ -126,99 +126,99 @@ ni_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
 
 #if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_VAES_AVX2)
 static void
-vaes_init(gcm_ctx *c, const uint8_t key[32])
+vaes_init(ae_gcm_ctx *c, const uint8_t key[32])
 {
-	gcm_vaes_init(&c->u.vaes, key);
+	ae_gcm_vaes_init(&c->u.vaes, key);
 }
 
 static void
-vaes_block(const gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
+vaes_block(const ae_gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
 {
-	gcm_ni_encrypt_block(&c->u.vaes.ni, in, out);
+	ae_gcm_ni_encrypt_block(&c->u.vaes.ni, in, out);
 }
 
 static void
-vaes_ghash(const gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
+vaes_ghash(const ae_gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
 {
-	gcm_vaes_ghash(&c->u.vaes, y, in, n);
+	ae_gcm_vaes_ghash(&c->u.vaes, y, in, n);
 }
 
 static void
-vaes_ctr32(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
+vaes_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
     uint8_t *out, size_t n)
 {
-	gcm_vaes_ctr32(&c->u.vaes, ctr, in, out, n);
+	ae_gcm_vaes_ctr32(&c->u.vaes, ctr, in, out, n);
 }
 
 static void
-vaes_ctr32_ghash(const gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+vaes_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
     const uint8_t *in, uint8_t *out, size_t n)
 {
-	gcm_vaes_ctr32_ghash(&c->u.vaes, ctr, y, in, out, n);
+	ae_gcm_vaes_ctr32_ghash(&c->u.vaes, ctr, y, in, out, n);
 }
 #endif
 
-static const struct gcm_impl impls[GCM_TIER_COUNT] = {
-	{ GCM_TIER_SOFT, "soft-ct", soft_available, soft_init, soft_block,
+static const struct ae_gcm_impl impls[AE_GCM_TIER_COUNT] = {
+	{ AE_GCM_TIER_SOFT, "soft-ct", soft_available, soft_init, soft_block,
 	  soft_ghash, soft_ctr32, soft_ctr32_ghash },
 #ifdef HAVE_TARGET_AESNI
-	{ GCM_TIER_NI, "aesni-pclmul", gcm_ni_available, ni_init, ni_block,
+	{ AE_GCM_TIER_NI, "aesni-pclmul", ae_gcm_ni_available, ni_init, ni_block,
 	  ni_ghash, ni_ctr32, ni_ctr32_ghash },
 #else
-	{ GCM_TIER_NI, "aesni-pclmul", gcm_ni_available, NULL, NULL, NULL,
+	{ AE_GCM_TIER_NI, "aesni-pclmul", ae_gcm_ni_available, NULL, NULL, NULL,
 	  NULL, NULL },
 #endif
 #if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_VAES_AVX2)
-	{ GCM_TIER_VAES, "vaes-avx2", gcm_vaes_available, vaes_init, vaes_block,
+	{ AE_GCM_TIER_VAES, "vaes-avx2", ae_gcm_vaes_available, vaes_init, vaes_block,
 	  vaes_ghash, vaes_ctr32, vaes_ctr32_ghash },
 #else
-	{ GCM_TIER_VAES, "vaes-avx2", gcm_vaes_available, NULL, NULL, NULL,
+	{ AE_GCM_TIER_VAES, "vaes-avx2", ae_gcm_vaes_available, NULL, NULL, NULL,
 	  NULL, NULL },
 #endif
 };
 
-/* Written only by gcm_force_software(), before threads start. */
+/* Written only by ae_gcm_force_software(), before threads start. */
 static int g_force_soft;
 
 void
-gcm_force_software(void)
+ae_gcm_force_software(void)
 {
 	g_force_soft = 1;
 }
 
 int
-gcm_tier_available(enum gcm_tier t)
+ae_gcm_tier_available(enum ae_gcm_tier t)
 {
-	if ((unsigned)t >= GCM_TIER_COUNT)
+	if ((unsigned)t >= AE_GCM_TIER_COUNT)
 		return 0;
 	return impls[t].available();
 }
 
-enum gcm_tier
-gcm_default_tier(void)
+enum ae_gcm_tier
+ae_gcm_default_tier(void)
 {
 	int t;
 
 	if (g_force_soft)
-		return GCM_TIER_SOFT;
-	for (t = GCM_TIER_COUNT - 1; t > GCM_TIER_SOFT; t--)
+		return AE_GCM_TIER_SOFT;
+	for (t = AE_GCM_TIER_COUNT - 1; t > AE_GCM_TIER_SOFT; t--)
 		if (impls[t].available())
-			return (enum gcm_tier)t;
-	return GCM_TIER_SOFT;
+			return (enum ae_gcm_tier)t;
+	return AE_GCM_TIER_SOFT;
 }
 
 const char *
-gcm_tier_name(enum gcm_tier t)
+ae_gcm_tier_name(enum ae_gcm_tier t)
 {
-	if ((unsigned)t >= GCM_TIER_COUNT)
+	if ((unsigned)t >= AE_GCM_TIER_COUNT)
 		return "unknown";
 	return impls[t].name;
 }
 
 int
-gcm_init_tier(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN], enum gcm_tier t)
+ae_gcm_init_tier(ae_gcm_ctx *ctx, const uint8_t key[AE_GCM_KEY_LEN], enum ae_gcm_tier t)
 {
-	if ((unsigned)t >= GCM_TIER_COUNT)
+	if ((unsigned)t >= AE_GCM_TIER_COUNT)
 		return AE_EINVAL;
 	if (!impls[t].available())
 		return AE_ENOTSUP;
@@ -229,26 +229,26 @@ gcm_init_tier(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN], enum gcm_tier t)
 }
 
 int
-gcm_init(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN])
+ae_gcm_init(ae_gcm_ctx *ctx, const uint8_t key[AE_GCM_KEY_LEN])
 {
-	return gcm_init_tier(ctx, key, gcm_default_tier());
+	return ae_gcm_init_tier(ctx, key, ae_gcm_default_tier());
 }
 
-enum gcm_tier
-gcm_ctx_tier(const gcm_ctx *ctx)
+enum ae_gcm_tier
+ae_gcm_ctx_tier(const ae_gcm_ctx *ctx)
 {
 	return ctx->impl->tier;
 }
 
 void
-gcm_wipe(gcm_ctx *ctx)
+ae_gcm_wipe(ae_gcm_ctx *ctx)
 {
 	ae_wipe(ctx, sizeof *ctx);
 }
 
 /* GHASH over data of any length, zero-padding the last block. */
 static void
-ghash_padded(const gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
+ghash_padded(const ae_gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
 {
 	uint8_t last[16];
 	size_t full = len / 16;
@@ -265,11 +265,11 @@ ghash_padded(const gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)
 
 /* J0: IV || 0^31 || 1 for 96-bit IVs, else GHASH(IV pad || 0^64 || [ivlen]64). */
 static void
-derive_j0(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, uint8_t j0[16])
+derive_j0(const ae_gcm_ctx *c, const uint8_t *iv, size_t ivlen, uint8_t j0[16])
 {
 	uint8_t lens[16];
 
-	if (ivlen == GCM_IV_LEN) {
+	if (ivlen == AE_GCM_IV_LEN) {
 		memcpy(j0, iv, 12);
 		j0[12] = j0[13] = j0[14] = 0;
 		j0[15] = 1;
@@ -284,7 +284,7 @@ derive_j0(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, uint8_t j0[16])
 
 /* CTR over any length: full blocks in bulk, the tail through a buffer. */
 static void
-ctr_any(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+ctr_any(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
     size_t len)
 {
 	uint8_t buf[16];
@@ -303,14 +303,14 @@ ctr_any(const gcm_ctx *c, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
 
 /* Start the GHASH with the AAD and return the first data counter. */
 static int
-begin(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+begin(const ae_gcm_ctx *c, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
     size_t aadlen, size_t len, uint8_t j0[16], uint8_t ctr[16], uint8_t y[16])
 {
 	uint32_t n;
 
 	if (ivlen == 0 || iv == NULL || (aadlen > 0 && aad == NULL))
 		return AE_EINVAL;
-	if ((uint64_t)len > GCM_MAX_LEN)
+	if ((uint64_t)len > AE_GCM_MAX_LEN)
 		return AE_ETOOBIG;
 	derive_j0(c, iv, ivlen, j0);
 	memcpy(ctr, j0, 16);
@@ -323,7 +323,7 @@ begin(const gcm_ctx *c, const uint8_t *iv, size_t ivlen, const uint8_t *aad,
 
 /* Fold in the length block and mask with E(K, J0). */
 static void
-finish(const gcm_ctx *c, const uint8_t j0[16], size_t aadlen, size_t len,
+finish(const ae_gcm_ctx *c, const uint8_t j0[16], size_t aadlen, size_t len,
     uint8_t y[16], uint8_t tag[16])
 {
 	uint8_t lens[16], ek[16];
@@ -339,9 +339,9 @@ finish(const gcm_ctx *c, const uint8_t j0[16], size_t aadlen, size_t len,
 }
 
 int
-gcm_seal(const gcm_ctx *c, const uint8_t *iv, size_t ivlen,
+ae_gcm_seal(const ae_gcm_ctx *c, const uint8_t *iv, size_t ivlen,
     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
-    uint8_t *out, uint8_t tag[GCM_TAG_LEN])
+    uint8_t *out, uint8_t tag[AE_GCM_TAG_LEN])
 {
 	uint8_t j0[16], ctr[16], y[16];
 	size_t full = len / 16;
@@ -362,7 +362,7 @@ gcm_seal(const gcm_ctx *c, const uint8_t *iv, size_t ivlen,
 }
 
 int
-gcm_open(const gcm_ctx *c, const uint8_t *iv, size_t ivlen,
+ae_gcm_open(const ae_gcm_ctx *c, const uint8_t *iv, size_t ivlen,
     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
     const uint8_t *tag, size_t taglen, uint8_t *out)
 {

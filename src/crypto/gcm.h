@@ -2,12 +2,12 @@
  * gcm.h -- AES-256-GCM (NIST SP 800-38D) with run-time tier dispatch.
  *
  * Tiers:
- *   GCM_TIER_SOFT  0  portable constant-time C (bitsliced AES, ctmul GHASH)
- *   GCM_TIER_NI    1  AES-NI + PCLMULQDQ, 8 blocks per step
- *   GCM_TIER_VAES  2  VAES + VPCLMULQDQ on 256-bit vectors, 16 per step
+ *   AE_GCM_TIER_SOFT  0  portable constant-time C (bitsliced AES, ctmul GHASH)
+ *   AE_GCM_TIER_NI    1  AES-NI + PCLMULQDQ, 8 blocks per step
+ *   AE_GCM_TIER_VAES  2  VAES + VPCLMULQDQ on 256-bit vectors, 16 per step
  *
- * gcm_init() picks the best tier the CPU offers, unless
- * gcm_force_software() was called first.  The context is allocated by the
+ * ae_gcm_init() picks the best tier the CPU offers, unless
+ * ae_gcm_force_software() was called first.  The context is allocated by the
  * caller, holds the expanded key, and is read-only after init, so one
  * context may be shared by many threads sealing or opening at once.
  */
@@ -22,66 +22,66 @@
 #include "gcm_ni.h"
 #include "gcm_vaes.h"
 
-enum gcm_tier {
-	GCM_TIER_SOFT = 0,
-	GCM_TIER_NI = 1,
-	GCM_TIER_VAES = 2,
-	GCM_TIER_COUNT
+enum ae_gcm_tier {
+	AE_GCM_TIER_SOFT = 0,
+	AE_GCM_TIER_NI = 1,
+	AE_GCM_TIER_VAES = 2,
+	AE_GCM_TIER_COUNT
 };
 
-#define GCM_KEY_LEN 32
-#define GCM_TAG_LEN 16
-#define GCM_IV_LEN 12      /* the recommended IV length */
+#define AE_GCM_KEY_LEN 32
+#define AE_GCM_TAG_LEN 16
+#define AE_GCM_IV_LEN 12      /* the recommended IV length */
 /* SP 800-38D: plaintext at most 2^39 - 256 bits. */
-#define GCM_MAX_LEN ((((uint64_t)1) << 36) - 32)
+#define AE_GCM_MAX_LEN ((((uint64_t)1) << 36) - 32)
 
-struct gcm_impl;
+struct ae_gcm_impl;
 
-typedef struct gcm_ctx {
-	const struct gcm_impl *impl;
+typedef struct ae_gcm_ctx {
+	const struct ae_gcm_impl *impl;
 	union {
 		struct {
-			struct aes_ct_key aes;
-			struct ghash_ct_key gh;
+			struct ae_aes_ct_key aes;
+			struct ae_ghash_ct_key gh;
 		} soft;
-		struct gcm_ni_key ni;
-		struct gcm_vaes_key vaes;
+		struct ae_gcm_ni_key ni;
+		struct ae_gcm_vaes_key vaes;
 	} u;
-} gcm_ctx;
+} ae_gcm_ctx;
 
 /*
- * Make every later gcm_init() use the software tier.  Call it before any
+ * Make every later ae_gcm_init() use the software tier.  Call it before any
  * thread uses this module (the CLI does it while parsing --no-hw); it
  * cannot be undone.
  */
-void gcm_force_software(void);
+void ae_gcm_force_software(void);
 
-/* The tier gcm_init() will use now. */
-enum gcm_tier gcm_default_tier(void);
+/* The tier ae_gcm_init() will use now. */
+enum ae_gcm_tier ae_gcm_default_tier(void);
 
 /* 1 if tier t can run on this CPU and build, else 0. */
-int gcm_tier_available(enum gcm_tier t);
+int ae_gcm_tier_available(enum ae_gcm_tier t);
 
 /* Short name of a tier: "soft-ct", "aesni-pclmul", "vaes-avx2". */
-const char *gcm_tier_name(enum gcm_tier t);
+const char *ae_gcm_tier_name(enum ae_gcm_tier t);
 
 /*
  * Set up ctx for key with the default tier.  Returns 0.
- * The caller MUST call gcm_wipe() when done: ctx holds round keys and H.
+ * The caller MUST call ae_gcm_wipe() when done: ctx holds round keys and H.
  */
-int gcm_init(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN]);
+int ae_gcm_init(ae_gcm_ctx *ctx, const uint8_t key[AE_GCM_KEY_LEN]);
 
 /*
- * Test hook: as gcm_init() but with tier t.  Returns AE_ENOTSUP if the
+ * Test hook: as ae_gcm_init() but with tier t.  Returns AE_ENOTSUP if the
  * tier is not available here, AE_EINVAL for an unknown tier.
  */
-int gcm_init_tier(gcm_ctx *ctx, const uint8_t key[GCM_KEY_LEN], enum gcm_tier t);
+int ae_gcm_init_tier(ae_gcm_ctx *ctx, const uint8_t key[AE_GCM_KEY_LEN], enum ae_gcm_tier t);
 
 /* The tier a context was set up with. */
-enum gcm_tier gcm_ctx_tier(const gcm_ctx *ctx);
+enum ae_gcm_tier ae_gcm_ctx_tier(const ae_gcm_ctx *ctx);
 
 /* Erase every secret in ctx. */
-void gcm_wipe(gcm_ctx *ctx);
+void ae_gcm_wipe(ae_gcm_ctx *ctx);
 
 /*
  * Encrypt len bytes of in to out and write the 16-byte tag.
@@ -90,11 +90,11 @@ void gcm_wipe(gcm_ctx *ctx);
  *              (key, IV) pair MUST be used only once.
  *   aad:       authenticated, not encrypted; may be NULL if aadlen is 0.
  *   in, out:   equal, or not overlapping at all.
- * Returns 0, AE_EINVAL for ivlen 0, AE_ETOOBIG if len > GCM_MAX_LEN.
+ * Returns 0, AE_EINVAL for ivlen 0, AE_ETOOBIG if len > AE_GCM_MAX_LEN.
  */
-int gcm_seal(const gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
+int ae_gcm_seal(const ae_gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
-    uint8_t *out, uint8_t tag[GCM_TAG_LEN]);
+    uint8_t *out, uint8_t tag[AE_GCM_TAG_LEN]);
 
 /*
  * Check tag over (aad, in) and, only if it verifies, decrypt in to out.
@@ -102,9 +102,9 @@ int gcm_seal(const gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
  *           constant time over taglen bytes.
  * Returns 0 on success; AE_EAUTH if the tag does not verify, in which
  * case out is left untouched (no plaintext is ever written); AE_EINVAL or
- * AE_ETOOBIG for bad lengths as gcm_seal().
+ * AE_ETOOBIG for bad lengths as ae_gcm_seal().
  */
-int gcm_open(const gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
+int ae_gcm_open(const ae_gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,
     const uint8_t *tag, size_t taglen, uint8_t *out);
 

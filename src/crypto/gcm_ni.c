@@ -26,9 +26,9 @@
 #include "gcm_x86.h"
 
 int
-gcm_ni_available(void)
+ae_gcm_ni_available(void)
 {
-	const struct cpu_features *f = cpu_features();
+	const struct ae_cpu_features *f = ae_cpu_features();
 
 	return f->aesni && f->pclmul && f->ssse3 && f->sse41;
 }
@@ -46,7 +46,7 @@ expand(__m128i k, __m128i t)
 }
 
 NI_INLINE __m128i
-aes_block(const struct gcm_ni_key *k, __m128i b)
+aes_block(const struct ae_gcm_ni_key *k, __m128i b)
 {
 	int r;
 
@@ -65,7 +65,7 @@ aes_block(const struct gcm_ni_key *k, __m128i b)
  * eight in registers spills on a 16-register machine.
  */
 NI_INLINE __m128i
-ghash8(const struct gcm_ni_key *k, __m128i y, const uint8_t *p)
+ghash8(const struct ae_gcm_ni_key *k, __m128i y, const uint8_t *p)
 {
 	struct acc a = { _mm_setzero_si128(), _mm_setzero_si128(),
 	    _mm_setzero_si128() };
@@ -80,7 +80,7 @@ ghash8(const struct gcm_ni_key *k, __m128i y, const uint8_t *p)
 }
 
 NI void
-gcm_ni_init(struct gcm_ni_key *k, const uint8_t key[32])
+ae_gcm_ni_init(struct ae_gcm_ni_key *k, const uint8_t key[32])
 {
 	__m128i k0 = _mm_loadu_si128((const __m128i *)key);
 	__m128i k1 = _mm_loadu_si128((const __m128i *)(key + 16));
@@ -117,7 +117,7 @@ gcm_ni_init(struct gcm_ni_key *k, const uint8_t key[32])
 }
 
 NI void
-gcm_ni_encrypt_block(const struct gcm_ni_key *k, const uint8_t in[16],
+ae_gcm_ni_encrypt_block(const struct ae_gcm_ni_key *k, const uint8_t in[16],
     uint8_t out[16])
 {
 	__m128i b = _mm_loadu_si128((const __m128i *)in);
@@ -126,7 +126,7 @@ gcm_ni_encrypt_block(const struct gcm_ni_key *k, const uint8_t in[16],
 }
 
 NI void
-gcm_ni_ghash(const struct gcm_ni_key *k, uint8_t y[16], const uint8_t *in,
+ae_gcm_ni_ghash(const struct ae_gcm_ni_key *k, uint8_t y[16], const uint8_t *in,
     size_t nblocks)
 {
 	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
@@ -144,7 +144,7 @@ gcm_ni_ghash(const struct gcm_ni_key *k, uint8_t y[16], const uint8_t *in,
 /* Encrypt the 8 counter blocks at ctr, ctr+1, ..., XOR into in, write
  * out. */
 NI_INLINE void
-ctr8(const struct gcm_ni_key *k, __m128i ctr, const uint8_t *in,
+ctr8(const struct ae_gcm_ni_key *k, __m128i ctr, const uint8_t *in,
     uint8_t *out)
 {
 	__m128i rk = _mm_load_si128((const __m128i *)k->rk[0]);
@@ -171,7 +171,7 @@ ctr8(const struct gcm_ni_key *k, __m128i ctr, const uint8_t *in,
 /* Blocks past the last multiple of 8, one at a time; each ciphertext
  * block is also folded into *acc unless acc is NULL. */
 NI_INLINE __m128i
-ctr_tail(const struct gcm_ni_key *k, __m128i ctr, const uint8_t *in,
+ctr_tail(const struct ae_gcm_ni_key *k, __m128i ctr, const uint8_t *in,
     uint8_t *out, size_t n, __m128i *acc)
 {
 	for (; n > 0; n--, in += 16, out += 16) {
@@ -187,7 +187,7 @@ ctr_tail(const struct gcm_ni_key *k, __m128i ctr, const uint8_t *in,
 }
 
 NI void
-gcm_ni_ctr32(const struct gcm_ni_key *k, uint8_t ctr[16], const uint8_t *in,
+ae_gcm_ni_ctr32(const struct ae_gcm_ni_key *k, uint8_t ctr[16], const uint8_t *in,
     uint8_t *out, size_t nblocks)
 {
 	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
@@ -201,7 +201,7 @@ gcm_ni_ctr32(const struct gcm_ni_key *k, uint8_t ctr[16], const uint8_t *in,
 }
 
 NI void
-gcm_ni_ctr32_ghash(const struct gcm_ni_key *k, uint8_t ctr[16], uint8_t y[16],
+ae_gcm_ni_ctr32_ghash(const struct ae_gcm_ni_key *k, uint8_t ctr[16], uint8_t y[16],
     const uint8_t *in, uint8_t *out, size_t nblocks)
 {
 	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
@@ -222,7 +222,7 @@ gcm_ni_ctr32_ghash(const struct gcm_ni_key *k, uint8_t ctr[16], uint8_t y[16],
 #else /* !HAVE_TARGET_AESNI */
 
 int
-gcm_ni_available(void)
+ae_gcm_ni_available(void)
 {
 	return 0;
 }

@@ -28,11 +28,11 @@
 #define VX_INLINE static inline __attribute__((always_inline)) VX
 
 int
-gcm_vaes_available(void)
+ae_gcm_vaes_available(void)
 {
-	const struct cpu_features *f = cpu_features();
+	const struct ae_cpu_features *f = ae_cpu_features();
 
-	return gcm_ni_available() && f->vaes && f->vpclmulqdq && f->avx2;
+	return ae_gcm_ni_available() && f->vaes && f->vpclmulqdq && f->avx2;
 }
 
 VX_INLINE __m256i
@@ -76,7 +76,7 @@ fold(__m256i x)
 
 /* y <- (y + X1)H^16 + X2 H^15 + ... + X16 H^1 over the 16 blocks at p. */
 VX_INLINE __m128i
-ghash16(const struct gcm_vaes_key *k, __m128i y, const uint8_t *p)
+ghash16(const struct ae_gcm_vaes_key *k, __m128i y, const uint8_t *p)
 {
 	struct acc256 a = { _mm256_setzero_si256(), _mm256_setzero_si256(),
 	    _mm256_setzero_si256() };
@@ -100,7 +100,7 @@ ghash16(const struct gcm_vaes_key *k, __m128i y, const uint8_t *p)
 /* Encrypt counters c .. c+15 (c in byte-swapped-counter form), XOR into
  * in, write out. */
 VX_INLINE void
-ctr16(const struct gcm_vaes_key *k, __m128i c, const uint8_t *in, uint8_t *out)
+ctr16(const struct ae_gcm_vaes_key *k, __m128i c, const uint8_t *in, uint8_t *out)
 {
 	__m256i cb = _mm256_broadcastsi128_si256(c);
 	__m256i s[8], rk = RK(0);
@@ -124,12 +124,12 @@ ctr16(const struct gcm_vaes_key *k, __m128i c, const uint8_t *in, uint8_t *out)
 }
 
 VX void
-gcm_vaes_init(struct gcm_vaes_key *k, const uint8_t key[32])
+ae_gcm_vaes_init(struct ae_gcm_vaes_key *k, const uint8_t key[32])
 {
 	__m128i pw[16];
 	int i;
 
-	gcm_ni_init(&k->ni, key);
+	ae_gcm_ni_init(&k->ni, key);
 	for (i = 0; i < 15; i++)
 		_mm256_store_si256((__m256i *)k->rk[i], _mm256_broadcastsi128_si256(
 		    _mm_load_si128((const __m128i *)k->ni.rk[i])));
@@ -148,7 +148,7 @@ gcm_vaes_init(struct gcm_vaes_key *k, const uint8_t key[32])
 }
 
 VX void
-gcm_vaes_ghash(const struct gcm_vaes_key *k, uint8_t y[16], const uint8_t *in,
+ae_gcm_vaes_ghash(const struct ae_gcm_vaes_key *k, uint8_t y[16], const uint8_t *in,
     size_t nblocks)
 {
 	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
@@ -157,11 +157,11 @@ gcm_vaes_ghash(const struct gcm_vaes_key *k, uint8_t y[16], const uint8_t *in,
 		acc = ghash16(k, acc, in);
 	_mm_storeu_si128((__m128i *)y, bswap128(acc));
 	if (nblocks > 0)
-		gcm_ni_ghash(&k->ni, y, in, nblocks);
+		ae_gcm_ni_ghash(&k->ni, y, in, nblocks);
 }
 
 VX void
-gcm_vaes_ctr32(const struct gcm_vaes_key *k, uint8_t ctr[16],
+ae_gcm_vaes_ctr32(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
     const uint8_t *in, uint8_t *out, size_t nblocks)
 {
 	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
@@ -172,11 +172,11 @@ gcm_vaes_ctr32(const struct gcm_vaes_key *k, uint8_t ctr[16],
 	}
 	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
 	if (nblocks > 0)
-		gcm_ni_ctr32(&k->ni, ctr, in, out, nblocks);
+		ae_gcm_ni_ctr32(&k->ni, ctr, in, out, nblocks);
 }
 
 VX void
-gcm_vaes_ctr32_ghash(const struct gcm_vaes_key *k, uint8_t ctr[16],
+ae_gcm_vaes_ctr32_ghash(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
     uint8_t y[16], const uint8_t *in, uint8_t *out, size_t nblocks)
 {
 	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
@@ -190,13 +190,13 @@ gcm_vaes_ctr32_ghash(const struct gcm_vaes_key *k, uint8_t ctr[16],
 	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
 	_mm_storeu_si128((__m128i *)y, bswap128(acc));
 	if (nblocks > 0)
-		gcm_ni_ctr32_ghash(&k->ni, ctr, y, in, out, nblocks);
+		ae_gcm_ni_ctr32_ghash(&k->ni, ctr, y, in, out, nblocks);
 }
 
 #else /* no VAES build */
 
 int
-gcm_vaes_available(void)
+ae_gcm_vaes_available(void)
 {
 	return 0;
 }

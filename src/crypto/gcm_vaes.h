@@ -4,7 +4,7 @@
  *
  * This is tier 2.  It handles 16 blocks per step, two per vector, and
  * hands anything shorter to the tier-1 functions, whose key it embeds.
- * Callers MUST check gcm_vaes_available() first.
+ * Callers MUST check ae_gcm_vaes_available() first.
  */
 #ifndef AE_GCM_VAES_H
 #define AE_GCM_VAES_H
@@ -16,24 +16,24 @@
 
 /* The tier-1 key plus round keys broadcast to both lanes and H^16..H^1
  * paired for two blocks per vector.  Secret. */
-struct gcm_vaes_key {
-	struct gcm_ni_key ni;
+struct ae_gcm_vaes_key {
+	struct ae_gcm_ni_key ni;
 	_Alignas(32) uint8_t rk[15][32];
 	_Alignas(32) uint8_t hp[8][32];   /* hp[j] = (H^(16-2j), H^(15-2j)) */
 	_Alignas(32) uint8_t hk[8][32];   /* Karatsuba halves of hp[j] */
 };
 
 /* 1 if built and the CPU has VAES, VPCLMULQDQ, AVX2 and tier 1. */
-int gcm_vaes_available(void);
+int ae_gcm_vaes_available(void);
 
-void gcm_vaes_init(struct gcm_vaes_key *k, const uint8_t key[32]);
+void ae_gcm_vaes_init(struct ae_gcm_vaes_key *k, const uint8_t key[32]);
 
-/* As gcm_ni_ghash(), gcm_ni_ctr32() and gcm_ni_ctr32_ghash(). */
-void gcm_vaes_ghash(const struct gcm_vaes_key *k, uint8_t y[16],
+/* As ae_gcm_ni_ghash(), ae_gcm_ni_ctr32() and ae_gcm_ni_ctr32_ghash(). */
+void ae_gcm_vaes_ghash(const struct ae_gcm_vaes_key *k, uint8_t y[16],
     const uint8_t *in, size_t nblocks);
-void gcm_vaes_ctr32(const struct gcm_vaes_key *k, uint8_t ctr[16],
+void ae_gcm_vaes_ctr32(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
     const uint8_t *in, uint8_t *out, size_t nblocks);
-void gcm_vaes_ctr32_ghash(const struct gcm_vaes_key *k, uint8_t ctr[16],
+void ae_gcm_vaes_ctr32_ghash(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
     uint8_t y[16], const uint8_t *in, uint8_t *out, size_t nblocks);
 
 #endif

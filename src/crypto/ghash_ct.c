@@ -116,7 +116,7 @@ reduce(const struct acc *a, uint64_t *y1, uint64_t *y0)
 
 /* (y1:y0) <- (y1:y0) * H */
 static void
-mul_h(const struct ghash_ct_key *k, uint64_t *y1, uint64_t *y0)
+mul_h(const struct ae_ghash_ct_key *k, uint64_t *y1, uint64_t *y0)
 {
 	struct acc a = { { 0, 0, 0 }, { 0, 0, 0 } };
 
@@ -215,7 +215,7 @@ xor_lanes(__m256i v)
 #define HV(w) ((const __m256i *)k->hv[w])
 
 static AVX2 void
-update_avx2(const struct ghash_ct_key *k, uint64_t *y1, uint64_t *y0,
+update_avx2(const struct ae_ghash_ct_key *k, uint64_t *y1, uint64_t *y0,
     const uint8_t *in, size_t ngroups)
 {
 	for (; ngroups > 0; ngroups--, in += 64) {
@@ -245,7 +245,7 @@ update_avx2(const struct ghash_ct_key *k, uint64_t *y1, uint64_t *y0,
  * and h0^h1, the words lo, hi and lo^hi, each split into four classes,
  * lane L holding the word of H^(4-L). */
 static void
-init_avx2(struct ghash_ct_key *k)
+init_avx2(struct ae_ghash_ct_key *k)
 {
 	static const uint32_t cls[4] = {
 		0x11111111, 0x22222222, 0x44444444, 0x88888888
@@ -271,7 +271,7 @@ init_avx2(struct ghash_ct_key *k)
 #endif
 
 void
-ghash_ct_init(struct ghash_ct_key *k, const uint8_t h[16])
+ae_ghash_ct_init(struct ae_ghash_ct_key *k, const uint8_t h[16])
 {
 	uint64_t y1 = load_be64(h), y0 = load_be64(h + 8);
 	int i;
@@ -290,7 +290,7 @@ ghash_ct_init(struct ghash_ct_key *k, const uint8_t h[16])
 }
 
 static void
-update_portable(const struct ghash_ct_key *k, uint64_t *py1, uint64_t *py0,
+update_portable(const struct ae_ghash_ct_key *k, uint64_t *py1, uint64_t *py0,
     const uint8_t *in, size_t nblocks)
 {
 	uint64_t y1 = *py1, y0 = *py0;
@@ -314,7 +314,7 @@ update_portable(const struct ghash_ct_key *k, uint64_t *py1, uint64_t *py0,
 }
 
 void
-ghash_ct_update_portable(const struct ghash_ct_key *k, uint8_t y[16],
+ae_ghash_ct_update_portable(const struct ae_ghash_ct_key *k, uint8_t y[16],
     const uint8_t *in, size_t nblocks)
 {
 	uint64_t y1 = load_be64(y), y0 = load_be64(y + 8);
@@ -325,13 +325,13 @@ ghash_ct_update_portable(const struct ghash_ct_key *k, uint8_t y[16],
 }
 
 void
-ghash_ct_update(const struct ghash_ct_key *k, uint8_t y[16],
+ae_ghash_ct_update(const struct ae_ghash_ct_key *k, uint8_t y[16],
     const uint8_t *in, size_t nblocks)
 {
 	uint64_t y1 = load_be64(y), y0 = load_be64(y + 8);
 
 #ifdef HAVE_TARGET_AVX2
-	if (nblocks >= 4 && cpu_features()->avx2) {
+	if (nblocks >= 4 && ae_cpu_features()->avx2) {
 		update_avx2(k, &y1, &y0, in, nblocks / 4);
 		in += 64 * (nblocks / 4);
 		nblocks %= 4;

@@ -12,7 +12,7 @@
 
 /* The hash key H = E(K, 0^128) and its powers H^1..H^4, as big-endian
  * 64-bit halves, plus their bit reversals.  Secret. */
-struct ghash_ct_key {
+struct ae_ghash_ct_key {
 	uint64_t h[4][2];     /* h[i] = H^(i+1): [0] high half, [1] low half */
 	uint64_t hr[4][2];    /* the same, each half bit-reversed */
 	/* For the AVX2 path: 32-bit words of H^4..H^1 split into bit
@@ -21,21 +21,21 @@ struct ghash_ct_key {
 };
 
 /* Set up from H (16 bytes, GCM byte order).  The caller wipes k. */
-void ghash_ct_init(struct ghash_ct_key *k, const uint8_t h[16]);
+void ae_ghash_ct_init(struct ae_ghash_ct_key *k, const uint8_t h[16]);
 
 /*
  * y <- (y xor X1)*H ... over nblocks 16-byte blocks of in, the GHASH
  * update of SP 800-38D section 6.4.  y is in GCM byte order.
  */
-void ghash_ct_update(const struct ghash_ct_key *k, uint8_t y[16],
+void ae_ghash_ct_update(const struct ae_ghash_ct_key *k, uint8_t y[16],
     const uint8_t *in, size_t nblocks);
 
 /*
- * Test hook: the same as ghash_ct_update() but always on the portable
+ * Test hook: the same as ae_ghash_ct_update() but always on the portable
  * scalar code, so that a test can compare it with the AVX2 path the
  * dispatcher picks on this machine.
  */
-void ghash_ct_update_portable(const struct ghash_ct_key *k, uint8_t y[16],
+void ae_ghash_ct_update_portable(const struct ae_ghash_ct_key *k, uint8_t y[16],
     const uint8_t *in, size_t nblocks);
 
 #endif

@@ -9,19 +9,19 @@
 
 #include "sha256.h"
 
-struct hmac_sha256 {
-	struct sha256 inner;
-	struct sha256 outer;   /* already fed the outer padded key */
+struct ae_hmac_sha256 {
+	struct ae_sha256 inner;
+	struct ae_sha256 outer;   /* already fed the outer padded key */
 };
 
 /* Start a MAC with a key of any length (keys over 64 bytes are hashed
  * first, as the RFC says).  The caller MUST finish or wipe h. */
-void hmac_sha256_init(struct hmac_sha256 *h, const void *key, size_t keylen);
-void hmac_sha256_update(struct hmac_sha256 *h, const void *p, size_t n);
+void ae_hmac_sha256_init(struct ae_hmac_sha256 *h, const void *key, size_t keylen);
+void ae_hmac_sha256_update(struct ae_hmac_sha256 *h, const void *p, size_t n);
 /* Write the 32-byte MAC and wipe h. */
-void hmac_sha256_final(struct hmac_sha256 *h, uint8_t out[SHA256_LEN]);
+void ae_hmac_sha256_final(struct ae_hmac_sha256 *h, uint8_t out[AE_SHA256_LEN]);
 /* One-shot MAC. */
-void hmac_sha256(const void *key, size_t keylen, const void *p, size_t n,
-    uint8_t out[SHA256_LEN]);
+void ae_hmac_sha256(const void *key, size_t keylen, const void *p, size_t n,
+    uint8_t out[AE_SHA256_LEN]);
 
 #endif

@@ -54,7 +54,7 @@ compress(uint32_t h[8], const uint8_t *p)
 }
 
 void
-sha256_init(struct sha256 *s)
+ae_sha256_init(struct ae_sha256 *s)
 {
 	static const uint32_t iv[8] = {
 		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -67,7 +67,7 @@ sha256_init(struct sha256 *s)
 }
 
 void
-sha256_update(struct sha256 *s, const void *data, size_t n)
+ae_sha256_update(struct ae_sha256 *s, const void *data, size_t n)
 {
 	const uint8_t *p = data;
 
@@ -75,7 +75,7 @@ sha256_update(struct sha256 *s, const void *data, size_t n)
 		return;
 	s->len += n;
 	if (s->fill > 0) {
-		size_t take = SHA256_BLOCK - s->fill;
+		size_t take = AE_SHA256_BLOCK - s->fill;
 
 		if (take > n)
 			take = n;
@@ -83,12 +83,12 @@ sha256_update(struct sha256 *s, const void *data, size_t n)
 		s->fill += take;
 		p += take;
 		n -= take;
-		if (s->fill < SHA256_BLOCK)
+		if (s->fill < AE_SHA256_BLOCK)
 			return;
 		compress(s->h, s->buf);
 		s->fill = 0;
 	}
-	for (; n >= SHA256_BLOCK; n -= SHA256_BLOCK, p += SHA256_BLOCK)
+	for (; n >= AE_SHA256_BLOCK; n -= AE_SHA256_BLOCK, p += AE_SHA256_BLOCK)
 		compress(s->h, p);
 	if (n > 0) {
 		memcpy(s->buf, p, n);
@@ -97,19 +97,19 @@ sha256_update(struct sha256 *s, const void *data, size_t n)
 }
 
 void
-sha256_final(struct sha256 *s, uint8_t out[SHA256_LEN])
+ae_sha256_final(struct ae_sha256 *s, uint8_t out[AE_SHA256_LEN])
 {
 	uint64_t bits = s->len * 8;
 	int i;
 
 	s->buf[s->fill++] = 0x80;
-	if (s->fill > SHA256_BLOCK - 8) {
-		memset(s->buf + s->fill, 0, SHA256_BLOCK - s->fill);
+	if (s->fill > AE_SHA256_BLOCK - 8) {
+		memset(s->buf + s->fill, 0, AE_SHA256_BLOCK - s->fill);
 		compress(s->h, s->buf);
 		s->fill = 0;
 	}
-	memset(s->buf + s->fill, 0, SHA256_BLOCK - 8 - s->fill);
-	store_be64(s->buf + SHA256_BLOCK - 8, bits);
+	memset(s->buf + s->fill, 0, AE_SHA256_BLOCK - 8 - s->fill);
+	store_be64(s->buf + AE_SHA256_BLOCK - 8, bits);
 	compress(s->h, s->buf);
 	for (i = 0; i < 8; i++)
 		store_be32(out + 4 * i, s->h[i]);
@@ -117,11 +117,11 @@ sha256_final(struct sha256 *s, uint8_t out[SHA256_LEN])
 }
 
 void
-sha256(const void *p, size_t n, uint8_t out[SHA256_LEN])
+ae_sha256(const void *p, size_t n, uint8_t out[AE_SHA256_LEN])
 {
-	struct sha256 s;
+	struct ae_sha256 s;
 
-	sha256_init(&s);
-	sha256_update(&s, p, n);
-	sha256_final(&s, out);
+	ae_sha256_init(&s);
+	ae_sha256_update(&s, p, n);
+	ae_sha256_final(&s, out);
 }

@@ -7,22 +7,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SHA256_LEN 32
-#define SHA256_BLOCK 64
+#define AE_SHA256_LEN 32
+#define AE_SHA256_BLOCK 64
 
-struct sha256 {
+struct ae_sha256 {
 	uint32_t h[8];
 	uint64_t len;              /* bytes hashed so far */
-	uint8_t buf[SHA256_BLOCK];
+	uint8_t buf[AE_SHA256_BLOCK];
 	size_t fill;               /* bytes waiting in buf */
 };
 
-void sha256_init(struct sha256 *s);
+void ae_sha256_init(struct ae_sha256 *s);
 /* Hash n more bytes; p may be NULL when n is 0. */
-void sha256_update(struct sha256 *s, const void *p, size_t n);
+void ae_sha256_update(struct ae_sha256 *s, const void *p, size_t n);
 /* Write the digest and wipe s. */
-void sha256_final(struct sha256 *s, uint8_t out[SHA256_LEN]);
+void ae_sha256_final(struct ae_sha256 *s, uint8_t out[AE_SHA256_LEN]);
 /* One-shot digest of n bytes. */
-void sha256(const void *p, size_t n, uint8_t out[SHA256_LEN]);
+void ae_sha256(const void *p, size_t n, uint8_t out[AE_SHA256_LEN]);
 
 #endif

@@ -471,7 +471,7 @@ worker_main(void *arg)
 {
 	struct worker_arg *w = arg;
 	struct pipe *pp = w->pp;
-	const gcm_ctx *key = pp->p->key;
+	const ae_gcm_ctx *key = pp->p->key;
 	struct job *j;
 	int r;
 

@@ -19,7 +19,7 @@
 #define AE_PIPE_MAX_THREADS 256
 
 struct ae_pipe_params {
-	const gcm_ctx *key;         /* the payload cipher, read-only */
+	const ae_gcm_ctx *key;         /* the payload cipher, read-only */
 	unsigned chunk_log2;        /* AE_CHUNK_LOG2_MIN .. _MAX */
 	int level;                  /* encode: 0 (store) .. the engine's
 	                             * highest level (deflate.h) */

@@ -4,7 +4,7 @@
  * The key, the plaintext and H are marked undefined with
  * VALGRIND_MAKE_MEM_UNDEFINED; memcheck then reports any branch or memory
  * address that depends on them.  Only the tag-check verdict is declared
- * public inside gcm_open (AE_DECLASSIFY), since a caller must branch on
+ * public inside ae_gcm_open (AE_DECLASSIFY), since a caller must branch on
  * it.  The key handling of the container runs too: a key file's hex
  * encoding, and a key slot's wrap and unwrap (HKDF, HMAC, the XOR pad and
  * the MAC compare), with the slot secret and the file key undefined.  Run: valgrind --error-exitcode=1 ctgrind.  Zero errors is a pass.
@@ -24,11 +24,11 @@
 #define LEN 1000   /* 62 full blocks and a tail: bulk and tail paths */
 
 static int
-run_tier(enum gcm_tier t)
+run_tier(enum ae_gcm_tier t)
 {
 	static uint8_t key[32], pt[LEN], ct[LEN], back[LEN], aad[37];
 	uint8_t iv[12] = { 1, 2, 3 }, iv_long[20] = { 9 }, tag[16], bad[16];
-	gcm_ctx ctx;
+	ae_gcm_ctx ctx;
 	int i, r1, r2, r3, r4;
 
 	for (i = 0; i < 32; i++)
@@ -38,30 +38,30 @@ run_tier(enum gcm_tier t)
 	VALGRIND_MAKE_MEM_UNDEFINED(key, sizeof key);
 	VALGRIND_MAKE_MEM_UNDEFINED(pt, sizeof pt);
 
-	if (gcm_init_tier(&ctx, key, t) != 0) {
-		printf("tier %s: not available, skipped\n", gcm_tier_name(t));
+	if (ae_gcm_init_tier(&ctx, key, t) != 0) {
+		printf("tier %s: not available, skipped\n", ae_gcm_tier_name(t));
 		return 0;
 	}
 	/* H and its powers live in ctx: mark the whole keyed state. */
 	VALGRIND_MAKE_MEM_UNDEFINED(&ctx.u, sizeof ctx.u);
 
-	gcm_seal(&ctx, iv, sizeof iv, aad, sizeof aad, pt, LEN, ct, tag);
+	ae_gcm_seal(&ctx, iv, sizeof iv, aad, sizeof aad, pt, LEN, ct, tag);
 	/* The tag and ciphertext are public once produced. */
 	VALGRIND_MAKE_MEM_DEFINED(tag, sizeof tag);
 	VALGRIND_MAKE_MEM_DEFINED(ct, sizeof ct);
-	r1 = gcm_open(&ctx, iv, sizeof iv, aad, sizeof aad, ct, LEN, tag, 16, back);
+	r1 = ae_gcm_open(&ctx, iv, sizeof iv, aad, sizeof aad, ct, LEN, tag, 16, back);
 	memcpy(bad, tag, 16);
 	bad[15] ^= 1;
-	r2 = gcm_open(&ctx, iv, sizeof iv, aad, sizeof aad, ct, LEN, bad, 16, back);
+	r2 = ae_gcm_open(&ctx, iv, sizeof iv, aad, sizeof aad, ct, LEN, bad, 16, back);
 	/* a non-96-bit IV: J0 comes from GHASH under the secret H */
-	gcm_seal(&ctx, iv_long, sizeof iv_long, NULL, 0, pt, LEN, ct, tag);
+	ae_gcm_seal(&ctx, iv_long, sizeof iv_long, NULL, 0, pt, LEN, ct, tag);
 	VALGRIND_MAKE_MEM_DEFINED(tag, sizeof tag);
 	VALGRIND_MAKE_MEM_DEFINED(ct, sizeof ct);
-	r3 = gcm_open(&ctx, iv_long, sizeof iv_long, NULL, 0, ct, LEN, tag, 16, back);
-	r4 = gcm_open(&ctx, iv_long, sizeof iv_long, NULL, 0, ct, LEN, bad, 16, back);
-	gcm_wipe(&ctx);
+	r3 = ae_gcm_open(&ctx, iv_long, sizeof iv_long, NULL, 0, ct, LEN, tag, 16, back);
+	r4 = ae_gcm_open(&ctx, iv_long, sizeof iv_long, NULL, 0, ct, LEN, bad, 16, back);
+	ae_gcm_wipe(&ctx);
 	printf("tier %s: seal/open ran (good tag %s, bad tag %s; long IV good %s, "
-	    "bad %s)\n", gcm_tier_name(t), r1 == 0 ? "accepted" : "REJECTED",
+	    "bad %s)\n", ae_gcm_tier_name(t), r1 == 0 ? "accepted" : "REJECTED",
 	    r2 != 0 ? "rejected" : "ACCEPTED", r3 == 0 ? "accepted" : "REJECTED",
 	    r4 != 0 ? "rejected" : "ACCEPTED");
 	return (r1 == 0 && r2 != 0 && r3 == 0 && r4 != 0) ? 0 : 1;
@@ -147,8 +147,8 @@ main(void)
 {
 	int t, bad = 0;
 
-	for (t = 0; t < GCM_TIER_COUNT; t++)
-		bad |= run_tier((enum gcm_tier)t);
+	for (t = 0; t < AE_GCM_TIER_COUNT; t++)
+		bad |= run_tier((enum ae_gcm_tier)t);
 	bad |= run_keys();
 	bad |= run_identity();
 	return bad;

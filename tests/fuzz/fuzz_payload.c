@@ -32,7 +32,7 @@
 #define CS ((size_t)1 << LOG2)
 
 static size_t
-seal_list(const gcm_ctx *g, const uint8_t *p, size_t n, uint8_t *out,
+seal_list(const ae_gcm_ctx *g, const uint8_t *p, size_t n, uint8_t *out,
     size_t cap)
 {
 	uint8_t nonce[AE_NONCE_LEN];
@@ -51,7 +51,7 @@ seal_list(const gcm_ctx *g, const uint8_t *p, size_t n, uint8_t *out,
 		out[olen] = flags;
 		store_be32(out + olen + 1, (uint32_t)len);
 		ae_chunk_nonce(index++, flags & AE_FLAG_FINAL, nonce);
-		gcm_seal(g, nonce, sizeof nonce, out + olen, AE_FRAME_LEN,
+		ae_gcm_seal(g, nonce, sizeof nonce, out + olen, AE_FRAME_LEN,
 		    p + pos, len, out + olen + AE_FRAME_LEN,
 		    out + olen + AE_FRAME_LEN + len);
 		olen += AE_FRAME_LEN + len + AE_TAG_LEN;
@@ -74,12 +74,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ae_tar_reader tr;
 	struct ae_memio tin;
 	struct ae_reader trd = { ae_mem_read, &tin, NULL };
-	gcm_ctx g;
+	ae_gcm_ctx g;
 	int rc;
 
 	if (size < 1)
 		return 0;
-	gcm_init(&g, FUZZ_KEY);
+	ae_gcm_init(&g, FUZZ_KEY);
 	memset(&in, 0, sizeof in);
 	if (data[0] & 1) {
 		in.src = sealed;
@@ -113,6 +113,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ae_tar_reader_free(&tr);
 	}
 	free(out.dst);
-	gcm_wipe(&g);
+	ae_gcm_wipe(&g);
 	return 0;
 }

@@ -23,12 +23,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ae_reader ra = { ae_mem_read, &a, NULL }, rb = { ae_mem_read, &b, NULL };
 	struct ae_writer wb = { ae_mem_write, &b }, wc = { ae_mem_write, &c };
 	struct ae_diag d;
-	gcm_ctx g;
+	ae_gcm_ctx g;
 	int rc;
 
 	if (size < 1)
 		return 0;
-	gcm_init(&g, FUZZ_KEY);
+	ae_gcm_init(&g, FUZZ_KEY);
 	memset(&pp, 0, sizeof pp);
 	pp.key = &g;
 	pp.chunk_log2 = AE_CHUNK_LOG2_MIN;
@@ -50,6 +50,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(c.fill == 0 || memcmp(c.dst, data + 1, c.fill) == 0);
 	free(b.dst);
 	free(c.dst);
-	gcm_wipe(&g);
+	ae_gcm_wipe(&g);
 	return 0;
 }

@@ -47,19 +47,19 @@ static const char *outdir;
 static void
 fixed_bytes(const char *label, uint8_t *out, size_t n)
 {
-	uint8_t blk[SHA256_LEN];
+	uint8_t blk[AE_SHA256_LEN];
 	uint32_t ctr = 0;
-	struct sha256 s;
+	struct ae_sha256 s;
 
 	while (n > 0) {
 		uint8_t c[4];
 		size_t k = n < sizeof blk ? n : sizeof blk;
 
 		store_be32(c, ctr++);
-		sha256_init(&s);
-		sha256_update(&s, label, strlen(label));
-		sha256_update(&s, c, 4);
-		sha256_final(&s, blk);
+		ae_sha256_init(&s);
+		ae_sha256_update(&s, label, strlen(label));
+		ae_sha256_update(&s, c, 4);
+		ae_sha256_final(&s, blk);
 		memcpy(out, blk, k);
 		out += k;
 		n -= k;
@@ -214,7 +214,7 @@ make_header(const char *name, int slots, unsigned log2, int type,
 
 /* Seal one chunk record onto b. */
 static void
-seal(struct buf *b, const gcm_ctx *k, unsigned log2, int level,
+seal(struct buf *b, const ae_gcm_ctx *k, unsigned log2, int level,
     uint64_t index, int final, const uint8_t *p, size_t n)
 {
 	struct ae_chunk_coder c;
@@ -235,7 +235,7 @@ seal(struct buf *b, const gcm_ctx *k, unsigned log2, int level,
 /* Seal all of data as a normal payload.  Records each record's start
  * in starts[] (up to max) and returns the count. */
 static size_t
-seal_all(struct buf *b, const gcm_ctx *k, unsigned log2, int level,
+seal_all(struct buf *b, const ae_gcm_ctx *k, unsigned log2, int level,
     const uint8_t *data, size_t n, size_t *starts, size_t max)
 {
 	size_t cs = (size_t)1 << log2, off = 0, i = 0;
@@ -260,14 +260,14 @@ build(struct buf *b, const char *name, int slots, unsigned log2, int level,
 {
 	static struct ae_header h;
 	uint8_t fk[32];
-	gcm_ctx k;
+	ae_gcm_ctx k;
 	size_t cnt;
 
 	make_header(name, slots, log2, AE_PAYLOAD_STREAM, &h, fk);
 	put(b, h.raw, h.len);
 	ae_header_payload_cipher(&h, fk, &k);
 	cnt = seal_all(b, &k, log2, level, data, n, starts, max);
-	gcm_wipe(&k);
+	ae_gcm_wipe(&k);
 	return cnt;
 }
 
@@ -368,7 +368,7 @@ index_archive(struct buf *b, const char *name, const uint8_t *text,
 	struct buf t = { 0 };
 	uint8_t fk[32], *ix, foot[AE_FOOTER_LEN];
 	size_t starts[8], n, i, ixlen, at;
-	gcm_ctx k, ik;
+	ae_gcm_ctx k, ik;
 
 	ae_index_builder_init(&ib);
 	index_tar(&t, &ib, text);
@@ -396,8 +396,8 @@ index_archive(struct buf *b, const char *name, const uint8_t *text,
 	free(ix);
 	free(t.p);
 	ae_index_builder_free(&ib);
-	gcm_wipe(&k);
-	gcm_wipe(&ik);
+	ae_gcm_wipe(&k);
+	ae_gcm_wipe(&ik);
 	return at;
 }
 
@@ -409,7 +409,7 @@ main(int argc, char **argv)
 	size_t starts[16], n, hlen;
 	uint8_t fk[32], *text, *rnd;
 	char keytext[256];
-	gcm_ctx k;
+	ae_gcm_ctx k;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: mksamples DIR\n");
@@ -493,9 +493,9 @@ main(int argc, char **argv)
 		put(&b, raw, len);
 		fix_crc(&b, len);
 		/* The MAC, as section 4 of the spec computes it. */
-		hkdf_sha256(NULL, 0, fk, 32, (const uint8_t *)AE_LABEL_HEADER,
+		ae_hkdf_sha256(NULL, 0, fk, 32, (const uint8_t *)AE_LABEL_HEADER,
 		    sizeof AE_LABEL_HEADER - 1, hk, 32);
-		hmac_sha256(hk, 32, b.p, len - AE_MAC_LEN,
+		ae_hmac_sha256(hk, 32, b.p, len - AE_MAC_LEN,
 		    b.p + len - AE_MAC_LEN);
 		if (ae_header_parse(b.p, len, &h2, NULL) != AE_OK) {
 			fprintf(stderr, "unknown-slot sample does not parse\n");
@@ -504,7 +504,7 @@ main(int argc, char **argv)
 		ae_header_payload_cipher(&h, fk, &k);
 		seal_all(&b, &k, 16, 6, (const uint8_t *)"skip what you do "
 		    "not know\n", 26, starts, 16);
-		gcm_wipe(&k);
+		ae_gcm_wipe(&k);
 		save("good-unknown-slot.aes", b.p, b.len);
 		b.len = 0;
 	}
@@ -592,7 +592,7 @@ main(int argc, char **argv)
 	ae_header_payload_cipher(&h, fk, &k);
 	seal(&b, &k, 16, 6, 0, 1, (const uint8_t *)"first final\n", 12);
 	seal(&b, &k, 16, 6, 1, 1, (const uint8_t *)"second final\n", 13);
-	gcm_wipe(&k);
+	ae_gcm_wipe(&k);
 	save("bad-two-final.aes", b.p, b.len);
 	b.len = 0;
 

@@ -29,28 +29,28 @@ struct tier {
 static void
 ct_block(const void *k, const uint8_t in[16], uint8_t out[16])
 {
-	aes_ct_encrypt_block(k, in, out);
+	ae_aes_ct_encrypt_block(k, in, out);
 }
 
 static void
 ct_ctr(const void *k, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
     size_t n)
 {
-	aes_ct_ctr32(k, ctr, in, out, n);
+	ae_aes_ct_ctr32(k, ctr, in, out, n);
 }
 
 #ifdef HAVE_TARGET_AESNI
 static void
 ni_block(const void *k, const uint8_t in[16], uint8_t out[16])
 {
-	gcm_ni_encrypt_block(k, in, out);
+	ae_gcm_ni_encrypt_block(k, in, out);
 }
 
 static void
 ni_ctr(const void *k, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
     size_t n)
 {
-	gcm_ni_ctr32(k, ctr, in, out, n);
+	ae_gcm_ni_ctr32(k, ctr, in, out, n);
 }
 #endif
 
@@ -58,14 +58,14 @@ ni_ctr(const void *k, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
 static void
 vaes_block(const void *k, const uint8_t in[16], uint8_t out[16])
 {
-	gcm_ni_encrypt_block(&((const struct gcm_vaes_key *)k)->ni, in, out);
+	ae_gcm_ni_encrypt_block(&((const struct ae_gcm_vaes_key *)k)->ni, in, out);
 }
 
 static void
 vaes_ctr(const void *k, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
     size_t n)
 {
-	gcm_vaes_ctr32(k, ctr, in, out, n);
+	ae_gcm_vaes_ctr32(k, ctr, in, out, n);
 }
 #endif
 
@@ -125,20 +125,20 @@ test_tier(const struct tier *t)
 int
 main(void)
 {
-	struct aes_ct_key ck;
+	struct ae_aes_ct_key ck;
 	uint8_t *key;
 	size_t n;
 	struct tier t;
 
 	key = t_unhex(fips_key, 64, &n);
-	aes_ct_init(&ck, key);
+	ae_aes_ct_init(&ck, key);
 	t.name = "soft-ct"; t.block = ct_block; t.ctr = ct_ctr; t.key = &ck;
 	test_tier(&t);
 #ifdef HAVE_TARGET_AESNI
-	if (gcm_ni_available()) {
-		static struct gcm_ni_key nk;
+	if (ae_gcm_ni_available()) {
+		static struct ae_gcm_ni_key nk;
 
-		gcm_ni_init(&nk, key);
+		ae_gcm_ni_init(&nk, key);
 		t.name = "aesni-pclmul"; t.block = ni_block; t.ctr = ni_ctr;
 		t.key = &nk;
 		test_tier(&t);
@@ -149,10 +149,10 @@ main(void)
 	t_skip("aesni-pclmul: not built");
 #endif
 #if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_VAES_AVX2)
-	if (gcm_vaes_available()) {
-		static struct gcm_vaes_key vk;
+	if (ae_gcm_vaes_available()) {
+		static struct ae_gcm_vaes_key vk;
 
-		gcm_vaes_init(&vk, key);
+		ae_gcm_vaes_init(&vk, key);
 		t.name = "vaes-avx2"; t.block = vaes_block; t.ctr = vaes_ctr;
 		t.key = &vk;
 		test_tier(&t);

@@ -367,11 +367,11 @@ test_chunk(void)
 	struct ae_chunk_coder sc, oc;
 	uint8_t key[32], *in, *rec, *out, *scratch;
 	size_t rlen, olen;
-	gcm_ctx g;
+	ae_gcm_ctx g;
 	int r;
 
 	t_fill(&seed, key, 32);
-	gcm_init(&g, key);
+	ae_gcm_init(&g, key);
 	in = malloc(cs);
 	rec = malloc(AE_RECORD_MAX(cs));
 	out = malloc(cs);
@@ -502,7 +502,7 @@ test_chunk(void)
 		rec[0] = AE_FLAG_FINAL | AE_FLAG_DEFLATE;
 		store_be32(rec + 1, (uint32_t)dl);
 		ae_chunk_nonce(0, 1, nonce);
-		gcm_seal(&g, nonce, 12, rec, 5, def, dl, rec + 5, rec + 5 + dl);
+		ae_gcm_seal(&g, nonce, 12, rec, 5, def, dl, rec + 5, rec + 5 + dl);
 		memset(&sc, 0, sizeof sc);
 		struct ae_diag d = { 0 };
 		r = ae_chunk_open(&oc, &g, 0, rec, rec + 5, dl, scratch, out,
@@ -514,7 +514,7 @@ test_chunk(void)
 		rec[0] = 0;
 		store_be32(rec + 1, 10);
 		ae_chunk_nonce(0, 0, nonce);
-		gcm_seal(&g, nonce, 12, rec, 5, in, 10, rec + 5, rec + 15);
+		ae_gcm_seal(&g, nonce, 12, rec, 5, in, 10, rec + 5, rec + 15);
 		r = ae_chunk_open(&oc, &g, 0, rec, rec + 5, 10, scratch, out,
 		    &olen, &d);
 		CHECK(r == AE_EFORMAT && strstr(d.what, "short") != NULL,
@@ -524,7 +524,7 @@ test_chunk(void)
 		rec[0] = AE_FLAG_FINAL;
 		store_be32(rec + 1, 0);
 		ae_chunk_nonce(1, 1, nonce);
-		gcm_seal(&g, nonce, 12, rec, 5, in, 0, rec + 5, rec + 5);
+		ae_gcm_seal(&g, nonce, 12, rec, 5, in, 0, rec + 5, rec + 5);
 		r = ae_chunk_open(&oc, &g, 1, rec, rec + 5, 0, scratch, out,
 		    &olen, &d);
 		CHECK(r == AE_EFORMAT && strstr(d.what, "empty") != NULL,
@@ -533,7 +533,7 @@ test_chunk(void)
 		free(def);
 	}
 	ae_chunk_coder_free(&oc);
-	gcm_wipe(&g);
+	ae_gcm_wipe(&g);
 	free(in);
 	free(rec);
 	free(out);
@@ -596,7 +596,7 @@ test_index(void)
 	size_t len, i;
 	uint8_t key[32] = { 7 }, f[AE_FOOTER_LEN];
 	uint64_t o, n;
-	gcm_ctx g;
+	ae_gcm_ctx g;
 
 	CHECK(build_index(&buf, &len, 512 + 512 + 70144 + 512) == AE_OK,
 	    "build");
@@ -662,7 +662,7 @@ test_index(void)
 	free(buf);
 
 	/* the footer: its tag covers both numbers */
-	gcm_init(&g, key);
+	ae_gcm_init(&g, key);
 	ae_footer_seal(&g, 12345, 67, f);
 	CHECK(ae_footer_open(&g, f, &o, &n) == AE_OK && o == 12345 && n == 67,
 	    "footer round trip");
@@ -672,7 +672,7 @@ test_index(void)
 		    "footer byte %zu flipped accepted", i);
 		f[i] ^= 0x10;
 	}
-	gcm_wipe(&g);
+	ae_gcm_wipe(&g);
 }
 
 int

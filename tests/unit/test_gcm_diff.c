@@ -52,9 +52,9 @@ main(void)
 
 	printf("test_gcm_diff: seed %llu (replay with AE_SEED=%llu)\n",
 	    (unsigned long long)seed, (unsigned long long)seed);
-	for (t = 1; t < GCM_TIER_COUNT; t++)
-		if (!gcm_tier_available((enum gcm_tier)t))
-			t_skip(gcm_tier_name((enum gcm_tier)t));
+	for (t = 1; t < AE_GCM_TIER_COUNT; t++)
+		if (!ae_gcm_tier_available((enum ae_gcm_tier)t))
+			t_skip(ae_gcm_tier_name((enum ae_gcm_tier)t));
 
 	for (c = 0; c < CASES; c++) {
 		uint8_t key[32], iv[64], aad[600], reftag[16], tag[16];
@@ -63,30 +63,30 @@ main(void)
 		size_t len = pick_len(&s);
 		uint8_t *pt = malloc(len + 1), *ref = malloc(len + CANARY);
 		uint8_t *out = malloc(len + CANARY), *io = malloc(len + CANARY);
-		gcm_ctx ctx;
+		ae_gcm_ctx ctx;
 
 		t_fill(&s, key, sizeof key);
 		t_fill(&s, iv, ivlen);
 		t_fill(&s, aad, aadlen);
 		t_fill(&s, pt, len);
 
-		gcm_init_tier(&ctx, key, GCM_TIER_SOFT);
+		ae_gcm_init_tier(&ctx, key, AE_GCM_TIER_SOFT);
 		memset(ref, 0xC3, len + CANARY);
-		CHECK(gcm_seal(&ctx, iv, ivlen, aad, aadlen, pt, len, ref, reftag)
+		CHECK(ae_gcm_seal(&ctx, iv, ivlen, aad, aadlen, pt, len, ref, reftag)
 		    == 0, "case %d: reference seal failed", c);
 		CHECK(canary_ok(ref + len), "case %d: soft seal overran", c);
-		gcm_wipe(&ctx);
+		ae_gcm_wipe(&ctx);
 
-		for (t = 0; t < GCM_TIER_COUNT; t++) {
-			const char *name = gcm_tier_name((enum gcm_tier)t);
+		for (t = 0; t < AE_GCM_TIER_COUNT; t++) {
+			const char *name = ae_gcm_tier_name((enum ae_gcm_tier)t);
 			size_t flip;
 			int err;
 
-			if (gcm_init_tier(&ctx, key, (enum gcm_tier)t) != 0)
+			if (ae_gcm_init_tier(&ctx, key, (enum ae_gcm_tier)t) != 0)
 				continue;
 			/* out of place */
 			memset(out, 0xC3, len + CANARY);
-			gcm_seal(&ctx, iv, ivlen, aad, aadlen, pt, len, out, tag);
+			ae_gcm_seal(&ctx, iv, ivlen, aad, aadlen, pt, len, out, tag);
 			CHECK_MEM(out, ref, len, "case %d len %zu [%s]: ciphertext differs",
 			    c, len, name);
 			CHECK_MEM(tag, reftag, 16, "case %d len %zu [%s]: tag differs",
@@ -95,12 +95,12 @@ main(void)
 			/* in place */
 			memcpy(io, pt, len);
 			memset(io + len, 0xC3, CANARY);
-			gcm_seal(&ctx, iv, ivlen, aad, aadlen, io, len, io, tag);
+			ae_gcm_seal(&ctx, iv, ivlen, aad, aadlen, io, len, io, tag);
 			CHECK_MEM(io, ref, len, "case %d [%s]: in-place seal differs",
 			    c, name);
 			CHECK_MEM(tag, reftag, 16, "case %d [%s]: in-place tag differs",
 			    c, name);
-			err = gcm_open(&ctx, iv, ivlen, aad, aadlen, io, len, tag, 16, io);
+			err = ae_gcm_open(&ctx, iv, ivlen, aad, aadlen, io, len, tag, 16, io);
 			CHECK(err == 0 && memcmp(io, pt, len) == 0,
 			    "case %d [%s]: in-place open failed", c, name);
 			CHECK(canary_ok(io + len), "case %d [%s]: open overran", c, name);
@@ -115,7 +115,7 @@ main(void)
 				aad[flip - len] ^= 1;
 			else
 				tag[flip - len - aadlen] ^= 0x80;
-			err = gcm_open(&ctx, iv, ivlen, aad, aadlen, io, len, tag, 16, out);
+			err = ae_gcm_open(&ctx, iv, ivlen, aad, aadlen, io, len, tag, 16, out);
 			CHECK(err == AE_EAUTH, "case %d [%s]: tampered input accepted",
 			    c, name);
 			{
@@ -129,7 +129,7 @@ main(void)
 			}
 			if (flip >= len && flip < len + aadlen)
 				aad[flip - len] ^= 1;
-			gcm_wipe(&ctx);
+			ae_gcm_wipe(&ctx);
 		}
 		free(pt); free(ref); free(out); free(io);
 	}

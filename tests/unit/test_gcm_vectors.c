@@ -30,38 +30,38 @@ static unsigned long n_seal, n_open_ok, n_open_bad;
  * known plaintext) must match; open must accept exactly the valid ones
  * and must not touch out when it rejects. */
 static void
-run(enum gcm_tier tier, const struct vec *v, const char *where)
+run(enum ae_gcm_tier tier, const struct vec *v, const char *where)
 {
-	gcm_ctx ctx;
+	ae_gcm_ctx ctx;
 	uint8_t tag[16];
 	size_t len = v->valid ? v->ptlen : v->ctlen;
 	uint8_t *out = malloc(len + 1);
 	int err;
 
-	if (gcm_init_tier(&ctx, v->key, tier) != 0) {
+	if (ae_gcm_init_tier(&ctx, v->key, tier) != 0) {
 		CHECK(0, "%s: init failed", where);
 		free(out);
 		return;
 	}
 	if (v->valid && v->have_pt) {
-		err = gcm_seal(&ctx, v->iv, v->ivlen, v->aad, v->aadlen, v->pt,
+		err = ae_gcm_seal(&ctx, v->iv, v->ivlen, v->aad, v->aadlen, v->pt,
 		    v->ptlen, out, tag);
 		CHECK(err == 0, "%s: seal returned %d", where, err);
 		CHECK(err == 0 && memcmp(out, v->ct, v->ctlen) == 0
 		    && memcmp(tag, v->tag, v->taglen) == 0,
-		    "%s [%s]: seal mismatch", where, gcm_tier_name(tier));
+		    "%s [%s]: seal mismatch", where, ae_gcm_tier_name(tier));
 		n_seal++;
 	}
 	memset(out, 0xA5, len + 1);
-	err = gcm_open(&ctx, v->iv, v->ivlen, v->aad, v->aadlen, v->ct,
+	err = ae_gcm_open(&ctx, v->iv, v->ivlen, v->aad, v->aadlen, v->ct,
 	    v->ctlen, v->tag, v->taglen, out);
 	if (v->valid) {
 		CHECK(err == 0, "%s [%s]: valid case rejected (%d)", where,
-		    gcm_tier_name(tier), err);
+		    ae_gcm_tier_name(tier), err);
 		if (v->have_pt)
 			CHECK(err == 0 && memcmp(out, v->pt, v->ptlen) == 0,
 			    "%s [%s]: open gave wrong plaintext", where,
-			    gcm_tier_name(tier));
+			    ae_gcm_tier_name(tier));
 		n_open_ok++;
 	} else {
 		size_t i;
@@ -69,15 +69,15 @@ run(enum gcm_tier tier, const struct vec *v, const char *where)
 
 		CHECK(err == AE_EAUTH || err == AE_EINVAL,
 		    "%s [%s]: invalid case accepted (%d)", where,
-		    gcm_tier_name(tier), err);
+		    ae_gcm_tier_name(tier), err);
 		for (i = 0; i < len + 1; i++)
 			untouched &= out[i] == 0xA5;
 		CHECK(untouched, "%s [%s]: rejected open wrote output", where,
-		    gcm_tier_name(tier));
+		    ae_gcm_tier_name(tier));
 		n_open_bad++;
 	}
 	CHECK(out[len] == 0xA5 || !v->valid, "%s: wrote past the end", where);
-	gcm_wipe(&ctx);
+	ae_gcm_wipe(&ctx);
 	free(out);
 }
 
@@ -146,12 +146,12 @@ run_rsp(const char *dir, const char *file, int decrypt)
 			if (!decrypt)
 				v.valid = 1;
 			count++;
-			for (t = 0; t < GCM_TIER_COUNT; t++) {
-				if (!gcm_tier_available((enum gcm_tier)t))
+			for (t = 0; t < AE_GCM_TIER_COUNT; t++) {
+				if (!ae_gcm_tier_available((enum ae_gcm_tier)t))
 					continue;
 				snprintf(where, sizeof where, "%s case %zu", file,
 				    count);
-				run((enum gcm_tier)t, &v, where);
+				run((enum ae_gcm_tier)t, &v, where);
 			}
 			vec_free(&v);
 		}
@@ -224,12 +224,12 @@ run_wycheproof(const char *dir)
 			v.valid = vlen == 5 && strncmp(val, "valid", 5) == 0;
 			count++;
 			valid += (size_t)v.valid;
-			for (t = 0; t < GCM_TIER_COUNT; t++) {
-				if (!gcm_tier_available((enum gcm_tier)t))
+			for (t = 0; t < AE_GCM_TIER_COUNT; t++) {
+				if (!ae_gcm_tier_available((enum ae_gcm_tier)t))
 					continue;
 				snprintf(where, sizeof where, "wycheproof tcId %ld",
 				    tcid);
-				run((enum gcm_tier)t, &v, where);
+				run((enum ae_gcm_tier)t, &v, where);
 			}
 			vec_free(&v);
 		}
@@ -248,15 +248,15 @@ main(int argc, char **argv)
 	int t;
 
 	snprintf(dir, sizeof dir, "%s/vectors", argc > 1 ? argv[1] : "tests");
-	for (t = 0; t < GCM_TIER_COUNT; t++) {
+	for (t = 0; t < AE_GCM_TIER_COUNT; t++) {
 		char why[128];
 
-		if (gcm_tier_available((enum gcm_tier)t)) {
-			printf("tier %s: running\n", gcm_tier_name((enum gcm_tier)t));
+		if (ae_gcm_tier_available((enum ae_gcm_tier)t)) {
+			printf("tier %s: running\n", ae_gcm_tier_name((enum ae_gcm_tier)t));
 			continue;
 		}
 		snprintf(why, sizeof why, "tier %s: not available on this CPU/build",
-		    gcm_tier_name((enum gcm_tier)t));
+		    ae_gcm_tier_name((enum ae_gcm_tier)t));
 		t_skip(why);
 	}
 	run_rsp(dir, "gcmEncryptExtIV256.rsp", 0);

@@ -28,24 +28,24 @@ main(void)
 	printf("test_ghash_ct: seed %llu (replay with AE_SEED=%llu)\n",
 	    (unsigned long long)seed, (unsigned long long)seed);
 #ifdef HAVE_TARGET_AVX2
-	if (!cpu_features()->avx2)
+	if (!ae_cpu_features()->avx2)
 		t_skip("AVX2 path: CPU lacks AVX2, both calls run the portable path");
 #else
 	t_skip("AVX2 path: not in this build, both calls run the portable path");
 #endif
 	for (c = 0; c < 500; c++) {
-		struct ghash_ct_key k;
+		struct ae_ghash_ct_key k;
 		uint8_t h[16], y0[16], ya[16], yb[16];
 		size_t n = c < 20 ? (size_t)c : (size_t)(t_rand(&s) % 300);
 
 		t_fill(&s, h, sizeof h);
 		t_fill(&s, y0, sizeof y0);
 		t_fill(&s, data, 16 * n);
-		ghash_ct_init(&k, h);
+		ae_ghash_ct_init(&k, h);
 		memcpy(ya, y0, 16);
 		memcpy(yb, y0, 16);
-		ghash_ct_update(&k, ya, data, n);
-		ghash_ct_update_portable(&k, yb, data, n);
+		ae_ghash_ct_update(&k, ya, data, n);
+		ae_ghash_ct_update_portable(&k, yb, data, n);
 		CHECK_MEM(ya, yb, 16, "case %d, %zu blocks: paths differ", c, n);
 	}
 	return t_finish("ghash_paths");

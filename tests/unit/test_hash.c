@@ -13,20 +13,20 @@ static void
 sha_case(const char *msg, size_t len, const char *hex)
 {
 	uint8_t out[32];
-	struct sha256 s;
+	struct ae_sha256 s;
 	size_t i, step;
 
-	sha256(msg, len, out);
+	ae_sha256(msg, len, out);
 	t_check_hex(out, hex, "sha256 one-shot");
-	sha256_init(&s);
+	ae_sha256_init(&s);
 	for (i = 0; i < len; i++)
-		sha256_update(&s, msg + i, 1);
-	sha256_final(&s, out);
+		ae_sha256_update(&s, msg + i, 1);
+	ae_sha256_final(&s, out);
 	t_check_hex(out, hex, "sha256 byte by byte");
-	sha256_init(&s);
+	ae_sha256_init(&s);
 	for (i = 0, step = 1; i < len; i += step, step = step * 3 % 71 + 1)
-		sha256_update(&s, msg + i, len - i < step ? len - i : step);
-	sha256_final(&s, out);
+		ae_sha256_update(&s, msg + i, len - i < step ? len - i : step);
+	ae_sha256_final(&s, out);
 	t_check_hex(out, hex, "sha256 ragged pieces");
 }
 
@@ -40,7 +40,7 @@ test_sha256(void)
 	    "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
 	char *million = malloc(1000000);
 	uint8_t out[32];
-	struct sha256 s;
+	struct ae_sha256 s;
 	int i;
 
 	sha_case("abc", 3,
@@ -52,13 +52,13 @@ test_sha256(void)
 	sha_case(m896, strlen(m896),
 	    "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 	memset(million, 'a', 1000000);
-	sha256(million, 1000000, out);
+	ae_sha256(million, 1000000, out);
 	t_check_hex(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
 	    "sha256 million a");
-	sha256_init(&s);
+	ae_sha256_init(&s);
 	for (i = 0; i < 1000; i++)
-		sha256_update(&s, million, 1000);
-	sha256_final(&s, out);
+		ae_sha256_update(&s, million, 1000);
+	ae_sha256_final(&s, out);
 	t_check_hex(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
 	    "sha256 million a in 1000-byte pieces");
 	free(million);
@@ -96,7 +96,7 @@ test_hmac(void)
 		uint8_t *k = t_unhex(v[i].key, strlen(v[i].key), &kl);
 		uint8_t *d = t_unhex(v[i].data, strlen(v[i].data), &dl);
 
-		hmac_sha256(k, kl, d, dl, out);
+		ae_hmac_sha256(k, kl, d, dl, out);
 		t_check_hex(out, v[i].mac, "hmac rfc4231");
 		free(k);
 		free(d);
@@ -104,13 +104,13 @@ test_hmac(void)
 	/* cases 6 and 7: a 131-byte key, hashed first */
 	memset(key131, 0xaa, 131);
 	strcpy(d6, "Test Using Larger Than Block-Size Key - Hash Key First");
-	hmac_sha256(key131, 131, d6, strlen(d6), out);
+	ae_hmac_sha256(key131, 131, d6, strlen(d6), out);
 	t_check_hex(out, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
 	    "hmac rfc4231 case 6");
 	strcpy(d7, "This is a test using a larger than block-size key and a larger "
 	    "than block-size data. The key needs to be hashed before being used "
 	    "by the HMAC algorithm.");
-	hmac_sha256(key131, 131, d7, strlen(d7), out);
+	ae_hmac_sha256(key131, 131, d7, strlen(d7), out);
 	t_check_hex(out, "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
 	    "hmac rfc4231 case 7");
 }
@@ -122,11 +122,11 @@ hkdf_case(const uint8_t *ikm, size_t ikml, const uint8_t *salt, size_t sl,
 {
 	uint8_t prk[32], okm[100], okm2[100];
 
-	hkdf_sha256_extract(salt, sl, ikm, ikml, prk);
+	ae_hkdf_sha256_extract(salt, sl, ikm, ikml, prk);
 	t_check_hex(prk, prk_hex, "hkdf prk");
-	CHECK(hkdf_sha256_expand(prk, info, il, okm, L) == 0, "hkdf expand");
+	CHECK(ae_hkdf_sha256_expand(prk, info, il, okm, L) == 0, "hkdf expand");
 	t_check_hex(okm, okm_hex, "hkdf okm");
-	CHECK(hkdf_sha256(salt, sl, ikm, ikml, info, il, okm2, L) == 0, "hkdf");
+	CHECK(ae_hkdf_sha256(salt, sl, ikm, ikml, info, il, okm2, L) == 0, "hkdf");
 	CHECK_MEM(okm, okm2, L, "hkdf one-shot differs");
 }
 
@@ -159,9 +159,9 @@ test_hkdf(void)
 	    "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04",
 	    "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d"
 	    "9d201395faa4b61a96c8");
-	CHECK(hkdf_sha256_expand(prk, NULL, 0, big, 255 * 32) == 0,
+	CHECK(ae_hkdf_sha256_expand(prk, NULL, 0, big, 255 * 32) == 0,
 	    "hkdf: 255 blocks is the limit and allowed");
-	CHECK(hkdf_sha256_expand(prk, NULL, 0, big, 255 * 32 + 1) != 0,
+	CHECK(ae_hkdf_sha256_expand(prk, NULL, 0, big, 255 * 32 + 1) != 0,
 	    "hkdf: more than 255 blocks must be refused");
 }
 

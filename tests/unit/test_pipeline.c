@@ -22,7 +22,7 @@ static const unsigned LOG2 = 16;
 #define CS ((size_t)1 << 16)
 
 static struct ae_pipe_params
-params(const gcm_ctx *g, unsigned threads)
+params(const ae_gcm_ctx *g, unsigned threads)
 {
 	struct ae_pipe_params p;
 
@@ -37,7 +37,7 @@ params(const gcm_ctx *g, unsigned threads)
 
 /* Encode data[0, n) into *enc (malloc'd; the caller frees enc->dst). */
 static int
-encode(const gcm_ctx *g, unsigned threads, const uint8_t *data, size_t n,
+encode(const ae_gcm_ctx *g, unsigned threads, const uint8_t *data, size_t n,
     struct ae_memio *enc, struct ae_pipe_stats *st)
 {
 	struct ae_pipe_params p = params(g, threads);
@@ -52,7 +52,7 @@ encode(const gcm_ctx *g, unsigned threads, const uint8_t *data, size_t n,
 }
 
 static int
-decode(const gcm_ctx *g, unsigned threads, const uint8_t *c, size_t n,
+decode(const ae_gcm_ctx *g, unsigned threads, const uint8_t *c, size_t n,
     struct ae_memio *dec, struct ae_pipe_stats *st, struct ae_diag *d)
 {
 	struct ae_pipe_params p = params(g, threads);
@@ -75,10 +75,10 @@ test_round_trips(const uint8_t *data, size_t maxn)
 	uint8_t key[32];
 
 	t_fill(&seed, key, 32);
-	for (int t = 0; t < GCM_TIER_COUNT; t++) {
-		gcm_ctx g;
+	for (int t = 0; t < AE_GCM_TIER_COUNT; t++) {
+		ae_gcm_ctx g;
 
-		if (gcm_init_tier(&g, key, (enum gcm_tier)t) != AE_OK) {
+		if (ae_gcm_init_tier(&g, key, (enum ae_gcm_tier)t) != AE_OK) {
 			t_skip("a tier is not available here");
 			continue;
 		}
@@ -109,14 +109,14 @@ test_round_trips(const uint8_t *data, size_t maxn)
 			free(enc.dst);
 			free(dec.dst);
 		}
-		gcm_wipe(&g);
+		ae_gcm_wipe(&g);
 	}
 }
 
 /* Every truncation fails as truncated, and what was written is whole
  * chunks of the plaintext, with 1 and 4 workers. */
 static void
-test_truncations(const gcm_ctx *g, const uint8_t *data)
+test_truncations(const ae_gcm_ctx *g, const uint8_t *data)
 {
 	struct ae_memio enc, dec;
 	struct ae_pipe_stats st;
@@ -141,7 +141,7 @@ test_truncations(const gcm_ctx *g, const uint8_t *data)
 /* Damage chunk 25 of 50 (and, separately, 25 and 40): every thread
  * count reports chunk 25 at its offset, after writing chunks 0..24. */
 static void
-test_damage(const gcm_ctx *g, const uint8_t *data)
+test_damage(const ae_gcm_ctx *g, const uint8_t *data)
 {
 	struct ae_memio enc, dec;
 	struct ae_pipe_stats st;
@@ -216,7 +216,7 @@ fail_write(void *ctx, const uint8_t *buf, size_t n)
 }
 
 static void
-test_writer_failure(const gcm_ctx *g, const uint8_t *data)
+test_writer_failure(const ae_gcm_ctx *g, const uint8_t *data)
 {
 	for (unsigned j = 1; j <= 8; j *= 2) {
 		struct ae_pipe_params p = params(g, j);
@@ -275,7 +275,7 @@ raise_later(void *arg)
 }
 
 static void
-test_interrupt(const gcm_ctx *g)
+test_interrupt(const ae_gcm_ctx *g)
 {
 	struct ae_pipe_params p = params(g, 2);
 	struct ae_memio out = { .discard = 1 };
@@ -301,7 +301,7 @@ test_interrupt(const gcm_ctx *g)
 }
 
 static void
-test_params(const gcm_ctx *g)
+test_params(const ae_gcm_ctx *g)
 {
 	struct ae_memio src = { 0 }, out = { .discard = 1 };
 	struct ae_reader rd = { ae_mem_read, &src, NULL };
@@ -331,7 +331,7 @@ main(void)
 {
 	size_t maxn = 9 * CS + 333;
 	uint8_t *data = malloc(50 * CS), key[32];
-	gcm_ctx g;
+	ae_gcm_ctx g;
 
 	t_fill(&seed, data, 50 * CS);
 	/* half compressible, so both record kinds occur */
@@ -339,13 +339,13 @@ main(void)
 	test_round_trips(data, maxn);
 	t_fill(&seed, data, 50 * CS);
 	t_fill(&seed, key, 32);
-	gcm_init(&g, key);
+	ae_gcm_init(&g, key);
 	test_truncations(&g, data);
 	test_damage(&g, data);
 	test_writer_failure(&g, data);
 	test_interrupt(&g);
 	test_params(&g);
-	gcm_wipe(&g);
+	ae_gcm_wipe(&g);
 	free(data);
 	return t_finish("test_pipeline");
 }
