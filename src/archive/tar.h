@@ -1,16 +1,14 @@
 /*
- * tar.h -- POSIX pax (ustar-compatible) headers: the payload of an
- * archive container (format/aescrypt-v1.md, payload type 1).
+ * tar.h -- what the tar reader (tar_read.h) and writer (tar_write.h)
+ * share: the block size, the member types, sparse runs, the padding
+ * rule, the name limit, and the list form of extended attributes.
  *
- * Both halves, for `aescrypt -c` and `-t`/`-x`.  A member's header is a ustar block,
- * preceded by a pax extended header ('x') when ustar cannot hold a field
- * exactly: a path or link name that does not fit, bytes that are not
- * UTF-8, a size of 8 GiB or more, ids over 2097151, names over 31 bytes,
- * a sub-second or negative mtime.  GNU tar reads what this writes (tests/cli/070-tar),
- * and the reader reads GNU tar's pax, gnu ('L'/'K' long names) and
- * ustar archives, and what older writers wrote: GNU sparse members
- * (old 'S', pax 0.0, 0.1 and 1.0), pre-POSIX directories, V7 headers,
- * Solaris 'X' and 'A' headers, GNU dumpdirs and volume labels.
+ * The archive payload of a container (format/aescrypt-v1.md, payload
+ * types 1 and 2) is a POSIX pax tar stream.  The writer makes ustar
+ * blocks with pax extended headers where ustar cannot hold a field
+ * exactly; the reader reads GNU tar's pax, gnu and ustar archives and
+ * what older writers wrote.  Neither does any system call: bytes in,
+ * bytes out.
  */
 #ifndef AE_TAR_H
 #define AE_TAR_H
@@ -19,9 +17,12 @@
 #include <stdint.h>
 
 #define AE_TAR_BLOCK 512
-/* The most a header can take: an 'x' header with long path and link
- * name records, extended attributes, and the ustar block. */
-#define AE_TAR_HEADER_MAX (96 * 1024)
+
+/* The end of an archive: two zero blocks (1024 bytes). */
+#define AE_TAR_END_LEN (2 * AE_TAR_BLOCK)
+
+#define AE_TAR_NAME_MAX 4096        /* longer paths are refused */
+#define AE_TAR_PAX_MAX (1u << 20)   /* larger 'x'/'g' headers are refused */
 
 enum ae_tar_type {
 	AE_TAR_REG = '0',
@@ -36,193 +37,8 @@ struct ae_tar_segment {
 	uint64_t offset, len;
 };
 
-struct ae_tar_entry {
-	const char *path;       /* relative, '/'-separated; directories
-	                         * end in '/', as tar writes them */
-	const char *linkpath;   /* hard link target or symlink text, or NULL */
-	char type;              /* enum ae_tar_type */
-	uint32_t mode;          /* permission bits, 07777 */
-	uint64_t uid, gid;
-	uint64_t size;          /* bytes of data that follow (regular files;
-	                         * for a sparse one, its map and runs) */
-	int64_t mtime;          /* seconds since the epoch */
-	uint32_t mtime_nsec;
-	const char *uname;      /* owner names, or NULL */
-	const char *gname;
-	/* A sparse regular file: its data runs (in order, inside size),
-	 * or NULL.  It is written in GNU's pax sparse format 1.0, which GNU
-	 * tar 1.34 and bsdtar extract with its holes (and older tars as a
-	 * file named .../GNUSparseFile.0/NAME holding the map and the
-	 * runs): ae_tar_sparse_map gives the map that starts its data. */
-	const struct ae_tar_segment *map;
-	size_t nmap;
-	uint64_t real_size;     /* a sparse file's size, holes included */
-	/* Extended attributes, written as SCHILY.xattr.NAME records: xattr
-	 * holds nxattr entries in the reader's layout (name, NUL, 4-byte
-	 * big-endian length, value); or NULL. */
-	const uint8_t *xattr;
-	size_t xattr_len, nxattr;
-};
-
-/*
- * Encode the header blocks for e into out (cap bytes; AE_TAR_HEADER_MAX
- * is always enough for paths and link names of up to 4096 bytes, and
- * extended attributes of up to 64 KiB in all).
- * *len is a multiple of 512.  Returns 0; AE_EINVAL for an empty path, an
- * unknown type or a missing link name; AE_ETOOBIG if it does not fit.
- */
-int ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
-    size_t *len);
-
-/*
- * The map that starts a sparse member's data (format 1.0): the number of
- * runs, then each run's offset and length, in decimal, one per line, and
- * zeros to a block.  Writes it to out (cap bytes); returns its length (a
- * multiple of 512), or 0 if it does not fit.  The member's stored size
- * is this length plus the runs' lengths.
- */
-size_t ae_tar_sparse_map(const struct ae_tar_segment *map, size_t n,
-    uint8_t *out, size_t cap);
-
 /* Bytes of zero padding after `size` bytes of member data. */
 size_t ae_tar_padding(uint64_t size);
-
-/* The end of an archive: two zero blocks (1024 bytes). */
-#define AE_TAR_END_LEN (2 * AE_TAR_BLOCK)
-
-/* ---- reading ---- */
-
-#include "common/error.h"
-#include "common/io.h"
-
-#define AE_TAR_NAME_MAX 4096        /* longer paths are refused */
-#define AE_TAR_PAX_MAX (1u << 20)   /* larger 'x'/'g' headers are refused */
-
-/*
- * A member as the reader saw it, with pax and GNU long-name overrides
- * applied.  type is the raw typeflag ('\0' is read as '0'), except that a
- * pre-POSIX directory (a regular member whose name ends in '/') and GNU's
- * dumpdir ('D') read as AE_TAR_DIR, and GNU's old sparse type 'S' as a
- * regular file.  Other types pass through: 'V' is a GNU volume label,
- * '3', '4', '6' devices and FIFOs, anything else unknown.
- *
- * Whatever the input says, path and linkpath hold at most
- * AE_TAR_NAME_MAX bytes, are NUL-terminated and contain no other NUL:
- * the reader fills them only through one bounded setter and refuses
- * (AE_EFORMAT) a longer name from any source (pax record, GNU 'L'/'K'
- * block, ustar prefix + name).  So a copy of path into a buffer of
- * AE_TAR_NAME_MAX + 1 bytes always fits.
- */
-struct ae_tar_member {
-	char path[AE_TAR_NAME_MAX + 1];
-	char linkpath[AE_TAR_NAME_MAX + 1];
-	char type;
-	uint32_t mode;
-	uint64_t uid, gid;
-	uint64_t size;              /* the file's size: for a sparse member
-	                             * its real size, holes included */
-	uint64_t stored;            /* bytes of it in the archive */
-	int64_t mtime;
-	uint32_t mtime_nsec;
-	char uname[256], gname[256];
-	uint64_t offset;            /* of its header in the tar stream */
-	uint64_t first;             /* where its headers start ('x', 'L') */
-	uint64_t end;               /* where it ends, padding included */
-	int after_gap;              /* found by looking past a gap: 1; 2 if
-	                             * its headers start right after it, so
-	                             * an extended header of its may be lost */
-	/* A sparse member (GNU old 'S', pax 0.0, 0.1 or 1.0): nmap data
-	 * runs in order, the rest holes.  NULL for other members.  Points
-	 * into the reader, valid until the next ae_tar_next. */
-	const struct ae_tar_segment *map;
-	size_t nmap;
-	/* Extended attributes (pax SCHILY.xattr.NAME records): nxattr
-	 * entries in xattr_len bytes at xattr, each a NUL-terminated name,
-	 * a 4-byte big-endian value length and the value
-	 * (ae_tar_xattr_walk walks them).  Valid until the next
-	 * ae_tar_next. */
-	const uint8_t *xattr;
-	size_t xattr_len, nxattr;
-	/* Set (static strings) when the reader worked around something in
-	 * the member's headers (a malformed pax time: warning), or when the
-	 * member cannot be extracted but the stream can go on past it (a
-	 * malformed sparse map: unreadable; its data reads as empty and is
-	 * skipped). */
-	const char *warning;
-	const char *unreadable;
-};
-
-struct ae_tar_reader {
-	struct ae_reader *in;
-	uint64_t offset;            /* bytes of the tar stream consumed */
-	uint64_t data_left;         /* of the current member, with padding */
-	uint8_t *pax;               /* scratch for 'x', 'g', 'L', 'K' */
-	int ended;
-	int no_end_marker;          /* the stream ended where a header
-	                             * would start, with no zero blocks */
-	/* the current member's sparse map and where its reading is */
-	struct ae_tar_segment *map;
-	size_t nmap, capmap;
-	int map_active;
-	uint64_t pos;               /* logical offset in the member */
-	size_t seg;
-	uint8_t *xattr;             /* the current member's xattrs */
-	size_t xattr_len, xattr_cap, nxattr;
-	/*
-	 * Salvage (optional, set by the caller after init): whether stream
-	 * offset off lies in a gap, the stand-in of a lost chunk (whole
-	 * blocks, zeros), with *end its end (UINT64_MAX: the rest of the
-	 * stream).  A header that would start in a gap, or whose extended
-	 * records touch one, is not read: the reader steps over the gap
-	 * and takes the next block that checks as a header (zero blocks and
-	 * bad checksums are passed over then, not taken as the end or an
-	 * error), and marks the member it finds after_gap.  Data in a gap
-	 * is read as it comes (zeros): the caller knows from `first` and
-	 * `end` that the member touched one.
-	 */
-	int (*gap)(void *ctx, uint64_t off, uint64_t *end);
-	void *gap_ctx;
-	int lost_end;               /* the stream ended in a gap */
-};
-
-/* Whether b is a tar header block: not all zeros, and its checksum
- * matches (how a stream payload is told from a tar one).  1 or 0. */
-int ae_tar_is_header(const uint8_t b[AE_TAR_BLOCK]);
-
-/* Start reading a tar stream from in.  0 or AE_ENOMEM. */
-int ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in);
-void ae_tar_reader_free(struct ae_tar_reader *r);
-
-/*
- * The next member's header, skipping what is left of the previous
- * member's data.  Returns 0 with m filled; 1 at the end of the archive
- * (a zero block); AE_ETRUNC if the stream ends inside a header or before
- * the end marker (d->where AE_AT_INPUT, d->offset where it ended);
- * AE_EFORMAT for a bad checksum, a bad number, a bad pax record, or a
- * name or link name over AE_TAR_NAME_MAX bytes or with a NUL in it
- * (d->where AE_AT_MEMBER, d->what says which, d->offset where the
- * member's first header starts, its 'x' or 'L'/'K' block if it has
- * one); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX (also at
- * AE_AT_MEMBER); the reader's errors.  A stream that ends exactly where
- * a header would start (older tars wrote no end marker) is an end, with
- * r->no_end_marker set.  Malformed pax times and ids are read leniently
- * (m->warning); a malformed or unknown sparse map makes the member
- * unreadable (m->unreadable), and the next call skips it.
- */
-int ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
-    struct ae_diag *d);
-
-/*
- * Read up to n bytes of the current member's data, in file order, into
- * buf; *got is 0 at its end (the padding is skipped by the next
- * ae_tar_next).  In a sparse member's hole, if hole is not NULL, *hole
- * is set and *got bytes of hole (the whole hole, which may be more than
- * n) are passed over without touching buf; with hole NULL, holes read
- * as zeros, n bytes at a time.  An unreadable member reads as
- * empty.  Returns 0, AE_ETRUNC, or the reader's errors.
- */
-int ae_tar_read_data(struct ae_tar_reader *r, const struct ae_tar_member *m,
-    uint8_t *buf, size_t n, size_t *got, int *hole);
 
 /*
  * Extended attribute lists (ae_tar_member.xattr, ae_tar_entry.xattr):

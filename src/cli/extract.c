@@ -36,7 +36,7 @@
 
 #include "archive/beneath.h"
 #include "crypto/random.h"
-#include "archive/tar.h"
+#include "archive/tar_read.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "extract.h"

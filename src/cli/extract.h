@@ -13,7 +13,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "archive/tar.h"
+#include "archive/tar_read.h"
 #include "members.h"
 #include "salvage.h"
 #include "opts.h"

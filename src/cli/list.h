@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "archive/tar.h"
+#include "archive/tar_read.h"
 #include "members.h"
 
 /*

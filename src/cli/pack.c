@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
-#include "archive/tar.h"
+#include "archive/tar_write.h"
 #include "crypto/wipe.h"
 #include "members.h"
 #include "msg.h"

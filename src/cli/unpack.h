@@ -17,7 +17,7 @@
 #include "pipeline/chan.h"
 #include "container/header.h"
 #include "container/index.h"
-#include "archive/tar.h"
+#include "archive/tar_read.h"
 #include "run.h"
 #include "salvage.h"
 #include "stats.h"

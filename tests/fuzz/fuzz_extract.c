@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive/tar.h"
+#include "archive/tar_read.h"
 #include "cli/extract.h"
 #include "cli/list.h"
 #include "cli/members.h"

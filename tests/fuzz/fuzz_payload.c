@@ -26,7 +26,7 @@
 #include "crypto/gcm.h"
 #include "common/io.h"
 #include "pipeline/pipeline.h"
-#include "archive/tar.h"
+#include "archive/tar_read.h"
 
 #define LOG2 AE_CHUNK_LOG2_MIN
 #define CS ((size_t)1 << LOG2)

@@ -11,7 +11,7 @@
 #include "common/error.h"
 #include "fuzz.h"
 #include "common/io.h"
-#include "archive/tar.h"
+#include "archive/tar_read.h"
 
 /* --salvage's gap: blocks [g, g + 2) of the stream, g from the first
  * byte of the input, stand for a lost chunk. */

@@ -19,7 +19,8 @@
 #include "check.h"
 #include "common/error.h"
 #include "common/io.h"
-#include "archive/tar.h"
+#include "archive/tar_read.h"
+#include "archive/tar_write.h"
 
 static unsigned long
 octal(const uint8_t *f, size_t w)

@@ -1,0 +1,1131 @@
+/*
+ * tar_read.c -- reading a tar stream (contract in tar_read.h).
+ *
+ * ae_tar_next reads header blocks until one describes a member: each
+ * kind of header has its function (header_pax_extension and
+ * header_gnu_longname for what describes the next member, header_ustar
+ * for the member itself, read_old_sparse and read_map_10 for GNU's
+ * sparse maps), and a `next` holds what the headers read so far say.
+ * Every string a header gives reaches the member through set_string,
+ * which bounds it by its field.
+ */
+#include "config.h"
+#include "tar_read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "ustar.h"
+
+/* The most data segments a sparse member may have (16 bytes each). */
+#define MAP_MAX (1u << 20)
+
+/* What 'x' records and GNU 'L'/'K' blocks say about the next member. */
+struct overrides {
+	int has_path, has_link, has_size, has_uid, has_gid, has_mtime;
+	int has_uname, has_gname, has_sparse_name;
+	int sparse;                 /* GNU.sparse.* records seen */
+	int sparse_major, sparse_minor;
+	int has_realsize;
+	uint64_t size, uid, gid, realsize;
+	int64_t mtime;
+	uint32_t mtime_nsec;
+	int pending_offset;         /* 0.0: an offset waits for numbytes */
+	const char *warning;        /* a record worked around */
+	const char *unreadable;     /* why the member cannot be read */
+};
+
+int
+ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in)
+{
+	memset(r, 0, sizeof *r);
+	r->in = in;
+	r->pax = malloc(AE_TAR_PAX_MAX + AE_TAR_BLOCK);
+	return r->pax == NULL ? AE_ENOMEM : AE_OK;
+}
+
+void
+ae_tar_reader_free(struct ae_tar_reader *r)
+{
+	free(r->pax);
+	free(r->map);
+	free(r->xattr);
+	r->pax = NULL;
+	r->map = NULL;
+	r->xattr = NULL;
+}
+
+/* A member that cannot be read: off is where its first header starts. */
+static int
+fail_at(struct ae_diag *d, int err, const char *what, uint64_t off)
+{
+	return ae_fail(d, err, AE_AT_MEMBER, what, 0, off);
+}
+
+/* Read n bytes; *got is how many came (fewer only at the end of the
+ * stream).  The reader's errors. */
+static int
+read_some(struct ae_tar_reader *r, uint8_t *buf, size_t n, size_t *got,
+    struct ae_diag *d)
+{
+	int e = r->in->read(r->in->ctx, buf, n, got);
+
+	if (e != AE_OK)
+		return ae_fail(d, e, AE_AT_INPUT, "reading the archive", 0,
+		    r->offset);
+	r->offset += *got;
+	return AE_OK;
+}
+
+/* Read exactly n bytes; AE_ETRUNC if the stream ends first. */
+static int
+read_exact(struct ae_tar_reader *r, uint8_t *buf, size_t n,
+    struct ae_diag *d)
+{
+	size_t got;
+	int e = read_some(r, buf, n, &got, d);
+
+	if (e != AE_OK)
+		return e;
+	if (got < n)
+		return ae_fail(d, AE_ETRUNC, AE_AT_INPUT,
+		    "the archive ends before its end marker", 0, r->offset);
+	return AE_OK;
+}
+
+/* A numeric field: octal (NUL- or space-terminated, leading spaces
+ * allowed) or GNU base-256 (high bit of the first byte).  0 or -1. */
+static int
+get_number(const uint8_t *f, size_t w, int allow_negative, int64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (f[0] & 0x80) {
+		int neg = (f[0] & 0x40) != 0;
+
+		if (neg && !allow_negative)
+			return -1;
+		v = neg ? ~(uint64_t)0 : 0;
+		for (i = 0; i < w; i++) {
+			uint8_t b = i == 0 ? (uint8_t)(f[0] & 0x7f) : f[i];
+
+			if (i == 0 && neg)
+				b |= 0x80;
+			if (!neg && (v >> 55) != 0)
+				return -1;
+			v = v << 8 | b;
+		}
+		if (!neg && v > (uint64_t)INT64_MAX)
+			return -1;
+		*out = (int64_t)v;
+		return 0;
+	}
+	while (i < w && f[i] == ' ')
+		i++;
+	for (; i < w && f[i] >= '0' && f[i] <= '7'; i++) {
+		if (v >> 60)
+			return -1;
+		v = v * 8 + (uint64_t)(f[i] - '0');
+	}
+	if (i < w && f[i] != '\0' && f[i] != ' ')
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* Decimal digits, all of s[0, n). */
+static int
+get_decimal(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n == 0 || n > 19)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* The length of the leading "[-]digits[.digits]" of s[0, n), 0 if
+ * there is none: what a lenient reader takes from a malformed time. */
+static size_t
+number_prefix(const char *s, size_t n)
+{
+	size_t i = 0, d;
+
+	if (i < n && s[i] == '-')
+		i++;
+	for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (i == d)
+		return 0;
+	if (i < n && s[i] == '.') {
+		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == d)
+			i--;    /* "12." : the dot is not part of it */
+	}
+	return i;
+}
+
+/* "[-]SEC[.FRAC]" */
+static int
+get_mtime(const char *s, size_t n, int64_t *sec, uint32_t *nsec)
+{
+	int neg = n > 0 && s[0] == '-';
+	const char *dot;
+	uint64_t whole = 0, frac = 0;
+	size_t wl, fl, i;
+
+	if (neg) {
+		s++;
+		n--;
+	}
+	dot = memchr(s, '.', n);
+	wl = dot != NULL ? (size_t)(dot - s) : n;
+	if (get_decimal(s, wl, &whole) != 0 || whole > (uint64_t)INT64_MAX / 2)
+		return -1;
+	fl = dot != NULL ? n - wl - 1 : 0;
+	for (i = 0; i < 9; i++) {
+		char c = i < fl ? dot[1 + i] : '0';
+
+		if (c < '0' || c > '9')
+			return -1;
+		frac = frac * 10 + (uint64_t)(c - '0');
+	}
+	for (; i < fl; i++)         /* digits past nanoseconds: dropped */
+		if (dot[1 + i] < '0' || dot[1 + i] > '9')
+			return -1;
+	if (!neg) {
+		*sec = (int64_t)whole;
+		*nsec = (uint32_t)frac;
+	} else if (frac == 0) {
+		*sec = -(int64_t)whole;
+		*nsec = 0;
+	} else {
+		*sec = -(int64_t)whole - 1;
+		*nsec = (uint32_t)(1000000000u - frac);
+	}
+	return 0;
+}
+
+/* Why a string was refused, for the caller's message. */
+enum { STR_OK = 0, STR_TOO_LONG = -1, STR_HAS_NUL = -2 };
+
+/*
+ * The one way a string from a header gets into a member: src[0, n), with
+ * no NUL in it and fewer than cap bytes, copied with its terminator into
+ * dst (cap bytes).  Names, link names and owner names all come through
+ * here, so no input can overfill the member (the GNU long-name overflow
+ * of issue 13 wrote past path[] when an 'L' block held AE_TAR_NAME_MAX +
+ * 1 bytes with no NUL).
+ */
+static int
+set_string(char *dst, size_t cap, const void *src, size_t n)
+{
+	if (n >= cap)
+		return STR_TOO_LONG;
+	if (memchr(src, '\0', n) != NULL)
+		return STR_HAS_NUL;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return STR_OK;
+}
+
+static const char *
+name_error(int why, int link)
+{
+	if (why == STR_TOO_LONG)
+		return link ? "tar member's link name is longer than 4096 bytes" :
+		    "tar member name is longer than 4096 bytes";
+	return link ? "tar member's link name contains a NUL byte" :
+	    "tar member name contains a NUL byte";
+}
+
+/* Append a data segment to the reader's sparse map.  0, or -1 if the map
+ * would pass MAP_MAX entries or memory runs out. */
+static int
+map_add(struct ae_tar_reader *r, uint64_t off, uint64_t len)
+{
+	if (r->nmap == r->capmap) {
+		size_t cap = r->capmap ? 2 * r->capmap : 64;
+		struct ae_tar_segment *m;
+
+		if (cap > MAP_MAX || (m = realloc(r->map, cap * sizeof *m))
+		    == NULL)
+			return -1;
+		r->map = m;
+		r->capmap = cap;
+	}
+	r->map[r->nmap].offset = off;
+	r->map[r->nmap++].len = len;
+	return 0;
+}
+
+/* GNU.sparse.map (format 0.1): "off,len,off,len,..." */
+static int
+parse_map_01(struct ae_tar_reader *r, const char *v, size_t n)
+{
+	uint64_t num[2];
+	size_t i = 0, k = 0, start;
+
+	r->nmap = 0;
+	for (;;) {
+		start = i;
+		while (i < n && v[i] != ',')
+			i++;
+		if (get_decimal(v + start, i - start, &num[k]) != 0)
+			return -1;
+		if (k == 1 && map_add(r, num[0], num[1]) != 0)
+			return -1;
+		k ^= 1;
+		if (i == n)
+			return k == 0 ? 0 : -1;
+		i++;
+	}
+}
+
+/* Store an xattr record (SCHILY.xattr.NAME=VALUE) in the reader. */
+static int
+xattr_add(struct ae_tar_reader *r, const char *name, size_t nl,
+    const char *val, size_t vl)
+{
+	if (ae_tar_xattr_append(&r->xattr, &r->xattr_len, &r->xattr_cap,
+	    AE_TAR_PAX_MAX * 2, name, nl, (const uint8_t *)val, vl) != 0)
+		return -1;
+	r->nxattr++;
+	return 0;
+}
+
+/* One GNU.sparse.KEY record (formats 0.0, 0.1 and 1.0's header part)
+ * into ov and the reader's map.  0, or -1 if it is malformed. */
+static int
+pax_sparse(struct ae_tar_reader *r, struct overrides *ov, const char *sk,
+    size_t sl, const char *val, size_t vl)
+{
+#define SKEY(k) (sl == sizeof k - 1 && memcmp(sk, k, sl) == 0)
+	uint64_t v;
+	int bad = 0;
+
+	ov->sparse = 1;
+	if (SKEY("major") || SKEY("minor")) {
+		bad = get_decimal(val, vl, &v) != 0 || v > 9;
+		if (!bad && SKEY("major"))
+			ov->sparse_major = (int)v;
+		else if (!bad)
+			ov->sparse_minor = (int)v;
+	} else if (SKEY("size") || SKEY("realsize")) {
+		bad = get_decimal(val, vl, &ov->realsize) != 0;
+		ov->has_realsize = !bad;
+	} else if (SKEY("numblocks")) {
+		bad = get_decimal(val, vl, &v) != 0 || v > MAP_MAX;
+	} else if (SKEY("offset")) {
+		/* 0.0: an offset, then its numbytes */
+		bad = ov->pending_offset || get_decimal(val, vl, &v) != 0
+		    || map_add(r, v, 0) != 0;
+		ov->pending_offset = !bad;
+	} else if (SKEY("numbytes")) {
+		/* (nmap > 0 whenever an offset is pending, but a later "map"
+		 * record empties the map) */
+		bad = !ov->pending_offset || r->nmap == 0
+		    || get_decimal(val, vl, &v) != 0;
+		if (!bad)
+			r->map[r->nmap - 1].len = v;
+		ov->pending_offset = 0;
+	} else if (SKEY("map")) {
+		bad = parse_map_01(r, val, vl) != 0;
+		ov->pending_offset = 0;
+	}
+#undef SKEY
+	return bad ? -1 : 0;
+}
+
+/* One record of an 'x' header, key[0, kl) = val[0, vl), into ov and m.
+ * 0; for a path or linkpath that set_string refuses, its STR_* code,
+ * with *which set to 0 (path) or 1 (link); PAX_BAD for a size that
+ * cannot be read.  What a member can do without (a malformed time or
+ * id, a bad sparse record) sets ov->warning or ov->unreadable instead. */
+#define PAX_BAD (-3)
+static int
+pax_record(struct ae_tar_reader *r, struct overrides *ov,
+    struct ae_tar_member *m, const char *key, size_t kl, const char *val,
+    size_t vl, int *which)
+{
+	uint64_t v;
+	int e;
+
+#define KEY(k) (kl == sizeof k - 1 && memcmp(key, k, kl) == 0)
+	if (KEY("path") && !ov->has_sparse_name) {
+		if ((e = set_string(m->path, sizeof m->path, val, vl))
+		    != 0) {
+			*which = 0;
+			return e;
+		}
+		ov->has_path = 1;
+	} else if (KEY("GNU.sparse.name")) {
+		if ((e = set_string(m->path, sizeof m->path, val, vl))
+		    != 0) {
+			*which = 0;
+			return e;
+		}
+		ov->has_path = ov->has_sparse_name = 1;
+	} else if (KEY("linkpath")) {
+		if ((e = set_string(m->linkpath, sizeof m->linkpath, val,
+		    vl)) != 0) {
+			*which = 1;
+			return e;
+		}
+		ov->has_link = 1;
+	} else if (KEY("size")) {
+		/* The data's length: without it the stream cannot
+		 * be followed, so no leniency here. */
+		if (get_decimal(val, vl, &ov->size) != 0)
+			return PAX_BAD;
+		ov->has_size = 1;
+	} else if (KEY("uid") || KEY("gid")) {
+		if (get_decimal(val, vl, &v) != 0) {
+			ov->warning = "a malformed pax uid or gid was "
+			    "ignored";
+		} else if (KEY("uid")) {
+			ov->uid = v;
+			ov->has_uid = 1;
+		} else {
+			ov->gid = v;
+			ov->has_gid = 1;
+		}
+	} else if (KEY("mtime")) {
+		/* As bsdtar: the leading number of a malformed time,
+		 * with a warning (GNU tar warns too). */
+		size_t k = vl;
+
+		if (get_mtime(val, vl, &ov->mtime, &ov->mtime_nsec)
+		    != 0) {
+			k = number_prefix(val, vl);
+			ov->warning = "a malformed pax mtime was read "
+			    "up to its first stray character";
+			if (k == 0 || get_mtime(val, k, &ov->mtime,
+			    &ov->mtime_nsec) != 0) {
+				ov->warning = "a malformed pax mtime was "
+				    "ignored";
+				k = 0;
+			}
+		}
+		ov->has_mtime = k > 0;
+	} else if (KEY("uname")) {
+		if (set_string(m->uname, sizeof m->uname, val, vl) == 0)
+			ov->has_uname = 1;
+		else
+			ov->warning = "a pax uname that is too long or "
+			    "has a NUL was ignored";
+	} else if (KEY("gname")) {
+		if (set_string(m->gname, sizeof m->gname, val, vl) == 0)
+			ov->has_gname = 1;
+		else
+			ov->warning = "a pax gname that is too long or "
+			    "has a NUL was ignored";
+	} else if (kl > 13 && memcmp(key, "SCHILY.xattr.", 13) == 0) {
+		if (xattr_add(r, key + 13, kl - 13, val, vl) != 0)
+			ov->warning = "an extended attribute that is "
+			    "too large or badly named was dropped";
+	} else if (kl > 11 && memcmp(key, "GNU.sparse.", 11) == 0) {
+		if (pax_sparse(r, ov, key + 11, kl - 11, val, vl) != 0)
+			ov->unreadable = "its GNU sparse map is "
+			    "malformed or too large";
+	}
+#undef KEY
+	return 0;
+}
+
+/* Parse the records of an 'x' header ("LEN key=value\n" each) into ov
+ * and m.  0; PAX_BAD for a malformed record or size; or pax_record's
+ * code for a name it refuses. */
+static int
+parse_pax(struct ae_tar_reader *r, const uint8_t *p, size_t n,
+    struct overrides *ov, struct ae_tar_member *m, int *which)
+{
+	size_t off = 0;
+	int e;
+
+	while (off < n) {
+		size_t len = 0, i = off, kl, vl;
+		const char *key, *val, *eq;
+
+		if (p[off] == '\0')
+			break;          /* some writers pad with NULs */
+		while (i < n && i - off < 8 && p[i] >= '0' && p[i] <= '9')
+			len = len * 10 + (size_t)(p[i++] - '0');
+		if (i >= n || p[i] != ' ' || len < 5 || len > n - off
+		    || p[off + len - 1] != '\n')
+			return PAX_BAD;
+		key = (const char *)p + i + 1;
+		eq = memchr(key, '=', off + len - 1 - (i + 1));
+		if (eq == NULL)
+			return PAX_BAD;
+		kl = (size_t)(eq - key);
+		val = eq + 1;
+		vl = (size_t)((const char *)p + off + len - 1 - val);
+		if ((e = pax_record(r, ov, m, key, kl, val, vl, which)) != 0)
+			return e;
+		off += len;
+	}
+	return 0;
+}
+
+/* Skip what is left of the current member's data and padding. */
+static int
+skip_data(struct ae_tar_reader *r, struct ae_diag *d)
+{
+	uint8_t buf[4096];
+	int e;
+
+	while (r->data_left > 0) {
+		size_t n = r->data_left < sizeof buf ? (size_t)r->data_left :
+		    sizeof buf;
+
+		if ((e = read_exact(r, buf, n, d)) != AE_OK)
+			return e;
+		r->data_left -= n;
+	}
+	return AE_OK;
+}
+
+static int
+is_zero_block(const uint8_t *b)
+{
+	int i;
+
+	for (i = 0; i < AE_TAR_BLOCK; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
+static int
+checksum_matches(const uint8_t *b)
+{
+	int64_t want;
+	unsigned long u = 0;
+	long s = 0;
+	int i;
+
+	if (get_number(b + F_CHKSUM, W_CHKSUM, 0, &want) != 0)
+		return 0;
+	for (i = 0; i < AE_TAR_BLOCK; i++) {
+		uint8_t c = (i >= F_CHKSUM && i < F_CHKSUM + W_CHKSUM) ? ' ' :
+		    b[i];
+		u += c;
+		s += (signed char)c;    /* some old tars summed signed */
+	}
+	return (int64_t)u == want || (int64_t)s == want;
+}
+
+int
+ae_tar_is_header(const uint8_t b[AE_TAR_BLOCK])
+{
+	return !is_zero_block(b) && checksum_matches(b);
+}
+
+/* Old GNU sparse ('S'): the map's entries in the header, then in
+ * extension blocks while each says there is more.  Each entry is an
+ * offset and a length, 12 octal bytes each; an empty offset ends the
+ * list.  0, 1 if the map is unusable (the member is skipped), or a read
+ * error. */
+static int
+read_old_sparse(struct ae_tar_reader *r, const uint8_t *b, uint64_t *real,
+    struct ae_diag *d)
+{
+	uint8_t ext[AE_TAR_BLOCK];
+	const uint8_t *p = b + F_OLD_SPARSE;
+	int more = b[F_OLD_ISEXT] != 0, n = OLD_SPARSE_N, i, bad = 0, e;
+	int64_t off, len, rs;
+
+	r->nmap = 0;
+	for (;;) {
+		for (i = 0; i < n; i++, p += 24) {
+			if (p[0] == '\0')
+				break;
+			if (get_number(p, 12, 0, &off) != 0
+			    || get_number(p + 12, 12, 0, &len) != 0
+			    || map_add(r, (uint64_t)off, (uint64_t)len) != 0)
+				bad = 1;
+		}
+		if (!more)
+			break;
+		/* The extension blocks belong to the header: they are
+		 * read whatever the map holds, so the stream stays in
+		 * step. */
+		if ((e = read_exact(r, ext, sizeof ext, d)) != AE_OK)
+			return e;
+		p = ext;
+		n = EXT_SPARSE_N;
+		more = ext[F_EXT_ISEXT] != 0;
+	}
+	if (get_number(b + F_OLD_REALSIZE, 12, 0, &rs) != 0)
+		bad = 1;
+	*real = (uint64_t)rs;
+	return bad;
+}
+
+/* Sparse 1.0: the map is at the start of the member's data, as decimal
+ * lines (count, then offset and length per segment), padded to a block.
+ * Reads it, taking its bytes out of r->data_left.  0, 1 if the map is
+ * unusable (the rest of the data is then skipped with the member), or a
+ * read error. */
+static int
+read_map_10(struct ae_tar_reader *r, struct ae_diag *d)
+{
+	uint8_t blk[AE_TAR_BLOCK];
+	uint64_t v = 0, count = 0, nums = 0, off = 0;
+	size_t i = AE_TAR_BLOCK;
+	int digits = 0, e;
+
+	r->nmap = 0;
+	for (;;) {
+		if (i == AE_TAR_BLOCK) {
+			if (r->data_left < AE_TAR_BLOCK)
+				return 1;
+			if ((e = read_exact(r, blk, sizeof blk, d)) != AE_OK)
+				return e;
+			r->data_left -= AE_TAR_BLOCK;
+			i = 0;
+		}
+		if (blk[i] >= '0' && blk[i] <= '9') {
+			if (digits++ >= 19)
+				return 1;
+			v = v * 10 + (uint64_t)(blk[i++] - '0');
+			continue;
+		}
+		if (blk[i++] != '\n' || digits == 0)
+			return 1;
+		if (nums == 0) {
+			if (v > MAP_MAX)
+				return 1;
+			count = v;
+		} else if (nums % 2 == 1) {
+			off = v;
+		} else if (map_add(r, off, v) != 0) {
+			return 1;
+		}
+		nums++;
+		v = 0;
+		digits = 0;
+		if (nums == 1 + 2 * count)
+			return 0;   /* the rest of this block is padding */
+	}
+}
+
+/* Whether the map fits the member: segments in order, not overlapping,
+ * inside the real size, and their lengths adding up to the stored
+ * data. */
+static int
+map_valid(const struct ae_tar_reader *r, uint64_t real, uint64_t stored)
+{
+	uint64_t end = 0, sum = 0;
+	size_t i;
+
+	for (i = 0; i < r->nmap; i++) {
+		const struct ae_tar_segment *s = &r->map[i];
+
+		if (s->offset < end || s->offset > real
+		    || s->len > real - s->offset)
+			return 0;
+		end = s->offset + s->len;
+		sum += s->len;
+	}
+	return sum == stored;
+}
+
+/* Whether any block of [off, off + n) lies in a gap (salvage).  Gaps
+ * are whole chunks, and chunks are whole blocks, so the blocks' starts
+ * are enough. */
+static int
+touches_gap(struct ae_tar_reader *r, uint64_t off, uint64_t n)
+{
+	uint64_t end, o;
+
+	if (r->gap == NULL)
+		return 0;
+	for (o = off; o < off + n; o += AE_TAR_BLOCK)
+		if (r->gap(r->gap_ctx, o, &end))
+			return 1;
+	return 0;
+}
+
+/* Read and drop the stream up to gap_end (its bytes stand for a lost
+ * chunk).  0, 1 if the stream ended, or a read error. */
+static int
+skip_to(struct ae_tar_reader *r, uint64_t gap_end, struct ae_diag *d)
+{
+	uint8_t buf[4096];
+	size_t got;
+	int e;
+
+	while (r->offset < gap_end) {
+		size_t n = gap_end - r->offset < sizeof buf ?
+		    (size_t)(gap_end - r->offset) : sizeof buf;
+
+		if ((e = read_some(r, buf, n, &got, d)) != AE_OK)
+			return e;
+		if (got < n)
+			return 1;
+	}
+	return 0;
+}
+
+/* What ae_tar_next has learnt of the member it is reading. */
+struct next {
+	struct overrides ov;
+	uint64_t first;             /* where its headers start */
+	uint64_t after_gap;         /* where the last gap ended (salvage) */
+	int resync;                 /* headers after a gap are looked for */
+};
+
+/* Forget what the headers read so far said (a new member starts). */
+static void
+forget(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m)
+{
+	memset(&nx->ov, 0, sizeof nx->ov);
+	memset(m, 0, sizeof *m);
+	r->nmap = r->nxattr = r->xattr_len = 0;
+}
+
+/* The member's headers were in a lost chunk (salvage): what they said is
+ * forgotten, and the next block that checks as a header is looked for
+ * from here on. */
+static void
+resync_here(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m)
+{
+	forget(r, nx, m);
+	nx->resync = 1;
+	nx->first = r->offset;
+}
+
+enum { BLOCK_HEADER, BLOCK_PASSED, BLOCK_END };
+
+/*
+ * The next block that may be a header, into b (its offset in *hoff).
+ * BLOCK_HEADER: a header block with a good checksum; BLOCK_PASSED: a
+ * block or gap was passed over while resynchronising (salvage), call
+ * again; BLOCK_END: the end of the archive (r->ended set); or an error.
+ */
+static int
+header_block(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m,
+    uint8_t b[AE_TAR_BLOCK], uint64_t *hoff, struct ae_diag *d)
+{
+	uint64_t gap_end;
+	size_t got;
+	int e;
+
+	*hoff = r->offset;
+	if ((e = read_some(r, b, AE_TAR_BLOCK, &got, d)) != AE_OK)
+		return e;
+	/* (asked once the block is here: by then the decoder has reported
+	 * the chunk it came from) */
+	if (got > 0 && r->gap != NULL && r->gap(r->gap_ctx, *hoff, &gap_end)) {
+		/* A lost chunk where a header would be: step over it, then
+		 * look for the next block that is a header. */
+		if (gap_end == UINT64_MAX || (e = skip_to(r, gap_end, d)) == 1) {
+			r->ended = r->lost_end = 1;
+			return BLOCK_END;
+		}
+		if (e != AE_OK)
+			return e;
+		resync_here(r, nx, m);
+		nx->after_gap = r->offset;
+		return BLOCK_PASSED;
+	}
+	if (got == 0 && nx->resync) {
+		r->ended = r->lost_end = 1;
+		return BLOCK_END;
+	}
+	if (nx->resync && (got < AE_TAR_BLOCK || is_zero_block(b)
+	    || !checksum_matches(b))) {
+		nx->first = r->offset;      /* not a header: on to the next */
+		return BLOCK_PASSED;
+	}
+	if (got == 0 && *hoff == nx->first && *hoff > 0) {
+		/* The stream ends where a header would start: older tars
+		 * wrote no end marker.  The container has authenticated where
+		 * the data ends, so this is a note, not an error. */
+		r->ended = 1;
+		r->no_end_marker = 1;
+		return BLOCK_END;
+	}
+	if (got < AE_TAR_BLOCK)
+		return ae_fail(d, AE_ETRUNC, AE_AT_INPUT,
+		    "the archive ends before its end marker", 0, r->offset);
+	if (is_zero_block(b)) {
+		r->ended = 1;
+		return BLOCK_END;
+	}
+	if (!checksum_matches(b))
+		return fail_at(d, AE_EFORMAT, "bad tar header checksum",
+		    nx->first);
+	return BLOCK_HEADER;
+}
+
+/*
+ * The data of a header that describes the next member ('x', 'X', 'g',
+ * 'A', 'L', 'K'), size bytes, into r->pax.  0 with it read; 1 if its
+ * bytes touch a gap (salvage: resynchronising now); or an error.
+ */
+static int
+extension_data(struct ae_tar_reader *r, struct next *nx,
+    struct ae_tar_member *m, char t, uint64_t size, struct ae_diag *d)
+{
+	int longname = t == 'L' || t == 'K';
+	size_t cap = longname ? AE_TAR_NAME_MAX + 1 : AE_TAR_PAX_MAX;
+	int e;
+
+	if (size > cap && longname)
+		return fail_at(d, AE_EFORMAT, name_error(STR_TOO_LONG, t == 'K'),
+		    nx->first);
+	if (size > cap)
+		return fail_at(d, AE_ETOOBIG, "extended tar header too large",
+		    nx->first);
+	e = read_exact(r, r->pax, (size_t)size + ae_tar_padding(size), d);
+	if (e != AE_OK)
+		return e;
+	if (touches_gap(r, r->offset - size - ae_tar_padding(size), size)) {
+		/* its records were lost (salvage): this member cannot be
+		 * read; on to the next header */
+		resync_here(r, nx, m);
+		return 1;
+	}
+	return 0;
+}
+
+/* A pax extended header ('x', or Solaris's 'X' from before POSIX): its
+ * records override the next member's ustar fields. */
+static int
+header_pax_extension(struct ae_tar_reader *r, struct next *nx,
+    struct ae_tar_member *m, uint64_t size, struct ae_diag *d)
+{
+	int which = 0, e;
+
+	e = parse_pax(r, r->pax, (size_t)size, &nx->ov, m, &which);
+	if (e == PAX_BAD)
+		return fail_at(d, AE_EFORMAT, "bad pax extended header",
+		    nx->first);
+	if (e != 0)
+		return fail_at(d, AE_EFORMAT, name_error(e, which), nx->first);
+	return AE_OK;
+}
+
+/* GNU's long name ('L') or long link name ('K'): the data is the name.
+ * GNU tar ends it with a NUL inside the data; one without it takes all
+ * the data. */
+static int
+header_gnu_longname(struct ae_tar_reader *r, struct next *nx,
+    struct ae_tar_member *m, char t, uint64_t size, struct ae_diag *d)
+{
+	size_t n = strnlen((char *)r->pax, (size_t)size);
+	int e;
+
+	e = t == 'L' ? set_string(m->path, sizeof m->path, r->pax, n) :
+	    set_string(m->linkpath, sizeof m->linkpath, r->pax, n);
+	if (e != 0)
+		return fail_at(d, AE_EFORMAT, name_error(e, t == 'K'),
+		    nx->first);
+	if (t == 'L')
+		nx->ov.has_path = 1;
+	else
+		nx->ov.has_link = 1;
+	return AE_OK;
+}
+
+/* The name in a ustar block: prefix '/' name, at most 155 + 1 + 100
+ * bytes.  Only POSIX ustar has a prefix; GNU's old header keeps times
+ * and the sparse map there. */
+static void
+ustar_name(const uint8_t *b, int posix, struct ae_tar_member *m)
+{
+	char ustar[W_PREFIX + 1 + W_NAME];
+	size_t nl = strnlen((const char *)b + F_NAME, W_NAME);
+	size_t pl = posix ? strnlen((const char *)b + F_PREFIX, W_PREFIX) : 0;
+
+	if (pl > 0) {
+		memcpy(ustar, b + F_PREFIX, pl);
+		ustar[pl++] = '/';
+	}
+	memcpy(ustar + pl, b + F_NAME, nl);
+	(void)set_string(m->path, sizeof m->path, ustar, pl + nl);
+}
+
+/*
+ * The member's own header: a ustar block (POSIX or GNU's old magic) or
+ * a V7 one, with what the headers before it override.  Fills m's names,
+ * mode, ids, time and size (the data's length in the stream) and
+ * returns its type as read; or an error.
+ */
+static int
+header_ustar(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
+    struct ae_tar_member *m, uint64_t *size, char *type, struct ae_diag *d)
+{
+	const struct overrides *ov = &nx->ov;
+	int ustar = memcmp(b + F_MAGIC, "ustar", 5) == 0;
+	int64_t v;
+	char t;
+
+	if (!ov->has_path)
+		ustar_name(b, memcmp(b + F_MAGIC, "ustar", 6) == 0, m);
+	if (!ov->has_link)
+		(void)set_string(m->linkpath, sizeof m->linkpath, b + F_LINK,
+		    strnlen((const char *)b + F_LINK, W_LINK));
+	if (m->path[0] == '\0')
+		return fail_at(d, AE_EFORMAT, "tar member with no name",
+		    nx->first);
+	if (get_number(b + F_MODE, W_MODE, 0, &v) != 0)
+		return fail_at(d, AE_EFORMAT, "bad mode", nx->first);
+	m->mode = (uint32_t)v & 07777;
+	if (get_number(b + F_UID, W_UID, 0, &v) != 0)
+		return fail_at(d, AE_EFORMAT, "bad uid", nx->first);
+	m->uid = ov->has_uid ? ov->uid : (uint64_t)v;
+	if (get_number(b + F_GID, W_GID, 0, &v) != 0)
+		return fail_at(d, AE_EFORMAT, "bad gid", nx->first);
+	m->gid = ov->has_gid ? ov->gid : (uint64_t)v;
+	if (get_number(b + F_MTIME, W_MTIME, 1, &v) != 0)
+		return fail_at(d, AE_EFORMAT, "bad mtime", nx->first);
+	m->mtime = ov->has_mtime ? ov->mtime : v;
+	m->mtime_nsec = ov->has_mtime ? ov->mtime_nsec : 0;
+	if (ov->has_size)
+		*size = ov->size;
+	/* Owner names exist from ustar on (POSIX and GNU's old magic
+	 * alike); a V7 header has none. */
+	if (!ov->has_uname && ustar)
+		set_string(m->uname, sizeof m->uname, (const char *)b + F_UNAME,
+		    strnlen((const char *)b + F_UNAME, W_UNAME));
+	if (!ov->has_gname && ustar)
+		set_string(m->gname, sizeof m->gname, (const char *)b + F_GNAME,
+		    strnlen((const char *)b + F_GNAME, W_GNAME));
+	r->data_left = *size + ae_tar_padding(*size);
+	m->size = *size;
+	m->warning = ov->warning;
+	m->unreadable = ov->unreadable;
+
+	t = b[F_TYPE] == '\0' ? '0' : (char)b[F_TYPE];
+	/* Before POSIX, a directory was a regular member whose name ends
+	 * in '/' (GNU tar and bsdtar read it so).  GNU's dumpdir ('D') is a
+	 * directory whose data lists its contents (for incremental dumps);
+	 * the data is skipped. */
+	if (((t == '0' || t == '7') && m->path[strlen(m->path) - 1] == '/')
+	    || t == 'D')
+		t = AE_TAR_DIR;
+	*type = t;
+	return AE_OK;
+}
+
+/*
+ * A sparse member's map and real size: GNU's old 'S' header (its map in
+ * the header and extension blocks), pax 1.0 (the map starts the data),
+ * 0.0 or 0.1 (the map in the records).  size is what the stream holds
+ * and becomes m->stored; a map that is malformed, of an unknown version
+ * or does not fit the member makes it unreadable.  0 or a read error.
+ */
+static int
+member_sparse(struct ae_tar_reader *r, const struct overrides *ov,
+    const uint8_t *b, char t, uint64_t size, struct ae_tar_member *m,
+    struct ae_diag *d)
+{
+	/* (a file that is all hole may have no run at all: map is still
+	 * set, to say sparse) */
+	static const struct ae_tar_segment none[1];
+	uint64_t real = 0;
+	int bad, e;
+
+	if (t == 'S') {
+		if ((e = read_old_sparse(r, b, &real, d)) < 0)
+			return e;
+		bad = e;
+		m->type = AE_TAR_REG;
+	} else if (ov->sparse_major == 1 && ov->sparse_minor == 0
+	    && (t == '0' || t == '7')) {
+		if ((e = read_map_10(r, d)) < 0)
+			return e;
+		bad = e || !ov->has_realsize;
+		size = r->data_left - ae_tar_padding(size);
+		real = ov->realsize;
+	} else if (ov->sparse_major == 0 && (t == '0' || t == '7')) {
+		bad = !ov->has_realsize || ov->pending_offset;
+		real = ov->realsize;
+	} else {
+		bad = 1;        /* a version this reader does not know */
+	}
+	if (bad || !map_valid(r, real, size)) {
+		if (m->unreadable == NULL)
+			m->unreadable = "its GNU sparse map is malformed or of "
+			    "an unknown version";
+		return AE_OK;
+	}
+	m->size = real;
+	m->stored = size;
+	m->map = r->nmap > 0 ? r->map : none;
+	m->nmap = r->nmap;
+	r->map_active = 1;
+	return AE_OK;
+}
+
+/* The member described by the ustar block b at hoff, with what the
+ * headers before it said: its fields, its sparse map, its xattrs, and
+ * where its data ends. */
+static int
+header_member(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
+    uint64_t hoff, uint64_t size, struct ae_tar_member *m, struct ae_diag *d)
+{
+	char t = 0;
+	int e;
+
+	m->offset = hoff;
+	m->first = nx->first;
+	/* Right after a gap, its extended header (a long name, say) may
+	 * have been in the gap: it cannot be read as it was. */
+	m->after_gap = !nx->resync ? 0 : hoff == nx->after_gap ? 2 : 1;
+	if ((e = header_ustar(r, nx, b, m, &size, &t, d)) != AE_OK)
+		return e;
+	m->type = t;
+	if (nx->ov.sparse || t == 'S') {
+		if ((e = member_sparse(r, &nx->ov, b, t, size, m, d)) != AE_OK)
+			return e;
+	} else {
+		m->stored = size;
+	}
+	if (r->nxattr > 0) {
+		m->xattr = r->xattr;
+		m->xattr_len = r->xattr_len;
+		m->nxattr = r->nxattr;
+	}
+	/* Links, devices, directories (pre-POSIX ones too) and FIFOs carry
+	 * no data, whatever their size field says, as GNU tar reads them; a
+	 * dumpdir's data is skipped with it, as is a label's and an unknown
+	 * type's. */
+	if (strchr("123456", m->type) != NULL && b[F_TYPE] != 'D') {
+		m->size = m->stored = 0;
+		r->data_left = 0;
+	} else if (m->type == AE_TAR_DIR) {
+		/* a dumpdir: its size shows (GNU tar's -tv does) */
+		m->stored = 0;
+	}
+	if (m->unreadable != NULL) {
+		m->map = NULL;
+		m->nmap = 0;
+		r->map_active = 0;
+	}
+	m->end = r->offset + r->data_left;
+	return AE_OK;
+}
+
+int
+ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
+    struct ae_diag *d)
+{
+	struct next nx;
+	uint8_t b[AE_TAR_BLOCK];
+	uint64_t hoff, size;
+	int64_t v;
+	int e;
+	char t;
+
+	if (r->ended)
+		return 1;
+	if ((e = skip_data(r, d)) != AE_OK)
+		return e;
+	memset(&nx, 0, sizeof nx);
+	forget(r, &nx, m);
+	r->map_active = 0;
+	r->pos = 0;
+	r->seg = 0;
+	nx.first = r->offset;       /* after skip_data: its first block */
+	nx.after_gap = UINT64_MAX;
+	for (;;) {
+		e = header_block(r, &nx, m, b, &hoff, d);
+		if (e == BLOCK_PASSED)
+			continue;
+		if (e == BLOCK_END)
+			return 1;
+		if (e != BLOCK_HEADER)
+			return e;
+		if (get_number(b + F_SIZE, W_SIZE, 0, &v) != 0)
+			return fail_at(d, AE_EFORMAT, "bad size in a tar header",
+			    nx.first);
+		size = (uint64_t)v;
+		t = b[F_TYPE] == '\0' ? '0' : (char)b[F_TYPE];
+		/* 'g' records are global defaults; none of those this reader
+		 * uses may be global, so they are only skipped, as is
+		 * Solaris's 'A', an ACL header before its file. */
+		if (strchr("xXgALK", t) == NULL)
+			return header_member(r, &nx, b, hoff, size, m, d);
+		if ((e = extension_data(r, &nx, m, t, size, d)) == 1)
+			continue;
+		if (e == AE_OK && (t == 'x' || t == 'X'))
+			e = header_pax_extension(r, &nx, m, size, d);
+		else if (e == AE_OK && (t == 'L' || t == 'K'))
+			e = header_gnu_longname(r, &nx, m, t, size, d);
+		if (e != AE_OK)
+			return e;
+	}
+}
+
+int
+ae_tar_read_data(struct ae_tar_reader *r, const struct ae_tar_member *m,
+    uint8_t *buf, size_t n, size_t *got, int *hole)
+{
+	const struct ae_tar_segment *s;
+	uint64_t pad = ae_tar_padding(m->stored), left, end;
+	int e;
+
+	*got = 0;
+	if (hole != NULL)
+		*hole = 0;
+	if (m->unreadable != NULL)
+		return AE_OK;
+	if (!r->map_active || m->map == NULL) {
+		left = r->data_left > pad ? r->data_left - pad : 0;
+		if (n > left)
+			n = (size_t)left;
+		if (n == 0)
+			return AE_OK;
+		if ((e = read_exact(r, buf, n, NULL)) != AE_OK)
+			return e;
+		r->data_left -= n;
+		*got = n;
+		return AE_OK;
+	}
+	if (r->pos >= m->size)
+		return AE_OK;
+	while (r->seg < m->nmap && m->map[r->seg].offset + m->map[r->seg].len
+	    <= r->pos)
+		r->seg++;
+	s = r->seg < m->nmap ? &m->map[r->seg] : NULL;
+	if (s != NULL && r->pos >= s->offset) {
+		/* In a segment: its bytes are the next ones stored. */
+		left = s->offset + s->len - r->pos;
+		if (n > left)
+			n = (size_t)left;
+		if ((e = read_exact(r, buf, n, NULL)) != AE_OK)
+			return e;
+		r->data_left -= n;
+	} else {
+		/* In a hole, up to the next segment or the end: all of it
+		 * at once for a caller that skips holes. */
+		end = s != NULL ? s->offset : m->size;
+		left = end - r->pos;
+		if (hole != NULL) {
+			*hole = 1;
+			n = left > SIZE_MAX ? SIZE_MAX : (size_t)left;
+		} else {
+			if (n > left)
+				n = (size_t)left;
+			memset(buf, 0, n);
+		}
+	}
+	r->pos += n;
+	*got = n;
+	return AE_OK;
+}
