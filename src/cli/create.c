@@ -2,7 +2,7 @@
  * create.c -- aescrypt -c: paths in, an encrypted archive out.
  *
  * Two halves joined by a channel (chan.h): a thread walks the paths and
- * writes a tar stream (pack.c); the pipeline reads that stream as its
+ * writes a tar stream (disk/reader.c); the pipeline reads that stream as its
  * input and seals it into a container whose header says "pax payload".
  * Everything that can fail for the whole job (a missing operand, the
  * key sources, the output) fails before the walk starts; problems with
@@ -23,13 +23,14 @@
 #include "common/bytes.h"
 #include "container/header.h"
 #include "container/index.h"
+#include "disk/reader.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"
 #include "namelist.h"
 #include "names.h"
-#include "pack.h"
+#include "members.h"
 #include "progress.h"
 #include "run.h"
 #include "signals.h"
@@ -109,24 +110,124 @@ check_paths(const struct opts *o, const struct namelist *paths,
 	return rc;
 }
 
+/* The walk's thread: the paths, the channel it writes the tar stream
+ * into, and what it reports to (the index, -v, progress). */
 struct producer {
-	struct pack_opts po;
+	const struct opts *o;
+	struct ae_dr_params dp;
 	struct namelist *paths;
 	struct ae_chan chan;
 	struct ae_writer w;
-	int result;
-	uint64_t cpu_ns;    /* the walk thread's CPU time */
+	FILE *verbose;              /* -v: names go here, or NULL */
+	const char *self_name;      /* the archive's name, for a warning */
+	struct ae_index_builder *index;     /* or NULL (--no-index) */
+	uint64_t tar_end;
+	int err;                    /* the walk's result */
+	int partial;                /* it gave warnings */
+	uint64_t cpu_ns;            /* the walk thread's CPU time */
 };
+
+/* Note e, whose headers start at offset, in the index.  0, or -1 out
+ * of memory (reported; the walk stops, as for a failed write). */
+static int
+index_member(struct producer *pr, const struct ae_tar_entry *e,
+    uint64_t offset)
+{
+	struct ae_index_member m;
+
+	if (pr->index == NULL)
+		return 0;
+	memset(&m, 0, sizeof m);
+	m.first = offset;
+	m.type = e->type;
+	m.mode = e->mode & 07777;
+	m.uid = e->uid;
+	m.gid = e->gid;
+	m.size = e->map != NULL ? e->real_size : e->size;
+	m.mtime = e->mtime;
+	m.mtime_nsec = e->mtime_nsec;
+	m.path = e->path;
+	m.linkpath = e->linkpath;
+	m.uname = e->uname;
+	m.gname = e->gname;
+	if (ae_index_add_member(pr->index, &m) == AE_OK)
+		return 0;
+	msg_error("the archive's index: out of memory");
+	return -1;
+}
+
+/* What the walk reports, in GNU tar's words. */
+static int
+on_walk(void *ctx, const struct ae_dr_report *r)
+{
+	struct producer *pr = ctx;
+	char q[1024];
+
+	switch (r->event) {
+	case AE_DR_MEMBER:
+		if (index_member(pr, r->e, r->offset) != 0)
+			return -1;
+		progress_member(r->e->path);
+		if (pr->verbose != NULL) {
+			names_print(pr->verbose, r->e->path);
+			fputc('\n', pr->verbose);
+		}
+		break;
+	case AE_DR_WARNING:
+		if (r->err != 0)
+			msg_warn("%s: %s: %s", names_quote(r->name, q, sizeof q),
+			    r->why, strerror(r->err));
+		else
+			msg_warn("%s: %s", names_quote(r->name, q, sizeof q),
+			    r->why);
+		break;
+	case AE_DR_STRIPPED:
+		msg_warn("removing leading '%s' from member names",
+		    names_quote(r->name, q, sizeof q));
+		break;
+	case AE_DR_SELF:
+		/* GNU tar's words; not a failure, as it is not data.  The
+		 * name is the archive's, not its temp file's. */
+		msg_warn("%s: file is the archive; not dumped", names_quote(
+		    r->self == 0 ? pr->self_name : r->name, q, sizeof q));
+		break;
+	case AE_DR_IGNORED:
+		msg_warn("%s: %s ignored", names_quote(r->name, q, sizeof q),
+		    r->why);
+		break;
+	case AE_DR_XATTRS_LEFT:
+		msg_note("some files have extended attributes or ACLs, which "
+		    "are archived only with --xattrs and --acls");
+		break;
+	case AE_DR_FAILED:
+		msg_error("%s: %s", r->why, strerror(r->err));
+		break;
+	}
+	return 0;
+}
+
+/* --exclude, for the walk. */
+static int
+is_excluded(void *ctx, const char *path)
+{
+	const struct opts *o = ((struct producer *)ctx)->o;
+
+	return members_excluded(o->exclude, o->nexclude, path);
+}
 
 static void *
 produce(void *arg)
 {
 	struct producer *pr = arg;
 
-	pr->result = pack_paths(&pr->po, pr->paths->v, pr->paths->n, &pr->w);
+	pr->err = ae_dr_walk(&pr->dp, pr->paths->v, pr->paths->n, &pr->w,
+	    &pr->tar_end, &pr->partial);
+	if (pr->err == AE_ENOMEM)
+		msg_error("out of memory");
+	if (pr->index != NULL)
+		pr->index->tar_end = pr->tar_end;
 	pr->cpu_ns = ae_thread_ns();
-	ae_chan_close_write(&pr->chan, pr->result == PACK_STOPPED ?
-	    AE_EINTR : AE_OK);
+	ae_chan_close_write(&pr->chan, pr->err != AE_OK ? AE_EINTR : AE_OK);
 	return NULL;
 }
 
@@ -187,158 +288,210 @@ write_index(const struct ae_pipe_params *payload,
 	return r;
 }
 
-int
-cmd_create(const struct opts *o)
-{
-	static struct ae_header h;
-	static struct producer pr;
-	struct namelist paths = { 0 };
-	struct cdirs cd = { 0 };
-	int *dirfd = NULL;
+/* One -c run: what cmd_create's steps share.  On the heap, out of core
+ * dumps: it holds the key schedules. */
+struct create {
+	struct ae_header h;
+	struct producer pr;
+	struct namelist paths;
+	struct cdirs cd;
+	int *dirfd;                 /* per path, its -C directory */
 	struct run_stats rs;
 	struct ae_pipe_params pp;
-	struct ae_diag d = { 0 };
 	struct streams io;
-	struct ae_reader chan_reader;
-	struct stat st;
-	uint64_t w0 = ae_wall_ns();
-	pthread_t thread;
 	ae_gcm_ctx gcm, igcm;
 	struct ae_index_builder ib;
-	struct record_log rl;
-	struct ae_writer logged;
-	int indexed = !o->no_index;
-	size_t i;
-	int rc, r, started = 0;
+	int indexed;
+	int keys;                   /* gcm (and igcm) hold keys */
+	uint64_t w0;
+};
 
-	memset(&rs, 0, sizeof rs);
-	ae_index_builder_init(&ib);
-	run_streams_init(&io);
+/* The operands and -T's list, each with its -C directory, all checked
+ * to exist.  0 or an exit status (reported). */
+static int
+create_paths(struct create *c, const struct opts *o)
+{
+	size_t i;
+	int st;
+
 	for (i = 0; i < o->noperands; i++)
-		if (namelist_add(&paths, o->operands[i], o->operand_cdir[i])
+		if (namelist_add(&c->paths, o->operands[i], o->operand_cdir[i])
 		    != 0) {
 			msg_error("out of memory");
-			rc = EXIT_SYSTEM;
-			goto out;
+			return EXIT_SYSTEM;
 		}
 	if (o->files_from != NULL
-	    && (rc = namelist_read(&paths, o->files_from, o->null_sep,
+	    && (st = namelist_read(&c->paths, o->files_from, o->null_sep,
 	    o->files_from_cdir)) != EXIT_OK)
-		goto out;
-	if (paths.n == 0) {
+		return st;
+	if (c->paths.n == 0) {
 		msg_error("refusing to create an empty archive");
 		msg_hint("name the files and directories to archive, or a "
 		    "list of them with -T FILE");
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	if ((rc = cdirs_open(&cd, o)) != EXIT_OK
-	    || (rc = check_paths(o, &paths, &cd)) != EXIT_OK)
-		goto out;
-	if ((dirfd = malloc(paths.n * sizeof *dirfd)) == NULL) {
+	if ((st = cdirs_open(&c->cd, o)) != EXIT_OK
+	    || (st = check_paths(o, &c->paths, &c->cd)) != EXIT_OK)
+		return st;
+	if ((c->dirfd = malloc(c->paths.n * sizeof *c->dirfd)) == NULL) {
 		msg_error("out of memory");
-		rc = EXIT_SYSTEM;
-		goto out;
+		return EXIT_SYSTEM;
 	}
-	for (i = 0; i < paths.n; i++)
-		dirfd[i] = cd.fd[paths.tag[i]];
-	/* Keys and the output, relative to where we were started. */
-	rc = run_new_container(o, o->archive, indexed ? AE_PAYLOAD_PAX_INDEXED
-	    : AE_PAYLOAD_PAX, &h, &gcm, indexed ? &igcm : NULL, &io, &rs);
-	if (rc != EXIT_OK)
-		goto out;
-	memset(&pr, 0, sizeof pr);
-	pr.po.index = indexed ? &ib : NULL;
-	if (fstat(io.out.fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		pr.po.self[pr.po.nself].dev = st.st_dev;
-		pr.po.self[pr.po.nself++].ino = st.st_ino;
-		pr.po.self_name = io.out.name;
-	}
-	if (io.out.dirfd >= 0 && fstatat(io.out.dirfd, io.out.target_base,
-	    &st, 0) == 0 && S_ISREG(st.st_mode)) {
-		/* The old archive, about to be replaced. */
-		pr.po.self[pr.po.nself].dev = st.st_dev;
-		pr.po.self[pr.po.nself++].ino = st.st_ino;
-	}
-	pr.po.dirfd = dirfd;
-	pr.po.follow = o->follow;
-	pr.po.xattrs = o->xattrs;
-	pr.po.acls = o->acls;
-	pr.po.exclude = o->exclude;
-	pr.po.nexclude = o->nexclude;
-	if (o->verbose)
-		pr.po.verbose = io.out.in_place && io.out.fd == STDOUT_FILENO ?
-		    stderr : stdout;
-	pr.paths = &paths;
-	if (ae_chan_init(&pr.chan, 0) != AE_OK) {
-		msg_error("out of memory");
-		outfile_abort(&io.out);
-		rc = EXIT_SYSTEM;
-		goto wipe;
-	}
-	pr.w.write = ae_chan_write;
-	pr.w.ctx = &pr.chan;
-	chan_reader.read = ae_chan_read;
-	chan_reader.ctx = &pr.chan;
+	for (i = 0; i < c->paths.n; i++)
+		c->dirfd[i] = c->cd.fd[c->paths.tag[i]];
+	return EXIT_OK;
+}
 
-	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
-	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
+/* The walk's parameters, once the output is open: the files it must
+ * not archive are the output and the old archive it replaces. */
+static void
+create_producer(struct create *c, const struct opts *o)
+{
+	struct producer *pr = &c->pr;
+	struct ae_dr_params *dp = &pr->dp;
+	struct stat st;
+
+	pr->o = o;
+	pr->paths = &c->paths;
+	pr->index = c->indexed ? &c->ib : NULL;
+	pr->self_name = c->io.out.name;
+	if (o->verbose)
+		pr->verbose = c->io.out.in_place
+		    && c->io.out.fd == STDOUT_FILENO ? stderr : stdout;
+	if (fstat(c->io.out.fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		dp->self[dp->nself].dev = st.st_dev;
+		dp->self[dp->nself++].ino = st.st_ino;
+	}
+	if (c->io.out.dirfd >= 0 && fstatat(c->io.out.dirfd,
+	    c->io.out.target_base, &st, 0) == 0 && S_ISREG(st.st_mode)) {
+		/* The old archive, about to be replaced. */
+		dp->self[dp->nself].dev = st.st_dev;
+		dp->self[dp->nself++].ino = st.st_ino;
+	}
+	dp->dirfd = c->dirfd;
+	dp->flags = (o->follow ? AE_DR_FOLLOW : 0)
+	    | (o->xattrs ? AE_DR_XATTRS : 0) | (o->acls ? AE_DR_ACLS : 0)
+	    | (o->verbose ? AE_DR_NOTE_XATTRS : 0);
+	dp->stop = &signals_stop;
+	dp->excluded = is_excluded;
+	dp->report = on_walk;
+	dp->ctx = pr;
+	pr->w.write = ae_chan_write;
+	pr->w.ctx = &pr->chan;
+}
+
+/* The header, then the walk's thread feeding the pipeline, then the
+ * index.  AE_OK, or the error with d.  *started: the thread ran. */
+static int
+create_stream(struct create *c, int *started, struct ae_diag *d)
+{
+	struct ae_reader chan_reader = { ae_chan_read, &c->pr.chan, NULL };
+	struct record_log rl = { &c->io.writer, &c->ib };
+	struct ae_writer logged = { log_record, &rl };
+	pthread_t thread;
+	int err;
+
+	*started = 0;
+	err = c->io.writer.write(c->io.writer.ctx, c->h.raw, c->h.len);
+	if (err != AE_OK)
+		return ae_fail(d, err, AE_AT_OUTPUT, "writing output", 0, 0);
+	if (pthread_create(&thread, NULL, produce, &c->pr) != 0)
+		return ae_fail(d, AE_ENOMEM, AE_AT_NONE, "starting a thread", 0,
+		    0);
+	*started = 1;
+	err = ae_pipe_encode(&c->pp, &chan_reader, c->indexed ? &logged :
+	    &c->io.writer, &c->rs.pipe, d);
+	/* A failed pipeline stops reading: free the walk. */
+	ae_chan_close_read(&c->pr.chan);
+	pthread_join(thread, NULL);
+	if (err == AE_OK && c->pr.err == AE_OK && c->indexed)
+		err = write_index(&c->pp, &c->ib, &c->h, &c->igcm, &c->io.writer,
+		    d);
+	return err;
+}
+
+/* Write the archive, once the output is open and the keys are set:
+ * commit it, or remove it.  Returns the exit status. */
+static int
+create_run(struct create *c, const struct opts *o)
+{
+	struct ae_diag d = { 0 };
+	int st, err, started;
+
+	create_producer(c, o);
+	if (ae_chan_init(&c->pr.chan, 0) != AE_OK) {
+		msg_error("out of memory");
+		outfile_abort(&c->io.out);
+		return EXIT_SYSTEM;
+	}
+	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
+	run_pipe_params(o, &c->gcm, c->h.chunk_log2, &c->io, &c->pp);
 	/* The total for the progress line: the files' sizes, measured
 	 * first (only when the line will be shown; tar headers make the
 	 * stream a little longer, which the display allows for). */
 	run_progress_start(o, 0, -1, progress_wanted(o->progress) ?
-	    pack_measure(&pr.po, paths.v, paths.n) : 0, 0, -1);
-	r = io.writer.write(io.writer.ctx, h.raw, h.len);
-	if (r != AE_OK) {
-		ae_fail(&d, r, AE_AT_OUTPUT, "writing output", 0, 0);
-	} else if (pthread_create(&thread, NULL, produce, &pr) != 0) {
-		r = AE_ENOMEM;
-		ae_fail(&d, r, AE_AT_NONE, "starting a thread", 0, 0);
-	} else {
-		started = 1;
-		rl.out = &io.writer;
-		rl.ib = &ib;
-		logged.write = log_record;
-		logged.ctx = &rl;
-		r = ae_pipe_encode(&pp, &chan_reader, indexed ? &logged :
-		    &io.writer, &rs.pipe, &d);
-		/* A failed pipeline stops reading: free the walk. */
-		ae_chan_close_read(&pr.chan);
-		pthread_join(thread, NULL);
-		if (r == AE_OK && pr.result != PACK_STOPPED && indexed)
-			r = write_index(&pp, &ib, &h, &igcm, &io.writer, &d);
-	}
+	    ae_dr_measure(&c->pr.dp, c->paths.v, c->paths.n) : 0, 0, -1);
+	err = create_stream(c, &started, &d);
 	progress_stop();
-	if (r != AE_OK || (started && pr.result == PACK_STOPPED)) {
+	if (err != AE_OK || (started && c->pr.err != AE_OK)) {
 		if (atomic_load(&signals_stop))
-			rc = msg_interrupted();
-		else if (started && pr.result == PACK_STOPPED
+			st = msg_interrupted();
+		else if (started && c->pr.err != AE_OK
 		    && d.where == AE_AT_INPUT)
-			rc = EXIT_SYSTEM;   /* the walk said why */
+			st = EXIT_SYSTEM;   /* the walk said why */
 		else
-			rc = run_pipe_error(&io, r, &d);
-		outfile_abort(&io.out);
-	} else if ((rc = outfile_commit(&io.out)) == EXIT_OK) {
-		io.rd.bytes = pr.chan.bytes;
-		rs.archive = 1;
-		rs.files_ns = pr.cpu_ns;
-		rs.files_bytes = pr.chan.bytes;
-		run_finish_stats(o, &rs, w0, &gcm, &io);
-		if (pr.result == PACK_PARTIAL) {
+			st = run_pipe_error(&c->io, err, &d);
+		outfile_abort(&c->io.out);
+	} else if ((st = outfile_commit(&c->io.out)) == EXIT_OK) {
+		c->io.rd.bytes = c->pr.chan.bytes;
+		c->rs.archive = 1;
+		c->rs.files_ns = c->pr.cpu_ns;
+		c->rs.files_bytes = c->pr.chan.bytes;
+		run_finish_stats(o, &c->rs, c->w0, &c->gcm, &c->io);
+		if (c->pr.partial) {
 			msg_warn("some files were not archived as they were; "
 			    "see the warnings above");
-			rc = EXIT_PARTIAL;
+			st = EXIT_PARTIAL;
 		}
 	}
-	ae_chan_free(&pr.chan);
-wipe:
-	ae_gcm_wipe(&gcm);
-	if (indexed)
-		ae_gcm_wipe(&igcm);
+	ae_chan_free(&c->pr.chan);
+	return st;
+}
+
+int
+cmd_create(const struct opts *o)
+{
+	struct create *c = ae_secret_alloc(sizeof *c);
+	int st;
+
+	if (c == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	c->w0 = ae_wall_ns();
+	c->indexed = !o->no_index;
+	ae_index_builder_init(&c->ib);
+	run_streams_init(&c->io);
+	if ((st = create_paths(c, o)) != EXIT_OK)
+		goto out;
+	/* Keys and the output, relative to where we were started. */
+	st = run_new_container(o, o->archive, c->indexed ?
+	    AE_PAYLOAD_PAX_INDEXED : AE_PAYLOAD_PAX, &c->h, &c->gcm,
+	    c->indexed ? &c->igcm : NULL, &c->io, &c->rs);
+	if (st != EXIT_OK)
+		goto out;
+	c->keys = 1;
+	st = create_run(c, o);
 out:
-	ae_index_builder_free(&ib);
-	free(dirfd);
-	cdirs_close(&cd);
-	namelist_free(&paths);
-	return rc;
+	if (c->keys) {
+		ae_gcm_wipe(&c->gcm);
+		if (c->indexed)
+			ae_gcm_wipe(&c->igcm);
+	}
+	ae_index_builder_free(&c->ib);
+	free(c->dirfd);
+	cdirs_close(&c->cd);
+	namelist_free(&c->paths);
+	ae_secret_free(c, sizeof *c);
+	return st;
 }

@@ -1,6 +1,5 @@
 /*
- * names.h -- member names as a terminal shows them, and the name a path
- * is stored or extracted under.
+ * names.h -- member names as a terminal shows them.
  */
 #ifndef AE_CLI_NAMES_H
 #define AE_CLI_NAMES_H
@@ -25,24 +24,5 @@ void names_print(FILE *fp, const char *name);
 /* The same into buf (cap > 0; cut short if it does not fit).  Returns
  * buf, for messages. */
 const char *names_quote(const char *name, char *buf, size_t cap);
-
-/*
- * The part of name that tar stores or extracts: GNU tar drops any
- * leading '/' and everything up to and including the last ".."
- * component.  Returns a pointer into name; *prefix is set to the
- * length of what was dropped (0 if nothing).
- */
-const char *names_strip(const char *name, size_t *prefix);
-
-/* Whether name has a ".." component anywhere.  1 or 0. */
-int names_has_dotdot(const char *name);
-
-/* Which option keeps an extended attribute, by its name: */
-enum names_xattr {
-	NAMES_XATTR_PLAIN,      /* --xattrs: user.*, trusted.*, security.* */
-	NAMES_XATTR_ACL,        /* --acls: system.posix_acl_{access,default} */
-	NAMES_XATTR_NEVER       /* any other system.* (the kernel's) */
-};
-enum names_xattr names_xattr_kind(const char *name);
 
 #endif

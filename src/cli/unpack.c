@@ -10,6 +10,7 @@
 #include "config.h"
 #include "unpack.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -130,6 +131,21 @@ stop_decoder(struct unpack *u)
 	ae_chan_close_read(&u->chan);
 	pthread_join(u->thread, NULL);
 	u->started = 0;
+}
+
+struct unpack *
+unpack_new(void)
+{
+	return ae_secret_alloc(sizeof(struct unpack));
+}
+
+void
+unpack_free(struct unpack *u)
+{
+	if (u == NULL)
+		return;
+	unpack_close(u);
+	ae_secret_free(u, sizeof *u);
 }
 
 int

@@ -67,6 +67,12 @@ struct unpack_range {
 	uint64_t first, count, offset, skip, len;
 };
 
+/* A zeroed struct unpack on the heap, kept out of core dumps (it will
+ * hold key schedules); NULL if out of memory.  unpack_free closes it if
+ * it is open, wipes and frees it; NULL is ignored. */
+struct unpack *unpack_new(void);
+void unpack_free(struct unpack *u);
+
 /*
  * Open o->archive (NULL or "-": standard input), unlock it with the
  * user's keys and start decoding.  A stream-mode container is accepted

@@ -2,6 +2,7 @@
 #include "wipe.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -49,4 +50,27 @@ ae_nodump(void *p, size_t n)
 	(void)p;
 	(void)n;
 #endif
+}
+
+void *
+ae_secret_alloc(size_t n)
+{
+	void *p;
+
+	/* whole 64-byte units, as aligned_alloc asks */
+	if (n == 0 || n > SIZE_MAX - 63
+	    || (p = aligned_alloc(64, (n + 63) & ~(size_t)63)) == NULL)
+		return NULL;
+	memset(p, 0, n);
+	ae_nodump(p, n);
+	return p;
+}
+
+void
+ae_secret_free(void *p, size_t n)
+{
+	if (p == NULL)
+		return;
+	ae_wipe(p, n);
+	free(p);
 }

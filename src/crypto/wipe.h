@@ -31,6 +31,15 @@ int ae_ct_equal(const void *a, const void *b, size_t n);
 void ae_nodump(void *p, size_t n);
 
 /*
+ * n zeroed bytes for a structure that holds keys or plaintext: aligned
+ * for any key schedule (64 bytes, as the vector tiers store whole
+ * registers), kept out of core dumps (ae_nodump).  NULL if out of memory.
+ * ae_secret_free wipes the n bytes and frees them; NULL is ignored.
+ */
+void *ae_secret_alloc(size_t n);
+void ae_secret_free(void *p, size_t n);
+
+/*
  * AE_DECLASSIFY(p, n): tell the constant-time checker that n bytes at p
  * are public from here on.  Used only where a secret-derived value is
  * public by design (the accept/reject bit of a tag check).  In normal

@@ -1,22 +1,60 @@
 #!/bin/sh
-# tests/layers/check.sh -- keep src/ layered: an #include may only point
-# down.  The layers, lowest first (src/README.md says what each owns):
+# tests/layers/check.sh -- keep src/ layered.  The layers, lowest first
+# (src/README.md says what each owns):
 #
-#   0 common     1 crypto     2 container     3 pipeline, archive     4 cli
+#   0 common   1 crypto   2 container   3 pipeline, archive   4 disk   5 cli
 #
-# A file may include headers of its own folder by bare name, headers of a
-# lower layer as "layer/name.h", and config.h.  Anything else fails: an
-# upward include, one between the two rank-3 siblings, a bare name that
-# is not in the file's own folder, or a "../" path that hides where it
-# points.  Usage: check.sh [SRCDIR]  (default: src)
+# A file may include headers of its own folder by bare name, config.h,
+# and headers of the layers its folder's README.md allows on its "May
+# include:" line: the folders named there in backquotes (`crypto/`), or
+# "every layer below".  Such a layer must also rank lower, so there is no
+# circle whatever a README says.  Anything else fails: an include the
+# README does not allow, an upward or sideways one, a bare name that is
+# not in the file's own folder, a "../" path that hides where it points,
+# or a layer folder whose README does not say what it may include.
+# Usage: check.sh [SRCDIR]  (default: src)
 set -u
 src=${1:-src}
 
 rank() {
 	case $1 in
 	common) echo 0 ;; crypto) echo 1 ;; container) echo 2 ;;
-	pipeline|archive) echo 3 ;; cli) echo 4 ;; *) echo -1 ;;
+	pipeline|archive) echo 3 ;; disk) echo 4 ;; cli) echo 5 ;; *) echo -1 ;;
 	esac
+}
+
+# The layers a folder's README allows, space-separated, or "below" for
+# every lower one; nothing (and status 1) if it does not say.  The
+# sentence runs from "May include:" to the first '.' outside backquotes.
+allowed() {
+	[ -f "$src/$1/README.md" ] || return 1
+	awk '
+	BEGIN { on = 0; text = "" }
+	{
+		line = $0
+		if (!on) {
+			i = index(line, "May include:")
+			if (i == 0) next
+			line = substr(line, i + 12); on = 1
+		}
+		text = text " " line
+	}
+	END {
+		if (!on) exit 1
+		out = ""; q = 0
+		for (i = 1; i <= length(text); i++) {
+			c = substr(text, i, 1)
+			if (c == "`") q = !q
+			if (c == "." && !q) break
+			out = out c
+		}
+		if (out ~ /every layer below/) { print "below"; exit 0 }
+		n = split(out, parts, "`")
+		res = ""
+		for (k = 2; k <= n; k += 2)
+			if (parts[k] ~ /\/$/) res = res " " substr(parts[k], 1, length(parts[k]) - 1)
+		print res
+	}' "$src/$1/README.md"
 }
 
 bad=0 n=0
@@ -26,7 +64,11 @@ for f in "$src"/*/*.c "$src"/*/*.h; do
 	if [ "$mine" -lt 0 ]; then
 		echo "layers: $f: folder '$layer' is not a known layer"; bad=1; continue
 	fi
-	# Every quoted include, with its line number.
+	if ! may=$(allowed "$layer"); then
+		echo "layers: $src/$layer/README.md does not say what the layer may include (a 'May include:' line)"
+		bad=1; continue
+	fi
+	# Every quoted include.
 	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
 		n=$((n + 1))
 		case $inc in
@@ -41,6 +83,8 @@ for f in "$src"/*/*.c "$src"/*/*.h; do
 				echo "layers: $f includes \"$inc\": name headers of its own folder bare"; bad=1
 			elif [ "$theirs" -ge "$mine" ]; then
 				echo "layers: $f ($layer, layer $mine) includes \"$inc\" ($to, layer $theirs): includes must point down"; bad=1
+			elif [ "$may" != below ] && ! printf ' %s ' "$may" | grep -q " $to "; then
+				echo "layers: $f includes \"$inc\", but $src/$layer/README.md allows only:$may"; bad=1
 			fi ;;
 		*)
 			if [ ! -e "$dir/$inc" ]; then
@@ -56,4 +100,4 @@ done
 if [ "$bad" -ne 0 ]; then
 	echo "layers: FAILED"; exit 1
 fi
-echo "layers: $n includes checked, all point down"
+echo "layers: $n includes checked, all point down and as each README allows"

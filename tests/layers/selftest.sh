@@ -2,17 +2,31 @@
 # tests/layers/selftest.sh -- the layer check can fail: on a small tree
 # of its own (in a temp directory) it must pass the clean tree and fail
 # each planted include: upward, sideways between the rank-3 siblings,
-# through "../", and to a bare name from another folder.
+# through "../", to a bare name from another folder, one that points
+# down but that the folder's README does not allow, and a layer whose
+# README says nothing of what it may include.
 set -u
 check=$(dirname "$0")/check.sh
 t=$(mktemp -d "${TMPDIR:-/tmp}/aescrypt-layers.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT INT TERM
 fail=0
 
+# readme LAYER TEXT: the layer's README, with its "May include:" line.
+readme() {
+	printf '# %s/\n\nWhat it holds.\nMay include: %s\n' "$1" "$2" > "$t/src/$1/README.md"
+}
+
 tree() {
 	rm -rf "$t/src"
 	mkdir -p "$t/src/common" "$t/src/crypto" "$t/src/container" \
-	    "$t/src/pipeline" "$t/src/archive" "$t/src/cli"
+	    "$t/src/pipeline" "$t/src/archive" "$t/src/disk" "$t/src/cli"
+	readme common 'nothing of the project but `config.h`.'
+	readme crypto '`common/`.'
+	readme container '`common/`, `crypto/`.'
+	readme pipeline '`common/`, `crypto/`, `container/`. Not `archive/`.'
+	readme archive '`common/`. Not `pipeline/` (a sibling).'
+	readme disk '`common/`, `archive/`.'
+	readme cli 'every layer below.'
 	echo '#include "config.h"' > "$t/src/common/e.h"
 	printf '#include "common/e.h"\n#include "g.h"\n' > "$t/src/crypto/g.c"
 	: > "$t/src/crypto/g.h"
@@ -21,7 +35,9 @@ tree() {
 	: > "$t/src/container/h.h"
 	printf '#include "common/e.h"\n' > "$t/src/archive/a.c"
 	: > "$t/src/archive/a.h"
-	printf '#include "pipeline/p.h"\n#include "archive/a.h"\n' > "$t/src/cli/m.c"
+	printf '#include "archive/a.h"\n' > "$t/src/disk/w.c"
+	: > "$t/src/disk/w.h"
+	printf '#include "pipeline/p.h"\n#include "disk/w.h"\n' > "$t/src/cli/m.c"
 	: > "$t/src/pipeline/p.h"
 }
 
@@ -40,5 +56,10 @@ tree; echo '#include "archive/a.h"' >> "$t/src/pipeline/p.c"; expect 1 "a sidewa
 tree; echo '#include "../archive/a.h"' >> "$t/src/cli/m.c"; expect 1 "a ../ include"
 tree; echo '#include "h.h"' >> "$t/src/crypto/g.c"; expect 1 "a bare name from another folder"
 tree; : > "$t/src/loose.c"; expect 1 "a file in no layer"
-[ "$fail" -eq 0 ] && echo "layers selftest: 6 trees, each judged right"
+tree; echo '#include "crypto/g.h"' >> "$t/src/disk/w.c"; expect 1 "a downward include the README does not allow"
+tree; echo '#include "common/e.h"' >> "$t/src/disk/w.c"; expect 0 "a downward include the README allows"
+tree; sed -i 's/^May include:.*/Includes what it likes./' "$t/src/disk/README.md"; expect 1 "a README that does not say"
+tree; readme disk '`common/`, `archive/`, `cli/`.'; echo '#include "cli/m.h"' >> "$t/src/disk/w.c"; : > "$t/src/cli/m.h"
+expect 1 "an upward include a README allows"
+[ "$fail" -eq 0 ] && echo "layers selftest: 10 trees, each judged right"
 exit "$fail"

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive/beneath.h"
+#include "disk/beneath.h"
 #include "pipeline/chan.h"
 #include "check.h"
 #include "common/error.h"

@@ -1,0 +1,94 @@
+/*
+ * reader.h -- the tree walk behind aescrypt -c: the named paths and
+ * everything under them, written as one POSIX pax tar stream
+ * (tar_write.h) to a writer.
+ *
+ * As libarchive's archive_read_disk: flags say what is read (symlinks
+ * followed or not, extended attributes, ACLs), and what happens to each
+ * path comes back through a report callback; nothing here prints or
+ * exits.  Problems with single files are warnings and the walk goes on
+ * (a file that cannot be read, that changes while it is read; a FIFO,
+ * socket or device, which is not archived), as in GNU tar, whose
+ * wording the reports follow.
+ */
+#ifndef AE_DISK_READER_H
+#define AE_DISK_READER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "archive/tar_write.h"
+#include "common/io.h"
+
+/* What is read (ae_dr_params.flags). */
+enum {
+	AE_DR_FOLLOW = 1 << 0,      /* archive what symlinks point to (-h) */
+	AE_DR_XATTRS = 1 << 1,      /* extended attributes (not system.*) */
+	AE_DR_ACLS = 1 << 2,        /* POSIX ACLs (as their xattrs) */
+	AE_DR_NOTE_XATTRS = 1 << 3  /* report once that a file has some
+	                             * the flags leave out (-v) */
+};
+
+enum ae_dr_event {
+	AE_DR_MEMBER,       /* e's headers start at stream offset `offset`
+	                     * (for -v, progress and the index) */
+	AE_DR_WARNING,      /* name is not archived, or not as it is: why
+	                     * (and err, an errno, or 0) */
+	AE_DR_STRIPPED,     /* name (a prefix: '/' or up to a "..") is
+	                     * removed from member names; once per prefix */
+	AE_DR_SELF,         /* name is the archive being written (self 0)
+	                     * or the one it replaces (self 1): not dumped */
+	AE_DR_IGNORED,      /* name is a socket, FIFO or device (why) */
+	AE_DR_XATTRS_LEFT,  /* some file has attributes the flags leave out
+	                     * (once, with AE_DR_NOTE_XATTRS) */
+	AE_DR_FAILED        /* the walk cannot go on: why, err */
+};
+
+struct ae_dr_report {
+	enum ae_dr_event event;
+	const char *name;               /* the path as walked, or NULL */
+	const char *why;                /* a phrase, or NULL */
+	int err;                        /* errno, or 0 */
+	int self;                       /* AE_DR_SELF: which one */
+	const struct ae_tar_entry *e;   /* AE_DR_MEMBER: the member */
+	uint64_t offset;                /* AE_DR_MEMBER: where it starts */
+};
+
+struct ae_dr_params {
+	unsigned flags;             /* AE_DR_* */
+	const int *dirfd;           /* per path, the directory it is
+	                             * relative to (-C), or -1: the current
+	                             * one; or NULL.  The walk fchdir()s. */
+	/* Files never to archive: the archive being written, and the old
+	 * one it will replace. */
+	struct { dev_t dev; ino_t ino; } self[2];
+	int nself;
+	const atomic_int *stop;     /* set: stop at the next file; or NULL */
+	/* Whether a path is left out (--exclude); optional. */
+	int (*excluded)(void *ctx, const char *path);
+	/* Every report; required.  A non-zero return stops the walk (as a
+	 * failed write does): the callback has said why. */
+	int (*report)(void *ctx, const struct ae_dr_report *r);
+	void *ctx;
+};
+
+/*
+ * Write paths[0..n) and everything under them, then the end-of-archive
+ * blocks, to w.  Before paths[i] it changes the working directory to
+ * p->dirfd[i] when that is set.  *tar_end is where the end blocks start
+ * (for the index), *partial whether a warning was given (tar's exit
+ * status 1).  Returns AE_OK; AE_EINTR if p->stop was set; AE_ENOMEM;
+ * AE_EIO after AE_DR_FAILED; or, when the writer or the report callback
+ * stopped it, that writer's error or AE_EIO.
+ */
+int ae_dr_walk(const struct ae_dr_params *p, char *const *paths, size_t n,
+    struct ae_writer *w, uint64_t *tar_end, int *partial);
+
+/* The total size of the regular files ae_dr_walk would archive (for
+ * the progress line's total; nothing is reported). */
+uint64_t ae_dr_measure(const struct ae_dr_params *p, char *const *paths,
+    size_t n);
+
+#endif

@@ -1,0 +1,1114 @@
+/*
+ * writer.c -- the safe disk writer (contract in writer.h).
+ *
+ * The rules, and the attack each one closes:
+ *   - A leading '/' is stripped (reported once) and a member with a
+ *     ".." component is refused: no name can point outside the root.
+ *   - A member's directory is opened with no symlink in any component
+ *     (beneath.c): "link -> /etc" then "link/passwd", a directory
+ *     swapped for a link, link chains, all fail there.
+ *   - Nothing is ever opened by its final name.  Files are made with no
+ *     name (O_TMPFILE) or under a temp name in their directory, symlinks
+ *     and hard links under a temp name, and each is moved into place
+ *     only when complete, so an existing file or symlink there is
+ *     replaced, never written through, and a file appears under its
+ *     name only when its data is complete (the data read from the
+ *     pipeline has authenticated by then).  If the archive fails inside
+ *     a member, the file is removed.
+ *   - A hard link must point at a regular file that this run extracted
+ *     earlier, still the same inode: not /etc/passwd, not a symlink (the
+ *     hardlink-to-symlink trick of CVE-2025-4330).
+ *   - No device nodes, no FIFOs; setuid and setgid bits only with
+ *     AE_DW_PERMS; owners only with AE_DW_OWNER.
+ *   - Directories are made 0700 and get their modes and mtimes at the
+ *     end, so a read-only directory in the archive does not stop its
+ *     own members and a later member does not disturb an mtime.
+ */
+#include "config.h"
+#include "writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "beneath.h"
+#include "common/error.h"
+#include "crypto/random.h"
+#include "crypto/wipe.h"
+#include "owners.h"
+#include "path.h"
+#include "xattr.h"
+
+#define DATA_BUF (256 * 1024)
+
+/* The longest temp name: ".aescrypt-", 12 hex digits, "-", 16 more. */
+#define TMP_NAME 48
+
+/* Directories kept open at once: a tar stream goes back to a directory
+ * after each of its subdirectories, so the last one alone missed a
+ * third of the time. */
+#define PARENTS 8
+
+/* Files this run made, by normalized path: hard links may point only
+ * at these. */
+struct made {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* A directory whose mode, owner and mtime are set at the end. */
+struct dirfix {
+	char *path;
+	mode_t mode;
+	struct timespec mtime;
+	uid_t uid;
+	gid_t gid;
+};
+
+/*
+ * Files are made with no name at all where the file system allows it
+ * (O_TMPFILE), and linked under their final name once complete: one
+ * system call instead of a temp name's create and rename, and a crash
+ * or SIGKILL leaves nothing behind, where a temp name would stay.  How
+ * such a file is named is learnt on the first one: AT_EMPTY_PATH (any
+ * caller since Linux 6.10, only with CAP_DAC_READ_SEARCH before), else
+ * /proc/self/fd, else not at all, and temp names are used throughout.
+ */
+enum { LINK_UNKNOWN, LINK_EMPTY_PATH, LINK_PROC, LINK_NONE };
+
+struct ae_dw {
+	struct ae_dw_params p;
+	struct ae_tar_reader *tr;   /* the member's stream, in ae_dw_member */
+	int partial;                /* some member was skipped (exit 1) */
+	int fatal;                  /* AE_E* that ends the run, or 0 */
+	int warned_abs;
+	int noted_xattrs;
+	uint8_t *buf;               /* DATA_BUF bytes of member data */
+	struct made *made;          /* open addressing on an FNV-1a hash */
+	size_t nmade, capmade;      /* capmade: a power of two, or 0 */
+	struct dirfix *dirs;
+	size_t ndirs, capdirs;
+	/* The last members' directories, kept open (open_parent): each
+	 * one's path under the root, its descriptor (or -1 when the slot is
+	 * free) and when it was last used. */
+	struct parent_dir {
+		char path[AE_TAR_NAME_MAX + 1];
+		int fd;
+		uint64_t used;
+	} parents[PARENTS];
+	uint64_t parent_clock;
+	char tmp_prefix[13];        /* temp names: a random prefix per run */
+	uint64_t tmp_count;         /* and a counter */
+	int link_how;               /* how an O_TMPFILE file gets a name */
+	struct ae_owners owners;    /* names to ids */
+	char norm[AE_TAR_NAME_MAX + 1];     /* the member's name, normalized */
+	char target[AE_TAR_NAME_MAX + 1];   /* a hard link's, normalized */
+};
+
+/* ---- reports ---- */
+
+static void
+report(struct ae_dw *w, enum ae_dw_event ev, const struct ae_tar_member *m,
+    const char *name, const char *why, int err)
+{
+	struct ae_dw_report r;
+
+	r.event = ev;
+	r.name = name;
+	r.m = m;
+	r.why = why;
+	r.arg = NULL;
+	r.err = err;
+	w->p.report(w->p.ctx, &r);
+}
+
+/* A member not made, for a reason that is not an errno. */
+static void
+skip(struct ae_dw *w, const struct ae_tar_member *m, const char *why)
+{
+	report(w, AE_DW_SKIPPED, m, m->path, why, 0);
+	w->partial = 1;
+}
+
+/* A member not made because a system call failed (errno). */
+static void
+skip_errno(struct ae_dw *w, const struct ae_tar_member *m, const char *what)
+{
+	report(w, AE_DW_SKIPPED, m, m->path, what, errno);
+	w->partial = 1;
+}
+
+/* A member made, but not all as it was (errno). */
+static void
+warn_errno(struct ae_dw *w, const struct ae_tar_member *m, const char *name,
+    const char *what)
+{
+	report(w, AE_DW_WARNING, m, name, what, errno);
+	w->partial = 1;
+}
+
+/* A write error ends the run: the next member would fail the same way
+ * (a full disk), and the user should know at once. */
+static void
+fatal_errno(struct ae_dw *w, const struct ae_tar_member *m)
+{
+	report(w, AE_DW_FAILED, m, m->path, NULL, errno);
+	w->fatal = AE_EIO;
+}
+
+/* ---- bookkeeping ---- */
+
+static uint64_t
+hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static struct made *
+made_find(struct ae_dw *w, const char *path)
+{
+	size_t i;
+
+	if (w->capmade == 0)
+		return NULL;
+	for (i = hash(path) & (w->capmade - 1); w->made[i].path != NULL;
+	    i = (i + 1) & (w->capmade - 1))
+		if (strcmp(w->made[i].path, path) == 0)
+			return &w->made[i];
+	return NULL;
+}
+
+/* Double the table (or make its first 1024 slots).  0 or -1. */
+static int
+made_grow(struct ae_dw *w)
+{
+	size_t cap = w->capmade ? 2 * w->capmade : 1024, k, i;
+	struct made *t = calloc(cap, sizeof *t);
+
+	if (t == NULL)
+		return -1;
+	for (k = 0; k < w->capmade; k++) {
+		if (w->made[k].path == NULL)
+			continue;
+		for (i = hash(w->made[k].path) & (cap - 1); t[i].path != NULL;
+		    i = (i + 1) & (cap - 1))
+			;
+		t[i] = w->made[k];
+	}
+	free(w->made);
+	w->made = t;
+	w->capmade = cap;
+	return 0;
+}
+
+static int
+made_add(struct ae_dw *w, const char *path, dev_t dev, ino_t ino)
+{
+	struct made *m;
+	size_t i;
+
+	if ((m = made_find(w, path)) != NULL) {
+		m->dev = dev;
+		m->ino = ino;
+		return 0;
+	}
+	if (2 * (w->nmade + 1) > w->capmade && made_grow(w) != 0)
+		return -1;
+	for (i = hash(path) & (w->capmade - 1); w->made[i].path != NULL;
+	    i = (i + 1) & (w->capmade - 1))
+		;
+	if ((w->made[i].path = strdup(path)) == NULL)
+		return -1;
+	w->made[i].dev = dev;
+	w->made[i].ino = ino;
+	w->nmade++;
+	return 0;
+}
+
+/* A file that is no longer ours (replaced by a later member). */
+static void
+made_forget(struct ae_dw *w, const char *path)
+{
+	struct made *m = made_find(w, path);
+
+	if (m != NULL)
+		m->ino = 0, m->dev = 0;
+}
+
+/* ---- names ---- */
+
+/* The name to extract member path under, in out (AE_TAR_NAME_MAX + 1
+ * bytes), or NULL (reported) to skip it; what names the path in the
+ * report ("its name", "its link target"). */
+static const char *
+safe_name(struct ae_dw *w, const struct ae_tar_member *m, const char *path,
+    char out[AE_TAR_NAME_MAX + 1], int link)
+{
+	const char *p = path;
+
+	if (*p == '/') {
+		while (*p == '/')
+			p++;
+		if (!w->warned_abs) {
+			report(w, AE_DW_ABSOLUTE, NULL, path, NULL, 0);
+			w->warned_abs = 1;
+		}
+	}
+	if (ae_path_has_dotdot(p)) {
+		skip(w, m, link ? "its link target contains '..'" :
+		    "its name contains '..'");
+		return NULL;
+	}
+	if (ae_path_normalize(p, out, AE_TAR_NAME_MAX + 1) != 0) {
+		skip(w, m, link ? "its link target is too long" :
+		    "its name is too long");
+		return NULL;
+	}
+	return out;
+}
+
+/* Close the kept directories, all but the one open as keep (-1: all). */
+static void
+parents_forget(struct ae_dw *w, int keep)
+{
+	size_t i;
+
+	for (i = 0; i < PARENTS; i++) {
+		struct parent_dir *p = &w->parents[i];
+
+		if (p->fd >= 0 && p->fd != keep) {
+			close(p->fd);
+			p->fd = -1;
+		}
+	}
+}
+
+/*
+ * The directory that will hold norm, opened under the root with no
+ * symlink in its path; *leaf points into norm.  The descriptor belongs
+ * to the writer, which keeps the last PARENTS: the members of a tar
+ * stream come a directory at a time, so most members reuse one (one
+ * openat2 per directory instead of one per file).  They cannot go stale
+ * through the archive: the only directories a member removes are the
+ * empty one at its own name (install), after which all are forgotten
+ * but the one in use.  Returns the descriptor or -1 (reported).
+ */
+static int
+open_parent(struct ae_dw *w, const struct ae_tar_member *m, char *norm,
+    const char **leaf)
+{
+	char *slash = strrchr(norm, '/');
+	const char *dir = slash != NULL ? norm : "";
+	struct parent_dir *p, *lru = &w->parents[0];
+	size_t i;
+	int fd, r;
+
+	if (slash != NULL)
+		*slash = '\0';
+	*leaf = slash != NULL ? slash + 1 : norm;
+	for (i = 0; i < PARENTS; i++) {
+		p = &w->parents[i];
+		if (p->fd >= 0 && strcmp(p->path, dir) == 0) {
+			if (slash != NULL)
+				*slash = '/';
+			p->used = ++w->parent_clock;
+			return p->fd;
+		}
+		if (p->fd < 0 || (lru->fd >= 0 && p->used < lru->used))
+			lru = p;
+	}
+	r = ae_beneath_opendir(w->p.root, dir, slash != NULL ?
+	    AE_BENEATH_CREATE : 0, 0777, &fd);
+	if (r == AE_OK) {
+		if (lru->fd >= 0)
+			close(lru->fd);
+		/* norm is at most AE_TAR_NAME_MAX bytes, as path is */
+		memcpy(lru->path, dir, strlen(dir) + 1);
+		lru->fd = fd;
+		lru->used = ++w->parent_clock;
+	}
+	if (slash != NULL)
+		*slash = '/';
+	if (r != AE_OK) {
+		if (r == AE_EINVAL)
+			errno = EINVAL;
+		skip_errno(w, m, "cannot open its directory");
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A fresh name in dirfd for a file about to be made; made by mk(), which
+ * returns 0 or -1 with errno (EEXIST: try another name).  The names are
+ * ".aescrypt-" and a random prefix drawn once per run, then a counter:
+ * one getrandom for the whole archive instead of one per member (13,000
+ * of them for a tree of 13,000 files).  Unpredictability is not what
+ * makes them safe: every one is created O_EXCL | O_NOFOLLOW in a
+ * directory opened with no symlink in its path, and a name that exists
+ * already is skipped.
+ */
+static int
+make_temp(struct ae_dw *w, int dirfd, char tmp[TMP_NAME],
+    int (*mk)(int, const char *, void *), void *arg)
+{
+	static const char hex[] = "0123456789abcdef";
+	int tries;
+
+	if (w->tmp_prefix[0] == '\0') {
+		uint8_t rnd[6];
+		int i;
+
+		if (ae_random(rnd, sizeof rnd) != AE_OK)
+			return -1;
+		for (i = 0; i < 6; i++) {
+			w->tmp_prefix[2 * i] = hex[rnd[i] >> 4];
+			w->tmp_prefix[2 * i + 1] = hex[rnd[i] & 15];
+		}
+		w->tmp_prefix[12] = '\0';
+	}
+	for (tries = 0; tries < 100; tries++) {
+		snprintf(tmp, TMP_NAME, ".aescrypt-%s-%llx", w->tmp_prefix,
+		    (unsigned long long)w->tmp_count++);
+		if (mk(dirfd, tmp, arg) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/* linkat for an O_TMPFILE descriptor; 0 or -1 with errno. */
+static int
+link_anon(struct ae_dw *w, int fd, int dirfd, const char *name)
+{
+	char path[40];
+	int r;
+
+	if (w->link_how != LINK_PROC) {
+		r = linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
+		if (r == 0)
+			w->link_how = LINK_EMPTY_PATH;
+		/* ENOENT is what a caller without the capability gets */
+		if (r == 0 || w->link_how == LINK_EMPTY_PATH
+		    || (errno != ENOENT && errno != EPERM))
+			return r;
+	}
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	r = linkat(AT_FDCWD, path, dirfd, name, AT_SYMLINK_FOLLOW);
+	if (r == 0)
+		w->link_how = LINK_PROC;
+	return r;
+}
+
+struct anon {
+	struct ae_dw *w;
+	int fd;
+};
+
+static int
+mk_anon_link(int dirfd, const char *tmp, void *arg)
+{
+	struct anon *a = arg;
+
+	return link_anon(a->w, a->fd, dirfd, tmp);
+}
+
+static int
+mk_file(int dirfd, const char *tmp, void *fdp)
+{
+	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
+	    | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -1;
+	*(int *)fdp = fd;
+	return 0;
+}
+
+static int
+mk_symlink(int dirfd, const char *tmp, void *target)
+{
+	return symlinkat((const char *)target, dirfd, tmp);
+}
+
+struct linkarg {
+	int dirfd;
+	const char *leaf;
+};
+
+static int
+mk_link(int dirfd, const char *tmp, void *arg)
+{
+	struct linkarg *l = arg;
+
+	return linkat(l->dirfd, l->leaf, dirfd, tmp, 0);
+}
+
+/* AE_DW_KEEP_OLD: tmp to leaf only if leaf does not exist.  0, or -1
+ * with errno (EEXIST if it does). */
+static int
+install_new(int dirfd, const char *tmp, const char *leaf)
+{
+	int r = renameat2(dirfd, tmp, dirfd, leaf, RENAME_NOREPLACE);
+
+	if (r != 0 && (errno == EINVAL || errno == ENOSYS)) {
+		/* No RENAME_NOREPLACE here: a link fails the same way if
+		 * the name exists. */
+		r = linkat(dirfd, tmp, dirfd, leaf, 0);
+		if (r == 0)
+			unlinkat(dirfd, tmp, 0);
+	}
+	return r;
+}
+
+/*
+ * Move tmp to leaf in dirfd: over an existing file or symlink (never
+ * through it), over an empty directory, or not at all with
+ * AE_DW_KEEP_OLD.  0, or -1 (reported, tmp removed).
+ */
+static int
+install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
+    const struct ae_tar_member *m)
+{
+	int r, e;
+
+	if (w->p.flags & AE_DW_KEEP_OLD) {
+		if ((r = install_new(dirfd, tmp, leaf)) == 0)
+			return 0;
+	} else {
+		r = renameat(dirfd, tmp, dirfd, leaf);
+		if (r != 0 && (errno == EISDIR || errno == ENOTEMPTY
+		    || errno == EEXIST)) {
+			/* A directory is in the way: tar replaces it if
+			 * empty. */
+			if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0) {
+				/* it may be one of the kept directories */
+				parents_forget(w, dirfd);
+				r = renameat(dirfd, tmp, dirfd, leaf);
+			} else {
+				errno = EISDIR;
+			}
+		}
+		if (r == 0)
+			return 0;
+	}
+	e = errno;
+	unlinkat(dirfd, tmp, 0);
+	errno = e;
+	if (e == EEXIST && (w->p.flags & AE_DW_KEEP_OLD))
+		skip(w, m, "exists (--keep-old-files)");
+	else if (e == EISDIR)
+		skip(w, m, "a directory that is not empty is in the way");
+	else
+		skip_errno(w, m, "cannot create it");
+	return -1;
+}
+
+/*
+ * A new empty file in dirfd for a member's data, 0600, not under its
+ * final name: with no name (*anon = 1) where it can be named later,
+ * else under a temp name in tmp.  0, or -1 with errno.
+ */
+static int
+new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
+    int *anon)
+{
+	*anon = 0;
+	if (w->link_how != LINK_NONE) {
+		struct anon a = { w, -1 };
+
+		a.fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+		    0600);
+		if (a.fd >= 0 && w->link_how != LINK_UNKNOWN) {
+			*fdp = a.fd;
+			*anon = 1;
+			return 0;
+		}
+		if (a.fd >= 0) {
+			/* The first file: learn how to name one by giving
+			 * it a temp name, then go on as with any temp. */
+			if (make_temp(w, dirfd, tmp, mk_anon_link, &a) == 0) {
+				*fdp = a.fd;
+				return 0;
+			}
+			close(a.fd);
+			w->link_how = LINK_NONE;
+		}
+		/* else this file system has no O_TMPFILE: a temp name,
+		 * for this file only (another directory may be another
+		 * file system) */
+	}
+	return make_temp(w, dirfd, tmp, mk_file, fdp);
+}
+
+/*
+ * Give a complete file made by new_file its final name: a link where
+ * the name is free, else through a temp name and install(), which knows
+ * what to do with what is there (AE_DW_KEEP_OLD, a directory in the
+ * way).  0, or -1 (reported; the file is gone).
+ */
+static int
+name_file(struct ae_dw *w, int fd, int anon, int dirfd, char tmp[TMP_NAME],
+    const char *leaf, const struct ae_tar_member *m)
+{
+	struct anon a = { w, fd };
+
+	if (!anon)
+		return install(w, dirfd, tmp, leaf, m);
+	if (link_anon(w, fd, dirfd, leaf) == 0)
+		return 0;
+	if (errno != EEXIST || make_temp(w, dirfd, tmp, mk_anon_link,
+	    &a) != 0) {
+		skip_errno(w, m, "cannot create it");
+		return -1;
+	}
+	return install(w, dirfd, tmp, leaf, m);
+}
+
+static mode_t
+member_mode(const struct ae_dw *w, uint32_t mode)
+{
+	if (w->p.flags & AE_DW_PERMS)
+		return (mode_t)(mode & 07777);
+	return (mode_t)(mode & 01777 & ~w->p.umask);
+}
+
+static void
+owner_ids(struct ae_dw *w, const struct ae_tar_member *m, uid_t *uid,
+    gid_t *gid)
+{
+	*uid = ae_owners_user_id(&w->owners, m->uname, (uid_t)m->uid);
+	*gid = ae_owners_group_id(&w->owners, m->gname, (gid_t)m->gid);
+}
+
+static struct timespec
+mtime_of(const struct ae_tar_member *m)
+{
+	struct timespec t;
+
+	t.tv_sec = (time_t)m->mtime;
+	t.tv_nsec = (long)m->mtime_nsec;
+	return t;
+}
+
+/* ---- member types ---- */
+
+static int
+write_all(int fd, const uint8_t *b, size_t n)
+{
+	ssize_t k;
+
+	while (n > 0) {
+		k = write(fd, b, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/*
+ * Set m's extended attributes on fd, as AE_DW_XATTRS (all but system.*)
+ * and AE_DW_ACLS (the POSIX ACLs) ask; called after the mode is set, as
+ * a mode change rewrites an ACL's mask.  One that cannot be set (an
+ * unprivileged user and trusted.*, a file system without them) is a
+ * warning.  Without those flags, AE_DW_NOTE_XATTRS reports once that
+ * the archive has some.
+ */
+static void
+apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd)
+{
+	unsigned f = w->p.flags;
+	const uint8_t *val;
+	const char *name;
+	size_t pos = 0, len;
+
+	if (m->nxattr == 0)
+		return;
+	if (!(f & (AE_DW_XATTRS | AE_DW_ACLS))) {
+		if ((f & AE_DW_NOTE_XATTRS) && !w->noted_xattrs) {
+			report(w, AE_DW_XATTRS_LEFT, m, m->path, NULL, 0);
+			w->noted_xattrs = 1;
+		}
+		return;
+	}
+	while (ae_tar_xattr_walk(m->xattr, m->xattr_len, &pos, &name, &val,
+	    &len) == 1) {
+		enum ae_xattr_kind k = ae_xattr_kind(name);
+		struct ae_dw_report r;
+
+		if (k == AE_XATTR_NEVER || (k == AE_XATTR_ACL && !(f & AE_DW_ACLS))
+		    || (k == AE_XATTR_PLAIN && !(f & AE_DW_XATTRS)))
+			continue;
+		if (fsetxattr(fd, name, val, len, 0) == 0)
+			continue;
+		r.event = AE_DW_WARNING;
+		r.name = m->path;
+		r.m = m;
+		r.why = "cannot set extended attribute %s";
+		r.arg = name;
+		r.err = errno;
+		w->p.report(w->p.ctx, &r);
+		w->partial = 1;
+	}
+}
+
+/*
+ * Read m's data into fd: holes (a sparse member's, and blocks of zeros)
+ * become holes, as cp --sparse=auto does: the contents are the same, and
+ * a big sparse file that was stored dense does not come back dense.
+ * *used is how much of the buffer held plaintext (to wipe).  AE_OK;
+ * AE_EIO after a write failed (reported); the stream's error or
+ * AE_EINTR (not reported).
+ */
+static int
+copy_data(struct ae_dw *w, const struct ae_tar_member *m, int fd,
+    size_t *used)
+{
+	size_t got;
+	int r, hole = 0;
+
+	for (;;) {
+		int in_hole;
+
+		r = ae_tar_read_data(w->tr, m, w->buf, DATA_BUF, &got, &in_hole);
+		if (r != AE_OK || got == 0)
+			break;
+		if (!in_hole && got > *used)
+			*used = got;
+		if (w->p.stop != NULL && atomic_load(w->p.stop))
+			return AE_EINTR;
+		if (in_hole || (w->buf[0] == 0
+		    && memcmp(w->buf, w->buf + 1, got - 1) == 0)) {
+			if (lseek(fd, (off_t)got, SEEK_CUR) < 0) {
+				fatal_errno(w, m);
+				return AE_EIO;
+			}
+			hole = 1;
+			continue;
+		}
+		hole = 0;
+		if (write_all(fd, w->buf, got) != 0) {
+			fatal_errno(w, m);
+			return AE_EIO;
+		}
+	}
+	if (r == AE_OK && hole && ftruncate(fd, (off_t)m->size) != 0) {
+		fatal_errno(w, m);
+		return AE_EIO;
+	}
+	return r;
+}
+
+/* A complete file's owner, mode, attributes and times, before it gets
+ * its name.  0, or -1 after a fatal error (reported). */
+static int
+finish_file(struct ae_dw *w, const struct ae_tar_member *m, int fd,
+    struct stat *st)
+{
+	struct timespec ts[2];
+
+	if (w->p.flags & AE_DW_OWNER) {
+		uid_t uid;
+		gid_t gid;
+
+		owner_ids(w, m, &uid, &gid);
+		if (fchown(fd, uid, gid) != 0)
+			warn_errno(w, m, m->path, "cannot set its owner");
+	}
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_NOW;
+	ts[1] = mtime_of(m);
+	if (fchmod(fd, member_mode(w, m->mode)) != 0) {
+		fatal_errno(w, m);
+		return -1;
+	}
+	apply_xattrs(w, m, fd);
+	if (futimens(fd, ts) != 0 || fstat(fd, st) != 0) {
+		fatal_errno(w, m);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+extract_file(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
+{
+	const char *leaf;
+	struct stat st;
+	char tmp[TMP_NAME];
+	int dirfd, fd = -1, r, anon;
+	size_t used = 0;     /* of buf, to wipe: plaintext */
+
+	if ((dirfd = open_parent(w, m, norm, &leaf)) < 0)
+		return;
+	if (new_file(w, dirfd, tmp, &fd, &anon) != 0) {
+		skip_errno(w, m, "cannot create it");
+		return;
+	}
+	r = copy_data(w, m, fd, &used);
+	ae_wipe(w->buf, used);
+	if (r == AE_EIO)
+		goto undo;
+	if (r != AE_OK) {
+		/* The archive failed (or was stopped) inside this member;
+		 * the caller says why.  Nothing may stay behind. */
+		report(w, AE_DW_BROKEN, m, m->path, NULL, r);
+		w->fatal = r;
+		goto undo;
+	}
+	if (w->p.intact != NULL && !w->p.intact(w->p.ctx, m)) {
+		/* (salvage) part of it was in a lost chunk: its bytes there
+		 * are zeros, so it never appears under its name */
+		report(w, AE_DW_LOST, m, m->path, NULL, 0);
+		goto undo;
+	}
+	if (finish_file(w, m, fd, &st) != 0)
+		goto undo;
+	if (!anon && close(fd) != 0) {
+		fd = -1;
+		fatal_errno(w, m);
+		goto undo;
+	}
+	if (name_file(w, fd, anon, dirfd, tmp, leaf, m) != 0) {
+		if (anon)
+			close(fd);
+		return;
+	}
+	if (anon && close(fd) != 0) {
+		/* A late write error (NFS reports them here): the name
+		 * was made by this run, so it goes with the data. */
+		fatal_errno(w, m);
+		unlinkat(dirfd, leaf, 0);
+		return;
+	}
+	made_add(w, norm, st.st_dev, st.st_ino);
+	return;
+undo:
+	if (fd >= 0)
+		close(fd);
+	if (!anon)
+		unlinkat(dirfd, tmp, 0);
+}
+
+static void
+extract_symlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
+{
+	struct timespec ts[2];
+	const char *leaf;
+	char tmp[TMP_NAME];
+	int dirfd;
+
+	if ((dirfd = open_parent(w, m, norm, &leaf)) < 0)
+		return;
+	if (make_temp(w, dirfd, tmp, mk_symlink, (void *)m->linkpath) != 0) {
+		skip_errno(w, m, "cannot create it");
+		return;
+	}
+	if (w->p.flags & AE_DW_OWNER) {
+		uid_t uid;
+		gid_t gid;
+
+		owner_ids(w, m, &uid, &gid);
+		if (fchownat(dirfd, tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
+			warn_errno(w, m, m->path, "cannot set its owner");
+	}
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_NOW;
+	ts[1] = mtime_of(m);
+	utimensat(dirfd, tmp, ts, AT_SYMLINK_NOFOLLOW);
+	if (install(w, dirfd, tmp, leaf, m) == 0)
+		made_forget(w, norm);
+}
+
+/* A hard link's target: the directory that holds it, opened with no
+ * symlink in its path, and the file there, still the one this run made.
+ * The directory's descriptor (the caller closes it) and *leaf, *st; or
+ * -1 (reported). */
+static int
+link_target(struct ae_dw *w, const struct ae_tar_member *m, char *target,
+    const char **leaf, struct stat *st)
+{
+	struct made *mk = made_find(w, target);
+	char *slash;
+	int tdir, r;
+
+	if (mk == NULL || mk->ino == 0) {
+		struct ae_dw_report rp;
+
+		rp.event = AE_DW_SKIPPED;
+		rp.name = m->path;
+		rp.m = m;
+		rp.why = "hard link to '%s', which is not a file extracted "
+		    "earlier from this archive";
+		rp.arg = m->linkpath;
+		rp.err = 0;
+		w->p.report(w->p.ctx, &rp);
+		w->partial = 1;
+		return -1;
+	}
+	slash = strrchr(target, '/');
+	*leaf = target;
+	if (slash != NULL) {
+		*slash = '\0';
+		*leaf = slash + 1;
+	}
+	r = ae_beneath_opendir(w->p.root, slash != NULL ? target : "", 0, 0,
+	    &tdir);
+	if (slash != NULL)
+		*slash = '/';
+	if (r != AE_OK) {
+		skip_errno(w, m, "cannot open its target's directory");
+		return -1;
+	}
+	if (fstatat(tdir, *leaf, st, AT_SYMLINK_NOFOLLOW) != 0
+	    || !S_ISREG(st->st_mode) || st->st_dev != mk->dev
+	    || st->st_ino != mk->ino) {
+		skip(w, m, "its hard link target has changed since it was "
+		    "extracted");
+		close(tdir);
+		return -1;
+	}
+	return tdir;
+}
+
+static void
+extract_hardlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
+{
+	struct linkarg la;
+	struct stat st;
+	const char *leaf;
+	char tmp[TMP_NAME];
+	int dirfd, tdir;
+
+	if (safe_name(w, m, m->linkpath, w->target, 1) == NULL)
+		return;
+	if ((tdir = link_target(w, m, w->target, &la.leaf, &st)) < 0)
+		return;
+	if ((dirfd = open_parent(w, m, norm, &leaf)) < 0) {
+		close(tdir);
+		return;
+	}
+	la.dirfd = tdir;
+	if (make_temp(w, dirfd, tmp, mk_link, &la) != 0)
+		skip_errno(w, m, "cannot create it");
+	else if (install(w, dirfd, tmp, leaf, m) == 0)
+		made_add(w, norm, st.st_dev, st.st_ino);
+	close(tdir);
+}
+
+/* Note a directory whose mode, owner and time are set at the end. */
+static void
+dir_later(struct ae_dw *w, const struct ae_tar_member *m, const char *norm)
+{
+	struct dirfix *f;
+
+	if (w->ndirs == w->capdirs) {
+		size_t cap = w->capdirs ? 2 * w->capdirs : 64;
+		struct dirfix *t = realloc(w->dirs, cap * sizeof *t);
+
+		if (t == NULL)
+			return;
+		w->dirs = t;
+		w->capdirs = cap;
+	}
+	f = &w->dirs[w->ndirs];
+	if ((f->path = strdup(norm)) == NULL)
+		return;
+	f->mode = member_mode(w, m->mode);
+	f->mtime = mtime_of(m);
+	owner_ids(w, m, &f->uid, &f->gid);
+	w->ndirs++;
+}
+
+static void
+extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
+{
+	const char *leaf;
+	struct stat st;
+	int dirfd;
+
+	if (*norm == '\0')
+		return;     /* "./": the target itself, left as it is */
+	if ((dirfd = open_parent(w, m, norm, &leaf)) < 0)
+		return;
+	if (mkdirat(dirfd, leaf, 0700) != 0) {
+		if (errno != EEXIST
+		    || fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			skip_errno(w, m, "cannot create it");
+			return;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			/* A file or symlink where the directory goes: tar
+			 * replaces it (a symlink is never followed). */
+			if (w->p.flags & AE_DW_KEEP_OLD) {
+				skip(w, m, "a file of that name exists "
+				    "(--keep-old-files)");
+				return;
+			}
+			if (unlinkat(dirfd, leaf, 0) != 0
+			    || mkdirat(dirfd, leaf, 0700) != 0) {
+				skip_errno(w, m, "cannot create it");
+				return;
+			}
+			made_forget(w, norm);
+		}
+	}
+	if (m->nxattr > 0) {
+		/* on the directory itself, never through a symlink */
+		int fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY
+		    | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd >= 0) {
+			apply_xattrs(w, m, fd);
+			close(fd);
+		}
+	}
+	dir_later(w, m, norm);
+}
+
+/* Directory modes and mtimes, deepest (latest) first. */
+static void
+fix_dirs(struct ae_dw *w)
+{
+	struct timespec ts[2];
+	size_t i = w->ndirs;
+	int fd;
+
+	while (i-- > 0) {
+		struct dirfix *f = &w->dirs[i];
+
+		if (ae_beneath_opendir(w->p.root, f->path, 0, 0, &fd) == AE_OK) {
+			ts[0].tv_sec = 0;
+			ts[0].tv_nsec = UTIME_NOW;
+			ts[1] = f->mtime;
+			if ((w->p.flags & AE_DW_OWNER)
+			    && fchown(fd, f->uid, f->gid) != 0)
+				warn_errno(w, NULL, f->path,
+				    "cannot set its owner");
+			if (fchmod(fd, f->mode) != 0 || futimens(fd, ts) != 0)
+				warn_errno(w, NULL, f->path,
+				    "cannot set its mode or time");
+			close(fd);
+		}
+		free(f->path);
+	}
+	free(w->dirs);
+	w->dirs = NULL;
+	w->ndirs = w->capdirs = 0;
+}
+
+int
+ae_dw_member(struct ae_dw *w, struct ae_tar_reader *tr,
+    const struct ae_tar_member *m)
+{
+	if (w->fatal != 0)
+		return w->fatal;
+	if (safe_name(w, m, m->path, w->norm, 0) == NULL)
+		return AE_OK;
+	report(w, AE_DW_MEMBER, m, m->path, NULL, 0);
+	if (*w->norm == '\0' && m->type != AE_TAR_DIR) {
+		skip(w, m, "it has no name");
+		return AE_OK;
+	}
+	w->tr = tr;
+	switch (m->type) {
+	case '0':
+	case '7':
+		extract_file(w, m, w->norm);
+		break;
+	case AE_TAR_DIR:
+		extract_dir(w, m, w->norm);
+		break;
+	case AE_TAR_SYMLINK:
+		extract_symlink(w, m, w->norm);
+		break;
+	case AE_TAR_HARDLINK:
+		extract_hardlink(w, m, w->norm);
+		break;
+	case '3':
+	case '4':
+		skip(w, m, "a device node (never made)");
+		break;
+	case '6':
+		skip(w, m, "a FIFO (not made)");
+		break;
+	default: {
+		char t[2] = { m->type >= 32 && m->type < 127 ? m->type : '?',
+		    '\0' };
+		struct ae_dw_report r;
+
+		r.event = AE_DW_SKIPPED;
+		r.name = m->path;
+		r.m = m;
+		r.why = "unknown member type '%s'";
+		r.arg = t;
+		r.err = 0;
+		w->p.report(w->p.ctx, &r);
+		w->partial = 1;
+		break;
+	}
+	}
+	w->tr = NULL;
+	return w->fatal;
+}
+
+int
+ae_dw_partial(const struct ae_dw *w)
+{
+	return w->partial;
+}
+
+int
+ae_dw_open(const struct ae_dw_params *params, struct ae_dw **out)
+{
+	struct ae_dw *w;
+	size_t i;
+
+	*out = NULL;
+	if ((w = calloc(1, sizeof *w)) == NULL)
+		return AE_ENOMEM;
+	w->p = *params;
+	for (i = 0; i < PARENTS; i++)
+		w->parents[i].fd = -1;
+	if (w->p.flags & AE_DW_NAMED_TEMPS)
+		w->link_how = LINK_NONE;
+	ae_owners_init(&w->owners);
+	if ((w->buf = malloc(DATA_BUF)) == NULL) {
+		free(w);
+		return AE_ENOMEM;
+	}
+	ae_nodump(w->buf, DATA_BUF);        /* member data: plaintext */
+	*out = w;
+	return AE_OK;
+}
+
+void
+ae_dw_close(struct ae_dw *w)
+{
+	size_t i;
+
+	if (w == NULL)
+		return;
+	parents_forget(w, -1);
+	fix_dirs(w);
+	for (i = 0; i < w->capmade; i++)
+		free(w->made[i].path);
+	free(w->made);
+	free(w->buf);
+	free(w);
+}
