@@ -1,0 +1,822 @@
+/*
+ * options.c -- the command line (contract in options.h).
+ *
+ * One table lists every option.  A row either sets an int field of
+ * struct opts to a constant (flags, levels, modes) or calls a small
+ * function that reads the value; getopt_long's tables are made from it,
+ * so an option is named in one place.  getopt runs in "-" mode, which
+ * hands operands back in place, so each -C applies to the paths after
+ * it, as in tar.
+ */
+#include "config.h"
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "container/deflate.h"
+#include "container/format.h"
+#include "crypto/gcm.h"
+#include "exitcode.h"
+#include "msg.h"
+#include "pipeline/pipeline.h"
+
+/* Keys of the options without a letter (getopt's val). */
+enum {
+	OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
+	OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM, OPT_CHUNK,
+	OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL, OPT_EXCLUDE,
+	OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS, OPT_DEFLATE,
+	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
+	OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS, OPT_NO_ACLS, OPT_GEN_IDENTITY,
+	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_ANY_LETTER
+};
+
+/* What a row does: set an int of struct opts, or call a function. */
+typedef int (*opt_fn)(struct cmdline *c, int key, const char *arg,
+    char **argv);
+
+struct optdef {
+	const char *name;           /* long name, or NULL */
+	int key;                    /* the letter, or OPT_* */
+	int has_arg;                /* no_argument, required_, optional_ */
+	size_t field;               /* offsetof(struct opts, ...), or ... */
+	int value;                  /* ... the value it gets; */
+	opt_fn fn;                  /* or this, when set */
+};
+
+#define NONE ((size_t)-1)
+#define SET(f, v) offsetof(struct opts, f), (v), NULL
+#define CALL(fn) NONE, 0, (fn)
+
+/* ---- values ---- */
+
+/* Parse "256M", "64K", "1G", "1048576" (bytes; K, M, G, T are binary
+ * multiples, with an optional "iB" or "B").  0 or -1. */
+static int
+parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	}
+	if (shift != 0 && strcmp(end, "iB") == 0)
+		end += 2;
+	else if (strcmp(end, "B") == 0)
+		end++;
+	if (*end != '\0' || (shift != 0 && v > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int
+parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int
+bad_value(const char *opt, const char *val, const char *want)
+{
+	msg_error("%s: invalid value '%s'", opt, val);
+	msg_hint("%s takes %s", opt, want);
+	return EXIT_USAGE;
+}
+
+/* One worker per online CPU, as pigz and zstd -T0 do. */
+static unsigned
+default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > AE_PIPE_MAX_THREADS ? AE_PIPE_MAX_THREADS : (unsigned)n;
+}
+
+/* ---- the rows' functions ---- */
+
+static int
+set_mode(struct cmdline *c, int m)
+{
+	if (c->o.mode != 0 && c->o.mode != m) {
+		msg_error("only one of -e, -d, -c, -t, -x, --test, --info, "
+		    "--gen-key, --gen-identity and --benchmark may be given");
+		return EXIT_USAGE;
+	}
+	c->o.mode = m;
+	return EXIT_OK;
+}
+
+static int
+opt_mode(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)arg, (void)argv;
+	switch (key) {
+	case OPT_TEST:
+		c->o.test = 1;
+		return set_mode(c, 't');
+	case OPT_GEN_KEY:
+	case OPT_GEN_IDENTITY:
+		c->genkey = arg;
+		return set_mode(c, key == OPT_GEN_KEY ? 'g' : 'G');
+	}
+	return set_mode(c, key);
+}
+
+static int
+opt_info(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)key, (void)argv;
+	if (arg != NULL && strcmp(arg, "json") == 0)
+		c->o.info_json = 1;
+	else if (arg != NULL)
+		return bad_value("--info", arg, "no value, or =json");
+	return set_mode(c, 'i');
+}
+
+static int
+opt_bench(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)key, (void)argv;
+	if (arg == NULL || strcmp(arg, "text") == 0)
+		c->bench_format = BENCH_TEXT;
+	else if (strcmp(arg, "json") == 0)
+		c->bench_format = BENCH_JSON;
+	else if (strcmp(arg, "csv") == 0)
+		c->bench_format = BENCH_CSV;
+	else
+		return bad_value("--benchmark", arg, "'text', 'json' or 'csv'");
+	return set_mode(c, 'b');
+}
+
+/* Operands, and options that list things (-r, -R, -i, --exclude, -C). */
+static int
+opt_list(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	struct opts *o = &c->o;
+
+	(void)argv;
+	switch (key) {
+	case 1:
+		o->operand_cdir[o->noperands] = o->ncdirs;
+		o->operands[o->noperands++] = (char *)arg;
+		break;
+	case 'r':
+		o->recipients[o->nrecipients++] = (char *)arg;
+		break;
+	case 'R':
+		o->recipient_files[o->nrecipient_files++] = (char *)arg;
+		break;
+	case 'i':
+		o->identity_files[o->nidentity_files++] = (char *)arg;
+		break;
+	case OPT_EXCLUDE:
+		o->exclude[o->nexclude++] = (char *)arg;
+		break;
+	case 'C':
+		o->directory = arg;
+		o->cdirs[o->ncdirs++] = (char *)arg;
+		break;
+	}
+	return EXIT_OK;
+}
+
+/* Options that name a file or another string. */
+static int
+opt_string(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	struct opts *o = &c->o;
+
+	(void)argv;
+	switch (key) {
+	case 'f': o->archive = arg; break;
+	case 'o': o->output = arg; break;
+	case 'k': o->keyfile = arg; break;
+	case 'T':
+		o->files_from = arg;
+		o->files_from_cdir = o->ncdirs;
+		break;
+	}
+	return EXIT_OK;
+}
+
+static int
+opt_pass(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)argv;
+	if (c->o.pass_src != PASS_NONE) {
+		msg_error("only one of --passphrase-file and --passphrase-fd "
+		    "may be given");
+		return EXIT_USAGE;
+	}
+	c->o.pass_src = key == OPT_PASS_FILE ? PASS_FILE : PASS_FD;
+	c->o.pass_arg = arg;
+	return EXIT_OK;
+}
+
+static int
+opt_level(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)arg, (void)argv;
+	c->o.level = key - '0';
+	return EXIT_OK;
+}
+
+static int
+opt_chunk(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	uint64_t size;
+
+	(void)key, (void)argv;
+	if (parse_size(arg, &size) != 0 || size == 0 || (size & (size - 1)) != 0
+	    || size < (1u << AE_CHUNK_LOG2_MIN)
+	    || size > (1u << AE_CHUNK_LOG2_MAX))
+		return bad_value("--chunk-size", arg,
+		    "a power of two from 64K to 4M");
+	for (c->o.chunk_log2 = 0; (1ull << c->o.chunk_log2) < size;
+	    c->o.chunk_log2++)
+		;
+	return EXIT_OK;
+}
+
+/* The Argon2id costs and their cap. */
+static int
+opt_kdf(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	struct opts *o = &c->o;
+	uint64_t size;
+
+	(void)argv;
+	switch (key) {
+	case OPT_KDF_MEM:
+		if (parse_size(arg, &size) != 0 || size % 1024 != 0
+		    || size < 8 * 1024 || size / 1024 > UINT32_MAX)
+			return bad_value("--kdf-memory", arg, "a size of at "
+			    "least 8K, in whole KiB (e.g. 64M, 1G)");
+		o->kdf.m_kib = (uint32_t)(size / 1024);
+		break;
+	case OPT_KDF_TIME:
+		if (parse_u32(arg, 1, AE_KDF_CAP_T, &o->kdf.t) != 0)
+			return bad_value("--kdf-time", arg,
+			    "a number of passes from 1 to 10");
+		break;
+	case OPT_KDF_PAR:
+		if (parse_u32(arg, 1, AE_KDF_CAP_P, &o->kdf.p) != 0)
+			return bad_value("--kdf-parallelism", arg,
+			    "a number of lanes from 1 to 16");
+		break;
+	case OPT_MAX_KDF_MEM:
+		if (parse_size(arg, &size) != 0 || size < 1024)
+			return bad_value("--max-kdf-memory", arg,
+			    "a size (e.g. 4G)");
+		o->max_kdf_kib = size / 1024;
+		break;
+	}
+	return EXIT_OK;
+}
+
+static int
+opt_number(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)argv;
+	if (key == 'j' && parse_u32(arg, 1, AE_PIPE_MAX_THREADS,
+	    &c->o.threads) != 0)
+		return bad_value("-j", arg, "a thread count from 1 to 256");
+	if (key == OPT_STRIP && parse_u32(arg, 0, 4096, &c->o.strip) != 0)
+		return bad_value("--strip-components", arg,
+		    "a number of leading name parts");
+	if (key == OPT_BENCH_TIME) {
+		char *end;
+
+		errno = 0;
+		c->bench_time = strtod(arg, &end);
+		if (errno != 0 || *end != '\0' || end == arg
+		    || !(c->bench_time >= 0.1 && c->bench_time <= 3600))
+			return bad_value("--benchmark-time", arg,
+			    "seconds, from 0.1 to 3600");
+	}
+	return EXIT_OK;
+}
+
+static int
+opt_stats(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)key, (void)argv;
+	if (arg == NULL)
+		c->o.stats = 1;
+	else if (strcmp(arg, "json") == 0)
+		c->o.stats = 2;
+	else
+		return bad_value("--stats", arg, "no value, or =json");
+	return EXIT_OK;
+}
+
+static int
+opt_engine(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)argv;
+	if (key == OPT_NO_HW) {
+		ae_gcm_force_software();
+		return EXIT_OK;
+	}
+	if (strcmp(arg, "zlib") == 0)
+		c->o.engine = AE_DEFLATE_ZLIB;
+	else if (strcmp(arg, "libdeflate") == 0)
+		c->o.engine = AE_DEFLATE_LIBDEFLATE;
+	else
+		return bad_value("--deflate", arg, "'libdeflate' or 'zlib'");
+	if (!ae_deflate_available(c->o.engine)) {
+		msg_error("--deflate %s: this build has no %s (configure found "
+		    "no libdeflate-dev, or was run --without-libdeflate)", arg,
+		    arg);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int
+opt_misc(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)argv;
+	if (key == 'V')
+		c->want_version = 1;
+	else if (key == 'h')
+		c->h_seen = 1;  /* tar's -h (dereference) with -c; help
+		                 * otherwise */
+	else if (key == 'z')
+		c->z_seen = 1;
+	else if (arg == NULL)
+		c->want_help = 1;
+	else if (strcmp(arg, "all") == 0)
+		c->want_help = 2;
+	else
+		return bad_value("--help", arg, "no value, or =all");
+	return EXIT_OK;
+}
+
+/* Options tar users reach for that a sealed stream cannot offer. */
+static int
+opt_refuse(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	const char *name = key == 'u' ? "-u (--update)" :
+	    key == 'A' ? "-A (--concatenate)" : argv[optind - 1];
+
+	(void)c, (void)arg;
+	if (key == OPT_VERIFY) {
+		msg_error("--verify is not needed: every chunk is "
+		    "authenticated as it is read");
+		msg_hint("check a written archive with 'aescrypt --test -f "
+		    "ARCHIVE'");
+		return EXIT_USAGE;
+	}
+	msg_error("%s: an aescrypt archive is a sealed, write-once stream; "
+	    "nothing can be added to it", name);
+	msg_hint("create a new archive with everything in it, or a second "
+	    "archive beside the first");
+	return EXIT_USAGE;
+}
+
+/* ---- the table ---- */
+
+static const struct optdef table[] = {
+	{ NULL, 1, no_argument, CALL(opt_list) },       /* an operand */
+	{ "encrypt", 'e', no_argument, CALL(opt_mode) },
+	{ "decrypt", 'd', no_argument, CALL(opt_mode) },
+	{ "create", 'c', no_argument, CALL(opt_mode) },
+	{ "list", 't', no_argument, CALL(opt_mode) },
+	{ "extract", 'x', no_argument, CALL(opt_mode) },
+	{ "test", OPT_TEST, no_argument, CALL(opt_mode) },
+	{ "info", OPT_INFO, optional_argument, CALL(opt_info) },
+	{ "gen-key", OPT_GEN_KEY, required_argument, CALL(opt_mode) },
+	{ "gen-identity", OPT_GEN_IDENTITY, required_argument, CALL(opt_mode) },
+	{ "benchmark", OPT_BENCH, optional_argument, CALL(opt_bench) },
+	{ "file", 'f', required_argument, CALL(opt_string) },
+	{ "directory", 'C', required_argument, CALL(opt_list) },
+	{ "verbose", 'v', no_argument, SET(verbose, 1) },
+	{ "dereference", 'h', no_argument, CALL(opt_misc) },
+	{ "exclude", OPT_EXCLUDE, required_argument, CALL(opt_list) },
+	{ "files-from", 'T', required_argument, CALL(opt_string) },
+	{ "null", OPT_NULL, no_argument, SET(null_sep, 1) },
+	{ "keep-old-files", OPT_KEEP_OLD, no_argument, SET(keep_old, 1) },
+	{ "preserve-permissions", 'p', no_argument, SET(preserve, 1) },
+	{ "same-owner", OPT_SAME_OWNER, no_argument, SET(same_owner, 1) },
+	{ "to-stdout", 'O', no_argument, SET(to_stdout, 1) },
+	{ "strip-components", OPT_STRIP, required_argument, CALL(opt_number) },
+	{ "wildcards", OPT_WILDCARDS, no_argument, NONE, 0, NULL },
+	{ "gzip", 'z', no_argument, CALL(opt_misc) },
+	{ "append", OPT_SEALED, no_argument, CALL(opt_refuse) },
+	{ "update", OPT_SEALED, no_argument, CALL(opt_refuse) },
+	{ "concatenate", OPT_SEALED, no_argument, CALL(opt_refuse) },
+	{ "catenate", OPT_SEALED, no_argument, CALL(opt_refuse) },
+	{ "delete", OPT_SEALED, no_argument, CALL(opt_refuse) },
+	{ "verify", OPT_VERIFY, no_argument, CALL(opt_refuse) },
+	{ NULL, 'u', no_argument, CALL(opt_refuse) },
+	{ NULL, 'A', no_argument, CALL(opt_refuse) },
+	{ "salvage", OPT_SALVAGE, no_argument, SET(salvage, 1) },
+	{ "no-index", OPT_NO_INDEX, no_argument, SET(no_index, 1) },
+	{ "xattrs", OPT_XATTRS, no_argument, SET(xattrs, 1) },
+	{ "no-xattrs", OPT_NO_XATTRS, no_argument, SET(xattrs, 0) },
+	{ "acls", OPT_ACLS, no_argument, SET(acls, 1) },
+	{ "no-acls", OPT_NO_ACLS, no_argument, SET(acls, 0) },
+	{ "output", 'o', required_argument, CALL(opt_string) },
+	{ "key-file", 'k', required_argument, CALL(opt_string) },
+	{ "passphrase", 'P', no_argument, SET(want_pass, 1) },
+	{ "passphrase-file", OPT_PASS_FILE, required_argument, CALL(opt_pass) },
+	{ "passphrase-fd", OPT_PASS_FD, required_argument, CALL(opt_pass) },
+	{ "recipient", 'r', required_argument, CALL(opt_list) },
+	{ "recipients-file", 'R', required_argument, CALL(opt_list) },
+	{ "identity", 'i', required_argument, CALL(opt_list) },
+	{ "kdf-memory", OPT_KDF_MEM, required_argument, CALL(opt_kdf) },
+	{ "kdf-time", OPT_KDF_TIME, required_argument, CALL(opt_kdf) },
+	{ "kdf-parallelism", OPT_KDF_PAR, required_argument, CALL(opt_kdf) },
+	{ "max-kdf-memory", OPT_MAX_KDF_MEM, required_argument, CALL(opt_kdf) },
+	{ "chunk-size", OPT_CHUNK, required_argument, CALL(opt_chunk) },
+	{ "threads", 'j', required_argument, CALL(opt_number) },
+	{ "stats", OPT_STATS, optional_argument, CALL(opt_stats) },
+	{ "benchmark-time", OPT_BENCH_TIME, required_argument, CALL(opt_number) },
+	{ "no-hw", OPT_NO_HW, no_argument, CALL(opt_engine) },
+	{ "deflate", OPT_DEFLATE, required_argument, CALL(opt_engine) },
+	{ "help", OPT_HELP, optional_argument, CALL(opt_misc) },
+	{ "progress", OPT_PROGRESS, no_argument, SET(progress, 1) },
+	{ "quiet", 'q', no_argument, SET(progress, 0) },
+	{ "version", 'V', no_argument, CALL(opt_misc) },
+	{ NULL, OPT_LEVEL, no_argument, CALL(opt_level) }   /* -0 ... -9 */
+};
+
+#define NOPTS (sizeof table / sizeof table[0])
+
+/* The short options, with ':' after those that take a value; "-" first
+ * (operands in place) and ":" (a missing value is reported as ':'). */
+static void
+short_options(char *out, size_t cap)
+{
+	size_t i, n = 0;
+
+	out[n++] = '-';
+	out[n++] = ':';
+	for (i = 0; i < NOPTS && n + 3 < cap; i++) {
+		if (table[i].key < 'A' || table[i].key > 'z')
+			continue;
+		out[n++] = (char)table[i].key;
+		if (table[i].has_arg == required_argument)
+			out[n++] = ':';
+	}
+	memcpy(out + n, "0123456789", 11);
+}
+
+static const struct optdef *
+find(int key)
+{
+	size_t i;
+
+	if (key >= '0' && key <= '9')
+		key = OPT_LEVEL;
+	for (i = 0; i < NOPTS; i++)
+		if (table[i].key == key)
+			return &table[i];
+	return NULL;
+}
+
+/* ---- parsing ---- */
+
+/*
+ * A value option in a bundle takes the rest of the bundle as its value,
+ * as in tar: "-xkf a.aes" gives -k the value "f".  When that value is
+ * only option letters and names no file, the user meant two options;
+ * say so rather than fail later on a file called "f".  0 or EXIT_USAGE.
+ */
+static int
+check_bundle(int c, const char *arg, const char *value)
+{
+	static const char letters[] = "edctxvpqPhVOz0123456789fkCTjo";
+	size_t len = strlen(arg);
+
+	if (arg[0] != '-' || arg[1] == '-' || value <= arg
+	    || value >= arg + len)
+		return EXIT_OK;     /* not attached to a short option */
+	if (strspn(value, letters) != strlen(value) || strlen(value) > 4
+	    || access(value, F_OK) == 0)
+		return EXIT_OK;
+	msg_error("-%c took '%s' as its value (the rest of '%s')", c, value,
+	    arg);
+	msg_hint("a letter that takes a value ends a bundle, as in tar; "
+	    "write -%c VALUE on its own", c);
+	return EXIT_USAGE;
+}
+
+/*
+ * -r is age's recipient here, and tar's append there: a value that is
+ * no recipient at all (as in "-rf a.aes", where -r takes "f") gets both
+ * stories.  Recipients themselves are checked, with positions, when the
+ * header is made.  0 or EXIT_USAGE.
+ */
+static int
+check_recipient_arg(const char *v)
+{
+	if (strncasecmp(v, "age1", 4) == 0 || strstr(v, "ssh-") != NULL
+	    || strstr(v, "ecdsa-") != NULL)
+		return EXIT_OK;
+	msg_error("-r names a recipient (an age1... key or an 'ssh-ed25519 "
+	    "AAAA...' line), not '%s'", v);
+	msg_hint("tar's -r (append) has no equivalent: an aescrypt archive "
+	    "is a sealed, write-once stream; create a new archive, or a "
+	    "second one beside it");
+	return EXIT_USAGE;
+}
+
+/* What getopt could not take: a missing value, a value where none is
+ * taken, an unknown option, a passphrase on the command line. */
+static int
+refuse_unknown(int key, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (key == ':') {
+		msg_error("option '%s' needs a value", arg);
+	} else if (optopt == 'P' && strncmp(arg, "--passphrase=", 13) == 0) {
+		msg_error("a passphrase is never taken from the command line: "
+		    "other users can read it in ps, and it stays in the "
+		    "shell's history");
+		msg_hint("use --passphrase-file FILE, --passphrase-fd N, "
+		    "AESCRYPT_PASSPHRASE, or type it at the prompt");
+		return EXIT_USAGE;
+	} else if (optopt != 0 && strncmp(arg, "--", 2) == 0) {
+		msg_error("option '%.*s' does not take a value",
+		    (int)strcspn(arg, "="), arg);
+	} else if (optopt != 0 && optopt < 256) {
+		msg_error("unknown option '-%c'", optopt);
+	} else {
+		msg_error("unknown option '%s'", arg);
+	}
+	msg_hint("run 'aescrypt --help' for usage");
+	return EXIT_USAGE;
+}
+
+/* Apply one option getopt returned. */
+static int
+apply(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	const struct optdef *d = find(key);
+	int st;
+
+	if (d == NULL)
+		return refuse_unknown(key, argv);
+	if (key == 'r' && (st = check_recipient_arg(arg)) != EXIT_OK)
+		return st;
+	if (arg != NULL && strchr("fkCToRi", key) != NULL
+	    && (st = check_bundle(key, argv[optind - 1], arg)) != EXIT_OK)
+		return st;
+	if (d->fn != NULL)
+		return d->fn(c, key, arg, argv);
+	if (d->field != NONE)
+		*(int *)((char *)&c->o + d->field) = d->value;
+	return EXIT_OK;
+}
+
+int
+options_parse(struct cmdline *c, int argc, char **argv)
+{
+	struct option longopts[NOPTS + 1];
+	char shortopts[160];
+	size_t i, n = 0;
+	int key, st;
+
+	for (i = 0; i < NOPTS; i++) {
+		if (table[i].name == NULL)
+			continue;
+		longopts[n].name = table[i].name;
+		longopts[n].has_arg = table[i].has_arg;
+		longopts[n].flag = NULL;
+		longopts[n++].val = table[i].key;
+	}
+	memset(&longopts[n], 0, sizeof longopts[n]);
+	short_options(shortopts, sizeof shortopts);
+	opterr = 0;
+	while ((key = getopt_long(argc, argv, shortopts, longopts, NULL))
+	    != -1)
+		if ((st = apply(c, key, optarg, argv)) != EXIT_OK)
+			return st;
+	if (c->h_seen && c->o.mode == 'c')
+		c->o.follow = 1;
+	else if (c->h_seen)
+		c->want_help = 1;
+	/* getopt stops at "--": what follows is operands. */
+	for (; optind < argc; optind++)
+		opt_list(c, 1, argv[optind], argv);
+	return EXIT_OK;
+}
+
+/* ---- the rules between options ---- */
+
+/* Options that belong to some modes only are refused elsewhere, so a
+ * mistyped command fails instead of doing something else. */
+static int
+check_mode_options(const struct opts *o)
+{
+	static const struct {
+		const char *name, *modes;
+	} *t, tab[] = {
+		{ "-o", "ed" }, { "-f", "ctx" }, { "-C", "cx" }, { "-v", "ctx" },
+		{ "-T", "ctx" }, { "--null", "ctx" }, { "--exclude", "ctx" },
+		{ "--keep-old-files", "x" }, { "-p", "x" },
+		{ "--same-owner", "x" }, { "-O", "x" },
+		{ "--strip-components", "x" }, { "--xattrs", "cx" },
+		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
+		{ "-i", "dtx" }, { "--salvage", "dx" }, { "--no-index", "ctx" },
+		{ NULL, NULL }
+	};
+	int set[] = {
+		o->output != NULL, o->archive != NULL, o->directory != NULL,
+		o->verbose, o->files_from != NULL, o->null_sep,
+		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner,
+		o->to_stdout, o->strip > 0, o->xattrs, o->acls,
+		o->nrecipients > 0, o->nrecipient_files > 0,
+		o->nidentity_files > 0, o->salvage, o->no_index
+	};
+	int i;
+
+	for (t = tab, i = 0; t->name != NULL; t++, i++) {
+		if (!set[i] || strchr(t->modes, o->mode) != NULL)
+			continue;
+		msg_error("%s does not apply to -%c", t->name, o->mode);
+		if (strcmp(t->name, "-o") == 0)
+			msg_hint("archives are named with -f FILE");
+		else if (strcmp(t->name, "-f") == 0)
+			msg_hint("streams take the input as an operand and "
+			    "the output with -o FILE");
+		return EXIT_USAGE;
+	}
+	if (o->null_sep && o->files_from == NULL) {
+		msg_error("--null applies to the list given with -T");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* Options that do not go together whatever the mode. */
+static int
+check_pairs(const struct opts *o)
+{
+	if (o->mode == 'i') {
+		if (o->output != NULL || o->directory != NULL || o->verbose
+		    || o->files_from != NULL || o->nexclude > 0) {
+			msg_error("--info takes only the file to describe");
+			return EXIT_USAGE;
+		}
+		return EXIT_OK;
+	}
+	if (o->salvage && o->to_stdout) {
+		msg_error("--salvage writes whole members only, and -O cannot "
+		    "take back what it wrote");
+		msg_hint("extract with --salvage into a directory (-C DIR)");
+		return EXIT_USAGE;
+	}
+	if (o->test && (o->verbose || o->output != NULL)) {
+		msg_error("--test prints nothing; use -t -v to list");
+		return EXIT_USAGE;
+	}
+	return check_mode_options(o);
+}
+
+/* How many operands each mode takes: --test and --info a file (as gzip
+ * -t and age-inspect take it), -e and -d one input, the others none. */
+static int
+check_operands(struct opts *o)
+{
+	if ((o->mode == 'i' || o->test) && o->archive == NULL
+	    && o->noperands > 0) {
+		o->archive = o->operands[0];
+		o->operands++;
+		o->noperands--;
+	}
+	if ((o->mode == 'i' || o->test) && o->noperands > 0) {
+		msg_error("unexpected argument '%s'", o->operands[0]);
+		msg_hint("--%s takes one file", o->mode == 'i' ? "info" :
+		    "test");
+		return EXIT_USAGE;
+	}
+	if ((o->mode == 'b' || o->mode == 'g' || o->mode == 'G')
+	    && o->noperands > 0) {
+		msg_error("unexpected argument '%s'", o->operands[0]);
+		return EXIT_USAGE;
+	}
+	if ((o->mode == 'e' || o->mode == 'd') && o->noperands > 1) {
+		msg_error("unexpected argument '%s'", o->operands[1]);
+		msg_hint("-%c takes one input; use -c for archives of many "
+		    "files", o->mode);
+		return EXIT_USAGE;
+	}
+	if (o->mode == 0 && o->noperands > 0) {
+		msg_error("unexpected argument '%s'", o->operands[0]);
+		msg_hint("give a mode: -e or -d for a stream, -c, -t or -x "
+		    "for an archive");
+		return EXIT_USAGE;
+	}
+	if (o->mode != 'c' && o->ncdirs > 1 && o->mode != 0) {
+		msg_error("-C may be given once with -%c", o->mode);
+		msg_hint("with -c, each -C applies to the paths after it");
+		return EXIT_USAGE;
+	}
+	if (o->mode == 'e' || o->mode == 'd')
+		o->input = o->noperands > 0 ? o->operands[0] : NULL;
+	return EXIT_OK;
+}
+
+int
+options_check(struct cmdline *c)
+{
+	struct opts *o = &c->o;
+	int st;
+
+	if ((uint64_t)o->kdf.m_kib < 8ull * o->kdf.p) {
+		msg_error("--kdf-memory must be at least 8K per lane "
+		    "(%u lanes need %uK)", o->kdf.p, 8 * o->kdf.p);
+		return EXIT_USAGE;
+	}
+	if (o->mode != 0 && o->mode != 'g' && o->mode != 'b' && o->mode != 'G'
+	    && (st = check_pairs(o)) != EXIT_OK)
+		return st;
+	if (c->z_seen && (o->mode == 'c' || o->mode == 'e'))
+		msg_note("-z is not needed: aescrypt always compresses "
+		    "(deflate, -0 to -9)");
+	return check_operands(o);
+}
+
+/* ---- set-up ---- */
+
+int
+options_init(struct cmdline *c, int argc)
+{
+	struct opts *o = &c->o;
+	size_t n = (size_t)argc + 1;
+
+	memset(c, 0, sizeof *c);
+	c->bench_time = 10.0;
+	c->bench_format = BENCH_TEXT;
+	o->level = 6;
+	o->chunk_log2 = AE_CHUNK_LOG2_DEFAULT;
+	o->kdf.m_kib = AE_KDF_DEFAULT_M_KIB;
+	o->kdf.t = AE_KDF_DEFAULT_T;
+	o->kdf.p = AE_KDF_DEFAULT_P;
+	o->threads = default_threads();
+	o->progress = -1;
+	o->exclude = calloc(n, sizeof *o->exclude);
+	o->operands = calloc(n, sizeof *o->operands);
+	o->cdirs = calloc(n, sizeof *o->cdirs);
+	o->operand_cdir = calloc(n, sizeof *o->operand_cdir);
+	o->recipients = calloc(n, sizeof *o->recipients);
+	o->recipient_files = calloc(n, sizeof *o->recipient_files);
+	o->identity_files = calloc(n, sizeof *o->identity_files);
+	c->operands0 = o->operands;
+	if (o->exclude == NULL || o->operands == NULL || o->cdirs == NULL
+	    || o->operand_cdir == NULL || o->recipients == NULL
+	    || o->recipient_files == NULL || o->identity_files == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+void
+options_free(struct cmdline *c)
+{
+	struct opts *o = &c->o;
+
+	free(o->exclude);
+	free(c->operands0);
+	free(o->cdirs);
+	free(o->operand_cdir);
+	free(o->recipients);
+	free(o->recipient_files);
+	free(o->identity_files);
+}

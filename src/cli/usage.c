@@ -1,0 +1,181 @@
+/*
+ * usage.c -- what --help, --help=all and --version print (contract in
+ * usage.h).
+ */
+#include "config.h"
+#include "usage.h"
+
+#include <stdio.h>
+
+#include <argon2.h>
+#include <zlib.h>
+
+#include "common/version.h"
+#include "container/deflate.h"
+#include "container/format.h"
+#include "crypto/cpu.h"
+#include "crypto/gcm.h"
+#include "crypto/x25519.h"
+
+/* --help: one screen, grouped as tar's is; --help=all has the rest. */
+void
+usage_short(FILE *fp)
+{
+	fprintf(fp,
+	    "Usage: aescrypt -c [-f ARCHIVE] [OPTION]... PATH...        create an archive\n"
+	    "       aescrypt -t|-x [-f ARCHIVE] [OPTION]... [PATTERN]... list or extract\n"
+	    "       aescrypt -e|-d [OPTION]... [-o OUT] [IN]        encrypt or decrypt a stream\n"
+	    "       aescrypt --test|--info [-f] FILE                check or describe a file\n"
+	    "Tar-like archives and byte streams, compressed and encrypted (AES-256-GCM).\n"
+	    "ARCHIVE, IN and OUT default to standard input and output ('-' too).\n"
+	    "\n"
+	    "Modes: -c --create, -t --list, -x --extract, -e --encrypt, -d --decrypt,\n"
+	    "       --test, --info[=json], --gen-key F, --gen-identity F, --benchmark\n"
+	    "\n"
+	    "Archives:\n"
+	    "  -f, --file ARCHIVE        the archive to write (-c) or read\n"
+	    "  -C, --directory DIR       -c: the paths after it are in DIR; -x: into DIR\n"
+	    "  -v, --verbose             name members as they go (-t: ls -l style)\n"
+	    "  -T, --files-from FILE     paths (-c) or patterns (-t, -x) from FILE\n"
+	    "      --exclude PATTERN     leave out what matches PATTERN\n"
+	    "  -O, --to-stdout           -x: write the members' data to standard output\n"
+	    "      --strip-components N  -x: drop N leading parts of every name\n"
+	    "  -h, --dereference         -c: archive what symlinks point to\n"
+	    "  -o, --output FILE         -e, -d: where the stream goes\n"
+	    "\n"
+	    "Keys (secrets never on the command line):\n"
+	    "  -r, --recipient KEY       -c, -e: to a public key (age1..., ssh-ed25519)\n"
+	    "  -i, --identity FILE       -d, -t, -x: its private key (age, OpenSSH)\n"
+	    "  -k, --key-file FILE       a key file (made by --gen-key)\n"
+	    "  -P, --passphrase          a passphrase too; else from --passphrase-file F,\n"
+	    "                            --passphrase-fd N, AESCRYPT_PASSPHRASE, the tty\n"
+	    "\n"
+	    "Other:  -0..-9 deflate level (-6)  -j N threads  -q, --quiet  --stats[=json]\n"
+	    "        --no-hw  -V, --version  --help=all (every option)\n"
+	    "\n"
+	    "Examples:\n"
+	    "  $ aescrypt -cf home.aes ~/docs ~/mail         # asks for a passphrase\n"
+	    "  $ aescrypt -tvf home.aes\n"
+	    "  $ aescrypt -xf home.aes -C /restore 'home/me/docs/*.odt'\n"
+	    "  $ pg_dump db | aescrypt -e > db.aes; aescrypt -d db.aes | psql db\n"
+	    "  $ aescrypt --gen-key backup.key; aescrypt -c -k backup.key -f etc.aes /etc\n"
+	    "Exit status: 0 ok, 1 some members skipped, 2 usage, 3 wrong key, 4 damaged,\n"
+	    "5 over a limit, 6 system error, 141 broken pipe.  See aescrypt(1).\n");
+}
+
+/* --help=all: every option. */
+void
+usage_all(FILE *fp)
+{
+	fprintf(fp,
+	    "Usage: aescrypt -c [OPTION]... [-f ARCHIVE] PATH...     create an archive\n"
+	    "       aescrypt -t [OPTION]... [-f ARCHIVE] [PATTERN]... list one\n"
+	    "       aescrypt -x [OPTION]... [-f ARCHIVE] [PATTERN]... extract one\n"
+	    "       aescrypt --test [OPTION]... [-f] FILE            authenticate all of it\n"
+	    "       aescrypt --info[=json] [-f] FILE                 describe its header\n"
+	    "       aescrypt -e [OPTION]... [-o OUT] [IN]            encrypt a stream\n"
+	    "       aescrypt -d [OPTION]... [-o OUT] [IN]            decrypt a stream\n"
+	    "       aescrypt --gen-key FILE                          make a key file\n"
+	    "       aescrypt --gen-identity FILE                     make a key pair\n"
+	    "       aescrypt --benchmark[=json|csv] [-j N]           measure, in memory\n"
+	    "\n"
+	    "Archives (a POSIX pax tar stream inside: 'aescrypt -d | tar -t' works):\n"
+	    "  -f, --file ARCHIVE        the archive to write (-c) or read (-t, -x)\n"
+	    "  -C, --directory DIR       -c: the paths after it are relative to DIR\n"
+	    "                            (each -C relative to the one before, as in tar);\n"
+	    "                            -x: extract into DIR (default: .)\n"
+	    "  -v, --verbose             name members as they go (-t: ls -l style)\n"
+	    "  -h, --dereference         -c: archive what symlinks point to\n"
+	    "      --exclude PATTERN     skip paths or members matching PATTERN\n"
+	    "  -T, --files-from FILE     -c: paths; -t, -x: patterns ('-': stdin)\n"
+	    "      --null                -T's list is NUL-separated\n"
+	    "  -O, --to-stdout           -x: the members' data to standard output\n"
+	    "      --strip-components N  -x: drop N leading parts of every name\n"
+	    "      --keep-old-files      -x: do not replace existing files\n"
+	    "  -p, --preserve-permissions\n"
+	    "                            -x: exact modes, setuid/setgid included\n"
+	    "      --same-owner          -x as root: restore owners\n"
+	    "      --xattrs              -c, -x: extended attributes too (not\n"
+	    "                            system.*); off by default, as GNU tar\n"
+	    "      --acls                -c, -x: POSIX ACLs too\n"
+	    "      --no-xattrs, --no-acls  the defaults\n"
+	    "      --wildcards           accepted: patterns are always shell patterns\n"
+	    "  PATTERN                   a shell pattern (fnmatch); a directory\n"
+	    "                            selects what is under it\n"
+	    "\n"
+	    "Streams:\n"
+	    "  -o, --output FILE         -e, -d: write FILE (default: standard output)\n"
+	    "\n"
+	    "Keys (secrets never on the command line):\n"
+	    "  -r, --recipient KEY       -c, -e: encrypt to a public key: age1... or\n"
+	    "                            'ssh-ed25519 AAAA...' (repeatable)\n"
+	    "  -R, --recipients-file F   -c, -e: recipients from F, one a line ('#'\n"
+	    "                            comments; a .pub or authorized_keys file)\n"
+	    "  -i, --identity FILE       -d, -t, -x: a private key: an age identity\n"
+	    "                            file or an unencrypted OpenSSH ed25519 key\n"
+	    "  -k, --key-file FILE       use a key file (from --gen-key)\n"
+	    "  -P, --passphrase          a passphrase too, when -k is given\n"
+	    "      --passphrase-file F   read the passphrase from F's first line\n"
+	    "      --passphrase-fd N     read the passphrase from descriptor N\n"
+	    "  (or AESCRYPT_PASSPHRASE in the environment, or the terminal)\n"
+	    "\n"
+	    "Encrypting (-c, -e):\n"
+	    "  -0 ... -9                 deflate level; -0 stores (default -6)\n"
+	    "      --chunk-size SIZE     64K..4M, a power of two (default 256K)\n"
+	    "      --kdf-memory SIZE     Argon2id memory (default 256M)\n"
+	    "      --kdf-time N          Argon2id passes (default 3)\n"
+	    "      --kdf-parallelism N   Argon2id lanes (default 4)\n"
+	    "  -z, --gzip                accepted and ignored: always compressed\n"
+	    "\n"
+	    "Decrypting (-t, -x, -d, --test):\n"
+	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
+	    "                            (default: 2G or half the RAM)\n"
+	    "      --salvage             -d, -x: go on past damaged chunks; keep\n"
+	    "                            what is whole, list what was lost\n"
+	    "      --no-index            -c: write no index; -t, -x: read the\n"
+	    "                            whole archive, not its index\n"
+	    "\n"
+	    "Output and performance:\n"
+	    "  -q, --quiet               no progress line\n"
+	    "      --progress            a progress line even if stderr is not a\n"
+	    "                            terminal (by default: on a terminal)\n"
+	    "      --stats[=json]        after the run, print where the time went\n"
+	    "  -j, --threads N           worker threads (default: one per CPU)\n"
+	    "      --no-hw               use the portable constant-time cipher\n"
+	    "      --deflate ENGINE      libdeflate (default if built) or zlib\n"
+	    "      --benchmark-time SECS with --benchmark: how long (default 10)\n"
+	    "      --help[=all]          one screen of help, or this\n"
+	    "  -V, --version             show version, cipher tiers, libraries\n"
+	    "\n"
+	    "Exit status: 0 ok, 1 some members skipped or not found, 2 usage or a\n"
+	    "missing input, 3 wrong key, 4 damaged or not an aescrypt file, 5 over a\n"
+	    "limit, 6 I/O or system error, 141 standard output closed (as SIGPIPE),\n"
+	    "128+N interrupted by signal N.  See aescrypt(1).\n");
+}
+
+void
+usage_version(void)
+{
+	char feat[256];
+	int t;
+
+	ae_cpu_describe(feat, sizeof feat);
+	printf("aescrypt %s (container format v%d)\n", AESCRYPT_VERSION,
+	    AE_VERSION);
+	printf("cipher: AES-256-GCM, tier in use: %s\n",
+	    ae_gcm_tier_name(ae_gcm_default_tier()));
+	printf("tiers available:");
+	for (t = 0; t < AE_GCM_TIER_COUNT; t++)
+		if (ae_gcm_tier_available((enum ae_gcm_tier)t))
+			printf(" %s", ae_gcm_tier_name((enum ae_gcm_tier)t));
+	printf("\ncpu features: %s\n", feat);
+	printf("deflate engine: %s %s", ae_deflate_name(AE_DEFLATE_DEFAULT),
+	    ae_deflate_version(AE_DEFLATE_DEFAULT));
+	if (ae_deflate_available(AE_DEFLATE_LIBDEFLATE))
+		printf(" (zlib also built in: --deflate zlib)");
+	printf("\nzlib %s (built with %s), libargon2 %s (at build time; "
+	    "Argon2 v%d.%d)\n", zlibVersion(), ZLIB_VERSION, AE_ARGON2_VERSION,
+	    ARGON2_VERSION_NUMBER >> 4, ARGON2_VERSION_NUMBER & 15);
+	printf("libsodium %s (X25519 for public-key recipients)\n",
+	    ae_x25519_library_version());
+}
