@@ -1,5 +1,5 @@
 /*
- * benchmark.c -- aescrypt --benchmark.
+ * benchmark.c -- aescrypt --benchmark (contract in benchmark.h).
  *
  * What it shows is the WinZip/7-Zip finding: with AES-NI, encryption is
  * nearly free next to compression; without it, encryption is a real
@@ -579,7 +579,7 @@ int
 benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
     enum bench_format format, int tty)
 {
-	static struct cell cells[MAX_CELLS];
+	struct cell cells[MAX_CELLS];
 	struct raw raws[AE_GCM_TIER_COUNT];
 	struct bench b;
 	size_t nc = 0, nr = 0, i;

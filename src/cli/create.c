@@ -1,5 +1,6 @@
 /*
- * create.c -- aescrypt -c: paths in, an encrypted archive out.
+ * create.c -- aescrypt -c: paths in, an encrypted archive out (contract
+ * in opts.h).
  *
  * Two halves joined by a channel (chan.h): a thread walks the paths and
  * writes a tar stream (disk/reader.c); the pipeline reads that stream as its
@@ -92,22 +93,22 @@ static int
 check_paths(const struct opts *o, const struct namelist *paths,
     const struct cdirs *c)
 {
-	struct stat st;
+	struct stat sb;
 	size_t i;
-	int rc = EXIT_OK;
+	int st = EXIT_OK;
 
-	for (i = 0; i < paths->n && rc == EXIT_OK; i++) {
-		if (fstatat(c->fd[paths->tag[i]], paths->v[i], &st, o->follow ?
+	for (i = 0; i < paths->n && st == EXIT_OK; i++) {
+		if (fstatat(c->fd[paths->tag[i]], paths->v[i], &sb, o->follow ?
 		    0 : AT_SYMLINK_NOFOLLOW) != 0) {
 			char q[1024];
 
 			msg_error("%s: %s", names_quote(paths->v[i], q,
 			    sizeof q), strerror(errno));
-			rc = errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE :
+			st = errno == ENOENT || errno == ENOTDIR ? EXIT_USAGE :
 			    EXIT_SYSTEM;
 		}
 	}
-	return rc;
+	return st;
 }
 
 /* The walk's thread: the paths, the channel it writes the tar stream

@@ -1,5 +1,6 @@
 /*
- * crypt.c -- stream mode: aescrypt -e and aescrypt -d.
+ * crypt.c -- stream mode: aescrypt -e and aescrypt -d (contract in
+ * opts.h).
  *
  * The order of work is chosen so that failures cost nothing: secrets are
  * gathered and the header unlocked before any output file exists, so a
@@ -30,44 +31,44 @@ cmd_encrypt(const struct opts *o)
 	struct run_stats rs;
 	struct ae_pipe_params pp;
 	struct ae_diag d = { 0 };
-	static struct ae_header h;
+	struct ae_header h;
 	struct streams io;
 	uint64_t w0 = ae_wall_ns();
 	ae_gcm_ctx gcm;
-	int rc, r;
+	int st, err;
 
 	memset(&rs, 0, sizeof rs);
 	run_streams_init(&io);
-	if ((rc = run_input_open(&io.in, o->input, NULL)) != EXIT_OK)
-		return rc;
-	rc = run_new_container(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, NULL,
+	if ((st = run_input_open(&io.in, o->input, NULL)) != EXIT_OK)
+		return st;
+	st = run_new_container(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, NULL,
 	    &io, &rs);
-	if (rc != EXIT_OK) {
+	if (st != EXIT_OK) {
 		run_input_close(&io.in);
-		return rc;
+		return st;
 	}
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
-	r = io.writer.write(io.writer.ctx, h.raw, h.len);
-	if (r != AE_OK) {
-		ae_fail(&d, r, AE_AT_OUTPUT, "writing output", 0, 0);
+	err = io.writer.write(io.writer.ctx, h.raw, h.len);
+	if (err != AE_OK) {
+		ae_fail(&d, err, AE_AT_OUTPUT, "writing output", 0, 0);
 	} else {
 		run_progress_start(o, 0, io.in.fd, 0, 0, -1);
-		r = ae_pipe_encode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
+		err = ae_pipe_encode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
 		progress_stop();
 	}
-	if (r != AE_OK) {
-		rc = run_pipe_error(&io, r, &d);
+	if (err != AE_OK) {
+		st = run_pipe_error(&io, err, &d);
 		outfile_abort(&io.out);
 		goto done;
 	}
-	if ((rc = outfile_commit(&io.out)) == EXIT_OK)
+	if ((st = outfile_commit(&io.out)) == EXIT_OK)
 		run_finish_stats(o, &rs, w0, &gcm, &io);
 done:
 	ae_gcm_wipe(&gcm);
 	run_input_close(&io.in);
-	return rc;
+	return st;
 }
 
 int
@@ -77,32 +78,32 @@ cmd_decrypt(const struct opts *o)
 	struct ae_pipe_params pp;
 	struct ae_diag d = { 0 };
 	uint8_t file_key[AE_FILE_KEY_LEN];
-	static struct ae_header h;
+	struct ae_header h;
 	struct streams io;
 	struct salvage sv;
 	uint64_t w0 = ae_wall_ns();
 	ae_gcm_ctx gcm, igcm;
 	struct ae_index ix;
-	int rc, r, have_ix = 0;
+	int st, err, have_ix = 0;
 
 	memset(&rs, 0, sizeof rs);
 	memset(&sv, 0, sizeof sv);
 	rs.decrypt = 1;
 	run_streams_init(&io);
-	if ((rc = run_input_open(&io.in, o->input, o)) != EXIT_OK)
-		return rc;
+	if ((st = run_input_open(&io.in, o->input, o)) != EXIT_OK)
+		return st;
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
-	rc = keys_unlock(o, io.in.name, &io.reader, &h, file_key, &rs);
-	if (rc != EXIT_OK) {
+	st = keys_unlock(o, io.in.name, &io.reader, &h, file_key, &rs);
+	if (st != EXIT_OK) {
 		run_input_close(&io.in);
-		return rc;
+		return st;
 	}
 	ae_header_payload_cipher(&h, file_key, &gcm);
 	if (h.payload_type == AE_PAYLOAD_PAX_INDEXED)
 		ae_index_cipher(&h, file_key, &igcm);
 	ae_wipe(file_key, sizeof file_key);
 
-	if ((rc = outfile_open(&io.out, o->output)) != EXIT_OK)
+	if ((st = outfile_open(&io.out, o->output)) != EXIT_OK)
 		goto done;
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
@@ -123,30 +124,30 @@ cmd_decrypt(const struct opts *o)
 	}
 	pp.trailer = h.payload_type == AE_PAYLOAD_PAX_INDEXED;
 	run_progress_start(o, 1, io.in.fd, 0, h.len, io.out.fd);
-	r = ae_pipe_decode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
-	if (r == AE_OK && pp.trailer)
-		r = run_index_tail(&pp, &igcm, &io.reader, h.len +
+	err = ae_pipe_decode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
+	if (err == AE_OK && pp.trailer)
+		err = run_index_tail(&pp, &igcm, &io.reader, h.len +
 		    rs.pipe.wire_bytes, rs.pipe.records, &d);
 	progress_stop();
-	if (r == AE_OK && o->salvage && salvage_count(&sv) > 0) {
+	if (err == AE_OK && o->salvage && salvage_count(&sv) > 0) {
 		/* What could be read is kept, never under the name asked
 		 * for: the lost chunks are zeros in it. */
 		salvage_report(&sv, "plaintext");
-		if ((rc = outfile_retarget(&io.out, ".damaged")) == EXIT_OK
-		    && (rc = outfile_commit(&io.out)) == EXIT_OK) {
+		if ((st = outfile_retarget(&io.out, ".damaged")) == EXIT_OK
+		    && (st = outfile_commit(&io.out)) == EXIT_OK) {
 			msg_hint("%zu chunk%s lost; what could be read is in "
 			    "%s, with zeros where the lost bytes were",
 			    salvage_count(&sv), salvage_count(&sv) == 1 ? "" :
 			    "s", io.out.name);
-			rc = EXIT_DATA;
+			st = EXIT_DATA;
 		}
 		goto done;
 	}
-	if (r != AE_OK) {
+	if (err != AE_OK) {
 		if (o->salvage && salvage_count(&sv) > 0)
 			salvage_report(&sv, "plaintext");
-		rc = run_pipe_error(&io, r, &d);
-		if (rc == EXIT_PIPE)
+		st = run_pipe_error(&io, err, &d);
+		if (st == EXIT_PIPE)
 			;   /* the reader left: nothing to say (msg.h) */
 		else if (io.out.in_place && rs.pipe.plain_bytes > 0)
 			msg_error("the output is incomplete: only the first "
@@ -157,7 +158,7 @@ cmd_decrypt(const struct opts *o)
 		outfile_abort(&io.out);
 		goto done;
 	}
-	if ((rc = outfile_commit(&io.out)) == EXIT_OK)
+	if ((st = outfile_commit(&io.out)) == EXIT_OK)
 		run_finish_stats(o, &rs, w0, &gcm, &io);
 done:
 	if (o->salvage)
@@ -168,5 +169,5 @@ done:
 	if (h.payload_type == AE_PAYLOAD_PAX_INDEXED)
 		ae_gcm_wipe(&igcm);
 	run_input_close(&io.in);
-	return rc;
+	return st;
 }

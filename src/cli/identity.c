@@ -67,7 +67,7 @@ each_line(char *text, size_t len, const char *path,
 	char where[1100], q[1024];
 	size_t lineno = 0;
 	char *p = text, *end = text + len, *nl;
-	int rc;
+	int st;
 
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
@@ -82,8 +82,8 @@ each_line(char *text, size_t len, const char *path,
 		if (*p != '\0' && *p != '#') {
 			snprintf(where, sizeof where, "%s: line %zu",
 			    names_quote(path, q, sizeof q), lineno);
-			if ((rc = fn(p, where, arg)) != EXIT_OK)
-				return rc;
+			if ((st = fn(p, where, arg)) != EXIT_OK)
+				return st;
 		}
 		p = nl + 1;
 	}
@@ -119,48 +119,48 @@ identity_recipients(const struct opts *o, struct ae_recipient **out,
 	struct rlist l = { out, n };
 	char *text;
 	size_t i, len;
-	int rc = EXIT_OK;
+	int st = EXIT_OK;
 
 	*out = NULL;
 	*n = 0;
-	for (i = 0; i < o->nrecipients && rc == EXIT_OK; i++) {
-		struct ae_recipient r;
+	for (i = 0; i < o->nrecipients && st == EXIT_OK; i++) {
+		struct ae_recipient err;
 		struct ae_diag d = { 0 };
-		int e = ae_recipient_parse(o->recipients[i], &r, &d);
+		int e = ae_recipient_parse(o->recipients[i], &err, &d);
 
 		if (e != AE_OK)
-			rc = bad_recipient(o->recipients[i], NULL, e, &d);
-		else if (add_recipient(out, n, &r) != 0) {
+			st = bad_recipient(o->recipients[i], NULL, e, &d);
+		else if (add_recipient(out, n, &err) != 0) {
 			msg_error("out of memory");
-			rc = EXIT_SYSTEM;
+			st = EXIT_SYSTEM;
 		}
 	}
-	if (rc != EXIT_OK || o->nrecipient_files == 0)
+	if (st != EXIT_OK || o->nrecipient_files == 0)
 		goto out;
 	if ((text = malloc(LIST_MAX + 1)) == NULL) {
 		msg_error("out of memory");
-		rc = EXIT_SYSTEM;
+		st = EXIT_SYSTEM;
 		goto out;
 	}
-	for (i = 0; i < o->nrecipient_files && rc == EXIT_OK; i++) {
+	for (i = 0; i < o->nrecipient_files && st == EXIT_OK; i++) {
 		const char *path = o->recipient_files[i];
 
-		rc = secret_read_file(path, text, LIST_MAX + 1, &len, NULL);
-		if (rc == EXIT_OK && len > LIST_MAX) {
+		st = secret_read_file(path, text, LIST_MAX + 1, &len, NULL);
+		if (st == EXIT_OK && len > LIST_MAX) {
 			msg_error("%s: too large for a list of recipients", path);
-			rc = EXIT_USAGE;
+			st = EXIT_USAGE;
 		}
-		if (rc == EXIT_OK)
-			rc = each_line(text, len, path, recipient_line, &l);
+		if (st == EXIT_OK)
+			st = each_line(text, len, path, recipient_line, &l);
 	}
 	free(text);
 out:
-	if (rc != EXIT_OK) {
+	if (st != EXIT_OK) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
 	}
-	return rc;
+	return st;
 }
 
 struct ilist {
@@ -235,11 +235,11 @@ read_one(const char *path, char *text, struct ilist *l)
 	struct ae_diag d = { 0 };
 	size_t len;
 	char q[1024];
-	int rc, e;
+	int st, e;
 
-	rc = secret_read_file(path, text, LIST_MAX + 1, &len, "identity file");
-	if (rc != EXIT_OK)
-		return rc;
+	st = secret_read_file(path, text, LIST_MAX + 1, &len, "identity file");
+	if (st != EXIT_OK)
+		return st;
 	names_quote(path, q, sizeof q);
 	if (len > LIST_MAX) {
 		msg_error("%s: too large for an identity file", q);
@@ -264,13 +264,13 @@ read_one(const char *path, char *text, struct ilist *l)
 	{
 		size_t before = l->n;
 
-		rc = each_line(text, len, path, identity_line, l);
-		if (rc == EXIT_OK && l->n == before) {
+		st = each_line(text, len, path, identity_line, l);
+		if (st == EXIT_OK && l->n == before) {
 			msg_error("%s: no identity in it", q);
-			rc = EXIT_KEY;
+			st = EXIT_KEY;
 		}
 	}
-	return rc;
+	return st;
 }
 
 int
@@ -279,7 +279,7 @@ identity_read(const struct opts *o, struct ae_identity **out, size_t *n)
 	struct ilist l = { NULL, 0, 0 };
 	char *text;
 	size_t i;
-	int rc = EXIT_OK;
+	int st = EXIT_OK;
 
 	*out = NULL;
 	*n = 0;
@@ -289,13 +289,13 @@ identity_read(const struct opts *o, struct ae_identity **out, size_t *n)
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	for (i = 0; i < o->nidentity_files && rc == EXIT_OK; i++)
-		rc = read_one(o->identity_files[i], text, &l);
+	for (i = 0; i < o->nidentity_files && st == EXIT_OK; i++)
+		st = read_one(o->identity_files[i], text, &l);
 	ae_wipe(text, LIST_MAX + 1);
 	free(text);
-	if (rc != EXIT_OK) {
+	if (st != EXIT_OK) {
 		identity_free(l.v, l.n);
-		return rc;
+		return st;
 	}
 	*out = l.v;
 	*n = l.n;
@@ -319,7 +319,7 @@ identity_generate(const char *path)
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t len;
-	int rc, to_stdout = strcmp(path, "-") == 0;
+	int st, to_stdout = strcmp(path, "-") == 0;
 
 	if (ae_identity_generate(&id) != AE_OK) {
 		msg_error("the system random number generator failed");
@@ -334,13 +334,13 @@ identity_generate(const char *path)
 	len = (size_t)snprintf(text, sizeof text, "# created: %s\n"
 	    "# public key: %s\n%s\n", when, rcpt, sec);
 	ae_wipe(sec, sizeof sec);
-	rc = secret_write_new(path, text, len, "an identity file");
+	st = secret_write_new(path, text, len, "an identity file");
 	ae_wipe(text, sizeof text);
-	if (rc == EXIT_OK && !to_stdout) {
+	if (st == EXIT_OK && !to_stdout) {
 		/* The recipient, for scripts: R=$(aescrypt --gen-identity F) */
 		printf("%s\n", rcpt);
 		if (fflush(stdout) != 0)
-			rc = msg_sys_error("standard output");
+			st = msg_sys_error("standard output");
 	}
-	return rc;
+	return st;
 }

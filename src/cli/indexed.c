@@ -204,25 +204,22 @@ indexed_ranges(const struct ae_index *ix, struct members *sel,
 	return 0;
 }
 
-const struct ae_tar_member *
-indexed_member(const struct ae_index_member *e)
+void
+indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 {
-	static struct ae_tar_member m;
-
-	memset(&m, 0, sizeof m);
+	memset(m, 0, sizeof *m);
 	/* the index's names are at most 4096 and 255 bytes (6.8) */
-	snprintf(m.path, sizeof m.path, "%s", e->path);
-	snprintf(m.linkpath, sizeof m.linkpath, "%s", e->linkpath);
-	snprintf(m.uname, sizeof m.uname, "%s", e->uname);
-	snprintf(m.gname, sizeof m.gname, "%s", e->gname);
-	m.type = e->type;
-	m.mode = e->mode;
-	m.uid = e->uid;
-	m.gid = e->gid;
-	m.size = e->size;
-	m.stored = e->size;
-	m.mtime = e->mtime;
-	m.mtime_nsec = e->mtime_nsec;
-	m.first = e->first;
-	return &m;
+	snprintf(m->path, sizeof m->path, "%s", e->path);
+	snprintf(m->linkpath, sizeof m->linkpath, "%s", e->linkpath);
+	snprintf(m->uname, sizeof m->uname, "%s", e->uname);
+	snprintf(m->gname, sizeof m->gname, "%s", e->gname);
+	m->type = e->type;
+	m->mode = e->mode;
+	m->uid = e->uid;
+	m->gid = e->gid;
+	m->size = e->size;
+	m->stored = e->size;
+	m->mtime = e->mtime;
+	m->mtime_nsec = e->mtime_nsec;
+	m->first = e->first;
 }

@@ -40,7 +40,7 @@ int indexed_ranges(const struct ae_index *ix, struct members *sel,
     unsigned chunk_log2, struct unpack_range **out, size_t *n);
 
 /* A member as the tar reader gives it, from an index entry, for
- * listing (static storage: valid until the next call). */
-const struct ae_tar_member *indexed_member(const struct ae_index_member *e);
+ * listing. */
+void indexed_member(const struct ae_index_member *e, struct ae_tar_member *m);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * info.c -- aescrypt --info: what a container's header says, without a
- * key, as age-inspect shows an age file.
+ * info.c -- aescrypt --info (contract in opts.h): what a container's
+ * header says, without a key, as age-inspect shows an age file.
  *
  * Only what the header holds in the clear: the format version, the
  * payload type, the chunk size and each key slot's type and costs.  The
@@ -142,26 +142,26 @@ print_json(FILE *fp, const char *name, const struct ae_header *h)
 int
 cmd_info(const struct opts *o)
 {
-	static struct ae_header h;
+	struct ae_header h;
 	struct ae_diag d = { 0 };
 	struct streams io;
-	int rc, r;
+	int st, err;
 
 	run_streams_init(&io);
-	if ((rc = run_input_open(&io.in, o->archive, o)) != EXIT_OK)
-		return rc;
+	if ((st = run_input_open(&io.in, o->archive, o)) != EXIT_OK)
+		return st;
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
-	r = ae_header_read(&io.reader, &h, &d);
-	if (r != AE_OK) {
-		rc = msg_core_error(io.in.name, r, &d);
+	err = ae_header_read(&io.reader, &h, &d);
+	if (err != AE_OK) {
+		st = msg_core_error(io.in.name, err, &d);
 	} else {
 		if (o->info_json)
 			print_json(stdout, io.in.name, &h);
 		else
 			print_text(stdout, io.in.name, &h);
 		if (fflush(stdout) != 0 || ferror(stdout))
-			rc = msg_sys_error("standard output");
+			st = msg_sys_error("standard output");
 	}
 	run_input_close(&io.in);
-	return rc;
+	return st;
 }

@@ -46,7 +46,7 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 	uint8_t S[32], key[32];
 	struct ae_stanza *s;
 	size_t nrcpt = 0, i;
-	int rc = EXIT_OK, r;
+	int st = EXIT_OK, err;
 
 	memset(h, 0, sizeof *h);
 	h->payload_type = (uint8_t)payload_type;
@@ -55,8 +55,8 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 	    || ae_random(h->payload_salt, AE_SALT_LEN) != AE_OK)
 		return msg_sys_error("the system random number generator");
 
-	if ((rc = identity_recipients(o, &rcpt, &nrcpt)) != EXIT_OK)
-		return rc;
+	if ((st = identity_recipients(o, &rcpt, &nrcpt)) != EXIT_OK)
+		return st;
 	if (has_rcpt && nrcpt == 0) {
 		msg_error("no recipient in the files given with -R");
 		return EXIT_USAGE;
@@ -69,14 +69,14 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 	}
 	for (i = 0; i < nrcpt; i++) {
 		s = &h->stanza[h->nstanzas++];
-		r = ae_stanza_secret_recipient(s, &rcpt[i], S);
-		if (r != AE_OK) {
+		err = ae_stanza_secret_recipient(s, &rcpt[i], S);
+		if (err != AE_OK) {
 			char txt[AE_RECIPIENT_TEXT_MAX];
 
 			if (ae_recipient_format(&rcpt[i], txt, sizeof txt) == 0)
 				snprintf(txt, sizeof txt, "ssh-ed25519 key");
 			free(rcpt);
-			if (r == AE_EINVAL) {
+			if (err == AE_EINVAL) {
 				msg_error("recipient %s is a key of low order, "
 				    "which anyone could decrypt to", txt);
 				return EXIT_USAGE;
@@ -89,8 +89,8 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 	}
 	free(rcpt);
 	if (o->keyfile != NULL) {
-		if ((rc = secret_keyfile_read(o->keyfile, key)) != EXIT_OK)
-			return rc;
+		if ((st = secret_keyfile_read(o->keyfile, key)) != EXIT_OK)
+			return st;
 		s = &h->stanza[h->nstanzas++];
 		s->type = AE_STANZA_KEYFILE;
 		if (ae_random(s->salt, AE_SALT_LEN) != AE_OK) {
@@ -103,9 +103,9 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 		ae_wipe(S, sizeof S);
 	}
 	if (use_pass) {
-		if ((rc = secret_passphrase(src, o->pass_arg, 1, &pass))
+		if ((st = secret_passphrase(src, o->pass_arg, 1, &pass))
 		    != EXIT_OK)
-			return rc;
+			return st;
 		s = &h->stanza[h->nstanzas++];
 		s->type = AE_STANZA_ARGON2ID;
 		s->kdf = o->kdf;
@@ -115,17 +115,17 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 		}
 		c0 = ae_process_ns();
 		w0 = ae_wall_ns();
-		r = ae_stanza_secret_passphrase(s, pass.buf, pass.len, S);
+		err = ae_stanza_secret_passphrase(s, pass.buf, pass.len, S);
 		rs->kdf_cpu_ns += ae_process_ns() - c0;
 		rs->kdf_wall_ns += ae_wall_ns() - w0;
 		rs->kdf_m_kib = s->kdf.m_kib;
 		secret_wipe(&pass);
-		if (r != AE_OK) {
+		if (err != AE_OK) {
 			msg_error("Argon2id with %u KiB, %u passes, %u lanes: %s",
 			    s->kdf.m_kib, s->kdf.t, s->kdf.p,
-			    r == AE_ENOMEM ? "out of memory" :
+			    err == AE_ENOMEM ? "out of memory" :
 			    "invalid parameters");
-			return r == AE_ENOMEM ? EXIT_SYSTEM : EXIT_USAGE;
+			return err == AE_ENOMEM ? EXIT_SYSTEM : EXIT_USAGE;
 		}
 		ae_stanza_wrap(s, S, file_key);
 		ae_wipe(S, sizeof S);
@@ -208,20 +208,20 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 	struct ae_identity *ids = NULL;
 	size_t nids = 0;
 	unsigned nk, np, nr;
-	int r, rc, use_key, use_pass, use_ids, have_pass = 0;
+	int err, st, use_key, use_pass, use_ids, have_pass = 0;
 
 	/* A descriptor may be the input itself (--passphrase-fd 0 with the
 	 * container after the first line), so its line is taken first. */
 	memset(&pass, 0, sizeof pass);
 	if (src == PASS_FD) {
-		rc = secret_passphrase(src, o->pass_arg, 0, &pass);
-		if (rc != EXIT_OK)
-			return rc;
+		st = secret_passphrase(src, o->pass_arg, 0, &pass);
+		if (st != EXIT_OK)
+			return st;
 		have_pass = 1;
 	}
-	if ((r = ae_header_read(reader, h, &d)) != AE_OK) {
+	if ((err = ae_header_read(reader, h, &d)) != AE_OK) {
 		secret_wipe(&pass);
-		return msg_core_error(name, r, &d);
+		return msg_core_error(name, err, &d);
 	}
 	nk = ae_header_count(h, AE_STANZA_KEYFILE);
 	np = ae_header_count(h, AE_STANZA_ARGON2ID);
@@ -270,35 +270,35 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 	if (o->max_kdf_kib != 0)
 		u.limits.max_m_kib = o->max_kdf_kib;
 	if (use_key) {
-		if ((rc = secret_keyfile_read(o->keyfile, key)) != EXIT_OK) {
+		if ((st = secret_keyfile_read(o->keyfile, key)) != EXIT_OK) {
 			secret_wipe(&pass);
-			return rc;
+			return st;
 		}
 		u.key = key;
 	}
 	if (use_ids) {
-		if ((rc = identity_read(o, &ids, &nids)) != EXIT_OK) {
+		if ((st = identity_read(o, &ids, &nids)) != EXIT_OK) {
 			ae_wipe(key, sizeof key);
 			secret_wipe(&pass);
-			return rc;
+			return st;
 		}
 		u.ids = ids;
 		u.nids = nids;
 	}
 	if (use_pass && np > 0) {
 		if (!have_pass)
-			rc = secret_passphrase(src, o->pass_arg, 0, &pass);
-		if (rc != EXIT_OK) {
+			st = secret_passphrase(src, o->pass_arg, 0, &pass);
+		if (st != EXIT_OK) {
 			ae_wipe(key, sizeof key);
 			identity_free(ids, nids);
-			return rc;
+			return st;
 		}
 		u.pass = pass.buf;
 		u.passlen = pass.len;
 	}
 	c0 = ae_process_ns();
 	w0 = ae_wall_ns();
-	r = ae_header_unlock(h, &u, file_key, &d);
+	err = ae_header_unlock(h, &u, file_key, &d);
 	if (u.pass != NULL) {
 		unsigned i;
 
@@ -311,11 +311,11 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 	ae_wipe(key, sizeof key);
 	identity_free(ids, nids);
 	secret_wipe(&pass);
-	if (r == AE_EKEY)
+	if (err == AE_EKEY)
 		return key_error(name, h, use_key && nk > 0,
 		    use_pass && np > 0, use_ids && nr > 0 ? nids : 0);
-	if (r != AE_OK)
-		return msg_core_error(name, r, &d);
+	if (err != AE_OK)
+		return msg_core_error(name, err, &d);
 	if (atomic_load(&signals_stop))
 		return msg_interrupted();
 	return EXIT_OK;

@@ -1,7 +1,8 @@
 /*
- * list.c -- aescrypt -t: the members of an archive, one per line, as
- * GNU tar's -t prints them (names quoted the same way, so the output
- * equals `aescrypt -d | tar -t`); with -v, tar -tv's ls -l style.
+ * list.c -- aescrypt -t (contract in list.h): the members of an
+ * archive, one per line, as GNU tar's -t prints them (names quoted the
+ * same way, so the output equals `aescrypt -d | tar -t`); with -v, tar
+ * -tv's ls -l style.
  */
 #include "config.h"
 
@@ -103,7 +104,7 @@ int
 list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
     struct members *sel, struct ae_diag *d, int *partial)
 {
-	static struct ae_tar_member m;
+	struct ae_tar_member m;
 	size_t ugswidth = 19;
 	char q[1024];
 	int r;
@@ -139,18 +140,17 @@ static int
 list_index(FILE *fp, int verbose, const struct ae_index *ix,
     struct members *sel)
 {
+	struct ae_tar_member m;
 	size_t ugswidth = 19, i;
 
 	for (i = 0; i < ix->members; i++) {
-		const struct ae_tar_member *m;
-
 		if (!members_select(sel, ix->m[i].path))
 			continue;
-		m = indexed_member(&ix->m[i]);
+		indexed_member(&ix->m[i], &m);
 		if (verbose)
-			print_verbose(fp, m, &ugswidth);
+			print_verbose(fp, &m, &ugswidth);
 		else {
-			print_name(fp, m, 0);
+			print_name(fp, &m, 0);
 			putc('\n', fp);
 		}
 		if (ferror(fp))
@@ -161,70 +161,84 @@ list_index(FILE *fp, int verbose, const struct ae_index *ix,
 	return EXIT_OK;
 }
 
-int
-cmd_list(const struct opts *o)
+/* -t from the index; the exit status.  u stays open. */
+static int
+list_indexed(struct unpack *u, const struct opts *o, struct ae_index *ix,
+    struct members *sel)
 {
-	static struct unpack u;
-	struct ae_tar_reader tr;
-	struct members sel;
-	struct ae_index ix;
-	struct ae_diag d = { 0 };
-	int rc, r, partial = 0;
+	int st = list_index(stdout, o->verbose, ix, sel);
 
-	if ((rc = members_init(&sel, o)) != EXIT_OK)
-		return rc;
-	if ((rc = unpack_open_keys(&u, o)) != EXIT_OK) {
-		members_free(&sel);
-		return rc;
+	ae_index_free(ix);
+	if (st == EXIT_OK) {
+		/* what was read: the header and the index */
+		u->rs.pipe = u->index_stats;
+		u->rs.archive = 1;
+		u->io.wr.bytes = 0;
+		run_finish_stats(o, &u->rs, u->w0, &u->igcm, &u->io);
 	}
-	if (indexed_load(&u.io, &u.h, &u.igcm, o, &ix, &u.index_stats)) {
-		rc = list_index(stdout, o->verbose, &ix, &sel);
-		ae_index_free(&ix);
-		if (rc == EXIT_OK) {
-			/* what was read: the header and the index */
-			u.rs.pipe = u.index_stats;
-			u.rs.archive = 1;
-			u.io.wr.bytes = 0;
-			run_finish_stats(o, &u.rs, u.w0, &u.igcm, &u.io);
-		}
-		unpack_close(&u);
-		if (rc == EXIT_OK && members_report_missing(&sel) > 0)
-			rc = EXIT_PARTIAL;
-		members_free(&sel);
-		return rc;
-	}
-	if ((rc = unpack_start(&u, o, NULL)) != EXIT_OK) {
-		members_free(&sel);
-		return rc;
-	}
-	if (ae_tar_reader_init(&tr, &u.tar_in) != AE_OK) {
+	return st;
+}
+
+/* -t (or --test) reading the whole payload; the exit status. */
+static int
+list_all(struct unpack *u, const struct opts *o, struct members *sel,
+    int *partial)
+{
+	struct ae_tar_reader tr;
+	struct ae_diag d = { 0 };
+	int st = EXIT_OK, next;
+
+	if ((st = unpack_start(u, o, NULL)) != EXIT_OK)
+		return st;
+	if (ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
 		msg_error("out of memory");
-		rc = unpack_end(&u, o, 1, &d, EXIT_SYSTEM);
-		members_free(&sel);
-		return rc;
+		return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
 	}
-	if (o->test && !AE_PAYLOAD_IS_ARCHIVE(u.h.payload_type)) {
+	if (o->test && !AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type)) {
 		/* --test of a stream: unpack_end reads and authenticates
 		 * the rest. */
 		ae_tar_reader_free(&tr);
-		rc = unpack_end(&u, o, 1, &d, EXIT_OK);
-		members_free(&sel);
-		return rc;
+		return unpack_end(u, o, 1, &d, EXIT_OK);
 	}
-	r = list_members(o->test ? NULL : stdout, o->verbose, &tr, &sel, &d,
-	    &partial);
-	if (r == 1 && tr.no_end_marker)
+	next = list_members(o->test ? NULL : stdout, o->verbose, &tr, sel, &d,
+	    partial);
+	if (next == 1 && tr.no_end_marker)
 		msg_warn("%s: the tar stream has no end-of-archive blocks (as "
 		    "older tars wrote it); the container authenticated its "
-		    "end", u.io.in.name);
+		    "end", u->io.in.name);
 	if (!o->test && (fflush(stdout) != 0 || ferror(stdout)))
-		rc = msg_sys_error("standard output");
+		st = msg_sys_error("standard output");
 	ae_tar_reader_free(&tr);
-	rc = unpack_end(&u, o, r, &d, rc);
-	if (rc == EXIT_OK && members_report_missing(&sel) > 0)
-		rc = EXIT_PARTIAL;
-	if (rc == EXIT_OK && partial)
-		rc = EXIT_PARTIAL;
+	return unpack_end(u, o, next, &d, st);
+}
+
+int
+cmd_list(const struct opts *o)
+{
+	struct unpack *u;
+	struct members sel;
+	struct ae_index ix;
+	int st, partial = 0;
+
+	if ((st = members_init(&sel, o)) != EXIT_OK)
+		return st;
+	if ((u = unpack_new()) == NULL) {
+		msg_error("out of memory");
+		members_free(&sel);
+		return EXIT_SYSTEM;
+	}
+	if ((st = unpack_open_keys(u, o)) != EXIT_OK)
+		goto out;
+	if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, &u->index_stats))
+		st = list_indexed(u, o, &ix, &sel);
+	else
+		st = list_all(u, o, &sel, &partial);
+	if (st == EXIT_OK && members_report_missing(&sel) > 0)
+		st = EXIT_PARTIAL;
+	if (st == EXIT_OK && partial)
+		st = EXIT_PARTIAL;
+out:
+	unpack_free(u);
 	members_free(&sel);
-	return rc;
+	return st;
 }

@@ -41,7 +41,7 @@ int
 members_init(struct members *s, const struct opts *o)
 {
 	size_t i;
-	int rc;
+	int st;
 
 	memset(s, 0, sizeof *s);
 	s->exclude = o->exclude;
@@ -49,10 +49,10 @@ members_init(struct members *s, const struct opts *o)
 	for (i = 0; i < o->noperands; i++)
 		if (namelist_add(&s->pats, o->operands[i], 0) != 0)
 			goto nomem;
-	if (o->files_from != NULL && (rc = namelist_read(&s->pats,
+	if (o->files_from != NULL && (st = namelist_read(&s->pats,
 	    o->files_from, o->null_sep, 0)) != EXIT_OK) {
 		members_free(s);
-		return rc;
+		return st;
 	}
 	if ((s->hit = calloc(s->pats.n + 1, 1)) != NULL)
 		return EXIT_OK;

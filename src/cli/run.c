@@ -174,30 +174,30 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
     struct run_stats *rs)
 {
 	uint8_t file_key[AE_FILE_KEY_LEN];
-	int rc;
+	int st;
 
 	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
 		return run_refuse_tty(o);
-	rc = keys_new_header(o, payload_type, h, file_key, rs);
-	if (rc == EXIT_OK) {
+	st = keys_new_header(o, payload_type, h, file_key, rs);
+	if (st == EXIT_OK) {
 		ae_header_payload_cipher(h, file_key, g);
 		if (index_g != NULL)
 			ae_index_cipher(h, file_key, index_g);
 	}
 	ae_wipe(file_key, sizeof file_key);
-	if (rc != EXIT_OK)
-		return rc;
-	if ((rc = outfile_open(&io->out, path)) == EXIT_OK
+	if (st != EXIT_OK)
+		return st;
+	if ((st = outfile_open(&io->out, path)) == EXIT_OK
 	    && isatty(io->out.fd)) {
 		outfile_abort(&io->out);
-		rc = run_refuse_tty(o);
+		st = run_refuse_tty(o);
 	}
-	if (rc != EXIT_OK) {
+	if (st != EXIT_OK) {
 		ae_gcm_wipe(g);
 		if (index_g != NULL)
 			ae_gcm_wipe(index_g);
 	}
-	return rc;
+	return st;
 }
 
 int

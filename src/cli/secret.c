@@ -107,7 +107,7 @@ static int
 from_tty(int confirm, struct passphrase *p)
 {
 	struct passphrase again;
-	int tty, rc;
+	int tty, st;
 
 	tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (tty < 0) {
@@ -117,18 +117,18 @@ from_tty(int confirm, struct passphrase *p)
 		    "AESCRYPT_PASSPHRASE, or -k KEYFILE");
 		return EXIT_KEY;
 	}
-	rc = prompt(tty, confirm ? "Enter passphrase: " : "Passphrase: ", p);
-	if (rc == EXIT_OK && confirm && p->len > 0) {
-		rc = prompt(tty, "Confirm passphrase: ", &again);
-		if (rc == EXIT_OK && (again.len != p->len
+	st = prompt(tty, confirm ? "Enter passphrase: " : "Passphrase: ", p);
+	if (st == EXIT_OK && confirm && p->len > 0) {
+		st = prompt(tty, "Confirm passphrase: ", &again);
+		if (st == EXIT_OK && (again.len != p->len
 		    || !ae_ct_equal(again.buf, p->buf, p->len))) {
 			msg_error("the passphrases do not match");
-			rc = EXIT_USAGE;
+			st = EXIT_USAGE;
 		}
 		secret_wipe(&again);
 	}
 	close(tty);
-	return rc;
+	return st;
 }
 
 static int
@@ -177,7 +177,7 @@ int
 secret_passphrase(enum pass_source src, const char *arg, int confirm,
     struct passphrase *p)
 {
-	int rc = EXIT_OK, fd;
+	int st = EXIT_OK, fd;
 	char *end;
 	long v;
 
@@ -185,7 +185,7 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 	switch (src) {
 	case PASS_NONE:
 	case PASS_TTY:
-		rc = from_tty(confirm, p);
+		st = from_tty(confirm, p);
 		break;
 	case PASS_FILE:
 		fd = open(arg, O_RDONLY | O_CLOEXEC);
@@ -193,7 +193,7 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 			msg_error("%s: %s", arg, strerror(errno));
 			return EXIT_SYSTEM;
 		}
-		rc = from_fd(fd, arg, p);
+		st = from_fd(fd, arg, p);
 		close(fd);
 		break;
 	case PASS_FD:
@@ -205,21 +205,21 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 			    "descriptor number", arg);
 			return EXIT_USAGE;
 		}
-		rc = from_fd((int)v, "--passphrase-fd", p);
+		st = from_fd((int)v, "--passphrase-fd", p);
 		break;
 	case PASS_ENV:
-		rc = from_env(p);
+		st = from_env(p);
 		break;
 	}
-	if (rc == EXIT_OK && confirm && p->len == 0) {
+	if (st == EXIT_OK && confirm && p->len == 0) {
 		msg_error("the passphrase is empty");
 		msg_hint("an empty passphrase protects nothing; use -k "
 		    "KEYFILE for unattended use");
-		rc = EXIT_USAGE;
+		st = EXIT_USAGE;
 	}
-	if (rc != EXIT_OK)
+	if (st != EXIT_OK)
 		secret_wipe(p);
-	return rc;
+	return st;
 }
 
 void
@@ -245,7 +245,7 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
     const char *what)
 {
 	ssize_t n;
-	int fd, rc = EXIT_OK, e;
+	int fd, st = EXIT_OK, e;
 
 	*len = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -262,7 +262,7 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 			continue;
 		if (n < 0) {
 			msg_error("%s: %s", path, strerror(errno));
-			rc = EXIT_SYSTEM;
+			st = EXIT_SYSTEM;
 			break;
 		}
 		if (n == 0)
@@ -270,7 +270,7 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 		*len += (size_t)n;
 	}
 	close(fd);
-	return rc;
+	return st;
 }
 
 int
@@ -278,18 +278,18 @@ secret_keyfile_read(const char *path, uint8_t key[32])
 {
 	char text[AE_KEYFILE_MAX + 1];
 	size_t len = 0;
-	int rc;
+	int st;
 
 	/* (one byte more than a key file holds: a longer file fails the
 	 * parse) */
-	rc = secret_read_file(path, text, sizeof text, &len, "key file");
-	if (rc == EXIT_OK && ae_keyfile_parse(text, len, key) != AE_OK) {
+	st = secret_read_file(path, text, sizeof text, &len, "key file");
+	if (st == EXIT_OK && ae_keyfile_parse(text, len, key) != AE_OK) {
 		msg_error("%s: not an aescrypt key file", path);
 		msg_hint("make one with 'aescrypt --gen-key FILE'");
-		rc = EXIT_KEY;
+		st = EXIT_KEY;
 	}
 	ae_wipe(text, sizeof text);
-	return rc;
+	return st;
 }
 
 int
@@ -297,7 +297,7 @@ secret_write_new(const char *path, const char *text, size_t len,
     const char *what)
 {
 	size_t off = 0;
-	int fd, rc = EXIT_OK, to_stdout = strcmp(path, "-") == 0;
+	int fd, st = EXIT_OK, to_stdout = strcmp(path, "-") == 0;
 
 	if (to_stdout) {
 		fd = STDOUT_FILENO;
@@ -316,26 +316,26 @@ secret_write_new(const char *path, const char *text, size_t len,
 		if (n < 0 && errno == EINTR && !atomic_load(&signals_stop))
 			continue;
 		if (n < 0) {
-			rc = EXIT_SYSTEM;
+			st = EXIT_SYSTEM;
 			break;
 		}
 		off += (size_t)n;
 	}
-	if (rc == EXIT_OK && !to_stdout && fsync(fd) != 0)
-		rc = EXIT_SYSTEM;
-	if (rc != EXIT_OK)
+	if (st == EXIT_OK && !to_stdout && fsync(fd) != 0)
+		st = EXIT_SYSTEM;
+	if (st != EXIT_OK)
 		msg_error("%s: %s", to_stdout ? "standard output" : path,
 		    strerror(errno));
 	if (!to_stdout) {
-		if (close(fd) != 0 && rc == EXIT_OK) {
+		if (close(fd) != 0 && st == EXIT_OK) {
 			msg_error("%s: %s", path, strerror(errno));
-			rc = EXIT_SYSTEM;
+			st = EXIT_SYSTEM;
 		}
 		/* Never leave half a key behind under the name. */
-		if (rc != EXIT_OK)
+		if (st != EXIT_OK)
 			unlink(path);
 	}
-	return rc;
+	return st;
 }
 
 int
@@ -344,7 +344,7 @@ secret_keyfile_generate(const char *path)
 	uint8_t key[32];
 	char text[256];
 	size_t len;
-	int rc;
+	int st;
 
 	if (ae_random(key, sizeof key) != AE_OK) {
 		msg_error("the system random number generator failed: %s",
@@ -353,7 +353,7 @@ secret_keyfile_generate(const char *path)
 	}
 	len = ae_keyfile_format(key, text, sizeof text);
 	ae_wipe(key, sizeof key);
-	rc = secret_write_new(path, text, len, "a key file");
+	st = secret_write_new(path, text, len, "a key file");
 	ae_wipe(text, sizeof text);
-	return rc;
+	return st;
 }

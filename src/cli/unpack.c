@@ -152,20 +152,20 @@ int
 unpack_open_keys(struct unpack *u, const struct opts *o)
 {
 	uint8_t file_key[AE_FILE_KEY_LEN];
-	int rc;
+	int st;
 
 	memset(u, 0, sizeof *u);
 	u->w0 = ae_wall_ns();
 	u->rs.decrypt = 1;
 	run_streams_init(&u->io);
-	if ((rc = run_input_open(&u->io.in, o->archive, o)) != EXIT_OK)
-		return rc;
+	if ((st = run_input_open(&u->io.in, o->archive, o)) != EXIT_OK)
+		return st;
 	ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop, &u->io.cancel);
-	rc = keys_unlock(o, u->io.in.name, &u->io.reader, &u->h, file_key,
+	st = keys_unlock(o, u->io.in.name, &u->io.reader, &u->h, file_key,
 	    &u->rs);
-	if (rc != EXIT_OK) {
+	if (st != EXIT_OK) {
 		run_input_close(&u->io.in);
-		return rc;
+		return st;
 	}
 	ae_header_payload_cipher(&u->h, file_key, &u->gcm);
 	if (indexed(u))
@@ -189,11 +189,11 @@ int
 unpack_start(struct unpack *u, const struct opts *o,
     const struct unpack_range *range)
 {
-	int rc, r;
+	int st, err;
 
 	if (ae_chan_init(&u->chan, 0) != AE_OK) {
 		msg_error("out of memory");
-		rc = EXIT_SYSTEM;
+		st = EXIT_SYSTEM;
 		goto fail;
 	}
 	u->decoder_failed = 0;
@@ -215,7 +215,7 @@ unpack_start(struct unpack *u, const struct opts *o,
 		 * [skip, skip + len) of their plaintext, then the two zero
 		 * blocks that end an archive. */
 		if (lseek(u->io.in.fd, (off_t)range->offset, SEEK_SET) < 0) {
-			rc = msg_sys_error(u->io.in.name);
+			st = msg_sys_error(u->io.in.name);
 			ae_chan_free(&u->chan);
 			goto fail;
 		}
@@ -247,7 +247,7 @@ unpack_start(struct unpack *u, const struct opts *o,
 	if (pthread_create(&u->thread, NULL, decode, u) != 0) {
 		msg_error("cannot start a thread");
 		ae_chan_free(&u->chan);
-		rc = EXIT_SYSTEM;
+		st = EXIT_SYSTEM;
 		goto fail;
 	}
 	u->started = 1;
@@ -256,35 +256,35 @@ unpack_start(struct unpack *u, const struct opts *o,
 		return EXIT_OK;     /* --test reads a stream too */
 
 	/* A stream: an archive only if it starts like one. */
-	r = ae_chan_read(&u->chan, u->peek, sizeof u->peek, &u->peek_len);
-	if (r == AE_OK && u->peek_len == sizeof u->peek
+	err = ae_chan_read(&u->chan, u->peek, sizeof u->peek, &u->peek_len);
+	if (err == AE_OK && u->peek_len == sizeof u->peek
 	    && ae_tar_is_header(u->peek))
 		return EXIT_OK;
 	stop_decoder(u);
 	progress_stop();
-	if (r != AE_OK && !(r == AE_EINTR && !atomic_load(&signals_stop))) {
-		rc = run_pipe_error(&u->io, u->pipe_rc, &u->d);
+	if (err != AE_OK && !(err == AE_EINTR && !atomic_load(&signals_stop))) {
+		st = run_pipe_error(&u->io, u->pipe_rc, &u->d);
 	} else if (atomic_load(&signals_stop)) {
-		rc = msg_interrupted();
+		st = msg_interrupted();
 	} else {
 		msg_error("%s: an encrypted stream, not an archive",
 		    u->io.in.name);
 		msg_hint("decrypt it with 'aescrypt -d'");
-		rc = EXIT_DATA;
+		st = EXIT_DATA;
 	}
 	ae_chan_free(&u->chan);
 fail:
 	unpack_close(u);
-	return rc;
+	return st;
 }
 
 int
 unpack_open(struct unpack *u, const struct opts *o)
 {
-	int rc;
+	int st;
 
-	if ((rc = unpack_open_keys(u, o)) != EXIT_OK)
-		return rc;
+	if ((st = unpack_open_keys(u, o)) != EXIT_OK)
+		return st;
 	return unpack_start(u, o, NULL);
 }
 
@@ -294,29 +294,29 @@ finish(struct unpack *u, const struct opts *o, int stopped, int last)
 	uint8_t scratch[4096];
 	uint64_t files_ns = ae_thread_ns() - u->files_t0;
 	size_t got;
-	int r = AE_OK, rc = EXIT_OK;
+	int err = AE_OK, st = EXIT_OK;
 
 	if (!stopped) {
 		/* Drain: tar pads archives, and the final chunk has to be
 		 * seen and verified before the archive counts as whole (for
 		 * a range, the rest of its last chunk). */
 		do
-			r = u->ranged ? ae_chan_read(&u->chan, scratch,
+			err = u->ranged ? ae_chan_read(&u->chan, scratch,
 			    sizeof scratch, &got) : tar_read(u, scratch,
 			    sizeof scratch, &got);
-		while (r == AE_OK && got == sizeof scratch);
+		while (err == AE_OK && got == sizeof scratch);
 	}
 	stop_decoder(u);
 	if (last)
 		progress_stop();
 	if (u->pipe_rc != AE_OK) {
 		if (atomic_load(&signals_stop))
-			rc = msg_interrupted();
+			st = msg_interrupted();
 		else if (!(stopped && u->pipe_rc == AE_EINTR
 		    && u->d.where == AE_AT_OUTPUT))
-			rc = run_pipe_error(&u->io, u->pipe_rc, &u->d);
+			st = run_pipe_error(&u->io, u->pipe_rc, &u->d);
 		else
-			rc = EXIT_OK;   /* we stopped it: the caller's story */
+			st = EXIT_OK;   /* we stopped it: the caller's story */
 	} else if (!stopped) {
 		u->files_ns += files_ns;
 		u->files_bytes += u->chan.bytes;
@@ -331,7 +331,7 @@ finish(struct unpack *u, const struct opts *o, int stopped, int last)
 	ae_chan_free(&u->chan);
 	if (last)
 		unpack_close(u);
-	return rc;
+	return st;
 }
 
 int
@@ -342,18 +342,18 @@ unpack_end(struct unpack *u, const struct opts *o, int r,
 }
 
 int
-unpack_end_run(struct unpack *u, const struct opts *o, int r,
+unpack_end_run(struct unpack *u, const struct opts *o, int err,
     const struct ae_diag *d, int caller_rc, int last)
 {
-	int rc = caller_rc, stopped = caller_rc != EXIT_OK;
+	int st = caller_rc, stopped = caller_rc != EXIT_OK;
 
-	if (r < 0 && !u->decoder_failed && !stopped) {
-		rc = msg_core_error(u->io.in.name, r, d);
+	if (err < 0 && !u->decoder_failed && !stopped) {
+		st = msg_core_error(u->io.in.name, err, d);
 		stopped = 1;
-	} else if (r < 0) {
+	} else if (err < 0) {
 		/* The decoder's failure, reported by finish. */
 		stopped = 1;
 	}
-	r = finish(u, o, stopped, last);
-	return r != EXIT_OK ? r : rc;
+	err = finish(u, o, stopped, last);
+	return err != EXIT_OK ? err : st;
 }

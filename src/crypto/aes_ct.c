@@ -1,5 +1,5 @@
 /*
- * aes_ct.c -- bitsliced, constant-time AES-256.
+ * aes_ct.c -- bitsliced, constant-time AES-256 (contract in aes_ct.h).
  *
  * Implementation notes
  * --------------------

@@ -1,5 +1,6 @@
 /*
- * gcm.c -- the mode around the tiers: J0, AAD, tails, lengths, tag.
+ * gcm.c -- the mode around the tiers: J0, AAD, tails, lengths, tag
+ * (contract in gcm.h).
  *
  * Each tier supplies only full-block bulk operations; everything that is
  * the same for all tiers (partial blocks, the length block, the tag

@@ -1,5 +1,6 @@
 /*
- * gcm_ni.c -- AES-256-GCM with AES-NI and PCLMULQDQ intrinsics.
+ * gcm_ni.c -- AES-256-GCM with AES-NI and PCLMULQDQ intrinsics
+ * (contract in gcm_ni.h).
  *
  * Implementation notes
  * --------------------

@@ -1,5 +1,6 @@
 /*
- * gcm_vaes.c -- AES-256-GCM with VAES and VPCLMULQDQ on 256-bit vectors.
+ * gcm_vaes.c -- AES-256-GCM with VAES and VPCLMULQDQ on 256-bit vectors
+ * (contract in gcm_vaes.h).
  *
  * Implementation notes
  * --------------------

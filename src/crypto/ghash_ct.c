@@ -1,5 +1,6 @@
 /*
- * ghash_ct.c -- constant-time GHASH from integer multiplies.
+ * ghash_ct.c -- constant-time GHASH from integer multiplies (contract
+ * in ghash_ct.h).
  *
  * Implementation notes
  * --------------------

@@ -1,5 +1,5 @@
 /*
- * pipeline.c -- the parallel chunk pipeline.
+ * pipeline.c -- the parallel chunk pipeline (contract in pipeline.h).
  *
  * Threads.  Three kinds, and only three.  One reader thread turns the
  * input into jobs: when encoding, a job is a chunk of plaintext; when
