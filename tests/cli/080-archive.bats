@@ -441,12 +441,9 @@ stalled_extract() {
 	seq 1 30000000 | head -c 200000000 > src/big
 	echo old > a.aes
 	"$AESCRYPT" -c -9 -j1 "${FAST_KDF[@]}" -f a.aes src 2> err &
-	local pid=$! i
-	for i in $(seq 1 100); do
-		compgen -G '.a.aes.aescrypt-*' > /dev/null && break
-		sleep 0.1
-	done
-	sleep 0.5
+	local pid=$!
+	# mid-job: the temp file has data in it
+	wait_writing "$pid" "$T" 65536
 	kill -TERM "$pid"
 	local rc=0
 	wait "$pid" || rc=$?

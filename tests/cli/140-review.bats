@@ -38,11 +38,13 @@ mode_of() { stat -c %a "$1"; }
 	umask 022
 	head -c 3000000 /dev/urandom > big
 	"$AESCRYPT" -e -0 -k key --chunk-size 64K < big > big.aes
-	# the first half, a pause, then the rest: the temp file exists
-	# meanwhile
-	{ head -c 1500000 big.aes; sleep 2; tail -c +1500001 big.aes; } |
-	    "$AESCRYPT" -d -k key -o out 2> err &
-	local i tmp=
+	# the first half, then the input stalls (a FIFO this shell holds
+	# open) while the temp file is looked at, then the rest
+	mkfifo in.fifo
+	exec 8<> in.fifo
+	"$AESCRYPT" -d -k key -o out < in.fifo 2> err 8>&- &
+	local pid=$! i tmp=
+	head -c 1500000 big.aes >&8
 	for i in $(seq 100); do
 		tmp=$(compgen -G '.out.aescrypt-*' || true)
 		[ -n "$tmp" ] && [ -s "$tmp" ] && break
@@ -50,7 +52,9 @@ mode_of() { stat -c %a "$1"; }
 	done
 	[ -n "$tmp" ]
 	[ "$(mode_of "$tmp")" = 600 ]
-	wait
+	tail -c +1500001 big.aes >&8
+	exec 8>&-
+	wait "$pid"
 	[ "$(mode_of out)" = 644 ]
 	assert_same big out
 }

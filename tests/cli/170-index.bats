@@ -35,7 +35,7 @@ teardown() {
 # damage FILE OFFSET: flip the byte at OFFSET of a copy of a.aes.
 damage() {
 	flip_byte "$1" "$2"
-	! cmp -s "$1" "$BATS_FILE_TMPDIR/a.aes"
+	refute cmp -s "$1" "$BATS_FILE_TMPDIR/a.aes"
 }
 
 @test "-c writes an index; --no-index does not; --info says which" {
