@@ -21,7 +21,11 @@
 /* The end of an archive: two zero blocks (1024 bytes). */
 #define AE_TAR_END_LEN (2 * AE_TAR_BLOCK)
 
-#define AE_TAR_NAME_MAX 4096        /* longer paths are refused */
+/* Names and link names are refused over this many bytes.  Not PATH_MAX:
+ * the walk and the writer open one component at a time, so a tree of
+ * any depth fits (a 5,000-level tree's names are 10,000 bytes), and the
+ * index gives a name two bytes of length. */
+#define AE_TAR_NAME_MAX 65535
 #define AE_TAR_PAX_MAX (1u << 20)   /* larger 'x'/'g' headers are refused */
 
 enum ae_tar_type {

@@ -243,8 +243,8 @@ static const char *
 name_error(int why, int link)
 {
 	if (why == STR_TOO_LONG)
-		return link ? "tar member's link name is longer than 4096 bytes" :
-		    "tar member name is longer than 4096 bytes";
+		return link ? "tar member's link name is longer than 65535 bytes" :
+		    "tar member name is longer than 65535 bytes";
 	return link ? "tar member's link name contains a NUL byte" :
 	    "tar member name contains a NUL byte";
 }

@@ -315,8 +315,8 @@ int
 ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
     size_t *len)
 {
-	uint8_t ustar[AE_TAR_BLOCK], recbuf[AE_TAR_HEADER_MAX];
-	struct records r = { recbuf, 0, sizeof recbuf, 0 };
+	uint8_t ustar[AE_TAR_BLOCK];
+	struct records r;
 	size_t total;
 	int err;
 
@@ -328,6 +328,14 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 	if ((e->type == AE_TAR_HARDLINK || e->type == AE_TAR_SYMLINK)
 	    && (e->linkpath == NULL || e->linkpath[0] == '\0'))
 		return AE_EINVAL;
+	if (cap < 3 * AE_TAR_BLOCK)
+		return AE_ETOOBIG;
+	/* The records are built where they go, after the 'x' block, with
+	 * room kept for that block and the ustar one. */
+	r.p = out + AE_TAR_BLOCK;
+	r.len = 0;
+	r.cap = cap - 2 * AE_TAR_BLOCK;
+	r.overflow = 0;
 	memset(ustar, 0, sizeof ustar);
 	if ((err = fill_header(e, ustar, &r)) != AE_OK)
 		return err;
@@ -341,20 +349,18 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 	if (total > cap)
 		return AE_ETOOBIG;
 	if (r.len > 0) {
-		/* The 'x' header block, named as pax suggests, then the
-		 * records, padded to a block. */
-		uint8_t *x = out;
+		/* The 'x' header block, named as pax suggests, before the
+		 * records, which are padded to a block. */
 		const char *base = strrchr(e->path, '/');
 		char name[W_NAME + 1];
 
 		base = base != NULL ? base + 1 : e->path;
 		snprintf(name, sizeof name, "PaxHeaders/%.88s", base);
-		memset(x, 0, AE_TAR_BLOCK);
-		memcpy(x + F_NAME, name, strlen(name));
-		common_fields(x, 'x', 0644, 0, 0, r.len,
+		memset(out, 0, AE_TAR_BLOCK);
+		memcpy(out + F_NAME, name, strlen(name));
+		common_fields(out, 'x', 0644, 0, 0, r.len,
 		    e->mtime < 0 ? 0 : e->mtime);
-		checksum(x);
-		memcpy(out + AE_TAR_BLOCK, r.p, r.len);
+		checksum(out);
 		memset(out + AE_TAR_BLOCK + r.len, 0, ae_tar_padding(r.len));
 		out += AE_TAR_BLOCK + r.len + ae_tar_padding(r.len);
 	}

@@ -17,9 +17,10 @@
 
 #include "tar.h"
 
-/* The most a header can take: an 'x' header with long path and link
- * name records, extended attributes, and the ustar block. */
-#define AE_TAR_HEADER_MAX (96 * 1024)
+/* The most a header can take: an 'x' header with path and link name
+ * records of AE_TAR_NAME_MAX bytes, 64 KiB of extended attributes, the
+ * other records, and the ustar block. */
+#define AE_TAR_HEADER_MAX (256 * 1024)
 
 struct ae_tar_entry {
 	const char *path;       /* relative, '/'-separated; directories
@@ -51,8 +52,8 @@ struct ae_tar_entry {
 
 /*
  * Encode the header blocks for e into out (cap bytes; AE_TAR_HEADER_MAX
- * is always enough for paths and link names of up to 4096 bytes, and
- * extended attributes of up to 64 KiB in all).
+ * is always enough for paths and link names of up to AE_TAR_NAME_MAX
+ * bytes, and extended attributes of up to 64 KiB in all).
  * *len is a multiple of 512.  Returns 0; AE_EINVAL for an empty path, an
  * unknown type or a missing link name; AE_ETOOBIG if it does not fit.
  */

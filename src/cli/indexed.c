@@ -208,7 +208,7 @@ void
 indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 {
 	memset(m, 0, sizeof *m);
-	/* the index's names are at most 4096 and 255 bytes (6.8) */
+	/* the index's names are at most 65535 and 255 bytes (6.8) */
 	snprintf(m->path, sizeof m->path, "%s", e->path);
 	snprintf(m->linkpath, sizeof m->linkpath, "%s", e->linkpath);
 	snprintf(m->uname, sizeof m->uname, "%s", e->uname);

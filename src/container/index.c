@@ -12,7 +12,7 @@
 #include "crypto/wipe.h"
 #include "format.h"
 
-#define NAME_MAX_LEN 4096
+#define NAME_MAX_LEN 65535     /* AE_TAR_NAME_MAX */
 #define OWNER_MAX_LEN 255
 /* first .. gname_len, without the strings */
 #define ENTRY_FIXED (8 + 1 + 4 + 8 + 8 + 8 + 8 + 4 + 2 + 2 + 1 + 1)

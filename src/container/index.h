@@ -62,7 +62,7 @@ void ae_index_builder_free(struct ae_index_builder *b);
 int ae_index_add_record(struct ae_index_builder *b, uint32_t len);
 
 /* Note a member, in tar stream order.  0, AE_ENOMEM, or AE_EINVAL if it
- * breaks a rule of 6.8 (a name empty or over 4096 bytes, an owner name
+ * breaks a rule of 6.8 (a name empty or over 65535 bytes, an owner name
  * over 255, a start not 512 bytes past the last one's). */
 int ae_index_add_member(struct ae_index_builder *b,
     const struct ae_index_member *m);

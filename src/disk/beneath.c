@@ -126,7 +126,7 @@ ae_beneath_opendir(int root, const char *dir, int flags, mode_t mode,
 		}
 		/* Missing parts are made by the walk; a kernel or filter
 		 * without openat2 walks too.  Anything else is the answer. */
-		if (!(errno == ENOSYS || errno == EPERM
+		if (!(errno == ENOSYS || errno == EPERM || errno == ENAMETOOLONG
 		    || (errno == ENOENT && (flags & AE_BENEATH_CREATE))))
 			return AE_EIO;
 	}

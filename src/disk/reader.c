@@ -1,14 +1,25 @@
 /*
  * reader.c -- the tree walk behind aescrypt -c (contract in reader.h).
  *
- * Paths are walked by name from the working directory (after -C), one
- * directory's entries read, sorted and closed before any of them is
- * visited, so the archive does not depend on readdir order and a deep
- * tree does not hold a descriptor per level.  Each file is opened once
- * and checked against what lstat saw, and its size is fixed by the
- * header before the data is read: a file that shrinks is padded with
- * zeros and one that grows is cut, both with GNU tar's warning, because
- * a tar stream cannot take back a header it has already written.
+ * The walk is iterative: a stack of directory frames on the heap, each
+ * with its entries read, sorted and the directory's listing closed
+ * before any of them is visited, so the archive does not depend on
+ * readdir order and a tree of any depth costs heap, not stack (a tree
+ * 850 levels deep once overflowed the recursive walk's 8 MiB).
+ *
+ * Every entry is reached from its directory's descriptor (fstatat,
+ * openat, readlinkat), never by a path from the top, so there is no
+ * PATH_MAX to run into and a directory renamed mid-walk cannot send it
+ * elsewhere.  Descriptors are kept for the deepest FD_KEEP frames only;
+ * a frame whose descriptor was closed is reopened, when it has entries
+ * left, from its nearest open ancestor by its components' names, each
+ * checked against the device and inode it had.
+ *
+ * Each file is opened once and checked against what fstatat saw, and
+ * its size is fixed by the header before the data is read: a file that
+ * shrinks is padded with zeros and one that grows is cut, both with GNU
+ * tar's warning, because a tar stream cannot take back a header it has
+ * already written.
  */
 #include "config.h"
 #include "reader.h"
@@ -35,32 +46,51 @@
  * than tar | aescrypt -e before this buffer). */
 #define OUT_BUF (256 * 1024)
 
+/* Directory descriptors kept open at once, deepest first. */
+#define FD_KEEP 64
+
 struct link_seen {
 	dev_t dev;
 	ino_t ino;
 	char *name;
 };
 
-/* The directories being walked, innermost first, to catch -h loops. */
-struct ancestor {
+/* A directory being walked. */
+struct frame {
+	int fd;                     /* open, or -1 (closed to save
+	                             * descriptors: reopened by name) */
+	char *name;                 /* its name in its parent; frame 0: the
+	                             * operand, from the working directory */
 	dev_t dev;
 	ino_t ino;
-	const struct ancestor *up;
+	char **ents;                /* its entries, sorted */
+	size_t n, next;             /* how many, and the next to visit */
+	size_t plen;                /* the path's length, up to it */
 };
 
 struct packer {
 	const struct ae_dr_params *po;
 	struct ae_writer *w;
+	int measuring;              /* ae_dr_measure: sizes only */
+	uint64_t measured;
 	int partial;
 	int stopped;                /* 0, or why the walk stopped (AE_E*) */
 	uint8_t *out;               /* OUT_BUF bytes of tar stream */
 	size_t olen;
 	uint8_t hdr[AE_TAR_HEADER_MAX];
+	char linkbuf[AE_TAR_NAME_MAX + 2];  /* a symlink's target */
 	struct link_seen *links;
 	size_t nlinks, caplinks;
 	char warned_prefix[256];
 	struct ae_owners owners;
 	uint64_t flushed;           /* stream bytes written before out[] */
+	/* The path of the entry being visited, from the operand. */
+	char *path;
+	size_t plen, pcap;
+	/* The directories being walked, outermost first. */
+	struct frame *fr;
+	size_t depth, capfr;
+	size_t open_fds;            /* frames with fd >= 0 */
 	/* Extended attributes of the entry being written (the reader's
 	 * layout, tar.h), and scratch to read them. */
 	uint8_t *xbuf;
@@ -177,18 +207,58 @@ entry_from_stat(struct packer *p, struct ae_tar_entry *e, const char *name,
 	e->gname = ae_owners_group_name(&p->owners, st->st_gid);
 }
 
+/* Where an entry's attributes are read from: its open descriptor, or
+ * (a symlink, which cannot be opened) its name in dirfd. */
+struct xsrc {
+	int fd;
+	int dirfd;
+	const char *leaf;
+};
+
+static ssize_t
+xlist(const struct xsrc *x, char *buf, size_t n)
+{
+	char proc[64 + 256];
+
+	if (x->fd >= 0)
+		return flistxattr(x->fd, buf, n);
+	/* a symlink's own attributes: by a path through its directory's
+	 * descriptor, which stays short whatever the depth */
+	if (x->dirfd == AT_FDCWD)
+		return llistxattr(x->leaf, buf, n);
+	if (snprintf(proc, sizeof proc, "/proc/self/fd/%d/%s", x->dirfd,
+	    x->leaf) >= (int)sizeof proc)
+		return -1;
+	return llistxattr(proc, buf, n);
+}
+
+static ssize_t
+xget(const struct xsrc *x, const char *name, uint8_t *buf, size_t n)
+{
+	char proc[64 + 256];
+
+	if (x->fd >= 0)
+		return fgetxattr(x->fd, name, buf, n);
+	if (x->dirfd == AT_FDCWD)
+		return lgetxattr(x->leaf, name, buf, n);
+	if (snprintf(proc, sizeof proc, "/proc/self/fd/%d/%s", x->dirfd,
+	    x->leaf) >= (int)sizeof proc)
+		return -1;
+	return lgetxattr(proc, name, buf, n);
+}
+
 /*
- * path's extended attributes that the options keep (--xattrs: all but
- * the system.* namespace; --acls: the POSIX ACLs), into p->xbuf; returns
- * their length and sets *count.  Without either option nothing is read,
- * except with -v, which says once that some file had attributes that
- * were not kept (GNU tar, the anchor here, keeps none by default).
+ * The entry's extended attributes that the flags keep (AE_DR_XATTRS:
+ * all but the system.* namespace; AE_DR_ACLS: the POSIX ACLs), into
+ * p->xbuf; returns their length and sets *count.  Without either flag
+ * nothing is read, except with AE_DR_NOTE_XATTRS, which reports once
+ * that some file had attributes that were not kept (GNU tar, the anchor
+ * here, keeps none by default).
  */
 static size_t
-collect_xattrs(struct packer *p, const char *path, size_t *count)
+collect_xattrs(struct packer *p, const struct xsrc *x, size_t *count)
 {
 	unsigned f = p->po->flags;
-	int follow = (f & AE_DR_FOLLOW) != 0;
 	ssize_t nl, vl;
 	size_t len = 0;
 	char *name;
@@ -198,9 +268,7 @@ collect_xattrs(struct packer *p, const char *path, size_t *count)
 	if (!(f & (AE_DR_XATTRS | AE_DR_ACLS))
 	    && (!(f & AE_DR_NOTE_XATTRS) || p->noted_xattrs))
 		return 0;
-	nl = follow ? listxattr(path, p->xnames, sizeof p->xnames) :
-	    llistxattr(path, p->xnames, sizeof p->xnames);
-	if (nl <= 0)
+	if ((nl = xlist(x, p->xnames, sizeof p->xnames)) <= 0)
 		return 0;
 	for (name = p->xnames; name < p->xnames + nl;
 	    name += strlen(name) + 1) {
@@ -212,14 +280,12 @@ collect_xattrs(struct packer *p, const char *path, size_t *count)
 			dropped = 1;
 			continue;
 		}
-		vl = follow ? getxattr(path, name, p->xval, sizeof p->xval) :
-		    lgetxattr(path, name, p->xval, sizeof p->xval);
-		if (vl < 0) {
+		if ((vl = xget(x, name, p->xval, sizeof p->xval)) < 0) {
 			char what[320];
 
 			snprintf(what, sizeof what, "Cannot get extended "
 			    "attribute %.256s", name);
-			warn_errno(p, path, what);
+			warn_errno(p, p->path, what);
 			continue;
 		}
 		if (ae_tar_xattr_append(&p->xbuf, &len, &p->xcap, SIZE_MAX,
@@ -229,38 +295,41 @@ collect_xattrs(struct packer *p, const char *path, size_t *count)
 			/* (a name over 255 bytes, or no memory) */
 			snprintf(what, sizeof what, "extended attribute %.256s "
 			    "cannot be stored; not archived", name);
-			warn_plain(p, path, what);
+			warn_plain(p, p->path, what);
 			continue;
 		}
 		++*count;
 	}
 	if (dropped && (f & AE_DR_NOTE_XATTRS) && !p->noted_xattrs) {
-		report_path(p, AE_DR_XATTRS_LEFT, path, NULL, 0);
+		report_path(p, AE_DR_XATTRS_LEFT, p->path, NULL, 0);
 		p->noted_xattrs = 1;
 	}
 	return len;
 }
 
+/* Write e's header, with the attributes x has; 0, or -1 (warned) if it
+ * cannot be encoded. */
 static int
-emit_header(struct packer *p, const struct ae_tar_entry *e0, const char *path)
+emit_header(struct packer *p, const struct ae_tar_entry *e0,
+    const struct xsrc *x)
 {
 	struct ae_tar_entry e = *e0;
 	size_t len;
 	int r;
 
 	/* (collect_xattrs may move p->xbuf) */
-	e.xattr_len = collect_xattrs(p, path, &e.nxattr);
+	e.xattr_len = collect_xattrs(p, x, &e.nxattr);
 	e.xattr = e.xattr_len > 0 ? p->xbuf : NULL;
 	r = ae_tar_header(&e, p->hdr, sizeof p->hdr, &len);
 	if (r == AE_ETOOBIG && e.xattr != NULL) {
-		warn_plain(p, path, "extended attributes too large to store; "
-		    "not archived");
+		warn_plain(p, p->path, "extended attributes too large to "
+		    "store; not archived");
 		e.xattr = NULL;
 		e.xattr_len = e.nxattr = 0;
 		r = ae_tar_header(&e, p->hdr, sizeof p->hdr, &len);
 	}
 	if (r != AE_OK) {
-		warn_plain(p, path, "cannot be stored in a tar header; "
+		warn_plain(p, p->path, "cannot be stored in a tar header; "
 		    "not dumped");
 		return -1;
 	}
@@ -269,7 +338,7 @@ emit_header(struct packer *p, const struct ae_tar_entry *e0, const char *path)
 
 		memset(&rp, 0, sizeof rp);
 		rp.event = AE_DR_MEMBER;
-		rp.name = path;
+		rp.name = p->path;
 		rp.e = &e;
 		rp.offset = p->flushed + p->olen;
 		report(p, &rp);
@@ -427,96 +496,125 @@ dense:
 	return -1;
 }
 
+/* A sparse file's data: its map, then each run; returns whether it
+ * shrank (warned). */
+static int
+copy_sparse(struct packer *p, int fd, const struct ae_tar_entry *e,
+    const uint8_t *mapbuf, size_t maplen)
+{
+	uint64_t left;
+	size_t i;
+	int shrank = 0;
+
+	emit(p, mapbuf, maplen);
+	for (i = 0; i < e->nmap && !p->stopped; i++) {
+		left = e->map[i].len;
+		if (lseek(fd, (off_t)e->map[i].offset, SEEK_SET) >= 0)
+			left = copy_data(p, fd, p->path, e->map[i].len,
+			    e->map[i].offset);
+		else
+			warn_errno(p, p->path, "Cannot seek");
+		emit_zeros(p, left);
+		shrank |= left != 0;
+	}
+	emit_zeros(p, ae_tar_padding(e->size));
+	return shrank;
+}
+
+/* A file with fewer blocks than bytes: holes, stored as GNU's pax sparse
+ * 1.0 (tar_write.h) so they neither cost time nor come back filled.  Sets
+ * e's map and sizes, and *mapbuf (malloc'd) to the map that starts its
+ * data; leaves e dense if it has no hole after all. */
 static void
-add_file(struct packer *p, const char *path, const char *name,
+plan_sparse(int fd, const struct stat *st, struct ae_tar_entry *e,
+    struct ae_tar_segment **map, uint8_t **mapbuf, size_t *maplen)
+{
+	size_t nmap = 0, cap, i;
+
+	if ((uint64_t)st->st_blocks * 512 >= (uint64_t)st->st_size
+	    || find_holes(fd, (uint64_t)st->st_size, map, &nmap) != 0)
+		return;
+	cap = 32 + nmap * 42;
+	if ((*mapbuf = malloc(cap + AE_TAR_BLOCK)) == NULL
+	    || (*maplen = ae_tar_sparse_map(*map, nmap, *mapbuf,
+	    cap + AE_TAR_BLOCK)) == 0)
+		return;
+	e->map = *map;
+	e->nmap = nmap;
+	e->real_size = (uint64_t)st->st_size;
+	e->size = *maplen;
+	for (i = 0; i < nmap; i++)
+		e->size += (*map)[i].len;
+}
+
+/* Regular file leaf of dirfd, stored as name; lst is what fstatat saw. */
+static void
+add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
     const struct stat *lst)
 {
 	struct ae_tar_entry e;
 	struct ae_tar_segment *map = NULL;
 	struct stat st, st2;
+	struct xsrc x;
 	const char *first;
-	uint8_t *mapbuf = NULL;
-	size_t nmap = 0, maplen = 0;
+	uint8_t *mapbuf = NULL, one;
+	size_t maplen = 0;
 	uint64_t left;
-	uint8_t one;
 	ssize_t n = 0;
-	int fd, shrank = 0;
+	int fd;
 
 	if (lst->st_nlink > 1 && (first = link_lookup(p, lst)) != NULL) {
 		entry_from_stat(p, &e, name, lst, AE_TAR_HARDLINK);
 		e.linkpath = first;
-		emit_header(p, &e, path);
+		x.fd = -1, x.dirfd = dirfd, x.leaf = leaf;
+		if (!(p->po->flags & AE_DR_FOLLOW))
+			emit_header(p, &e, &x);
+		else if ((x.fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC
+		    | O_NOCTTY | O_NONBLOCK)) >= 0) {
+			emit_header(p, &e, &x);
+			close(x.fd);
+		}
 		return;
 	}
 	/* Non-blocking, so that a file swapped for a FIFO between the
-	 * lstat and here cannot hang the run in open(); the type is
+	 * fstatat and here cannot hang the run in open(); the type is
 	 * checked on the descriptor below. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
+	fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
 	    | (p->po->flags & AE_DR_FOLLOW ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
-		warn_errno(p, path, "Cannot open");
+		warn_errno(p, p->path, "Cannot open");
 		return;
 	}
 	if (fstat(fd, &st) != 0) {
-		warn_errno(p, path, "Cannot stat");
+		warn_errno(p, p->path, "Cannot stat");
 		close(fd);
 		return;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_ino != lst->st_ino
 	    || st.st_dev != lst->st_dev) {
-		warn_plain(p, path, "file changed as we read it; not dumped");
+		warn_plain(p, p->path, "file changed as we read it; not dumped");
 		close(fd);
 		return;
 	}
 	entry_from_stat(p, &e, name, &st, AE_TAR_REG);
 	e.size = (uint64_t)st.st_size;
-	if ((uint64_t)st.st_blocks * 512 < (uint64_t)st.st_size
-	    && find_holes(fd, (uint64_t)st.st_size, &map, &nmap) == 0) {
-		/* Fewer blocks than bytes: holes, stored as GNU's pax sparse
-		 * 1.0 (tar.h) so they neither cost time nor come back
-		 * filled. */
-		size_t cap = 32 + nmap * 42, i;
-
-		if ((mapbuf = malloc(cap + AE_TAR_BLOCK)) != NULL
-		    && (maplen = ae_tar_sparse_map(map, nmap, mapbuf,
-		    cap + AE_TAR_BLOCK)) > 0) {
-			e.map = map;
-			e.nmap = nmap;
-			e.real_size = (uint64_t)st.st_size;
-			e.size = maplen;
-			for (i = 0; i < nmap; i++)
-				e.size += map[i].len;
-		}
-	}
-	if (emit_header(p, &e, path) != 0)
+	plan_sparse(fd, &st, &e, &map, &mapbuf, &maplen);
+	x.fd = fd;
+	if (emit_header(p, &e, &x) != 0)
 		goto out;
 	if (st.st_nlink > 1)
 		link_remember(p, &st, name);
 	if (e.map == NULL) {
-		left = copy_data(p, fd, path, e.size, 0);
+		left = copy_data(p, fd, p->path, e.size, 0);
 		emit_zeros(p, left + ae_tar_padding(e.size));
 	} else {
-		size_t i;
-
-		emit(p, mapbuf, maplen);
-		for (i = 0; i < nmap && !p->stopped; i++) {
-			left = map[i].len;
-			if (lseek(fd, (off_t)map[i].offset, SEEK_SET) >= 0)
-				left = copy_data(p, fd, path, map[i].len,
-				    map[i].offset);
-			else
-				warn_errno(p, path, "Cannot seek");
-			emit_zeros(p, left);
-			shrank |= left != 0;
-		}
-		emit_zeros(p, ae_tar_padding(e.size));
-		left = shrank;
+		left = copy_sparse(p, fd, &e, mapbuf, maplen);
 	}
 	if (!p->stopped && left == 0) {
 		/* Grown, or rewritten in place? */
 		n = e.map == NULL ? read(fd, &one, 1) : 0;
 		if (n > 0 || (fstat(fd, &st2) == 0 && changed(&st, &st2)))
-			warn_plain(p, path, "file changed as we read it");
+			warn_plain(p, p->path, "file changed as we read it");
 	}
 out:
 	free(map);
@@ -525,28 +623,31 @@ out:
 }
 
 static void
-add_symlink(struct packer *p, const char *path, const char *name,
+add_symlink(struct packer *p, int dirfd, const char *leaf, const char *name,
     const struct stat *st)
 {
 	struct ae_tar_entry e;
-	char target[AE_TAR_NAME_MAX + 2];
+	char *target = p->linkbuf;
+	struct xsrc x = { -1, dirfd, leaf };
 	ssize_t n;
 
-	n = readlink(path, target, sizeof target);
+	n = readlinkat(dirfd, leaf, target, AE_TAR_NAME_MAX + 2);
 	if (n < 0) {
-		warn_errno(p, path, "Cannot readlink");
+		warn_errno(p, p->path, "Cannot readlink");
 		return;
 	}
 	if ((size_t)n > AE_TAR_NAME_MAX) {
-		warn_plain(p, path, "symbolic link target is too long; "
+		warn_plain(p, p->path, "symbolic link target is too long; "
 		    "not dumped");
 		return;
 	}
 	target[n] = '\0';
 	entry_from_stat(p, &e, name, st, AE_TAR_SYMLINK);
 	e.linkpath = target;
-	emit_header(p, &e, path);
+	emit_header(p, &e, &x);
 }
+
+/* ---- the walk ---- */
 
 static int
 cmp_names(const void *a, const void *b)
@@ -554,35 +655,31 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void add(struct packer *p, const char *path,
-    const struct ancestor *up);
-
 /*
- * The names in directory path, sorted, without "." and "..", in a
- * malloc'd array of malloc'd strings (*ents, *n; the caller frees).
- * Returns 0; -1 (errno set) if it cannot be opened; -2 (errno set) if
- * reading it failed part way, with what was read.
+ * The names in the directory open as fd, sorted, without "." and "..",
+ * in a malloc'd array of malloc'd strings (*ents, *n; the caller frees).
+ * fd stays open.  0; -1 (errno set) if it cannot be read; -2 (errno
+ * set) if reading failed part way, with what was read.
  */
 static int
-list_dir(const char *path, int follow, char ***ents, size_t *n)
+list_dir(int fd, char ***ents, size_t *n)
 {
 	struct dirent *de;
 	size_t cap = 0;
 	DIR *d;
-	int fd, r = 0;
+	int dfd = dup(fd), r = 0;
 
 	*ents = NULL;
 	*n = 0;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC
-	    | (follow ? 0 : O_NOFOLLOW));
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+	if (dfd < 0 || (d = fdopendir(dfd)) == NULL) {
 		int e = errno;
 
-		if (fd >= 0)
-			close(fd);
+		if (dfd >= 0)
+			close(dfd);
 		errno = e;
 		return -1;
 	}
+	rewinddir(d);
 	errno = 0;
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0
@@ -605,43 +702,221 @@ list_dir(const char *path, int follow, char ***ents, size_t *n)
 		(*n)++;
 		errno = 0;
 	}
-	if (errno != 0) {
+	if (errno != 0)
+		r = -2;
+	{
 		int e = errno;
 
-		r = -2;
 		closedir(d);
 		errno = e;
-	} else {
-		closedir(d);
 	}
 	if (*n > 1)
 		qsort(*ents, *n, sizeof **ents, cmp_names);
 	return r;
 }
 
-static void
-add_dir(struct packer *p, const char *path, const char *name,
-    const struct stat *st, const struct ancestor *up)
+/* p->path with "/leaf" (or leaf, at the top) appended; 0 or -1 (out of
+ * memory: the walk stops). */
+static int
+path_push(struct packer *p, size_t base, const char *leaf)
 {
-	struct ancestor me = { st->st_dev, st->st_ino, up };
-	const struct ancestor *a;
-	struct ae_tar_entry e;
-	char dname[AE_TAR_NAME_MAX + 2], child[AE_TAR_NAME_MAX + 2];
-	char **ents = NULL;
-	size_t nents = 0, i, plen = strlen(path);
+	size_t ll = strlen(leaf), sep = base > 0 && p->path[base - 1] != '/';
 
-	for (a = up; a != NULL; a = a->up)
-		if (a->dev == st->st_dev && a->ino == st->st_ino) {
-			warn_plain(p, path, "File system loop detected; "
-			    "not dumped");
+	if (base + sep + ll + 2 > p->pcap) {
+		size_t cap = p->pcap ? p->pcap : 256;
+		char *t;
+
+		while (cap < base + sep + ll + 2)
+			cap *= 2;
+		if ((t = realloc(p->path, cap)) == NULL) {
+			p->stopped = AE_ENOMEM;
+			return -1;
+		}
+		p->path = t;
+		p->pcap = cap;
+	}
+	if (sep)
+		p->path[base] = '/';
+	memcpy(p->path + base + sep, leaf, ll + 1);
+	p->plen = base + sep + ll;
+	return 0;
+}
+
+/* Close the descriptor of the outermost frame that has one, past the
+ * first (which can always be reopened from the working directory). */
+static void
+spare_fds(struct packer *p)
+{
+	size_t i;
+
+	if (p->open_fds < FD_KEEP)
+		return;
+	for (i = 1; i < p->depth; i++)
+		if (p->fr[i].fd >= 0) {
+			close(p->fr[i].fd);
+			p->fr[i].fd = -1;
+			p->open_fds--;
 			return;
 		}
-	if (*name != '\0') {
+}
+
+/*
+ * Open frame k again from its nearest open ancestor, by name, each
+ * directory on the way checked to be the one that was walked (the same
+ * device and inode).  0, or -1 (warned: the rest of it is not dumped).
+ */
+static int
+reopen(struct packer *p, size_t k)
+{
+	int follow = (p->po->flags & AE_DR_FOLLOW) != 0, fd = -1, nfd;
+	size_t j = k, i;
+	struct stat st;
+
+	while (j > 0 && p->fr[j - 1].fd < 0)
+		j--;
+	/* from frame j - 1's descriptor (or the working directory) down */
+	for (i = j; i <= k; i++) {
+		int at = i == j ? (j > 0 ? p->fr[j - 1].fd : AT_FDCWD) : fd;
+
+		nfd = openat(at, p->fr[i].name, O_RDONLY | O_DIRECTORY
+		    | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+		if (i > j)
+			close(fd);
+		fd = nfd;
+		if (fd < 0 || fstat(fd, &st) != 0 || st.st_dev != p->fr[i].dev
+		    || st.st_ino != p->fr[i].ino) {
+			if (fd >= 0)
+				close(fd);
+			p->plen = p->fr[k].plen;
+			p->path[p->plen] = '\0';
+			warn_plain(p, p->path, "directory moved as we read it; "
+			    "the rest of it is not dumped");
+			return -1;
+		}
+	}
+	spare_fds(p);
+	p->fr[k].fd = fd;
+	p->open_fds++;
+	return 0;
+}
+
+/* A new frame for the directory open as fd (named leaf in its parent),
+ * with its entries.  0, or -1 (warned, or the walk stopped). */
+static int
+push_dir(struct packer *p, int fd, const char *leaf, const struct stat *st)
+{
+	struct frame *f;
+	char **ents = NULL;
+	size_t n = 0;
+	int r;
+
+	switch (r = list_dir(fd, &ents, &n)) {
+	case -1:
+		warn_errno(p, p->path, "Cannot open");
+		close(fd);
+		return -1;
+	case -2:
+		warn_errno(p, p->path, "Cannot read directory");
+		break;
+	}
+	if (p->depth == p->capfr) {
+		size_t cap = p->capfr ? 2 * p->capfr : 64;
+		struct frame *t = realloc(p->fr, cap * sizeof *t);
+
+		if (t == NULL) {
+			p->stopped = AE_ENOMEM;
+			goto fail;
+		}
+		p->fr = t;
+		p->capfr = cap;
+	}
+	f = &p->fr[p->depth];
+	if ((f->name = strdup(leaf)) == NULL) {
+		p->stopped = AE_ENOMEM;
+		goto fail;
+	}
+	spare_fds(p);
+	f->fd = fd;
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->ents = ents;
+	f->n = n;
+	f->next = 0;
+	f->plen = p->plen;
+	p->depth++;
+	p->open_fds++;
+	return 0;
+fail:
+	while (n > 0)
+		free(ents[--n]);
+	free(ents);
+	close(fd);
+	return -1;
+}
+
+static void
+pop_dir(struct packer *p)
+{
+	struct frame *f = &p->fr[--p->depth];
+
+	while (f->next < f->n)
+		free(f->ents[f->next++]);
+	free(f->ents);
+	free(f->name);
+	if (f->fd >= 0) {
+		close(f->fd);
+		p->open_fds--;
+	}
+}
+
+/* Whether st is a directory being walked (a loop through -h or a bind
+ * mount).  Warned. */
+static int
+is_loop(struct packer *p, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < p->depth; i++)
+		if (p->fr[i].dev == st->st_dev && p->fr[i].ino == st->st_ino) {
+			warn_plain(p, p->path, "File system loop detected; "
+			    "not dumped");
+			return 1;
+		}
+	return 0;
+}
+
+/* The directory leaf of dirfd: its header (unless it is the operand "."
+ * or "/", whose stored name is empty), then its entries, later. */
+static void
+add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
+    const struct stat *st)
+{
+	int fd;
+
+	if (is_loop(p, st))
+		return;
+	fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC
+	    | (p->po->flags & AE_DR_FOLLOW ? 0 : O_NOFOLLOW));
+	if (fd < 0) {
+		warn_errno(p, p->path, "Cannot open");
+		return;
+	}
+	if (*name != '\0' && !p->measuring) {
+		struct ae_tar_entry e;
 		size_t nl = strlen(name);
+		char *dname;
+		struct xsrc x = { fd, dirfd, leaf };
+		int r;
 
 		if (nl + 1 > AE_TAR_NAME_MAX) {
-			warn_plain(p, path, "file name is too long; not "
+			warn_plain(p, p->path, "file name is too long; not "
 			    "dumped");
+			close(fd);
+			return;
+		}
+		if ((dname = malloc(nl + 2)) == NULL) {
+			p->stopped = AE_ENOMEM;
+			close(fd);
 			return;
 		}
 		memcpy(dname, name, nl);
@@ -649,35 +924,14 @@ add_dir(struct packer *p, const char *path, const char *name,
 			dname[nl++] = '/';
 		dname[nl] = '\0';
 		entry_from_stat(p, &e, dname, st, AE_TAR_DIR);
-		if (emit_header(p, &e, path) != 0)
+		r = emit_header(p, &e, &x);
+		free(dname);
+		if (r != 0) {
+			close(fd);
 			return;
-	}
-	switch (list_dir(path, p->po->flags & AE_DR_FOLLOW, &ents, &nents)) {
-	case -1:
-		warn_errno(p, path, "Cannot open");
-		return;
-	case -2:
-		warn_errno(p, path, "Cannot read directory");
-		break;
-	}
-	for (i = 0; i < nents; i++) {
-		int sep = plen > 0 && path[plen - 1] != '/';
-
-		if (!p->stopped) {
-			if (plen + sep + strlen(ents[i]) > AE_TAR_NAME_MAX) {
-				snprintf(child, sizeof child, "%s%s%s", path,
-				    sep ? "/" : "", ents[i]);
-				warn_plain(p, child, "file name is too long; "
-				    "not dumped");
-			} else {
-				snprintf(child, sizeof child, "%s%s%s", path,
-				    sep ? "/" : "", ents[i]);
-				add(p, child, &me);
-			}
 		}
-		free(ents[i]);
 	}
-	free(ents);
+	push_dir(p, fd, leaf, st);
 }
 
 /* Whether path is left out by the caller's --exclude. */
@@ -687,15 +941,9 @@ excluded(const struct ae_dr_params *po, const char *path)
 	return po->excluded != NULL && po->excluded(po->ctx, path);
 }
 
-static int
-stat_path(const struct ae_dr_params *po, const char *path, struct stat *st)
-{
-	return po->flags & AE_DR_FOLLOW ? stat(path, st) : lstat(path, st);
-}
-
 /* Whether st is one of the files never to archive (reported). */
 static int
-is_self(struct packer *p, const char *path, const struct stat *st)
+is_self(struct packer *p, const struct stat *st)
 {
 	const struct ae_dr_params *po = p->po;
 	int i;
@@ -707,7 +955,7 @@ is_self(struct packer *p, const char *path, const struct stat *st)
 
 			memset(&r, 0, sizeof r);
 			r.event = AE_DR_SELF;
-			r.name = path;
+			r.name = p->path;
 			r.self = i;
 			report(p, &r);
 			return 1;
@@ -717,7 +965,7 @@ is_self(struct packer *p, const char *path, const struct stat *st)
 }
 
 /* The member name path is stored under (a leading '/' and anything up
- * to a ".." dropped, reported once per prefix), or NULL. */
+ * to a ".." dropped, reported once per prefix). */
 static const char *
 member_name(struct packer *p, const char *path)
 {
@@ -737,39 +985,78 @@ member_name(struct packer *p, const char *path)
 	return name;
 }
 
+/* One entry: leaf in dirfd, whose path from the operand is p->path. */
 static void
-add(struct packer *p, const char *path, const struct ancestor *up)
+visit(struct packer *p, int dirfd, const char *leaf)
 {
 	const struct ae_dr_params *po = p->po;
 	const char *name;
 	struct stat st;
 
-	if (stop_asked(p) || excluded(po, path))
+	if (stop_asked(p) || excluded(po, p->path))
 		return;
-	if (stat_path(po, path, &st) != 0) {
-		warn_errno(p, path, "Cannot stat");
+	if (fstatat(dirfd, leaf, &st, po->flags & AE_DR_FOLLOW ? 0 :
+	    AT_SYMLINK_NOFOLLOW) != 0) {
+		if (!p->measuring)
+			warn_errno(p, p->path, "Cannot stat");
 		return;
 	}
-	if (is_self(p, path, &st))
+	if (p->measuring) {
+		if (S_ISREG(st.st_mode))
+			p->measured += (uint64_t)st.st_size;
+		else if (S_ISDIR(st.st_mode))
+			add_dir(p, dirfd, leaf, "", &st);
 		return;
-	name = member_name(p, path);
+	}
+	if (is_self(p, &st))
+		return;
+	name = member_name(p, p->path);
 	if (S_ISDIR(st.st_mode)) {
-		add_dir(p, path, name, &st, up);
+		add_dir(p, dirfd, leaf, name, &st);
 		return;
 	}
 	if (*name == '\0' || strlen(name) > AE_TAR_NAME_MAX) {
-		warn_plain(p, path, "no usable member name; not dumped");
+		warn_plain(p, p->path, "no usable member name; not dumped");
 		return;
 	}
 	if (S_ISREG(st.st_mode))
-		add_file(p, path, name, &st);
+		add_file(p, dirfd, leaf, name, &st);
 	else if (S_ISLNK(st.st_mode))
-		add_symlink(p, path, name, &st);
+		add_symlink(p, dirfd, leaf, name, &st);
 	else
 		/* As GNU tar says of sockets; FIFOs and devices are not
 		 * archived either (extraction never makes them). */
-		report_path(p, AE_DR_IGNORED, path, S_ISSOCK(st.st_mode) ?
+		report_path(p, AE_DR_IGNORED, p->path, S_ISSOCK(st.st_mode) ?
 		    "socket" : S_ISFIFO(st.st_mode) ? "FIFO" : "device", 0);
+}
+
+/* The operand path and everything under it, depth first, in name
+ * order, with heap state only. */
+static void
+walk(struct packer *p, const char *operand)
+{
+	if (path_push(p, 0, operand) != 0)
+		return;
+	visit(p, AT_FDCWD, operand);
+	while (p->depth > 0 && !p->stopped) {
+		struct frame *f = &p->fr[p->depth - 1];
+		char *leaf;
+
+		if (f->next == f->n || stop_asked(p)) {
+			pop_dir(p);
+			continue;
+		}
+		if (f->fd < 0 && reopen(p, p->depth - 1) != 0) {
+			pop_dir(p);
+			continue;
+		}
+		leaf = f->ents[f->next++];
+		if (path_push(p, f->plen, leaf) == 0)
+			visit(p, f->fd, leaf);
+		free(leaf);
+	}
+	while (p->depth > 0)
+		pop_dir(p);
 }
 
 /* Go to the directory paths[i] is relative to (-C).  1, or 0 after
@@ -781,9 +1068,49 @@ enter_dir(struct packer *p, size_t i)
 
 	if (po->dirfd == NULL || po->dirfd[i] < 0 || fchdir(po->dirfd[i]) == 0)
 		return 1;
-	report_path(p, AE_DR_FAILED, NULL, "cannot enter the -C directory",
-	    errno);
+	if (!p->measuring)
+		report_path(p, AE_DR_FAILED, NULL, "cannot enter the -C "
+		    "directory", errno);
 	return 0;
+}
+
+static struct packer *
+packer_new(const struct ae_dr_params *po, struct ae_writer *w, int measuring)
+{
+	struct packer *p = calloc(1, sizeof *p);
+
+	if (p == NULL)
+		return NULL;
+	if (!measuring && (p->out = malloc(OUT_BUF)) == NULL) {
+		free(p);
+		return NULL;
+	}
+	ae_owners_init(&p->owners);
+	if (p->out != NULL)
+		ae_nodump(p->out, OUT_BUF);     /* file data: plaintext */
+	p->po = po;
+	p->w = w;
+	p->measuring = measuring;
+	return p;
+}
+
+static void
+packer_free(struct packer *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlinks; i++)
+		free(p->links[i].name);
+	free(p->links);
+	if (p->out != NULL) {
+		/* It held file contents. */
+		ae_wipe(p->out, OUT_BUF);
+		free(p->out);
+	}
+	free(p->xbuf);
+	free(p->path);
+	free(p->fr);
+	free(p);
 }
 
 int
@@ -796,79 +1123,38 @@ ae_dr_walk(const struct ae_dr_params *po, char *const *paths, size_t n,
 
 	*partial = 0;
 	*tar_end = 0;
-	if ((p = calloc(1, sizeof *p)) == NULL
-	    || (p->out = malloc(OUT_BUF)) == NULL) {
-		free(p);
+	if ((p = packer_new(po, w, 0)) == NULL)
 		return AE_ENOMEM;
-	}
-	ae_owners_init(&p->owners);
-	ae_nodump(p->out, OUT_BUF);         /* file data: plaintext */
-	p->po = po;
-	p->w = w;
 	for (i = 0; i < n && !p->stopped; i++) {
 		if (!enter_dir(p, i)) {
 			if (!p->stopped)
 				p->stopped = AE_EIO;
 			break;
 		}
-		add(p, paths[i], NULL);
+		walk(p, paths[i]);
 	}
 	*tar_end = p->flushed + p->olen;
 	emit_zeros(p, AE_TAR_END_LEN);
 	flush(p);
 	err = p->stopped;
 	*partial = p->partial;
-	for (i = 0; i < p->nlinks; i++)
-		free(p->links[i].name);
-	free(p->links);
-	/* It held file contents. */
-	ae_wipe(p->out, OUT_BUF);
-	free(p->out);
-	free(p->xbuf);
-	free(p);
+	packer_free(p);
 	return err;
-}
-
-/* ae_dr_measure's walk: sizes only, no reports, same exclusions. */
-static uint64_t
-measure(const struct ae_dr_params *po, const char *path, int depth)
-{
-	char child[AE_TAR_NAME_MAX + 2];
-	struct stat st;
-	char **ents;
-	size_t n, i, plen = strlen(path);
-	uint64_t sum = 0;
-
-	if (excluded(po, path) || depth > 256 || stat_path(po, path, &st) != 0)
-		return 0;
-	if (S_ISREG(st.st_mode))
-		return (uint64_t)st.st_size;
-	if (!S_ISDIR(st.st_mode) || list_dir(path, po->flags & AE_DR_FOLLOW,
-	    &ents, &n) == -1)
-		return 0;
-	for (i = 0; i < n; i++) {
-		int sep = plen > 0 && path[plen - 1] != '/';
-
-		if (plen + sep + strlen(ents[i]) <= AE_TAR_NAME_MAX) {
-			snprintf(child, sizeof child, "%s%s%s", path,
-			    sep ? "/" : "", ents[i]);
-			sum += measure(po, child, depth + 1);
-		}
-		free(ents[i]);
-	}
-	free(ents);
-	return sum;
 }
 
 uint64_t
 ae_dr_measure(const struct ae_dr_params *po, char *const *paths, size_t n)
 {
-	uint64_t sum = 0;
+	struct packer *p = packer_new(po, NULL, 1);
+	uint64_t sum;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (po->dirfd == NULL || po->dirfd[i] < 0
-		    || fchdir(po->dirfd[i]) == 0)
-			sum += measure(po, paths[i], 0);
+	if (p == NULL)
+		return 0;
+	for (i = 0; i < n && !p->stopped; i++)
+		if (enter_dir(p, i))
+			walk(p, paths[i]);
+	sum = p->measured;
+	packer_free(p);
 	return sum;
 }

@@ -38,6 +38,7 @@
 
 #include "beneath.h"
 #include "common/error.h"
+#include "dircache.h"
 #include "crypto/random.h"
 #include "crypto/wipe.h"
 #include "owners.h"
@@ -48,11 +49,6 @@
 
 /* The longest temp name: ".aescrypt-", 12 hex digits, "-", 16 more. */
 #define TMP_NAME 48
-
-/* Directories kept open at once: a tar stream goes back to a directory
- * after each of its subdirectories, so the last one alone missed a
- * third of the time. */
-#define PARENTS 8
 
 /* Files this run made, by normalized path: hard links may point only
  * at these. */
@@ -65,6 +61,7 @@ struct made {
 /* A directory whose mode, owner and mtime are set at the end. */
 struct dirfix {
 	char *path;
+	size_t seq;             /* its place in the stream */
 	mode_t mode;
 	struct timespec mtime;
 	uid_t uid;
@@ -94,15 +91,11 @@ struct ae_dw {
 	size_t nmade, capmade;      /* capmade: a power of two, or 0 */
 	struct dirfix *dirs;
 	size_t ndirs, capdirs;
-	/* The last members' directories, kept open (open_parent): each
-	 * one's path under the root, its descriptor (or -1 when the slot is
-	 * free) and when it was last used. */
-	struct parent_dir {
-		char path[AE_TAR_NAME_MAX + 1];
-		int fd;
-		uint64_t used;
-	} parents[PARENTS];
-	uint64_t parent_clock;
+	/* The members' directories, kept open (open_parent, fix_dirs): a
+	 * tar stream goes back to a directory after each of its
+	 * subdirectories, and a deep one opens each level from the one
+	 * above. */
+	struct ae_dircache dc;
 	char tmp_prefix[13];        /* temp names: a random prefix per run */
 	uint64_t tmp_count;         /* and a counter */
 	int link_how;               /* how an O_TMPFILE file gets a name */
@@ -277,71 +270,32 @@ safe_name(struct ae_dw *w, const struct ae_tar_member *m, const char *path,
 	return out;
 }
 
-/* Close the kept directories, all but the one open as keep (-1: all). */
-static void
-parents_forget(struct ae_dw *w, int keep)
-{
-	size_t i;
-
-	for (i = 0; i < PARENTS; i++) {
-		struct parent_dir *p = &w->parents[i];
-
-		if (p->fd >= 0 && p->fd != keep) {
-			close(p->fd);
-			p->fd = -1;
-		}
-	}
-}
-
 /*
  * The directory that will hold norm, opened under the root with no
- * symlink in its path; *leaf points into norm.  The descriptor belongs
- * to the writer, which keeps the last PARENTS: the members of a tar
- * stream come a directory at a time, so most members reuse one (one
- * openat2 per directory instead of one per file).  They cannot go stale
- * through the archive: the only directories a member removes are the
- * empty one at its own name (install), after which all are forgotten
- * but the one in use.  Returns the descriptor or -1 (reported).
+ * symlink in its path (dircache.h); *leaf points into norm.  The
+ * descriptor belongs to the cache: most members reuse one (one open per
+ * directory instead of one per file), and a deep one is opened from the
+ * level above.  Returns the descriptor or -1 (reported).
  */
 static int
 open_parent(struct ae_dw *w, const struct ae_tar_member *m, char *norm,
     const char **leaf)
 {
 	char *slash = strrchr(norm, '/');
-	const char *dir = slash != NULL ? norm : "";
-	struct parent_dir *p, *lru = &w->parents[0];
-	size_t i;
-	int fd, r;
+	int fd, err;
 
 	if (slash != NULL)
 		*slash = '\0';
 	*leaf = slash != NULL ? slash + 1 : norm;
-	for (i = 0; i < PARENTS; i++) {
-		p = &w->parents[i];
-		if (p->fd >= 0 && strcmp(p->path, dir) == 0) {
-			if (slash != NULL)
-				*slash = '/';
-			p->used = ++w->parent_clock;
-			return p->fd;
-		}
-		if (p->fd < 0 || (lru->fd >= 0 && p->used < lru->used))
-			lru = p;
-	}
-	r = ae_beneath_opendir(w->p.root, dir, slash != NULL ?
-	    AE_BENEATH_CREATE : 0, 0777, &fd);
-	if (r == AE_OK) {
-		if (lru->fd >= 0)
-			close(lru->fd);
-		/* norm is at most AE_TAR_NAME_MAX bytes, as path is */
-		memcpy(lru->path, dir, strlen(dir) + 1);
-		lru->fd = fd;
-		lru->used = ++w->parent_clock;
-	}
+	err = ae_dircache_open(&w->dc, slash != NULL ? norm : "",
+	    slash != NULL, 0777, &fd);
 	if (slash != NULL)
 		*slash = '/';
-	if (r != AE_OK) {
-		if (r == AE_EINVAL)
+	if (err != AE_OK) {
+		if (err == AE_EINVAL)
 			errno = EINVAL;
+		else if (err == AE_ENOMEM)
+			errno = ENOMEM;
 		skip_errno(w, m, "cannot open its directory");
 		return -1;
 	}
@@ -494,7 +448,7 @@ install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
 			 * empty. */
 			if (unlinkat(dirfd, leaf, AT_REMOVEDIR) == 0) {
 				/* it may be one of the kept directories */
-				parents_forget(w, dirfd);
+				ae_dircache_forget(&w->dc, dirfd);
 				r = renameat(dirfd, tmp, dirfd, leaf);
 			} else {
 				errno = EISDIR;
@@ -867,8 +821,10 @@ link_target(struct ae_dw *w, const struct ae_tar_member *m, char *target,
 		*slash = '\0';
 		*leaf = slash + 1;
 	}
-	r = ae_beneath_opendir(w->p.root, slash != NULL ? target : "", 0, 0,
-	    &tdir);
+	/* (a copy: the member's own directory may take its cache slot) */
+	r = ae_dircache_open(&w->dc, slash != NULL ? target : "", 0, 0, &tdir);
+	if (r == AE_OK && (tdir = dup(tdir)) < 0)
+		r = AE_EIO;
 	if (slash != NULL)
 		*slash = '/';
 	if (r != AE_OK) {
@@ -929,6 +885,7 @@ dir_later(struct ae_dw *w, const struct ae_tar_member *m, const char *norm)
 	f = &w->dirs[w->ndirs];
 	if ((f->path = strdup(norm)) == NULL)
 		return;
+	f->seq = w->ndirs;
 	f->mode = member_mode(w, m->mode);
 	f->mtime = mtime_of(m);
 	owner_ids(w, m, &f->uid, &f->gid);
@@ -981,32 +938,52 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	dir_later(w, m, norm);
 }
 
-/* Directory modes and mtimes, deepest (latest) first. */
+/* Later directories first among the same path, so the last member of a
+ * name wins, as in tar; descendants first (a path sorts after every
+ * prefix of it), so a directory is fixed after all under it. */
+static int
+cmp_dirfix(const void *a, const void *b)
+{
+	const struct dirfix *x = a, *y = b;
+	int c = strcmp(y->path, x->path);
+
+	return c != 0 ? c : (x->seq < y->seq) - (x->seq > y->seq);
+}
+
+/* One directory's owner, mode and time. */
+static void
+fix_dir(struct ae_dw *w, const struct dirfix *f)
+{
+	struct timespec ts[2];
+	int fd;
+
+	if (ae_dircache_open(&w->dc, f->path, 0, 0, &fd) != AE_OK)
+		return;
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_NOW;
+	ts[1] = f->mtime;
+	if ((w->p.flags & AE_DW_OWNER) && fchown(fd, f->uid, f->gid) != 0)
+		warn_errno(w, NULL, f->path, "cannot set its owner");
+	if (fchmod(fd, f->mode) != 0 || futimens(fd, ts) != 0)
+		warn_errno(w, NULL, f->path, "cannot set its mode or time");
+}
+
+/* Directory modes, owners and mtimes, deepest first. */
 static void
 fix_dirs(struct ae_dw *w)
 {
-	struct timespec ts[2];
-	size_t i = w->ndirs;
-	int fd;
+	size_t i;
 
-	while (i-- > 0) {
+	if (w->ndirs > 1)
+		qsort(w->dirs, w->ndirs, sizeof *w->dirs, cmp_dirfix);
+	for (i = 0; i < w->ndirs; i++) {
 		struct dirfix *f = &w->dirs[i];
 
-		if (ae_beneath_opendir(w->p.root, f->path, 0, 0, &fd) == AE_OK) {
-			ts[0].tv_sec = 0;
-			ts[0].tv_nsec = UTIME_NOW;
-			ts[1] = f->mtime;
-			if ((w->p.flags & AE_DW_OWNER)
-			    && fchown(fd, f->uid, f->gid) != 0)
-				warn_errno(w, NULL, f->path,
-				    "cannot set its owner");
-			if (fchmod(fd, f->mode) != 0 || futimens(fd, ts) != 0)
-				warn_errno(w, NULL, f->path,
-				    "cannot set its mode or time");
-			close(fd);
-		}
-		free(f->path);
+		if (i == 0 || strcmp(f->path, w->dirs[i - 1].path) != 0)
+			fix_dir(w, f);
 	}
+	for (i = 0; i < w->ndirs; i++)
+		free(w->dirs[i].path);
 	free(w->dirs);
 	w->dirs = NULL;
 	w->ndirs = w->capdirs = 0;
@@ -1077,14 +1054,12 @@ int
 ae_dw_open(const struct ae_dw_params *params, struct ae_dw **out)
 {
 	struct ae_dw *w;
-	size_t i;
 
 	*out = NULL;
 	if ((w = calloc(1, sizeof *w)) == NULL)
 		return AE_ENOMEM;
 	w->p = *params;
-	for (i = 0; i < PARENTS; i++)
-		w->parents[i].fd = -1;
+	ae_dircache_init(&w->dc, w->p.root);
 	if (w->p.flags & AE_DW_NAMED_TEMPS)
 		w->link_how = LINK_NONE;
 	ae_owners_init(&w->owners);
@@ -1104,8 +1079,8 @@ ae_dw_close(struct ae_dw *w)
 
 	if (w == NULL)
 		return;
-	parents_forget(w, -1);
 	fix_dirs(w);
+	ae_dircache_free(&w->dc);
 	for (i = 0; i < w->capmade; i++)
 		free(w->made[i].path);
 	free(w->made);

@@ -171,7 +171,8 @@ stop_waiting() {
 @test "7. a file swapped for a FIFO after the walk saw it does not hang -c" {
 	command -v cc > /dev/null || skip "needs a C compiler for the swap shim"
 	# The shim replaces 'swapme' with a FIFO just before aescrypt opens
-	# it: the race a live attacker would have to win, made certain.
+	# it (by name or from its directory's descriptor): the race a live
+	# attacker would have to win, made certain.
 	cat > shim.c <<'EOC'
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -180,12 +181,12 @@ stop_waiting() {
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-static int swap(const char *p)
+static int swap(int dirfd, const char *p)
 {
 	size_t n = strlen(p);
 	if (n >= 6 && strcmp(p + n - 6, "swapme") == 0) {
-		unlink(p);
-		return mkfifo(p, 0644);
+		unlinkat(dirfd, p, 0);
+		return mkfifoat(dirfd, p, 0644);
 	}
 	return 0;
 }
@@ -196,18 +197,37 @@ int name(const char *p, int f, ...) \
 	va_list ap; mode_t m; \
 	va_start(ap, f); m = va_arg(ap, mode_t); va_end(ap); \
 	if (!real) real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
-	swap(p); \
+	swap(AT_FDCWD, p); \
 	return real(p, f, m); \
+}
+#define SHIMAT(name) \
+int name(int d, const char *p, int f, ...) \
+{ \
+	static int (*real)(int, const char *, int, ...); \
+	va_list ap; mode_t m; \
+	va_start(ap, f); m = va_arg(ap, mode_t); va_end(ap); \
+	if (!real) real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+	swap(d, p); \
+	return real(d, p, f, m); \
 }
 SHIM(open)
 SHIM(open64)
+SHIMAT(openat)
+SHIMAT(openat64)
 /* what _FORTIFY_SOURCE calls when the flags are not a constant */
 int __open_2(const char *p, int f)
 {
 	static int (*real)(const char *, int);
 	if (!real) real = (int (*)(const char *, int))dlsym(RTLD_NEXT, "__open_2");
-	swap(p);
+	swap(AT_FDCWD, p);
 	return real(p, f);
+}
+int __openat_2(int d, const char *p, int f)
+{
+	static int (*real)(int, const char *, int);
+	if (!real) real = (int (*)(int, const char *, int))dlsym(RTLD_NEXT, "__openat_2");
+	swap(d, p);
+	return real(d, p, f);
 }
 EOC
 	cc -shared -fPIC -o shim.so shim.c -ldl

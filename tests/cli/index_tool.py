@@ -94,7 +94,18 @@ def main():
     put("mode", field(m0 + 9, ">I", 0o10000), "bad time or mode")
     put("nsec", field(m0 + 45, ">I", 10**9), "bad time or mode")
     put("name-empty", field(m0 + 49, ">H", 0), "name of a bad length")
-    put("name-long", field(m0 + 49, ">H", 4097), "name of a bad length")
+    # (the length field's largest value, 65535, is the cap: a name can
+    # only be too long for the bytes left, so the last member's is made
+    # to run past the end)
+    last = m0
+    for _ in range(M - 1):
+        pos = last + 49
+        pos += 2 + struct.unpack(">H", ix[pos:pos + 2])[0]
+        pos += 2 + struct.unpack(">H", ix[pos:pos + 2])[0]
+        pos += 1 + ix[pos]
+        pos += 1 + ix[pos]
+        last = pos
+    put("name-long", field(last + 49, ">H", 65535), "name of a bad length")
     b = bytearray(ix)
     b[m0 + 51] = 0
     put("name-nul", bytes(b), "NUL in a name")

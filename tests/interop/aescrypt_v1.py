@@ -412,7 +412,7 @@ def parse_index(b, L, C, index_offset, records):
         need(first % 512 == 0 and first + 512 <= tar_end, "has a member outside the tar stream")
         need(not members or first >= members[-1]["first"] + 512, "has members out of order")
         names = []
-        for width, cap, least in ((2, 4096, 1), (2, 4096, 0), (1, 255, 0), (1, 255, 0)):
+        for width, cap, least in ((2, 65535, 1), (2, 65535, 0), (1, 255, 0), (1, 255, 0)):
             need(len(b) - pos >= width, "ends inside a member")
             n = int.from_bytes(b[pos:pos + width], "big")
             pos += width

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "disk/beneath.h"
+#include "disk/dircache.h"
 #include "pipeline/chan.h"
 #include "check.h"
 #include "common/error.h"
@@ -212,6 +213,59 @@ test_chan(void)
 	ae_chan_free(&c);       /* twice is safe */
 }
 
+/*
+ * The directory cache over a chain 2,000 levels deep (4,000 bytes of
+ * path with the root's, past what one openat2 takes): opened one level
+ * further at a time, as extraction does, and then from the bottom up, as
+ * the directories' modes are set, each open costs a few components, not
+ * the whole depth; a symlink in the way is refused from a cached
+ * ancestor as from the root.
+ */
+static void
+test_dircache(int root)
+{
+	enum { DEPTH = 2000 };
+	static char path[2 * DEPTH + 1];
+	struct ae_dircache c;
+	size_t k, len;
+	int fd, ok = 1;
+
+	ae_dircache_init(&c, root);
+	for (k = 1, len = 0; k <= DEPTH && ok; k++) {
+		memcpy(path + len, k == 1 ? "c" : "/c", k == 1 ? 1 : 2);
+		len += k == 1 ? 1 : 2;
+		path[len] = '\0';
+		ok = ae_dircache_open(&c, path, 1, 0755, &fd) == AE_OK;
+	}
+	CHECK(ok, "dircache: a chain made level by level");
+	CHECK(c.opens <= 2 * DEPTH, "dircache: made with %llu component "
+	    "opens for %d levels", (unsigned long long)c.opens, DEPTH);
+	ae_dircache_free(&c);
+
+	ae_dircache_init(&c, root);
+	for (k = DEPTH; k >= 1 && ok; k--) {
+		path[2 * k - 1] = '\0';
+		ok = ae_dircache_open(&c, path, 0, 0, &fd) == AE_OK;
+	}
+	CHECK(ok, "dircache: the chain opened from the bottom up");
+	CHECK(c.opens <= 40 * DEPTH, "dircache: bottom up with %llu component "
+	    "opens for %d levels (the whole depth each time would be %d)",
+	    (unsigned long long)c.opens, DEPTH, DEPTH * (DEPTH + 1) / 2);
+	/* a symlink below a cached directory is refused as ever */
+	for (k = 1; k < 100; k++)
+		path[2 * k - 1] = '/';
+	path[2 * 100 - 1] = '\0';
+	CHECK(ae_dircache_open(&c, path, 0, 0, &fd) == AE_OK
+	    && symlinkat(outside_path, fd, "s") == 0, "dircache: a link in "
+	    "the chain");
+	memcpy(path + 2 * 100 - 1, "/s/x", 5);
+	errno = 0;
+	CHECK(ae_dircache_open(&c, path, 1, 0755, &fd) == AE_EIO
+	    && errno == ELOOP, "dircache: a path through the link is refused "
+	    "(errno %d)", errno);
+	ae_dircache_free(&c);
+}
+
 int
 main(void)
 {
@@ -231,6 +285,10 @@ main(void)
 #else
 	t_skip("openat2: not available on this system");
 #endif
+	if ((root = open(root_path, O_RDONLY | O_DIRECTORY)) >= 0) {
+		test_dircache(root);
+		close(root);
+	}
 	test_chan();
 	{
 		char cmd[512];
