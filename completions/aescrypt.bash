@@ -99,7 +99,8 @@ _aescrypt() {
 		    -e --encrypt -d --decrypt --test --info --info=json
 		    --gen-key -f --file -C --directory -O --to-stdout
 		    --strip-components --wildcards -z --gzip
-		    --xattrs --no-xattrs --acls --no-acls
+		    --xattrs --no-xattrs --xattrs-include --xattrs-exclude
+		    --acls --no-acls
 		    -r --recipient -R --recipients-file -i --identity --gen-identity
 		    --salvage --no-index
 		    -v --verbose --dereference --exclude -T --files-from --null

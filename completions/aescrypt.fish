@@ -83,6 +83,8 @@ complete -c aescrypt -n '__aescrypt_mode_in t x' -l wildcards -d 'Accepted: patt
 complete -c aescrypt -n '__aescrypt_mode_in c e' -s z -l gzip -d 'Accepted: always compressed'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l xattrs -d 'Keep extended attributes (not system.*)'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l no-xattrs -d 'Leave extended attributes out (the default)'
+complete -c aescrypt -n '__aescrypt_mode_in c x' -l xattrs-include -x -a 'user.\* trusted.\* security.\*' -d 'Attributes that travel (a shell pattern)'
+complete -c aescrypt -n '__aescrypt_mode_in c x' -l xattrs-exclude -x -d 'Attributes that do not travel'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l acls -d 'Keep POSIX ACLs'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l no-acls -d 'Leave POSIX ACLs out (the default)'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l keep-old-files -d 'Do not replace existing files'

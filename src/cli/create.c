@@ -122,6 +122,7 @@ struct producer {
 	FILE *verbose;              /* -v: names go here, or NULL */
 	const char *self_name;      /* the archive's name, for a warning */
 	struct ae_index_builder *index;     /* or NULL (--no-index) */
+	struct ae_xattr_filter xf;  /* --xattrs-include, --xattrs-exclude */
 	uint64_t tar_end;
 	int err;                    /* the walk's result */
 	int partial;                /* it gave warnings */
@@ -374,6 +375,11 @@ create_producer(struct create *c, const struct opts *o)
 	    | (o->xattrs ? AE_DR_XATTRS : 0) | (o->acls ? AE_DR_ACLS : 0)
 	    | (o->verbose ? AE_DR_NOTE_XATTRS : 0);
 	dp->stop = &signals_stop;
+	pr->xf.include = o->xattrs_include;
+	pr->xf.ninclude = o->nxattrs_include;
+	pr->xf.exclude = o->xattrs_exclude;
+	pr->xf.nexclude = o->nxattrs_exclude;
+	dp->xattrs = &pr->xf;
 	dp->excluded = is_excluded;
 	dp->report = on_walk;
 	dp->ctx = pr;

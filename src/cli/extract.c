@@ -40,6 +40,7 @@ struct xrun {
 	struct ae_dw *dw;           /* NULL with -O */
 	uint8_t *buf;               /* -O: DATA_BUF bytes of member data */
 	struct salvage *salvage;    /* --salvage: what was lost, or NULL */
+	struct ae_xattr_filter xf;  /* --xattrs-include, --xattrs-exclude */
 	size_t lost;                /* members not extracted for it */
 	int partial;                /* some member was skipped (exit 1) */
 	int fatal;                  /* exit status that ends the run */
@@ -114,8 +115,14 @@ on_report(void *ctx, const struct ae_dw_report *r)
 		msg_warn("removing leading '/' from member names");
 		break;
 	case AE_DW_XATTRS_LEFT:
-		msg_note("the archive has extended attributes or ACLs, "
-		    "restored only with --xattrs and --acls");
+		if (r->why == NULL)
+			msg_note("the archive has extended attributes or ACLs, "
+			    "restored only with --xattrs and --acls");
+		else
+			msg_note("some extended attributes were not restored: "
+			    "--xattrs restores user.* alone; name others with "
+			    "--xattrs-include=PATTERN (security.capability "
+			    "also needs -p)");
 		break;
 	case AE_DW_LOST:
 		report_lost(x, r->m);
@@ -341,6 +348,11 @@ xrun_open(struct xrun *x, const struct opts *o, int root)
 	p.root = root;
 	p.flags = writer_flags(o);
 	p.umask = um;
+	x->xf.include = o->xattrs_include;
+	x->xf.ninclude = o->nxattrs_include;
+	x->xf.exclude = o->xattrs_exclude;
+	x->xf.nexclude = o->nxattrs_exclude;
+	p.xattrs = &x->xf;
 	p.stop = &signals_stop;
 	p.report = on_report;
 	p.intact = is_intact;

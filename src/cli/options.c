@@ -35,7 +35,8 @@ enum {
 	OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS, OPT_DEFLATE,
 	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
 	OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS, OPT_NO_ACLS, OPT_GEN_IDENTITY,
-	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_ANY_LETTER
+	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_XATTRS_INCLUDE,
+	OPT_XATTRS_EXCLUDE
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -202,6 +203,15 @@ opt_list(struct cmdline *c, int key, const char *arg, char **argv)
 		break;
 	case OPT_EXCLUDE:
 		o->exclude[o->nexclude++] = (char *)arg;
+		break;
+	case OPT_XATTRS_INCLUDE:
+		/* as in GNU tar, a pattern turns --xattrs on */
+		o->xattrs_include[o->nxattrs_include++] = (char *)arg;
+		o->xattrs = 1;
+		break;
+	case OPT_XATTRS_EXCLUDE:
+		o->xattrs_exclude[o->nxattrs_exclude++] = (char *)arg;
+		o->xattrs = 1;
 		break;
 	case 'C':
 		o->directory = arg;
@@ -446,6 +456,10 @@ static const struct optdef table[] = {
 	{ "no-index", OPT_NO_INDEX, no_argument, SET(no_index, 1) },
 	{ "xattrs", OPT_XATTRS, no_argument, SET(xattrs, 1) },
 	{ "no-xattrs", OPT_NO_XATTRS, no_argument, SET(xattrs, 0) },
+	{ "xattrs-include", OPT_XATTRS_INCLUDE, required_argument,
+	    CALL(opt_list) },
+	{ "xattrs-exclude", OPT_XATTRS_EXCLUDE, required_argument,
+	    CALL(opt_list) },
 	{ "acls", OPT_ACLS, no_argument, SET(acls, 1) },
 	{ "no-acls", OPT_NO_ACLS, no_argument, SET(acls, 0) },
 	{ "output", 'o', required_argument, CALL(opt_string) },
@@ -653,6 +667,7 @@ check_mode_options(const struct opts *o)
 		{ "--strip-components", "x" }, { "--xattrs", "cx" },
 		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
 		{ "-i", "dtx" }, { "--salvage", "dx" }, { "--no-index", "ctx" },
+		{ "--xattrs-include", "cx" }, { "--xattrs-exclude", "cx" },
 		{ NULL, NULL }
 	};
 	int set[] = {
@@ -661,7 +676,8 @@ check_mode_options(const struct opts *o)
 		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner,
 		o->to_stdout, o->strip > 0, o->xattrs, o->acls,
 		o->nrecipients > 0, o->nrecipient_files > 0,
-		o->nidentity_files > 0, o->salvage, o->no_index
+		o->nidentity_files > 0, o->salvage, o->no_index,
+		o->nxattrs_include > 0, o->nxattrs_exclude > 0
 	};
 	int i;
 
@@ -797,10 +813,13 @@ options_init(struct cmdline *c, int argc)
 	o->recipients = calloc(n, sizeof *o->recipients);
 	o->recipient_files = calloc(n, sizeof *o->recipient_files);
 	o->identity_files = calloc(n, sizeof *o->identity_files);
+	o->xattrs_include = calloc(n, sizeof *o->xattrs_include);
+	o->xattrs_exclude = calloc(n, sizeof *o->xattrs_exclude);
 	c->operands0 = o->operands;
 	if (o->exclude == NULL || o->operands == NULL || o->cdirs == NULL
 	    || o->operand_cdir == NULL || o->recipients == NULL
-	    || o->recipient_files == NULL || o->identity_files == NULL) {
+	    || o->recipient_files == NULL || o->identity_files == NULL
+	    || o->xattrs_include == NULL || o->xattrs_exclude == NULL) {
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
@@ -819,4 +838,6 @@ options_free(struct cmdline *c)
 	free(o->recipients);
 	free(o->recipient_files);
 	free(o->identity_files);
+	free(o->xattrs_include);
+	free(o->xattrs_exclude);
 }

@@ -47,6 +47,10 @@ struct opts {
 	int verbose;                /* -v */
 	int follow;                 /* -h with -c: dereference symlinks */
 	int xattrs;                 /* --xattrs (-c, -x) */
+	char **xattrs_include;      /* --xattrs-include patterns */
+	size_t nxattrs_include;
+	char **xattrs_exclude;      /* --xattrs-exclude patterns */
+	size_t nxattrs_exclude;
 	int acls;                   /* --acls (-c, -x) */
 	char **exclude;             /* --exclude patterns */
 	size_t nexclude;

@@ -274,7 +274,8 @@ collect_xattrs(struct packer *p, const struct xsrc *x, size_t *count)
 	    name += strlen(name) + 1) {
 		enum ae_xattr_kind k = ae_xattr_kind(name);
 		int keep = k == AE_XATTR_ACL ? (f & AE_DR_ACLS) != 0 :
-		    k == AE_XATTR_PLAIN && (f & AE_DR_XATTRS) != 0;
+		    (f & AE_DR_XATTRS) != 0 && ae_xattr_wanted(p->po->xattrs,
+		    name, 0, 0);
 
 		if (!keep) {
 			dropped = 1;

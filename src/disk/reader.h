@@ -21,6 +21,7 @@
 
 #include "archive/tar_write.h"
 #include "common/io.h"
+#include "xattr.h"
 
 /* What is read (ae_dr_params.flags). */
 enum {
@@ -66,6 +67,9 @@ struct ae_dr_params {
 	struct { dev_t dev; ino_t ino; } self[2];
 	int nself;
 	const atomic_int *stop;     /* set: stop at the next file; or NULL */
+	/* Which extended attributes AE_DR_XATTRS stores (xattr.h); NULL:
+	 * all but the system's own. */
+	const struct ae_xattr_filter *xattrs;
 	/* Whether a path is left out (--exclude); optional. */
 	int (*excluded)(void *ctx, const char *path);
 	/* Every report; required.  A non-zero return stops the walk (as a

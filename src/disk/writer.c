@@ -575,13 +575,31 @@ write_all(int fd, const uint8_t *b, size_t n)
 	return 0;
 }
 
+/* Whether attribute name of a member is restored, by the flags and the
+ * patterns. */
+static int
+xattr_wanted(const struct ae_dw *w, const char *name)
+{
+	unsigned f = w->p.flags;
+
+	switch (ae_xattr_kind(name)) {
+	case AE_XATTR_ACL:
+		return (f & AE_DW_ACLS) != 0;
+	case AE_XATTR_PLAIN:
+		return (f & AE_DW_XATTRS) && ae_xattr_wanted(w->p.xattrs, name, 1,
+		    (f & AE_DW_PERMS) != 0);
+	default:
+		return 0;
+	}
+}
+
 /*
- * Set m's extended attributes on fd, as AE_DW_XATTRS (all but system.*)
- * and AE_DW_ACLS (the POSIX ACLs) ask; called after the mode is set, as
- * a mode change rewrites an ACL's mask.  One that cannot be set (an
- * unprivileged user and trusted.*, a file system without them) is a
- * warning.  Without those flags, AE_DW_NOTE_XATTRS reports once that
- * the archive has some.
+ * Set m's extended attributes on fd, as AE_DW_XATTRS (user.*, or what the
+ * patterns say) and AE_DW_ACLS (the POSIX ACLs) ask; called after the
+ * mode is set, as a mode change rewrites an ACL's mask.  One that cannot
+ * be set (an unprivileged user and trusted.*, a file system without
+ * them) is a warning.  AE_DW_NOTE_XATTRS reports once that the archive
+ * has some that are not restored.
  */
 static void
 apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd)
@@ -590,24 +608,18 @@ apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd)
 	const uint8_t *val;
 	const char *name;
 	size_t pos = 0, len;
+	int left = 0;
 
 	if (m->nxattr == 0)
 		return;
-	if (!(f & (AE_DW_XATTRS | AE_DW_ACLS))) {
-		if ((f & AE_DW_NOTE_XATTRS) && !w->noted_xattrs) {
-			report(w, AE_DW_XATTRS_LEFT, m, m->path, NULL, 0);
-			w->noted_xattrs = 1;
-		}
-		return;
-	}
 	while (ae_tar_xattr_walk(m->xattr, m->xattr_len, &pos, &name, &val,
 	    &len) == 1) {
-		enum ae_xattr_kind k = ae_xattr_kind(name);
 		struct ae_dw_report r;
 
-		if (k == AE_XATTR_NEVER || (k == AE_XATTR_ACL && !(f & AE_DW_ACLS))
-		    || (k == AE_XATTR_PLAIN && !(f & AE_DW_XATTRS)))
+		if (!xattr_wanted(w, name)) {
+			left |= ae_xattr_kind(name) != AE_XATTR_NEVER;
 			continue;
+		}
 		if (fsetxattr(fd, name, val, len, 0) == 0)
 			continue;
 		r.event = AE_DW_WARNING;
@@ -618,6 +630,11 @@ apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd)
 		r.err = errno;
 		w->p.report(w->p.ctx, &r);
 		w->partial = 1;
+	}
+	if (left && (f & AE_DW_NOTE_XATTRS) && !w->noted_xattrs) {
+		report(w, AE_DW_XATTRS_LEFT, m, m->path,
+		    f & (AE_DW_XATTRS | AE_DW_ACLS) ? "filtered" : NULL, 0);
+		w->noted_xattrs = 1;
 	}
 }
 

@@ -24,6 +24,7 @@
 #include <sys/types.h>
 
 #include "archive/tar_read.h"
+#include "xattr.h"
 
 /* What is restored (ae_dw_params.flags). */
 enum {
@@ -52,7 +53,9 @@ enum ae_dw_event {
 	AE_DW_ABSOLUTE,     /* a leading '/' was removed from a name
 	                     * (reported once) */
 	AE_DW_XATTRS_LEFT,  /* the archive has attributes that the flags
-	                     * leave out (once, with AE_DW_NOTE_XATTRS) */
+	                     * leave out (once, with AE_DW_NOTE_XATTRS; why
+	                     * is NULL without AE_DW_XATTRS and AE_DW_ACLS,
+	                     * else "filtered": outside the patterns) */
 	AE_DW_LOST,         /* its data was read, but params.intact said
 	                     * it is not whole: not made (salvage) */
 	AE_DW_BROKEN,       /* the stream failed or stopped inside it
@@ -82,6 +85,9 @@ struct ae_dw_params {
 	const atomic_int *stop;     /* set: stop at the next read; or NULL */
 	/* Every report; ctx is passed back.  Required. */
 	void (*report)(void *ctx, const struct ae_dw_report *r);
+	/* Which extended attributes AE_DW_XATTRS restores (xattr.h); NULL:
+	 * user.* alone, as GNU tar. */
+	const struct ae_xattr_filter *xattrs;
 	/* After a regular member's data was read in full, before it gets its
 	 * name: 1 if it is whole, 0 to drop it (AE_DW_LOST).  Optional. */
 	int (*intact)(void *ctx, const struct ae_tar_member *m);

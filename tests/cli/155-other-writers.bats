@@ -215,7 +215,7 @@ xattrs_ok() {
 	# -c without --xattrs: none stored, and -v says so once
 	run_aescrypt 0 -c -q -v "${FAST_KDF[@]}" -f plain.aes d
 	[ "$(grep -c 'note: some files have extended attributes' <<< "$output")" -eq 1 ]
-	"$AESCRYPT" -d -q plain.aes | tar --xattrs -tvvf - | { ! grep -q 'x: '; }
+	refute grep -q 'x: ' <<< "$("$AESCRYPT" -d -q plain.aes | tar --xattrs -tvvf -)"
 	# ours -> GNU tar
 	"$AESCRYPT" -d -q -o x.tar x.aes
 	mkdir g
@@ -246,13 +246,65 @@ xattrs_ok() {
 	"$AESCRYPT" -d -q a.aes | bsdtar -tf - | grep -qx d/a
 }
 
+# capability VALUE: a security.capability value (VFS_CAP_REVISION_2,
+# effective) giving the one capability bit VALUE, as setfattr -v takes it.
+cap_value() {
+	printf '0x01000002%02x000000000000000000000000000000' "$1"
+}
+
+@test "--xattrs restores user.* alone, as GNU tar; others only when named; a file capability only with -p too" {
+	xattrs_ok || skip "this file system has no user xattrs"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make trusted.* and security.* attributes"
+	mkdir d && echo 1 > d/prog && echo 2 > d/note
+	setfattr -n user.u -v u d/prog
+	setfattr -n user.secret -v s d/prog
+	setfattr -n trusted.t -v t d/prog
+	# cap_setuid (bit 7), effective: what setuid root gives
+	setfattr -n security.capability -v "$(cap_value 128)" d/prog
+	getfattr -n security.capability d/prog > /dev/null 2>&1 || skip "this file system takes no file capabilities"
+	run_aescrypt 0 -c -q --xattrs "${FAST_KDF[@]}" -f x.aes d
+	# -c --xattrs stored them all, as GNU tar does
+	"$AESCRYPT" -d -q x.aes | tar --xattrs -tvvf - > list
+	grep -q 'x: .*security.capability' list && grep -q 'x: .*trusted.t' list
+	# -x --xattrs: user.* alone
+	mkdir o1
+	run_aescrypt 0 -x -q --xattrs -f x.aes -C o1
+	[ "$(getfattr --only-values -n user.u o1/d/prog)" = u ]
+	refute getfattr -n trusted.t o1/d/prog
+	refute getfattr -n security.capability o1/d/prog
+	# -v says what was left, once
+	mkdir o2
+	run_aescrypt 0 -x -v --xattrs -f x.aes -C o2
+	[ "$(grep -c 'note: some extended attributes were not restored' <<< "$output")" -eq 1 ]
+	# an include replaces the default; an exclude takes away
+	mkdir o3
+	run_aescrypt 0 -x -q --xattrs-include='trusted.*' --xattrs-include='user.*' \
+	    --xattrs-exclude='user.secret' -f x.aes -C o3
+	[ "$(getfattr --only-values -n trusted.t o3/d/prog)" = t ]
+	[ "$(getfattr --only-values -n user.u o3/d/prog)" = u ]
+	refute getfattr -n user.secret o3/d/prog
+	refute getfattr -n security.capability o3/d/prog
+	# the capability: named and -p, or not at all
+	mkdir o4 o5
+	run_aescrypt 0 -x -q --xattrs-include='security.*' -f x.aes -C o4
+	refute getfattr -n security.capability o4/d/prog
+	run_aescrypt 0 -x -q -p --xattrs-include='security.*' -f x.aes -C o5
+	getfattr -n security.capability o5/d/prog
+	# -c takes the patterns too
+	run_aescrypt 0 -c -q --xattrs-exclude='trusted.*' "${FAST_KDF[@]}" -f y.aes d
+	refute grep -q trusted.t <<< "$("$AESCRYPT" -d -q y.aes | tar --xattrs -tvvf -)"
+	# and they belong to -c and -x only
+	run_aescrypt 2 -t --xattrs-include='user.*' -f x.aes
+	assert_match "does not apply to -t"
+}
+
 @test "an attribute that cannot be set is a warning naming it, and exit 1" {
 	xattrs_ok || skip "this file system has no user xattrs"
 	[ "$(id -u)" -eq 0 ] || skip "needs root to make trusted.* attributes"
 	mkdir d && echo 1 > d/a && setfattr -n trusted.t -v 1 d/a
 	run_aescrypt 0 -c -q --xattrs "${FAST_KDF[@]}" -f t.aes d
 	mkdir o && chown 65534 o t.aes && chmod 711 "$T"
-	run setpriv --reuid=65534 --regid=65534 --clear-groups -- "$AESCRYPT" -x -q --xattrs -f t.aes -C o
+	run setpriv --reuid=65534 --regid=65534 --clear-groups -- "$AESCRYPT" -x -q --xattrs-include='trusted.*' -f t.aes -C o
 	[ "$status" -eq 1 ]
 	assert_match "warning: d/a: cannot set extended attribute trusted.t: Operation not permitted"
 	[ "$(cat o/d/a)" = 1 ]

@@ -482,6 +482,43 @@ case_modes_and_lost(void)
 	    "lost: a member the hook calls damaged is not made");
 }
 
+/* Which attributes travel (xattr.h), as GNU tar 1.34 decides. */
+static void
+case_xattr_filter(void)
+{
+	static char *trusted[] = { "trusted.*" }, *security[] = { "security.*" };
+	static char *secret[] = { "user.secret*" };
+	static const struct ae_xattr_filter inc_t = { trusted, 1, NULL, 0 };
+	static const struct ae_xattr_filter inc_s = { security, 1, NULL, 0 };
+	static const struct ae_xattr_filter exc = { NULL, 0, secret, 1 };
+	static const struct {
+		const struct ae_xattr_filter *f;
+		const char *name;
+		int restore, perms, want;
+	} c[] = {
+		{ NULL, "user.a", 1, 0, 1 }, { NULL, "trusted.a", 1, 0, 0 },
+		{ NULL, "security.selinux", 1, 1, 0 },
+		{ NULL, "security.capability", 1, 1, 0 },
+		{ NULL, "trusted.a", 0, 0, 1 }, { NULL, "security.capability", 0, 0, 1 },
+		{ NULL, "system.posix_acl_access", 0, 0, 0 },
+		{ NULL, "system.nfs4_acl", 1, 1, 0 },
+		{ &inc_t, "trusted.a", 1, 0, 1 }, { &inc_t, "user.a", 1, 0, 0 },
+		{ &inc_t, "user.a", 0, 0, 0 },
+		{ &inc_s, "security.capability", 1, 0, 0 },
+		{ &inc_s, "security.capability", 1, 1, 1 },
+		{ &inc_s, "security.selinux", 1, 0, 1 },
+		{ &exc, "user.secret1", 1, 0, 0 }, { &exc, "user.a", 1, 0, 1 },
+		{ &exc, "user.secret1", 0, 0, 0 }, { &exc, "trusted.a", 0, 0, 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++)
+		CHECK(ae_xattr_wanted(c[i].f, c[i].name, c[i].restore,
+		    c[i].perms) == c[i].want, "xattr filter %zu: %s on %s%s: "
+		    "want %d", i, c[i].name, c[i].restore ? "-x" : "-c",
+		    c[i].perms ? " -p" : "", c[i].want);
+}
+
 static void
 all_cases(void)
 {
@@ -513,6 +550,7 @@ main(void)
 		return 2;
 	}
 	close(fd);
+	case_xattr_filter();
 	mode_flags = 0;
 	all_cases();
 	mode_flags = AE_DW_NAMED_TEMPS;
