@@ -71,103 +71,158 @@ done:
 	return st;
 }
 
-int
-cmd_decrypt(const struct opts *o)
-{
+/* -d's state, for the steps below. */
+struct decrypt {
 	struct run_stats rs;
 	struct ae_pipe_params pp;
-	struct ae_diag d = { 0 };
-	uint8_t file_key[AE_FILE_KEY_LEN];
+	struct ae_diag d;
 	struct ae_header h;
 	struct streams io;
 	struct salvage sv;
-	uint64_t w0 = ae_wall_ns();
 	ae_gcm_ctx gcm, igcm;
 	struct ae_index ix;
-	int st, err, have_ix = 0;
+	int have_ix;
+	uint64_t w0;
+};
 
-	memset(&rs, 0, sizeof rs);
-	memset(&sv, 0, sizeof sv);
-	rs.decrypt = 1;
-	run_streams_init(&io);
-	if ((st = run_input_open(&io.in, o->input, o)) != EXIT_OK)
-		return st;
-	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
-	st = keys_unlock(o, io.in.name, &io.reader, &h, file_key, &rs);
-	if (st != EXIT_OK) {
-		run_input_close(&io.in);
-		return st;
-	}
-	ae_header_payload_cipher(&h, file_key, &gcm);
-	if (h.payload_type == AE_PAYLOAD_PAX_INDEXED)
-		ae_index_cipher(&h, file_key, &igcm);
-	ae_wipe(file_key, sizeof file_key);
+/* --salvage: keep what could be read, never under the name asked for,
+ * as OUT.damaged (in place for standard output and devices: said so).
+ * err is the run's failure (a cut, a damaged frame), or AE_OK when only
+ * chunks were lost.  Returns the exit status. */
+static int
+keep_damaged(struct decrypt *c, int err)
+{
+	size_t lost = salvage_count(&c->sv);
+	int st;
 
-	if ((st = outfile_open(&io.out, o->output)) != EXIT_OK)
-		goto done;
-	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
-	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
-	pp.offset = h.len;
+	if (lost > 0)
+		salvage_report(&c->sv, "plaintext");
+	if (err != AE_OK)
+		(void)run_pipe_error(&c->io, err, &c->d);
+	if ((st = outfile_retarget(&c->io.out, ".damaged")) != EXIT_OK
+	    || (st = outfile_commit(&c->io.out)) != EXIT_OK)
+		return st;
+	if (err != AE_OK)
+		msg_hint("the first %llu bytes, every one verified%s, are in %s; "
+		    "what followed could not be read", (unsigned long long)
+		    c->rs.pipe.plain_bytes, lost > 0 ? " (zeros where chunks "
+		    "were lost)" : "", c->io.out.name);
+	else
+		msg_hint("%zu chunk%s lost; what could be read is in %s, with "
+		    "zeros where the lost bytes were", lost, lost == 1 ? "" :
+		    "s", c->io.out.name);
+	return EXIT_DATA;
+}
+
+/* A failed run without --salvage: nothing under the name asked for. */
+static int
+decrypt_failed(struct decrypt *c, int err)
+{
+	int st = run_pipe_error(&c->io, err, &c->d);
+
+	if (st == EXIT_PIPE)
+		;   /* the reader left: nothing to say (msg.h) */
+	else if (c->io.out.in_place && c->rs.pipe.plain_bytes > 0)
+		msg_error("the output is incomplete: only the first %llu bytes "
+		    "were written, and they must not be used as a whole",
+		    (unsigned long long)c->rs.pipe.plain_bytes);
+	else if (!c->io.out.in_place)
+		msg_hint("%s was not written", c->io.out.name);
+	outfile_abort(&c->io.out);
+	return st;
+}
+
+/* The pipeline's parameters, with --salvage's hooks: an archive's index
+ * steps over a damaged frame. */
+static void
+decrypt_params(struct decrypt *c, const struct opts *o)
+{
+	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
+	run_pipe_params(o, &c->gcm, c->h.chunk_log2, &c->io, &c->pp);
+	c->pp.offset = c->h.len;
 	if (o->salvage) {
-		salvage_init(&sv, io.in.name, h.chunk_log2, &io.writer);
-		pp.salvage = 1;
-		pp.damaged = salvage_damaged;
-		pp.damaged_ctx = &sv;
-		/* an archive's index: its record offsets step over a
-		 * damaged frame */
-		if (h.payload_type == AE_PAYLOAD_PAX_INDEXED
-		    && indexed_load(&io, &h, &igcm, o, &ix, NULL)) {
-			have_ix = 1;
-			pp.rec_off = ix.rec_off;
-			pp.nrec = ix.records;
+		salvage_init(&c->sv, c->io.in.name, c->h.chunk_log2,
+		    &c->io.writer);
+		c->pp.salvage = 1;
+		c->pp.damaged = salvage_damaged;
+		c->pp.damaged_ctx = &c->sv;
+		if (c->h.payload_type == AE_PAYLOAD_PAX_INDEXED
+		    && indexed_load(&c->io, &c->h, &c->igcm, o, &c->ix, NULL)) {
+			c->have_ix = 1;
+			c->pp.rec_off = c->ix.rec_off;
+			c->pp.nrec = c->ix.records;
 		}
 	}
-	pp.trailer = h.payload_type == AE_PAYLOAD_PAX_INDEXED;
-	run_progress_start(o, 1, io.in.fd, 0, h.len, io.out.fd);
-	err = ae_pipe_decode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
-	if (err == AE_OK && pp.trailer)
-		err = run_index_tail(&pp, &igcm, &io.reader, h.len +
-		    rs.pipe.wire_bytes, rs.pipe.records, &d);
+	c->pp.trailer = c->h.payload_type == AE_PAYLOAD_PAX_INDEXED;
+}
+
+/* Decode into the open output; commit it, keep what was read, or remove
+ * it.  Returns the exit status. */
+static int
+decrypt_run(struct decrypt *c, const struct opts *o)
+{
+	int err;
+
+	decrypt_params(c, o);
+	run_progress_start(o, 1, c->io.in.fd, 0, c->h.len, c->io.out.fd);
+	err = ae_pipe_decode(&c->pp, &c->io.reader, &c->io.writer, &c->rs.pipe,
+	    &c->d);
+	if (err == AE_OK && c->pp.trailer)
+		err = run_index_tail(&c->pp, &c->igcm, &c->io.reader, c->h.len
+		    + c->rs.pipe.wire_bytes, c->rs.pipe.records, &c->d);
 	progress_stop();
-	if (err == AE_OK && o->salvage && salvage_count(&sv) > 0) {
-		/* What could be read is kept, never under the name asked
-		 * for: the lost chunks are zeros in it. */
-		salvage_report(&sv, "plaintext");
-		if ((st = outfile_retarget(&io.out, ".damaged")) == EXIT_OK
-		    && (st = outfile_commit(&io.out)) == EXIT_OK) {
-			msg_hint("%zu chunk%s lost; what could be read is in "
-			    "%s, with zeros where the lost bytes were",
-			    salvage_count(&sv), salvage_count(&sv) == 1 ? "" :
-			    "s", io.out.name);
-			st = EXIT_DATA;
-		}
-		goto done;
+	/* --salvage keeps what was verified when chunks were lost, or when
+	 * the input is cut or a frame cannot be followed (the data errors);
+	 * an I/O error or a signal ends it as any run */
+	if (o->salvage && ((err == AE_OK && salvage_count(&c->sv) > 0)
+	    || (err != AE_OK && exit_for(err) == EXIT_DATA && err != AE_EKEY)))
+		return keep_damaged(c, err);
+	if (err != AE_OK)
+		return decrypt_failed(c, err);
+	if ((err = outfile_commit(&c->io.out)) != EXIT_OK)
+		return err;         /* (an exit status) */
+	run_finish_stats(o, &c->rs, c->w0, &c->gcm, &c->io);
+	return EXIT_OK;
+}
+
+int
+cmd_decrypt(const struct opts *o)
+{
+	uint8_t file_key[AE_FILE_KEY_LEN];
+	struct decrypt *c = ae_secret_alloc(sizeof *c);
+	int st;
+
+	if (c == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
 	}
-	if (err != AE_OK) {
-		if (o->salvage && salvage_count(&sv) > 0)
-			salvage_report(&sv, "plaintext");
-		st = run_pipe_error(&io, err, &d);
-		if (st == EXIT_PIPE)
-			;   /* the reader left: nothing to say (msg.h) */
-		else if (io.out.in_place && rs.pipe.plain_bytes > 0)
-			msg_error("the output is incomplete: only the first "
-			    "%llu bytes were written, and they must not be used "
-			    "as a whole", (unsigned long long)rs.pipe.plain_bytes);
-		else if (!io.out.in_place)
-			msg_hint("%s was not written", io.out.name);
-		outfile_abort(&io.out);
-		goto done;
+	c->w0 = ae_wall_ns();
+	c->rs.decrypt = 1;
+	run_streams_init(&c->io);
+	if ((st = run_input_open(&c->io.in, o->input, o)) != EXIT_OK)
+		goto out;
+	ae_fd_init(&c->io.rd, c->io.in.fd, &signals_stop, &c->io.cancel);
+	st = keys_unlock(o, c->io.in.name, &c->io.reader, &c->h, file_key,
+	    &c->rs);
+	if (st != EXIT_OK) {
+		run_input_close(&c->io.in);
+		goto out;
 	}
-	if ((st = outfile_commit(&io.out)) == EXIT_OK)
-		run_finish_stats(o, &rs, w0, &gcm, &io);
-done:
+	ae_header_payload_cipher(&c->h, file_key, &c->gcm);
+	if (c->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
+		ae_index_cipher(&c->h, file_key, &c->igcm);
+	ae_wipe(file_key, sizeof file_key);
+	if ((st = outfile_open(&c->io.out, o->output)) == EXIT_OK)
+		st = decrypt_run(c, o);
 	if (o->salvage)
-		salvage_free(&sv);
-	if (have_ix)
-		ae_index_free(&ix);
-	ae_gcm_wipe(&gcm);
-	if (h.payload_type == AE_PAYLOAD_PAX_INDEXED)
-		ae_gcm_wipe(&igcm);
-	run_input_close(&io.in);
+		salvage_free(&c->sv);
+	if (c->have_ix)
+		ae_index_free(&c->ix);
+	ae_gcm_wipe(&c->gcm);
+	if (c->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
+		ae_gcm_wipe(&c->igcm);
+	run_input_close(&c->io.in);
+out:
+	ae_secret_free(c, sizeof *c);
 	return st;
 }

@@ -1,17 +1,73 @@
+/*
+ * outfile.c -- outputs that appear under their name only when complete
+ * (contract in outfile.h).
+ */
 #include "config.h"
 #include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "crypto/random.h"
 #include "exitcode.h"
 #include "msg.h"
+
+/* A fresh temp name for base in o's directory, into o->tmp (which has
+ * room): ".BASE.aescrypt-" and 12 random hex digits.  0 or -1. */
+static int
+temp_name(struct outfile *o, const char *base, size_t cap)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint8_t rnd[6];
+	char suffix[13];
+	int i;
+
+	if (ae_random(rnd, sizeof rnd) != AE_OK)
+		return -1;
+	for (i = 0; i < 6; i++) {
+		suffix[2 * i] = hex[rnd[i] >> 4];
+		suffix[2 * i + 1] = hex[rnd[i] & 15];
+	}
+	suffix[12] = '\0';
+	snprintf(o->tmp, cap, ".%s.aescrypt-%s", base, suffix);
+	return 0;
+}
+
+/*
+ * A file with no name in o's directory, if this system can make one and
+ * name it later.  How it will be named is learnt at once, on a second
+ * nameless file linked under a temp name and removed again (a nameless
+ * file cannot be linked a second time once its first name is gone), so
+ * the commit cannot find the data unnameable.  The descriptor, or -1:
+ * then a named temp it is.
+ */
+static int
+open_anon(struct outfile *o, const char *base, size_t cap)
+{
+	int fd = ae_anon_create(o->dirfd), probe;
+
+	ae_anon_init(&o->anon_how);
+	if (fd < 0)
+		return -1;
+	if ((probe = ae_anon_create(o->dirfd)) >= 0
+	    && temp_name(o, base, cap) == 0
+	    && ae_anon_link(&o->anon_how, probe, o->dirfd, o->tmp) == 0) {
+		unlinkat(o->dirfd, o->tmp, 0);
+		close(probe);
+		return fd;
+	}
+	if (probe >= 0)
+		close(probe);
+	close(fd);
+	return -1;
+}
 
 int
 outfile_open(struct outfile *o, const char *path)
@@ -61,19 +117,25 @@ outfile_open(struct outfile *o, const char *path)
 	}
 	dir = dirname(copy1);
 	base = basename(copy2);
-	/* A dot name, so ls and globs pass over it while it is incomplete. */
-	snprintf(o->tmp, n, "%s/.%s.aescrypt-XXXXXX", dir, base);
 	/* The directory is held open and the names kept relative to it, so
 	 * the rename still lands there after -C changes the working
 	 * directory. */
 	o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	o->fd = o->dirfd < 0 ? -1 : mkostemp(o->tmp, O_CLOEXEC);
+	/* No name at all while it fills, where the system allows (a
+	 * SIGKILL then leaves nothing); else a dot name, so ls and globs
+	 * pass over it while it is incomplete. */
+	if (o->dirfd >= 0 && (o->fd = open_anon(o, base, n)) >= 0) {
+		o->anon = 1;
+	} else if (o->dirfd >= 0) {
+		snprintf(o->tmp, n, "%s/.%s.aescrypt-XXXXXX", dir, base);
+		if ((o->fd = mkostemp(o->tmp, O_CLOEXEC)) >= 0)
+			o->tmp_base = strrchr(o->tmp, '/') + 1;
+	}
 	if (o->fd < 0) {
 		msg_error("%s: cannot create a file in its directory: %s",
 		    path, strerror(errno));
 		goto fail;
 	}
-	o->tmp_base = strrchr(o->tmp, '/') + 1;
 	if ((o->target_base = strdup(base)) == NULL) {
 		msg_error("out of memory");
 		goto fail;
@@ -81,8 +143,8 @@ outfile_open(struct outfile *o, const char *path)
 	free(copy1);
 	free(copy2);
 	free(resolved);
-	/* mkstemp made it 0600, and so it stays until the commit: the
-	 * partial output may be plaintext.  What it becomes then: */
+	/* It is 0600, and so it stays until the commit: the partial output
+	 * may be plaintext.  What it becomes then: */
 	if (stat(o->name, &st) == 0 && S_ISREG(st.st_mode)) {
 		o->replaces = 1;
 		o->mode = st.st_mode & 07777;
@@ -142,6 +204,30 @@ outfile_retarget(struct outfile *o, const char *suffix)
 	return EXIT_OK;
 }
 
+/* Name the nameless file o->fd as o->target_base: a link where the name
+ * is free, else a link under a temp name renamed over it (the rename
+ * replaces atomically; linkat never does).  0, or -1 with errno. */
+static int
+name_anon(struct outfile *o)
+{
+	size_t n = strlen(o->target_base) + 32;
+
+	if (ae_anon_link(&o->anon_how, o->fd, o->dirfd, o->target_base) == 0)
+		return 0;
+	if (errno != EEXIST || temp_name(o, o->target_base, n) != 0
+	    || ae_anon_link(&o->anon_how, o->fd, o->dirfd, o->tmp) != 0)
+		return -1;
+	if (renameat(o->dirfd, o->tmp, o->dirfd, o->target_base) == 0)
+		return 0;
+	{
+		int e = errno;
+
+		unlinkat(o->dirfd, o->tmp, 0);
+		errno = e;
+	}
+	return -1;
+}
+
 int
 outfile_commit(struct outfile *o)
 {
@@ -163,19 +249,28 @@ outfile_commit(struct outfile *o)
 	if (fchmod(o->fd, o->mode) != 0) {
 		/* keep 0600: safe, and not worth failing the job over */
 	}
-	if (fsync(o->fd) != 0 || close(o->fd) != 0) {
+	if (fsync(o->fd) != 0 || (o->anon && name_anon(o) != 0)) {
 		msg_error("%s: %s", o->name, strerror(errno));
+		outfile_abort(o);
+		return EXIT_SYSTEM;
+	}
+	if (close(o->fd) != 0) {
+		/* (after fsync, a late error of a network file system) */
 		o->fd = -1;
+		msg_error("%s: %s", o->name, strerror(errno));
+		if (o->anon && !o->replaces)
+			unlinkat(o->dirfd, o->target_base, 0);
 		outfile_abort(o);
 		return EXIT_SYSTEM;
 	}
 	o->fd = -1;
-	if (renameat(o->dirfd, o->tmp_base, o->dirfd, o->target_base) != 0) {
+	if (!o->anon && renameat(o->dirfd, o->tmp_base, o->dirfd,
+	    o->target_base) != 0) {
 		msg_error("%s: %s", o->name, strerror(errno));
 		outfile_abort(o);
 		return EXIT_SYSTEM;
 	}
-	/* so the rename is durable */
+	/* so the name is durable */
 	(void)fsync(o->dirfd);
 	release(o);
 	return EXIT_OK;

@@ -1,9 +1,13 @@
 /*
  * outfile.h -- an output that appears under its name only when complete.
  *
- * For -o FILE the data goes to a temp file in the same directory (so the
- * rename is atomic), which is fsynced and renamed over FILE only when the
- * whole job has succeeded; on any failure it is removed.  A half-written
+ * For -o FILE (and -f, and --salvage's FILE.damaged) the data goes to a
+ * file with no name in the same directory (O_TMPFILE, disk/anon.h),
+ * which is fsynced and linked under FILE only when the whole job has
+ * succeeded; on any failure, or a SIGKILL, it is simply gone.  Where the
+ * file system or kernel cannot make or name such a file, a temp name in
+ * the same directory is used and renamed over FILE (so the rename is
+ * atomic), and removed on failure.  A half-written
  * or unauthenticated file never sits under the name the user asked for.
  * Standard output, devices and FIFOs are written in place; they cannot
  * be taken back, so there the caller must say that the output is
@@ -19,6 +23,8 @@
 
 #include <sys/types.h>
 
+#include "disk/anon.h"
+
 struct outfile {
 	int fd;
 	int in_place;      /* written in place: stdout, a device, a FIFO */
@@ -28,6 +34,8 @@ struct outfile {
 	const char *tmp_base;   /* names within dirfd (tmp_base set once the
 	                         * temp file exists) */
 	char *target_base;
+	int anon;           /* fd has no name yet (tmp is scratch) */
+	struct ae_anon anon_how;
 	int replaces;       /* a regular file was at the name: keep its */
 	mode_t mode;        /* mode, or the mode a new file gets */
 	uid_t uid;

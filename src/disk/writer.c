@@ -36,6 +36,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "anon.h"
 #include "beneath.h"
 #include "common/error.h"
 #include "dircache.h"
@@ -68,17 +69,6 @@ struct dirfix {
 	gid_t gid;
 };
 
-/*
- * Files are made with no name at all where the file system allows it
- * (O_TMPFILE), and linked under their final name once complete: one
- * system call instead of a temp name's create and rename, and a crash
- * or SIGKILL leaves nothing behind, where a temp name would stay.  How
- * such a file is named is learnt on the first one: AT_EMPTY_PATH (any
- * caller since Linux 6.10, only with CAP_DAC_READ_SEARCH before), else
- * /proc/self/fd, else not at all, and temp names are used throughout.
- */
-enum { LINK_UNKNOWN, LINK_EMPTY_PATH, LINK_PROC, LINK_NONE };
-
 struct ae_dw {
 	struct ae_dw_params p;
 	struct ae_tar_reader *tr;   /* the member's stream, in ae_dw_member */
@@ -98,7 +88,7 @@ struct ae_dw {
 	struct ae_dircache dc;
 	char tmp_prefix[13];        /* temp names: a random prefix per run */
 	uint64_t tmp_count;         /* and a counter */
-	int link_how;               /* how an O_TMPFILE file gets a name */
+	struct ae_anon anon;        /* how a nameless file gets a name */
 	struct ae_owners owners;    /* names to ids */
 	char norm[AE_TAR_NAME_MAX + 1];     /* the member's name, normalized */
 	char target[AE_TAR_NAME_MAX + 1];   /* a hard link's, normalized */
@@ -342,29 +332,6 @@ make_temp(struct ae_dw *w, int dirfd, char tmp[TMP_NAME],
 	return -1;
 }
 
-/* linkat for an O_TMPFILE descriptor; 0 or -1 with errno. */
-static int
-link_anon(struct ae_dw *w, int fd, int dirfd, const char *name)
-{
-	char path[40];
-	int r;
-
-	if (w->link_how != LINK_PROC) {
-		r = linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
-		if (r == 0)
-			w->link_how = LINK_EMPTY_PATH;
-		/* ENOENT is what a caller without the capability gets */
-		if (r == 0 || w->link_how == LINK_EMPTY_PATH
-		    || (errno != ENOENT && errno != EPERM))
-			return r;
-	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	r = linkat(AT_FDCWD, path, dirfd, name, AT_SYMLINK_FOLLOW);
-	if (r == 0)
-		w->link_how = LINK_PROC;
-	return r;
-}
-
 struct anon {
 	struct ae_dw *w;
 	int fd;
@@ -375,7 +342,7 @@ mk_anon_link(int dirfd, const char *tmp, void *arg)
 {
 	struct anon *a = arg;
 
-	return link_anon(a->w, a->fd, dirfd, tmp);
+	return ae_anon_link(&a->w->anon, a->fd, dirfd, tmp);
 }
 
 static int
@@ -471,20 +438,21 @@ install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
 
 /*
  * A new empty file in dirfd for a member's data, 0600, not under its
- * final name: with no name (*anon = 1) where it can be named later,
- * else under a temp name in tmp.  0, or -1 with errno.
+ * final name: with no name (*anon = 1, anon.h) where it can be named
+ * later, else under a temp name in tmp.  How a nameless file is named is
+ * learnt on the first one, by giving it a temp name.  0, or -1 with
+ * errno.
  */
 static int
 new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
     int *anon)
 {
 	*anon = 0;
-	if (w->link_how != LINK_NONE) {
+	if (w->anon.how != AE_ANON_NONE) {
 		struct anon a = { w, -1 };
 
-		a.fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
-		    0600);
-		if (a.fd >= 0 && w->link_how != LINK_UNKNOWN) {
+		a.fd = ae_anon_create(dirfd);
+		if (a.fd >= 0 && w->anon.how != AE_ANON_UNKNOWN) {
 			*fdp = a.fd;
 			*anon = 1;
 			return 0;
@@ -497,7 +465,7 @@ new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
 				return 0;
 			}
 			close(a.fd);
-			w->link_how = LINK_NONE;
+			w->anon.how = AE_ANON_NONE;
 		}
 		/* else this file system has no O_TMPFILE: a temp name,
 		 * for this file only (another directory may be another
@@ -520,7 +488,7 @@ name_file(struct ae_dw *w, int fd, int anon, int dirfd, char tmp[TMP_NAME],
 
 	if (!anon)
 		return install(w, dirfd, tmp, leaf, m);
-	if (link_anon(w, fd, dirfd, leaf) == 0)
+	if (ae_anon_link(&w->anon, fd, dirfd, leaf) == 0)
 		return 0;
 	if (errno != EEXIST || make_temp(w, dirfd, tmp, mk_anon_link,
 	    &a) != 0) {
@@ -1077,8 +1045,9 @@ ae_dw_open(const struct ae_dw_params *params, struct ae_dw **out)
 		return AE_ENOMEM;
 	w->p = *params;
 	ae_dircache_init(&w->dc, w->p.root);
+	ae_anon_init(&w->anon);
 	if (w->p.flags & AE_DW_NAMED_TEMPS)
-		w->link_how = LINK_NONE;
+		w->anon.how = AE_ANON_NONE;
 	ae_owners_init(&w->owners);
 	if ((w->buf = malloc(DATA_BUF)) == NULL) {
 		free(w);

@@ -362,11 +362,9 @@ rt() {
 		local writer=$!
 		"$AESCRYPT" -e -k k -o out.aes in.fifo 2> err &
 		local pid=$!
-		# wait until the temp file exists, so the signal lands mid-job
-		for i in $(seq 1 100); do
-			compgen -G ".out.aes.aescrypt-*" > /dev/null && break
-			sleep 0.05
-		done
+		# wait until the output holds data, so the signal lands
+		# mid-job
+		wait_writing "$pid" "$T" 1
 		kill -s "$sig" "$pid"
 		rc=0
 		wait "$pid" || rc=$?

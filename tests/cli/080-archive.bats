@@ -179,8 +179,11 @@ src/a" ]
 
 @test "the archive inside the tree being archived is skipped" {
 	mkdir src && echo x > src/a
+	# (where the file system makes nameless files, the archive being
+	# written is not in the tree until it is complete; with a temp name
+	# it is, and is skipped with a warning)
 	run_aescrypt 0 -c "${FAST_KDF[@]}" -f src/self.aes src
-	assert_match "warning: src/self.aes: file is the archive; not dumped"
+	has_tmpfile . || assert_match "warning: src/self.aes: file is the archive; not dumped"
 	run "$AESCRYPT" -t -f src/self.aes
 	[ "$output" = "src/
 src/a" ]

@@ -45,13 +45,14 @@ mode_of() { stat -c %a "$1"; }
 	"$AESCRYPT" -d -k key -o out < in.fifo 2> err 8>&- &
 	local pid=$! i tmp=
 	head -c 1500000 big.aes >&8
-	for i in $(seq 100); do
-		tmp=$(compgen -G '.out.aescrypt-*' || true)
-		[ -n "$tmp" ] && [ -s "$tmp" ] && break
-		sleep 0.05
+	# the file being written (nameless where the file system allows,
+	# else a temp name), through aescrypt's descriptor
+	wait_writing "$pid" "$T" 1
+	for tmp in /proc/"$pid"/fd/*; do
+		case $(readlink "$tmp") in "$T"/*out*) break ;; esac
 	done
-	[ -n "$tmp" ]
-	[ "$(mode_of "$tmp")" = 600 ]
+	[ "$(stat -L -c %a "$tmp")" = 600 ]
+	refute test -e out
 	tail -c +1500001 big.aes >&8
 	exec 8>&-
 	wait "$pid"

@@ -184,3 +184,9 @@ as_unprivileged() {
 		run "$@"
 	fi
 }
+
+# header_len FILE: the container header's length (its bytes 9-10): where
+# record 0 starts.
+header_len() {
+	od -An -tu2 --endian=big -j9 -N2 "$1" | tr -d ' '
+}

@@ -1,0 +1,56 @@
+/*
+ * anon.c -- nameless files, named when complete (contract in anon.h).
+ */
+#include "config.h"
+#include "anon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+void
+ae_anon_init(struct ae_anon *a)
+{
+	a->how = AE_ANON_UNKNOWN;
+}
+
+int
+ae_anon_create(int dirfd)
+{
+#ifdef O_TMPFILE
+	return openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+#else
+	(void)dirfd;
+	errno = EOPNOTSUPP;
+	return -1;
+#endif
+}
+
+int
+ae_anon_link(struct ae_anon *a, int fd, int dirfd, const char *name)
+{
+	char path[40];
+	int r;
+
+	if (a->how == AE_ANON_NONE) {
+		errno = EPERM;
+		return -1;
+	}
+	if (a->how != AE_ANON_PROC) {
+		r = linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
+		if (r == 0)
+			a->how = AE_ANON_EMPTY_PATH;
+		/* ENOENT is what a caller without the capability gets */
+		if (r == 0 || a->how == AE_ANON_EMPTY_PATH
+		    || (errno != ENOENT && errno != EPERM))
+			return r;
+	}
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	r = linkat(AT_FDCWD, path, dirfd, name, AT_SYMLINK_FOLLOW);
+	if (r == 0)
+		a->how = AE_ANON_PROC;
+	else if (a->how == AE_ANON_UNKNOWN && errno != EEXIST)
+		a->how = AE_ANON_NONE;
+	return r;
+}
