@@ -37,14 +37,27 @@ add_recipient(struct ae_recipient **v, size_t *n, const struct ae_recipient *r)
 	return 0;
 }
 
-/* Report a recipient that does not parse; where is "FILE:LINE" or
- * NULL for a -r string. */
+/* Report a recipient that does not parse; where is "FILE: line N" or
+ * NULL for a -r string.  A secret key given as a recipient is named for
+ * what it is and never printed: it may be the user's own identity. */
 static int
 bad_recipient(const char *s, const char *where, int err,
     const struct ae_diag *d)
 {
 	char q[1024];
 
+	if (ae_recipient_is_secret(s)) {
+		if (where != NULL)
+			msg_error("%s: a secret key, not a recipient (it is not "
+			    "shown)", where);
+		else
+			msg_error("-r was given a secret key, not a recipient "
+			    "(it is not shown)");
+		msg_hint("did you mean -i (an identity, for -d, -t and -x)? A "
+		    "recipient is the public half: age1... or 'ssh-ed25519 "
+		    "AAAA...' (age-keygen -y or ssh-keygen -y prints it)");
+		return EXIT_USAGE;
+	}
 	names_quote(s, q, sizeof q);
 	if (where != NULL)
 		msg_error("%s: %s", where, d->what);
@@ -101,9 +114,16 @@ recipient_line(char *line, const char *where, void *arg)
 	struct rlist *l = arg;
 	struct ae_recipient r;
 	struct ae_diag d = { 0 };
-	int e = ae_recipient_parse(line, &r, &d);
+	int e;
 
-	if (e != AE_OK)
+	if (ae_recipient_is_ca(line)) {
+		/* authorized_keys and known_hosts have them beside the keys
+		 * of people: they sign keys, and are no one's recipient */
+		msg_warn("%s: a certificate authority's key, not a recipient; "
+		    "skipped", where);
+		return EXIT_OK;
+	}
+	if ((e = ae_recipient_parse(line, &r, &d)) != AE_OK)
 		return bad_recipient(line, where, e, &d);
 	if (add_recipient(l->v, l->n, &r) != 0) {
 		msg_error("out of memory");

@@ -194,6 +194,32 @@ key_error(const char *name, const struct ae_header *h, int tried_key,
 }
 
 /* Read the header and open it with the user's secrets. */
+/* None of the ways in that the user gave fits a slot of the file: say
+ * which ways the file has.  Returns EXIT_KEY. */
+static int
+no_way_in(const char *name, int use_ids, unsigned nk, unsigned np,
+    unsigned nr)
+{
+	if (nr > 0 && nk == 0 && np == 0) {
+		msg_error("%s: this file opens only with an identity (%u "
+		    "recipient slot%s)", name, nr, nr == 1 ? "" : "s");
+		msg_hint("give its private key with -i FILE");
+	} else if (use_ids && nr == 0) {
+		msg_error("%s: this file has no recipient slot, so no identity "
+		    "can open it", name);
+		msg_hint(np > 0 ? "drop -i to be asked for the passphrase" :
+		    "give its key file with -k FILE");
+	} else if (np == 0) {
+		msg_error("%s: this file opens only with a key file", name);
+		msg_hint("give it with -k FILE");
+	} else {
+		msg_error("%s: this file has no key-file slot, only a "
+		    "passphrase", name);
+		msg_hint("drop -k to be asked for the passphrase");
+	}
+	return EXIT_KEY;
+}
+
 int
 keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
     struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
@@ -244,26 +270,7 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 	if (!(use_key && nk > 0) && !(use_pass && np > 0)
 	    && !(use_ids && nr > 0)) {
 		secret_wipe(&pass);
-		if (nr > 0 && nk == 0 && np == 0) {
-			msg_error("%s: this file opens only with an identity "
-			    "(%u recipient slot%s)", name, nr, nr == 1 ? "" :
-			    "s");
-			msg_hint("give its private key with -i FILE");
-		} else if (use_ids && nr == 0) {
-			msg_error("%s: this file has no recipient slot, so no "
-			    "identity can open it", name);
-			msg_hint(np > 0 ? "drop -i to be asked for the "
-			    "passphrase" : "give its key file with -k FILE");
-		} else if (np == 0) {
-			msg_error("%s: this file opens only with a key file",
-			    name);
-			msg_hint("give it with -k FILE");
-		} else {
-			msg_error("%s: this file has no key-file slot, only "
-			    "a passphrase", name);
-			msg_hint("drop -k to be asked for the passphrase");
-		}
-		return EXIT_KEY;
+		return no_way_in(name, use_ids, nk, np, nr);
 	}
 	memset(&u, 0, sizeof u);
 	ae_kdf_default_limits(&u.limits);
@@ -318,6 +325,10 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 		return msg_core_error(name, err, &d);
 	if (atomic_load(&signals_stop))
 		return msg_interrupted();
+	if (nr > 0 && (nk > 0 || np > 0) && !use_ids)
+		/* (made by versions before 0.2, which allowed it) */
+		msg_note("%s also has recipient slots: whoever holds one of "
+		    "their keys could have written what it holds", name);
 	return EXIT_OK;
 }
 

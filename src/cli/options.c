@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "container/deflate.h"
+#include "container/recipient.h"
 #include "container/format.h"
 #include "crypto/gcm.h"
 #include "exitcode.h"
@@ -558,8 +559,8 @@ static int
 check_recipient_arg(const char *v)
 {
 	if (strncasecmp(v, "age1", 4) == 0 || strstr(v, "ssh-") != NULL
-	    || strstr(v, "ecdsa-") != NULL)
-		return EXIT_OK;
+	    || strstr(v, "ecdsa-") != NULL || ae_recipient_is_secret(v))
+		return EXIT_OK;     /* (a secret is named later, unshown) */
 	msg_error("-r names a recipient (an age1... key or an 'ssh-ed25519 "
 	    "AAAA...' line), not '%s'", v);
 	msg_hint("tar's -r (append) has no equivalent: an aescrypt archive "
@@ -699,6 +700,23 @@ check_mode_options(const struct opts *o)
 	return EXIT_OK;
 }
 
+/* A passphrase or a key file beside recipients (-c, -e): refused, as
+ * age refuses a passphrase beside other recipients. */
+static int
+check_slots(const struct opts *o)
+{
+	if (o->nrecipients + o->nrecipient_files == 0 || (o->keyfile == NULL
+	    && !o->want_pass && o->pass_src == PASS_NONE))
+		return EXIT_OK;
+	msg_error("%s cannot be given beside recipients (-r, -R): anyone "
+	    "holding a recipient's key could then write a file that the %s "
+	    "opens as one of yours", o->keyfile != NULL ? "-k" :
+	    "a passphrase", o->keyfile != NULL ? "key file" : "passphrase");
+	msg_hint("to open the file yourself too, add your own public key as "
+	    "another recipient (aescrypt --gen-identity, or age-keygen)");
+	return EXIT_USAGE;
+}
+
 /* Options that do not go together whatever the mode. */
 static int
 check_pairs(const struct opts *o)
@@ -721,6 +739,8 @@ check_pairs(const struct opts *o)
 		msg_error("--test prints nothing; use -t -v to list");
 		return EXIT_USAGE;
 	}
+	if ((o->mode == 'c' || o->mode == 'e') && check_slots(o) != EXIT_OK)
+		return EXIT_USAGE;
 	return check_mode_options(o);
 }
 

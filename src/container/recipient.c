@@ -106,6 +106,29 @@ recipient_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
 	return AE_OK;
 }
 
+/* Whether the token p[0, n) before a key type makes the line a
+ * certificate authority's (or a revoked key's): a known_hosts marker,
+ * or "cert-authority" among the comma-separated authorized_keys
+ * options. */
+static int
+ca_token(const char *p, size_t n)
+{
+	size_t i = 0, k;
+
+	if ((n >= 15 && strncmp(p, "@cert-authority", 15) == 0)
+	    || (n >= 8 && strncmp(p, "@revoked", 8) == 0))
+		return 1;
+	while (i < n) {
+		k = i;
+		while (k < n && p[k] != ',')
+			k++;
+		if (k - i == 14 && strncmp(p + i, "cert-authority", 14) == 0)
+			return 1;
+		i = k + 1;
+	}
+	return 0;
+}
+
 /* An OpenSSH public key line: [options] type base64 [comment]. */
 static int
 parse_ssh_line(const char *s, struct ae_recipient *r, struct ae_diag *d)
@@ -126,6 +149,10 @@ parse_ssh_line(const char *s, struct ae_recipient *r, struct ae_diag *d)
 			tok = p;
 			break;
 		}
+		if (ca_token(p, tl))
+			return bad(d, AE_ENOTSUP, "a certificate authority's key "
+			    "(it signs keys; it is no one's recipient)",
+			    (size_t)(p - s));
 		p += tl;
 	}
 	if (tok == NULL)
@@ -152,9 +179,43 @@ parse_ssh_line(const char *s, struct ae_recipient *r, struct ae_diag *d)
 }
 
 int
+ae_recipient_is_ca(const char *s)
+{
+	const char *p = s;
+	size_t tl;
+
+	while (*p != '\0') {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if ((tl = strcspn(p, " \t")) == 0)
+			break;
+		if (strncmp(p, "ssh-", 4) == 0 || strncmp(p, "ecdsa-", 6) == 0
+		    || strncmp(p, "sk-", 3) == 0)
+			return 0;
+		if (ca_token(p, tl))
+			return 1;
+		p += tl;
+	}
+	return 0;
+}
+
+int
+ae_recipient_is_secret(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncasecmp(s, "AGE-SECRET-KEY-", 15) == 0)
+		return 1;
+	return strncmp(s, "-----BEGIN ", 11) == 0
+	    && strstr(s, "PRIVATE KEY-----") != NULL;
+}
+
+int
 ae_recipient_parse(const char *s, struct ae_recipient *r, struct ae_diag *d)
 {
 	memset(r, 0, sizeof *r);
+	if (ae_recipient_is_secret(s))
+		return bad(d, AE_EINVAL, "a secret key, not a recipient", 0);
 	if (strncasecmp(s, "age1", 4) == 0) {
 		int e = bech32_key(s, HRP_RECIPIENT, r->pub, d);
 

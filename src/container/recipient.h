@@ -40,12 +40,29 @@ struct ae_identity {
 #define AE_IDENTITY_TEXT_MAX 80
 
 /*
+ * Whether s is (the first line of) a secret key given where a recipient
+ * belongs: an age identity ("AGE-SECRET-KEY-", any case) or a PEM
+ * private key block ("-----BEGIN ... PRIVATE KEY-----").  Such a string
+ * must never be echoed in a message.  1 or 0.
+ */
+int ae_recipient_is_secret(const char *s);
+
+/* Whether the OpenSSH line s is a certificate authority's key (or a
+ * revoked one): an option or marker before its key type says so.  1 or
+ * 0. */
+int ae_recipient_is_ca(const char *s);
+
+/*
  * Parse one recipient: "age1..." or an OpenSSH public key line
  * (options before the key type, as authorized_keys has them, are
  * skipped).  Returns 0; AE_EFORMAT for a malformed one (d->what says
  * why, d->offset is the 0-based position of the bad character, or the
  * string's length for a checksum or length error); AE_ENOTSUP for an
- * SSH key of another type (d->what names it: RSA, ECDSA, ...).
+ * SSH key of another type (d->what names it: RSA, ECDSA, ...) or a
+ * certificate authority's key (the authorized_keys option
+ * "cert-authority", the known_hosts marker "@cert-authority", or
+ * "@revoked"), which is trusted to sign keys and is no one's recipient;
+ * AE_EINVAL for a secret key (ae_recipient_is_secret).
  */
 int ae_recipient_parse(const char *s, struct ae_recipient *r,
     struct ae_diag *d);

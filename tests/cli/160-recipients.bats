@@ -41,21 +41,16 @@ setup() {
 	cmp me.txt before
 }
 
-@test "age-keygen and ssh-keygen keys round-trip -e/-d with several recipients and a passphrase slot" {
-	printf 'pw\n' > pw
-	run_aescrypt 0 -e -q -r "$AGE_R" -R ssh.key.pub -P --passphrase-file pw "${FAST_KDF[@]}" -o d.aes data.bin
+@test "age-keygen and ssh-keygen keys round-trip -e/-d with several recipients" {
+	run_aescrypt 0 -e -q -r "$AGE_R" -R ssh.key.pub "${FAST_KDF[@]}" -o d.aes data.bin
 	run_aescrypt 0 --info d.aes
 	assert_match "slot 0: +recipient, X25519"
 	assert_match "slot 1: +recipient, ssh-ed25519"
-	assert_match "slot 2: +passphrase"
 	for id in age.key ssh.key; do
 		rm -f out.bin
 		run_aescrypt 0 -d -q -i $id -o out.bin d.aes
 		cmp data.bin out.bin
 	done
-	rm -f out.bin
-	run_aescrypt 0 -d -q --passphrase-file pw -o out.bin d.aes
-	cmp data.bin out.bin
 	# several -i: the one that matches is used
 	age-keygen -o other.key 2> /dev/null
 	rm -f out.bin
@@ -122,10 +117,10 @@ setup() {
 	run_aescrypt 3 -d -q -i o1.key -i o2.key -o out.bin a.aes
 	assert_match "a.aes: no identity matched: 2 recipient slots, 2 identities tried"
 	assert_no_output . out.bin
-	printf 'pw\n' > pw
-	"$AESCRYPT" -e -q -r "$AGE_R" -P --passphrase-file pw "${FAST_KDF[@]}" -o b.aes data.bin
-	run_aescrypt 3 -d -q -i o1.key -o out.bin b.aes
-	assert_match "no identity matched: 1 recipient slot, 1 identity tried"
+	# a file with a passphrase slot beside its recipient slots (as
+	# aescrypt 0.1 made them; the sample keeps one)
+	run_aescrypt 3 -d -q -i o1.key -o out.bin "$SAMPLES/good-recipients-pass.aes"
+	assert_match "no identity matched: 2 recipient slots, 1 identity tried"
 	assert_match "hint: this file also opens with a passphrase"
 	# an identity for a file with no recipient slot
 	make_key k
@@ -208,4 +203,55 @@ setup() {
 	echo "# ${lines[0]}" >&3
 	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
 	[[ ${lines[0]} =~ ^header:\ [0-9]+\ cases,\ 0\ wrong ]]
+}
+
+@test "a passphrase or key file beside recipients is refused, as age refuses it; an old such file opens with a note" {
+	printf 'pw\n' > pw
+	make_key k
+	run_aescrypt 2 -e -q -r "$AGE_R" -P --passphrase-file pw -o x.aes data.bin
+	assert_match "a passphrase cannot be given beside recipients"
+	assert_match "hint: to open the file yourself too, add your own public key"
+	run_aescrypt 2 -c -q -R ssh.key.pub -k k -f x.aes data.bin
+	assert_match "-k cannot be given beside recipients"
+	run_aescrypt 2 -e -q -r "$AGE_R" --passphrase-file pw -o x.aes data.bin
+	assert_no_output . x.aes
+	# -d of a file made so by aescrypt 0.1: it opens, and says what that
+	# means for the passphrase holder
+	run_aescrypt 0 -d -q --passphrase-file "$SAMPLES/sample.pass" -o out.bin "$SAMPLES/good-recipients-pass.aes"
+	assert_match "note: .*good-recipients-pass.aes also has recipient slots: whoever holds one of their keys could have written what it holds"
+}
+
+@test "a secret key given as a recipient is named for what it is and never printed" {
+	local secret
+	secret=$(grep AGE-SECRET-KEY age.key)
+	run_aescrypt 2 -e -q -r "$secret" -o x.aes data.bin
+	assert_match "-r was given a secret key, not a recipient \(it is not shown\)"
+	assert_match "did you mean -i"
+	refute_match "${secret:15:20}"
+	# an identity file given to -R, and an OpenSSH private key
+	run_aescrypt 2 -e -q -R age.key -o x.aes data.bin
+	assert_match "age.key: line [0-9]+: a secret key, not a recipient"
+	refute_match "${secret:15:20}"
+	run_aescrypt 2 -e -q -R ssh.key -o x.aes data.bin
+	assert_match "ssh.key: line 1: a secret key, not a recipient"
+	refute_match "$(sed -n 2p ssh.key | cut -c1-20)"
+	assert_no_output . x.aes
+}
+
+@test "-R skips certificate authorities' keys in authorized_keys and known_hosts lines, with a warning each" {
+	{
+		echo "cert-authority,principals=\"admin\" $(cat ssh.key.pub)"
+		echo "@cert-authority *.example.com $(cat ssh.key.pub)"
+		echo "$AGE_R"
+	} > keys
+	run_aescrypt 0 -e -q -R keys -o x.aes data.bin
+	assert_match "keys: line 1: a certificate authority's key, not a recipient; skipped"
+	assert_match "keys: line 2: a certificate authority's key, not a recipient; skipped"
+	run_aescrypt 0 --info x.aes
+	assert_match "slot 0: +recipient, X25519"
+	refute_match "ssh-ed25519"
+	# a CA line alone leaves no recipient
+	head -1 keys > ca-only
+	run_aescrypt 2 -e -q -R ca-only -o y.aes data.bin
+	assert_match "no recipient in the files given with -R"
 }
