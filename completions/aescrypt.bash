@@ -98,7 +98,7 @@ _aescrypt() {
 		COMPREPLY=($(compgen -W '-c --create -t --list -x --extract
 		    -e --encrypt -d --decrypt --test --info --info=json
 		    --gen-key -f --file -C --directory -O --to-stdout
-		    --strip-components --wildcards -z --gzip
+		    --strip-components --max-size --wildcards -z --gzip
 		    --xattrs --no-xattrs --xattrs-include --xattrs-exclude
 		    --acls --no-acls
 		    -r --recipient -R --recipients-file -i --identity --gen-identity

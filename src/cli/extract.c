@@ -44,6 +44,7 @@ struct xrun {
 	size_t lost;                /* members not extracted for it */
 	int partial;                /* some member was skipped (exit 1) */
 	int fatal;                  /* exit status that ends the run */
+	uint64_t archive_size;      /* the input's, if a regular file; or 0 */
 	struct ae_tar_member m, stripped;
 };
 
@@ -186,6 +187,36 @@ write_all(int fd, const uint8_t *b, size_t n)
 }
 
 /*
+ * -O writes a sparse member's holes as zeros: a 426-byte archive can
+ * state a size of 2^62 bytes.  The most -O writes of one member is
+ * --max-size, else 1,000 times the archive (when it is a regular file)
+ * and at least 1 GiB.  0, or EXIT_LIMIT (reported).
+ */
+static int
+stdout_limit(struct xrun *x, const struct ae_tar_member *m)
+{
+	uint64_t limit = x->o->max_size;
+	char q[1024];
+
+	if (limit == 0 && m->map == NULL)
+		return EXIT_OK;     /* its data is all in the archive */
+	if (limit == 0)
+		limit = x->archive_size > (1ull << 30) / 1000 ?
+		    (x->archive_size > UINT64_MAX / 1000 ? UINT64_MAX :
+		    1000 * x->archive_size) : 1ull << 30;
+	if (m->size <= limit)
+		return EXIT_OK;
+	msg_error("%s: %llu bytes (%llu of them in the archive) are over the "
+	    "limit of %llu bytes that -O writes of one member",
+	    names_quote(m->path, q, sizeof q), (unsigned long long)m->size,
+	    (unsigned long long)m->stored, (unsigned long long)limit);
+	msg_hint("%s", x->o->max_size != 0 ? "--max-size sets the limit" :
+	    "the limit is 1,000 times the archive, at least 1 GiB; "
+	    "--max-size sets another");
+	return EXIT_LIMIT;
+}
+
+/*
  * -O: a regular member's data to standard output, as tar -xO writes it
  * (other members have no data and are passed over).  The data has
  * authenticated chunk by chunk before it gets here, as -d's has; if the
@@ -206,6 +237,8 @@ member_to_stdout(struct xrun *x, struct ae_tar_reader *tr,
 		putc('\n', stderr);
 	}
 	if (m->type != '0' && m->type != '7')
+		return;
+	if ((x->fatal = stdout_limit(x, m)) != EXIT_OK)
 		return;
 	for (;;) {
 		/* holes as zeros: stdout is a stream */
@@ -300,6 +333,13 @@ pass_over(struct xrun *x, const struct ae_tar_member *m)
 	}
 	if (m->type == 'V')
 		return 1;       /* a volume label: nothing to make */
+	if (x->dw != NULL && x->o->max_size != 0 && m->size > x->o->max_size) {
+		msg_warn("%s: %llu bytes, over --max-size; not extracted",
+		    names_quote(m->path, q, sizeof q),
+		    (unsigned long long)m->size);
+		x->partial = 1;
+		return 1;
+	}
 	return m->after_gap && x->salvage != NULL && after_gap(x, m);
 }
 
@@ -550,6 +590,12 @@ cmd_extract(const struct opts *o)
 		goto out;
 	if ((st = unpack_open_keys(u, o)) != EXIT_OK)
 		goto out;
+	{
+		struct stat sb;
+
+		if (fstat(u->io.in.fd, &sb) == 0 && S_ISREG(sb.st_mode))
+			x->archive_size = (uint64_t)sb.st_size;
+	}
 	st = extract_open(x, u, o, &sel);
 	xrun_close(x);
 	/* Only a whole archive can say a member is not in it. */

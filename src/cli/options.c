@@ -37,7 +37,7 @@ enum {
 	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
 	OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS, OPT_NO_ACLS, OPT_GEN_IDENTITY,
 	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_XATTRS_INCLUDE,
-	OPT_XATTRS_EXCLUDE
+	OPT_XATTRS_EXCLUDE, OPT_MAX_SIZE
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -312,6 +312,11 @@ opt_kdf(struct cmdline *c, int key, const char *arg, char **argv)
 			    "a size (e.g. 4G)");
 		o->max_kdf_kib = size / 1024;
 		break;
+	case OPT_MAX_SIZE:
+		if (parse_size(arg, &size) != 0 || size == 0)
+			return bad_value("--max-size", arg, "a size (e.g. 10G)");
+		o->max_size = size;
+		break;
 	}
 	return EXIT_OK;
 }
@@ -475,6 +480,7 @@ static const struct optdef table[] = {
 	{ "kdf-time", OPT_KDF_TIME, required_argument, CALL(opt_kdf) },
 	{ "kdf-parallelism", OPT_KDF_PAR, required_argument, CALL(opt_kdf) },
 	{ "max-kdf-memory", OPT_MAX_KDF_MEM, required_argument, CALL(opt_kdf) },
+	{ "max-size", OPT_MAX_SIZE, required_argument, CALL(opt_kdf) },
 	{ "chunk-size", OPT_CHUNK, required_argument, CALL(opt_chunk) },
 	{ "threads", 'j', required_argument, CALL(opt_number) },
 	{ "stats", OPT_STATS, optional_argument, CALL(opt_stats) },
@@ -669,6 +675,7 @@ check_mode_options(const struct opts *o)
 		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
 		{ "-i", "dtx" }, { "--salvage", "dx" }, { "--no-index", "ctx" },
 		{ "--xattrs-include", "cx" }, { "--xattrs-exclude", "cx" },
+		{ "--max-size", "x" },
 		{ NULL, NULL }
 	};
 	int set[] = {
@@ -678,7 +685,8 @@ check_mode_options(const struct opts *o)
 		o->to_stdout, o->strip > 0, o->xattrs, o->acls,
 		o->nrecipients > 0, o->nrecipient_files > 0,
 		o->nidentity_files > 0, o->salvage, o->no_index,
-		o->nxattrs_include > 0, o->nxattrs_exclude > 0
+		o->nxattrs_include > 0, o->nxattrs_exclude > 0,
+		o->max_size > 0
 	};
 	int i;
 

@@ -62,6 +62,8 @@ struct opts {
 	int same_owner;             /* --same-owner (root only) */
 	int to_stdout;              /* -O: -x writes data to stdout */
 	unsigned strip;             /* --strip-components */
+	uint64_t max_size;          /* --max-size: -x skips, -O stops at a
+	                             * member larger than this; 0: none */
 	int test;                   /* --test: -t that prints nothing */
 	int no_index;               /* --no-index: -c writes none; -t, -x
 	                             * read the archive in full */

@@ -91,6 +91,7 @@ usage_all(FILE *fp)
 	    "      --null                -T's list is NUL-separated\n"
 	    "  -O, --to-stdout           -x: the members' data to standard output\n"
 	    "      --strip-components N  -x: drop N leading parts of every name\n"
+	    "      --max-size SIZE       -x: skip members larger; -O: stop at one\n"
 	    "      --keep-old-files      -x: do not replace existing files\n"
 	    "  -p, --preserve-permissions\n"
 	    "                            -x: exact modes, setuid/setgid included\n"

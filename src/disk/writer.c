@@ -606,13 +606,27 @@ apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd)
 	}
 }
 
+/* What copy_data returns for a file this file system cannot hold (a
+ * sparse member's size past its limit): the member is skipped, the run
+ * goes on. */
+#define TOO_BIG 1
+
+/* Whether errno says a size or offset is past what the file system (or
+ * off_t) holds. */
+static int
+too_big(void)
+{
+	return errno == EFBIG || errno == EOVERFLOW || errno == EINVAL;
+}
+
 /*
  * Read m's data into fd: holes (a sparse member's, and blocks of zeros)
  * become holes, as cp --sparse=auto does: the contents are the same, and
  * a big sparse file that was stored dense does not come back dense.
  * *used is how much of the buffer held plaintext (to wipe).  AE_OK;
- * AE_EIO after a write failed (reported); the stream's error or
- * AE_EINTR (not reported).
+ * TOO_BIG (not reported) if a hole or the size goes past what the file
+ * system holds; AE_EIO after a write failed (reported); the stream's
+ * error or AE_EINTR (not reported).
  */
 static int
 copy_data(struct ae_dw *w, const struct ae_tar_member *m, int fd,
@@ -634,6 +648,8 @@ copy_data(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 		if (in_hole || (w->buf[0] == 0
 		    && memcmp(w->buf, w->buf + 1, got - 1) == 0)) {
 			if (lseek(fd, (off_t)got, SEEK_CUR) < 0) {
+				if (too_big())
+					return TOO_BIG;
 				fatal_errno(w, m);
 				return AE_EIO;
 			}
@@ -642,11 +658,15 @@ copy_data(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 		}
 		hole = 0;
 		if (write_all(fd, w->buf, got) != 0) {
+			if (errno == EFBIG)
+				return TOO_BIG;
 			fatal_errno(w, m);
 			return AE_EIO;
 		}
 	}
 	if (r == AE_OK && hole && ftruncate(fd, (off_t)m->size) != 0) {
+		if (too_big())
+			return TOO_BIG;
 		fatal_errno(w, m);
 		return AE_EIO;
 	}
@@ -693,6 +713,11 @@ extract_file(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	int dirfd, fd = -1, r, anon;
 	size_t used = 0;     /* of buf, to wipe: plaintext */
 
+	if (m->size > (uint64_t)INT64_MAX) {
+		/* (no off_t holds it: a sparse member's stated size) */
+		skip(w, m, "its size is more than any file system holds");
+		return;
+	}
 	if ((dirfd = open_parent(w, m, norm, &leaf)) < 0)
 		return;
 	if (new_file(w, dirfd, tmp, &fd, &anon) != 0) {
@@ -703,6 +728,12 @@ extract_file(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	ae_wipe(w->buf, used);
 	if (r == AE_EIO)
 		goto undo;
+	if (r == TOO_BIG) {
+		/* the rest of its data is skipped with it by the next
+		 * ae_tar_next, so the run goes on */
+		skip_errno(w, m, "its size is more than this file system holds");
+		goto undo;
+	}
 	if (r != AE_OK) {
 		/* The archive failed (or was stopped) inside this member;
 		 * the caller says why.  Nothing may stay behind. */

@@ -146,6 +146,32 @@ holey() {
 	assert_match "a malformed pax uid or gid was ignored"
 }
 
+@test "a sparse member larger than the file system holds is skipped with its reason, the rest extracted; -O stops at a limit" {
+	local c
+	for c in sparse-10-vast sparse-10-past-off_t; do
+		python3 "$OW" $c > $c.tar && seal $c.tar
+		rm -rf out && mkdir out
+		run_aescrypt 1 -x -q -f $c.tar.aes -C out
+		assert_match "warning: s: its size is more than (this|any) file system holds"
+		[ "$(cat out/ok)" = ok ]
+		[ ! -e out/s ]
+		assert_no_temps out
+		# -O would write 2^62 zeros: it stops, and says why
+		run timeout 20 "$AESCRYPT" -x -O -q -f $c.tar.aes
+		[ "$status" -eq 5 ] || { echo "$c -O: exit $status" >&2; return 1; }
+		assert_match "s: [0-9]+ bytes \(4 of them in the archive\) are over the limit of 1073741824 bytes that -O writes of one member"
+	done
+	# --max-size: -x passes over a member larger, -O stops at it
+	python3 "$OW" sparse-10-good > g.tar && seal g.tar
+	rm -rf out && mkdir out
+	run_aescrypt 1 -x -q --max-size 8 -f g.tar.aes -C out
+	assert_match "s: 9 bytes, over --max-size; not extracted"
+	[ "$(cat out/ok)" = ok ] && [ ! -e out/s ]
+	run_aescrypt 5 -x -O -q --max-size 8 -f g.tar.aes
+	assert_match "are over the limit of 8 bytes"
+	run_aescrypt 0 -x -O -q --max-size 9 -f g.tar.aes
+}
+
 @test "a malformed sparse map skips that member with a warning, reads on, and exits 1" {
 	local c
 	for c in sparse-overlap sparse-past-end sparse-sum sparse-odd sparse-10-bad sparse-10-huge sparse-major-2; do

@@ -107,6 +107,10 @@ def cases():
                                 (b"GNU.sparse.minor", b"0"),
                                 (b"GNU.sparse.realsize", b"4")])
                            + header(b"s2", b"0", 4) + data(b"abcd") + ok() + END)
+    # A well-formed map whose real size no file system holds (2^62), and
+    # one that no off_t holds (2^63 + 4): issue 22, 8.
+    c["sparse-10-vast"] = sparse10(b"1\n0\n4\n", 2**62, b"abcd") + ok() + END
+    c["sparse-10-past-off_t"] = sparse10(b"1\n0\n4\n", 2**63 + 4, b"abcd") + ok() + END
     # A good one made by hand: holes around "abcd" and at the end.
     c["sparse-10-good"] = sparse10(b"2\n3\n4\n9\n0\n", 9, b"abcd") + ok() + END
     return c
