@@ -105,8 +105,12 @@ indexed_load(struct streams *io, const struct ae_header *h,
 	if (pread(io->in.fd, footer, sizeof footer,
 	    (off_t)(size - AE_FOOTER_LEN)) != (ssize_t)sizeof footer)
 		return unusable(io, h, "cannot be read");
+	/* The last 32 bytes of a cut file are ciphertext: say that first,
+	 * not "fails authentication", which reads like tampering; the full
+	 * read then names the cut or the damage where it is. */
 	if (ae_footer_open(ig, footer, &index_offset, &records) != AE_OK)
-		return unusable(io, h, "footer fails authentication");
+		return unusable(io, h, "cannot be used: the file does not end "
+		    "with its footer (it may be cut short, or its end damaged)");
 	if (index_offset < h->len + AE_FRAME_LEN + AE_TAG_LEN
 	    || index_offset > size - AE_FOOTER_LEN - (AE_FRAME_LEN + AE_TAG_LEN)
 	    || records == 0)

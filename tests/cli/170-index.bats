@@ -152,7 +152,7 @@ damage() {
 	cp a.aes "$T/f.aes"
 	damage "$T/f.aes" $((n - 5))        # the footer's tag
 	run_aescrypt 4 -t -k k -f "$T/f.aes"
-	assert_match "warning: .*index footer fails authentication; reading the whole archive"
+	assert_match "warning: .*index cannot be used: the file does not end with its footer \(it may be cut short, or its end damaged\); reading the whole archive"
 	assert_match "error: .*the footer failed authentication"
 	cp a.aes "$T/i.aes"
 	# the tag of the index's final record (the 16 bytes before the
@@ -162,6 +162,16 @@ damage() {
 	run_aescrypt 4 -x -k k -f "$T/i.aes" -C "$T/o" src/a/f01
 	assert_match "warning: .*index fails authentication; reading the whole archive"
 	assert_match "error: .*index .*failed authentication"
+}
+
+@test "a cut file is reported as cut: the index's warning says so first, the full read names the cut" {
+	local n
+	n=$(stat -c %s a.aes)
+	head -c $((n / 2)) a.aes > "$T/half.aes"
+	run_aescrypt 4 -t -k k -f "$T/half.aes"
+	assert_match "warning: .*the file does not end with its footer \(it may be cut short"
+	refute_match "warning: .*fails authentication"
+	assert_match "error: .*(truncated|is missing|no final)"
 }
 
 @test "an index from another archive of the same files is not used" {
@@ -186,7 +196,7 @@ PY
 )
 	[ "$m" = ok ]
 	run_aescrypt 4 -t -k k -f "$T/s.aes"
-	assert_match "warning: .*index .*fails authentication"
+	assert_match "warning: .*index (.*fails authentication|cannot be used)"
 	assert_match "error: .*(index|footer)"
 }
 
