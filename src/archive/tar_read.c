@@ -46,6 +46,23 @@ ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in)
 }
 
 void
+ae_tar_reader_restart(struct ae_tar_reader *r, uint64_t offset)
+{
+	r->offset = offset;
+	r->data_left = 0;
+	r->ended = 0;
+	r->no_end_marker = 0;
+	r->lost_end = 0;
+	r->end_at = 0;
+	r->nmap = 0;
+	r->map_active = 0;
+	r->pos = 0;
+	r->seg = 0;
+	r->xattr_len = 0;
+	r->nxattr = 0;
+}
+
+void
 ae_tar_reader_free(struct ae_tar_reader *r)
 {
 	free(r->pax);
@@ -756,6 +773,7 @@ header_block(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m,
 		 * the data ends, so this is a note, not an error. */
 		r->ended = 1;
 		r->no_end_marker = 1;
+		r->end_at = *hoff;
 		return BLOCK_END;
 	}
 	if (got < AE_TAR_BLOCK)
@@ -763,6 +781,7 @@ header_block(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m,
 		    "the archive ends before its end marker", 0, r->offset);
 	if (is_zero_block(b)) {
 		r->ended = 1;
+		r->end_at = *hoff;
 		return BLOCK_END;
 	}
 	if (!checksum_matches(b))
@@ -1047,8 +1066,11 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		e = header_block(r, &nx, m, b, &hoff, d);
 		if (e == BLOCK_PASSED)
 			continue;
-		if (e == BLOCK_END)
+		if (e == BLOCK_END) {
+			if (r->seen != NULL && !r->lost_end)
+				r->seen(r->seen_ctx, NULL, r->end_at);
 			return 1;
+		}
 		if (e != BLOCK_HEADER)
 			return e;
 		if (get_number(b + F_SIZE, W_SIZE, 0, &v) != 0)
@@ -1059,8 +1081,12 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		/* 'g' records are global defaults; none of those this reader
 		 * uses may be global, so they are only skipped, as is
 		 * Solaris's 'A', an ACL header before its file. */
-		if (strchr("xXgALK", t) == NULL)
-			return header_member(r, &nx, b, hoff, size, m, d);
+		if (strchr("xXgALK", t) == NULL) {
+			e = header_member(r, &nx, b, hoff, size, m, d);
+			if (e == AE_OK && r->seen != NULL)
+				r->seen(r->seen_ctx, m, 0);
+			return e;
+		}
 		if ((e = extension_data(r, &nx, m, t, size, d)) == 1)
 			continue;
 		if (e == AE_OK && (t == 'x' || t == 'X'))

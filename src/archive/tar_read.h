@@ -103,6 +103,18 @@ struct ae_tar_reader {
 	int (*gap)(void *ctx, uint64_t off, uint64_t *end);
 	void *gap_ctx;
 	int lost_end;               /* the stream ended in a gap */
+	/*
+	 * An observer (optional, set by the caller after init): called with
+	 * each member ae_tar_next returns (whatever the caller then does
+	 * with it), and once with NULL when the end-of-archive blocks are
+	 * read, with end_at.  The index check of a full read sees every
+	 * member this way.
+	 */
+	void (*seen)(void *ctx, const struct ae_tar_member *m,
+	    uint64_t end_at);
+	void *seen_ctx;
+	uint64_t end_at;            /* where the end blocks start (once read;
+	                             * for no end marker, where it would) */
 };
 
 /* Whether b is a tar header block: not all zeros, and its checksum
@@ -112,6 +124,14 @@ int ae_tar_is_header(const uint8_t b[AE_TAR_BLOCK]);
 /* Start reading a tar stream from in.  0 or AE_ENOMEM. */
 int ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in);
 void ae_tar_reader_free(struct ae_tar_reader *r);
+
+/*
+ * Read again from tar stream offset `offset`, where the caller has put
+ * the input: for a reader that visits the members an index names, one
+ * header at a time.  Buffers, the gap and the observer are kept; what
+ * the reader knew of a member and of the end is forgotten.
+ */
+void ae_tar_reader_restart(struct ae_tar_reader *r, uint64_t offset);
 
 /*
  * The next member's header, skipping what is left of the previous

@@ -169,7 +169,7 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	    &c->d);
 	if (err == AE_OK && c->pp.trailer)
 		err = run_index_tail(&c->pp, &c->igcm, &c->io.reader, c->h.len
-		    + c->rs.pipe.wire_bytes, c->rs.pipe.records, &c->d);
+		    + c->rs.pipe.wire_bytes, c->rs.pipe.records, NULL, &c->d);
 	progress_stop();
 	/* --salvage keeps what was verified when chunks were lost, or when
 	 * the input is cut or a frame cannot be followed (the data errors);

@@ -23,6 +23,7 @@
 #include "disk/path.h"
 #include "disk/writer.h"
 #include "exitcode.h"
+#include "indexcheck.h"
 #include "indexed.h"
 #include "members.h"
 #include "msg.h"
@@ -343,6 +344,30 @@ pass_over(struct xrun *x, const struct ae_tar_member *m)
 	return m->after_gap && x->salvage != NULL && after_gap(x, m);
 }
 
+/* Member m, just read from tr, as the options say: passed over, written
+ * to standard output, or made on disk.  x->fatal is set when the run
+ * must end. */
+static void
+extract_one(struct xrun *x, struct ae_tar_reader *tr, struct members *sel)
+{
+	const struct ae_tar_member *e = &x->m;
+	int err;
+
+	if (!members_select(sel, x->m.path) || pass_over(x, &x->m))
+		return;
+	if (x->o->strip > 0) {
+		if (strip_member(x, &x->m, &x->stripped) != 0)
+			return;
+		e = &x->stripped;
+	}
+	if (x->dw == NULL) {
+		member_to_stdout(x, tr, e);
+		return;
+	}
+	if ((err = ae_dw_member(x->dw, tr, e)) != AE_OK)
+		x->fatal = exit_for(err);
+}
+
 /*
  * Extract the members of tr that sel selects, until the end of the
  * archive, a tar error, or a fatal error (x->fatal, already reported).
@@ -353,26 +378,40 @@ static int
 extract_members(struct xrun *x, struct ae_tar_reader *tr,
     struct members *sel, struct ae_diag *d)
 {
-	const struct ae_tar_member *e;
-	int next = 1, err;
+	int next = 1;
 
-	while (x->fatal == 0 && (next = ae_tar_next(tr, &x->m, d)) == AE_OK) {
-		if (!members_select(sel, x->m.path) || pass_over(x, &x->m))
-			continue;
-		e = &x->m;
-		if (x->o->strip > 0) {
-			if (strip_member(x, &x->m, &x->stripped) != 0)
-				continue;
-			e = &x->stripped;
-		}
-		if (x->dw == NULL) {
-			member_to_stdout(x, tr, e);
-			continue;
-		}
-		if ((err = ae_dw_member(x->dw, tr, e)) != AE_OK)
-			x->fatal = exit_for(err);
-	}
+	while (x->fatal == 0 && (next = ae_tar_next(tr, &x->m, d)) == AE_OK)
+		extract_one(x, tr, sel);
 	return next;
+}
+
+/*
+ * The members of one range found through the index, each checked first
+ * against the entry that named it (indexed_check): a member the index
+ * made up inside another's data, or that hides one after it, is not
+ * extracted.  Returns 1 when all went so; INDEXED_MISMATCH (warned);
+ * or the tar reader's error with d.
+ */
+static int
+extract_range(struct xrun *x, struct ae_tar_reader *tr,
+    const struct ae_index *ix, const struct unpack_range *r,
+    struct members *sel, const char *name, struct ae_diag *d)
+{
+	size_t k;
+	int next;
+
+	for (k = r->m0; k < r->m1 && x->fatal == 0; k++) {
+		if ((next = ae_tar_next(tr, &x->m, d)) < 0)
+			return next;
+		if (next != AE_OK || !indexed_check(ix, k, &x->m)) {
+			ixcheck_refuse(name, &ix->m[k], next != AE_OK ? "the "
+			    "archive ends" : "another member, or one that does "
+			    "not end where the next one starts,");
+			return INDEXED_MISMATCH;
+		}
+		extract_one(x, tr, sel);
+	}
+	return 1;
 }
 
 /* Set up a run into the directory open as root.  0, or EXIT_SYSTEM
@@ -424,11 +463,37 @@ xrun_close(struct xrun *x)
 	x->buf = NULL;
 }
 
+/* The header of the member before each range, checked against the
+ * index: it must end where the range's first member starts, or the
+ * index could make a member up inside another one's data.  0,
+ * INDEXED_MISMATCH (warned), or an exit status (reported). */
+static int
+check_before(struct unpack *u, const struct opts *o,
+    const struct ae_index *ix, const struct unpack_range *v, size_t n)
+{
+	unsigned char *which = calloc(ix->members + 1, 1);
+	size_t i;
+	int st, any = 0;
+
+	if (which == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].m0 > 0)
+			which[v[i].m0 - 1] = any = 1;
+	st = any ? indexed_verify_members(u, o, ix, which) : EXIT_OK;
+	free(which);
+	return st;
+}
+
 /*
  * -x of selected members through the index: each run of records that
  * holds selected members is decoded on its own (the pipeline's threads
- * work within a run), its tar range read as a small archive.  Returns
- * the exit status; u is closed.
+ * work within a run), its members read and checked against the index,
+ * after the header of the member before each run was checked too.
+ * Returns the exit status, or INDEXED_MISMATCH (warned: u is left open
+ * for a full read).
  */
 static int
 extract_indexed(struct xrun *x, struct unpack *u, const struct opts *o,
@@ -445,6 +510,13 @@ extract_indexed(struct xrun *x, struct unpack *u, const struct opts *o,
 		unpack_close(u);
 		return EXIT_SYSTEM;
 	}
+	/* the member before each range must end where the range starts */
+	if ((st = check_before(u, o, ix, v, n)) != EXIT_OK) {
+		free(v);
+		if (st != INDEXED_MISMATCH)
+			unpack_close(u);
+		return st;
+	}
 	for (i = 0; i < n && st == EXIT_OK && !x->fatal; i++) {
 		if ((st = unpack_start(u, o, &v[i])) != EXIT_OK)
 			break;      /* (it closed u) */
@@ -453,8 +525,16 @@ extract_indexed(struct xrun *x, struct unpack *u, const struct opts *o,
 			st = unpack_end(u, o, 1, &d, EXIT_SYSTEM);
 			break;
 		}
-		next = extract_members(x, &tr, sel, &d);
+		/* offsets in the whole tar stream, as the index gives them */
+		tr.offset = (v[i].first << u->h.chunk_log2) + v[i].skip;
+		next = extract_range(x, &tr, ix, &v[i], sel, u->io.in.name, &d);
 		ae_tar_reader_free(&tr);
+		if (next == INDEXED_MISMATCH) {
+			/* (the range is drained, u stays open) */
+			(void)unpack_end_run(u, o, 1, &d, EXIT_OK, 0);
+			free(v);
+			return INDEXED_MISMATCH;
+		}
 		st = unpack_end_run(u, o, next, &d, x->fatal, i + 1 == n);
 		if (i + 1 < n && st != EXIT_OK)
 			unpack_close(u);
@@ -504,6 +584,7 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 		tr.gap = salvage_gap;
 		tr.gap_ctx = &u->salvage;
 	}
+	unpack_watch(u, &tr);
 	next = extract_members(x, &tr, sel, &d);
 	if (next == 1 && tr.no_end_marker)
 		msg_warn("%s: the tar stream has no end-of-archive blocks (as "
@@ -551,7 +632,9 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
 	    &u->igcm, o, &ix, &u->index_stats)) {
 		st = extract_indexed(x, u, o, &ix, sel);
 		ae_index_free(&ix);
-		return st;
+		if (st != INDEXED_MISMATCH)
+			return st;
+		indexed_rewind(&u->io, &u->h);
 	}
 	/* --salvage: the index's record offsets step over damaged frames */
 	if (o->salvage && indexed_load(&u->io, &u->h, &u->igcm, o, &ix, NULL))

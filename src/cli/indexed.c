@@ -4,6 +4,9 @@
  */
 #include "config.h"
 #include "indexed.h"
+#include "container/records.h"
+#include "exitcode.h"
+#include "indexcheck.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +56,8 @@ collect_write(void *ctx, const uint8_t *b, size_t n)
 
 /* Back to the payload's start, for a full read (and the cancel flag
  * the index's run may have set, down). */
-static void
-rewind_payload(struct streams *io, const struct ae_header *h)
+void
+indexed_rewind(struct streams *io, const struct ae_header *h)
 {
 	atomic_store(&io->cancel, 0);
 	if (lseek(io->in.fd, (off_t)h->len, SEEK_SET) >= 0)
@@ -68,7 +71,7 @@ unusable(struct streams *io, const struct ae_header *h, const char *why)
 {
 	msg_warn("%s: the archive's index %s; reading the whole archive",
 	    io->in.name, why);
-	rewind_payload(io, h);
+	indexed_rewind(io, h);
 	return 0;
 }
 
@@ -151,61 +154,94 @@ indexed_load(struct streams *io, const struct ae_header *h,
 		    "is damaged");
 		return unusable(io, h, why);
 	}
-	rewind_payload(io, h);
+	indexed_rewind(io, h);
 	return 1;
+}
+
+/* Ranges under construction: spans of the tar stream, each with the
+ * members whose headers start in it, merged when their records touch. */
+struct ranges {
+	struct unpack_range *v;
+	size_t n, cap;
+	const struct ae_index *ix;
+	unsigned log2;
+};
+
+/* Add the span [start, end) holding members [m0, m1): merged into the
+ * last range if their records touch, so no record is decoded twice and
+ * the tar stream between them is there to be read.  0 or -1. */
+static int
+add_span(struct ranges *r, uint64_t start, uint64_t end, size_t m0,
+    size_t m1)
+{
+	uint64_t lo = start >> r->log2, hi = (end - 1) >> r->log2;
+	struct unpack_range *last = r->n > 0 ? &r->v[r->n - 1] : NULL;
+
+	if (last != NULL && lo <= last->first + last->count) {
+		if (hi >= last->first + last->count)
+			last->count = hi - last->first + 1;
+		if (end > (last->first << r->log2) + last->skip + last->len)
+			last->len = end - (last->first << r->log2) - last->skip;
+		last->m1 = m1;
+		return 0;
+	}
+	if (r->n == r->cap) {
+		size_t c = r->cap ? r->cap * 2 : 16;
+		struct unpack_range *p = realloc(r->v, c * sizeof *p);
+
+		if (p == NULL)
+			return -1;
+		r->v = p;
+		r->cap = c;
+	}
+	last = &r->v[r->n++];
+	last->first = lo;
+	last->count = hi - lo + 1;
+	last->offset = r->ix->rec_off[lo];
+	last->skip = start - (lo << r->log2);
+	last->len = end - start;
+	last->m0 = m0;
+	last->m1 = m1;
+	return 0;
+}
+
+/* Where member i ends: the next one's first, or the end blocks. */
+static uint64_t
+member_end(const struct ae_index *ix, size_t i)
+{
+	return i + 1 < ix->members ? ix->m[i + 1].first : ix->tar_end;
 }
 
 int
 indexed_ranges(const struct ae_index *ix, struct members *sel,
     unsigned chunk_log2, struct unpack_range **out, size_t *n)
 {
-	struct unpack_range *v = NULL;
-	size_t i, nv = 0, cap = 0;
-	uint64_t start = 0, end = 0;
-	int open = 0;
+	struct ranges r = { NULL, 0, 0, ix, chunk_log2 };
+	size_t i;
 
-	for (i = 0; i <= ix->members; i++) {
-		int take = i < ix->members
-		    && members_select(sel, ix->m[i].path);
-		uint64_t first = i < ix->members ? ix->m[i].first : 0;
-
-		if (take && open && first == end) {
-			/* the next member: the range grows */
-		} else if (open) {
-			struct unpack_range *r;
-			uint64_t lo = start >> chunk_log2;
-			uint64_t hi = (end - 1) >> chunk_log2;
-
-			if (nv == cap) {
-				size_t c = cap ? cap * 2 : 16;
-				struct unpack_range *p;
-
-				if ((p = realloc(v, c * sizeof *v)) == NULL) {
-					free(v);
-					return -1;
-				}
-				v = p;
-				cap = c;
-			}
-			r = &v[nv++];
-			r->first = lo;
-			r->count = hi - lo + 1;
-			r->offset = ix->rec_off[lo];
-			r->skip = start - (lo << chunk_log2);
-			r->len = end - start;
-			open = 0;
-		}
-		if (take) {
-			if (!open)
-				start = first;
-			open = 1;
-			end = i + 1 < ix->members ? ix->m[i + 1].first :
-			    ix->tar_end;
-		}
+	for (i = 0; i < ix->members; i++) {
+		if (!members_select(sel, ix->m[i].path))
+			continue;
+		if (add_span(&r, ix->m[i].first, member_end(ix, i), i, i + 1)
+		    != 0)
+			goto oom;
 	}
-	*out = v;
-	*n = nv;
+	*out = r.v;
+	*n = r.n;
 	return 0;
+oom:
+	free(r.v);
+	return -1;
+}
+
+int
+indexed_check(const struct ae_index *ix, size_t i,
+    const struct ae_tar_member *m)
+{
+	/* the header the index names, and the member ends (by its size)
+	 * where the next one starts: no member hidden between, none made
+	 * up inside another's data */
+	return ixcheck_same(&ix->m[i], m) && m->end == member_end(ix, i);
 }
 
 void
@@ -226,4 +262,74 @@ indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 	m->mtime = e->mtime;
 	m->mtime_nsec = e->mtime_nsec;
 	m->first = e->first;
+}
+
+
+/*
+ * Member i's header, read from its first through the records that hold
+ * it (v), checked against the index.  1 if it holds; 0 if not; or the
+ * error of a record that failed (with v->d).
+ */
+static int
+check_member(const struct ae_index *ix, size_t i, struct ae_tar_reader *tr,
+    struct ae_records_view *v, struct ae_tar_member *m)
+{
+	struct ae_diag d = { 0 };
+	int next;
+
+	v->pos = ix->m[i].first;
+	v->err = AE_OK;
+	ae_tar_reader_restart(tr, ix->m[i].first);
+	next = ae_tar_next(tr, m, &d);
+	if (v->err != AE_OK)
+		return v->err;
+	return next == AE_OK && indexed_check(ix, i, m);
+}
+
+int
+indexed_verify_members(struct unpack *u, const struct opts *o,
+    const struct ae_index *ix, const unsigned char *which)
+{
+	struct ae_records rr;
+	struct ae_records_view v = { &rr, 0, AE_OK, { 0 } };
+	struct ae_reader in = { ae_records_read, &v, NULL };
+	struct ae_tar_reader tr;
+	struct ae_tar_member *m = malloc(sizeof *m);
+	size_t i;
+	int st = EXIT_OK, ok = 1;
+
+	if (m == NULL || ae_records_init(&rr, &u->io.reader, ix->rec_off,
+	    ix->records, u->h.chunk_log2, &u->gcm, o->engine) != AE_OK) {
+		free(m);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	if (ae_tar_reader_init(&tr, &in) != AE_OK) {
+		ae_records_free(&rr);
+		free(m);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	for (i = 0; i < ix->members && ok == 1; i++)
+		if (which == NULL || which[i])
+			ok = check_member(ix, i, &tr, &v, m);
+	if (ok < 0)
+		st = msg_core_error(u->io.in.name, ok, &v.d);
+	else if (!ok) {
+		ixcheck_refuse(u->io.in.name, &ix->m[i - 1], "no member with "
+		    "this header that ends where the next one starts,");
+		st = INDEXED_MISMATCH;
+	}
+	ae_tar_reader_free(&tr);
+	ae_records_free(&rr);
+	ae_wipe(m, sizeof *m);
+	free(m);
+	return st;
+}
+
+int
+indexed_verify(struct unpack *u, const struct opts *o,
+    const struct ae_index *ix)
+{
+	return indexed_verify_members(u, o, ix, NULL);
 }

@@ -34,10 +34,40 @@ int indexed_load(struct streams *io, const struct ae_header *h,
 /*
  * The runs of records that hold the members sel selects (consecutive
  * members merged into one range), in order; *n of them in a malloc'd
- * array.  0, or -1 out of memory.
+ * array, each naming the index members whose headers start in it.  0,
+ * or -1 out of memory.
  */
 int indexed_ranges(const struct ae_index *ix, struct members *sel,
     unsigned chunk_log2, struct unpack_range **out, size_t *n);
+
+/*
+ * Whether member m, read where index entry i says a member starts, is
+ * what the entry says (indexcheck.h), and ends (by its header) where the
+ * next entry starts.  1 or 0.
+ */
+int indexed_check(const struct ae_index *ix, size_t i,
+    const struct ae_tar_member *m);
+
+/* Back to the payload's start of io's input, for a full read. */
+void indexed_rewind(struct streams *io, const struct ae_header *h);
+
+/*
+ * Before -t lists from the index: check, for every member the index
+ * names, that the header at its first is the one it names and that the
+ * member ends where the next one starts (so the index neither hides a
+ * member nor makes one up inside another's data).  This opens the
+ * records that hold headers, one at a time, and no others.  0 if the
+ * index holds; INDEXED_MISMATCH if not (warned: read the archive in
+ * full); or an exit status (reported: a record that fails).  u is open;
+ * its input is left anywhere.
+ */
+#define INDEXED_MISMATCH (-1)
+int indexed_verify(struct unpack *u, const struct opts *o,
+    const struct ae_index *ix);
+
+/* The same for the members which[] marks. */
+int indexed_verify_members(struct unpack *u, const struct opts *o,
+    const struct ae_index *ix, const unsigned char *which);
 
 /* A member as the tar reader gives it, from an index entry, for
  * listing. */

@@ -200,6 +200,7 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 		ae_tar_reader_free(&tr);
 		return unpack_end(u, o, 1, &d, EXIT_OK);
 	}
+	unpack_watch(u, &tr);
 	next = list_members(o->test ? NULL : stdout, o->verbose, &tr, sel, &d,
 	    partial);
 	if (next == 1 && tr.no_end_marker)
@@ -229,10 +230,19 @@ cmd_list(const struct opts *o)
 	}
 	if ((st = unpack_open_keys(u, o)) != EXIT_OK)
 		goto out;
-	if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, &u->index_stats))
-		st = list_indexed(u, o, &ix, &sel);
-	else
+	if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, &u->index_stats)) {
+		/* the index is used once every header it names is checked */
+		if ((st = indexed_verify(u, o, &ix)) == EXIT_OK)
+			st = list_indexed(u, o, &ix, &sel);
+		else
+			ae_index_free(&ix);
+		if (st == INDEXED_MISMATCH) {
+			indexed_rewind(&u->io, &u->h);
+			st = list_all(u, o, &sel, &partial);
+		}
+	} else {
 		st = list_all(u, o, &sel, &partial);
+	}
 	if (st == EXIT_OK && members_report_missing(&sel) > 0)
 		st = EXIT_PARTIAL;
 	if (st == EXIT_OK && partial)

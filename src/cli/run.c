@@ -203,7 +203,7 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 int
 run_index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
     struct ae_reader *in, uint64_t index_offset, uint64_t records,
-    struct ae_diag *d)
+    struct ae_writer *keep, struct ae_diag *d)
 {
 	struct ae_pipe_params pp = *payload;
 	struct ae_pipe_stats st;
@@ -222,7 +222,7 @@ run_index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
 	pp.trailer = 1;
 	pp.salvage = 0;
 	pp.progress = NULL;
-	r = ae_pipe_decode(&pp, in, &w, &st, d);
+	r = ae_pipe_decode(&pp, in, keep != NULL ? keep : &w, &st, d);
 	if (r != AE_OK) {
 		if (d->where == AE_AT_CHUNK) {
 			/* an index record: say so, not "chunk N" */

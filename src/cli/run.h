@@ -94,11 +94,13 @@ int run_new_container(const struct opts *o, const char *path,
  * names index_offset (where the index starts: the header and the
  * payload records' length) and `records` payload records, and that the
  * file ends there.  A sequential reader does not use the index, but this
- * is what tells it that nothing was cut off, swapped or appended.
- * 0, or an error with d (AE_AT_INDEX for the index and footer).
+ * is what tells it that nothing was cut off, swapped or appended.  The
+ * index's plaintext goes to keep (for the check of indexcheck.h), or
+ * nowhere if keep is NULL.  0, or an error with d (AE_AT_INDEX for the
+ * index and footer).
  */
 int run_index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
     struct ae_reader *in, uint64_t index_offset, uint64_t records,
-    struct ae_diag *d);
+    struct ae_writer *keep, struct ae_diag *d);
 
 #endif

@@ -33,7 +33,7 @@ decode(void *arg)
 	if (u->pipe_rc == AE_OK && u->check_tail)
 		u->pipe_rc = run_index_tail(&u->pp, &u->igcm, &u->io.reader,
 		    u->h.len + u->rs.pipe.wire_bytes, u->rs.pipe.records,
-		    &u->d);
+		    u->check_index ? &u->ixc.ixw : NULL, &u->d);
 	ae_chan_close_write(&u->chan, u->pipe_rc);
 	return NULL;
 }
@@ -145,7 +145,17 @@ unpack_free(struct unpack *u)
 	if (u == NULL)
 		return;
 	unpack_close(u);
+	ixcheck_free(&u->ixc);
 	ae_secret_free(u, sizeof *u);
+}
+
+void
+unpack_watch(struct unpack *u, struct ae_tar_reader *tr)
+{
+	if (!u->check_index)
+		return;
+	tr->seen = ixcheck_seen;
+	tr->seen_ctx = &u->ixc;
 }
 
 int
@@ -155,6 +165,7 @@ unpack_open_keys(struct unpack *u, const struct opts *o)
 	int st;
 
 	memset(u, 0, sizeof *u);
+	ixcheck_init(&u->ixc);
 	u->w0 = ae_wall_ns();
 	u->rs.decrypt = 1;
 	run_streams_init(&u->io);
@@ -209,6 +220,11 @@ unpack_start(struct unpack *u, const struct opts *o,
 	u->pp.offset = u->h.len;
 	u->pp.trailer = indexed(u);
 	u->check_tail = indexed(u);
+	u->check_index = indexed(u) && range == NULL && !o->salvage;
+	if (range == NULL)
+		/* (checks of headers by the index may have run before) */
+		memset(&u->rs.pipe, 0, sizeof u->rs.pipe);
+	ixcheck_free(&u->ixc);
 	u->ranged = range != NULL;
 	if (range != NULL) {
 		/* A run of records found by the index: the tar reader sees
@@ -317,6 +333,10 @@ finish(struct unpack *u, const struct opts *o, int stopped, int last)
 			st = run_pipe_error(&u->io, u->pipe_rc, &u->d);
 		else
 			st = EXIT_OK;   /* we stopped it: the caller's story */
+	} else if (!stopped && u->check_index && (st = ixcheck_compare(&u->ixc,
+	    u->h.len, u->h.chunk_log2, u->h.len + u->rs.pipe.wire_bytes,
+	    u->rs.pipe.records, u->io.in.name)) != EXIT_OK) {
+		/* (the payload itself authenticated: the index lies) */
 	} else if (!stopped) {
 		u->files_ns += files_ns;
 		u->files_bytes += u->chan.bytes;

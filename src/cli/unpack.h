@@ -18,6 +18,7 @@
 #include "container/header.h"
 #include "container/index.h"
 #include "archive/tar_read.h"
+#include "indexcheck.h"
 #include "run.h"
 #include "salvage.h"
 #include "stats.h"
@@ -57,6 +58,9 @@ struct unpack {
 	struct ae_pipe_stats index_stats;   /* reading the index */
 	const struct ae_index *salvage_ix;  /* --salvage: its record
 	                                     * offsets, or NULL */
+	struct ixcheck ixc;         /* a full read of an indexed archive:
+	                             * the members seen, the index after */
+	int check_index;            /* ... compared at the end */
 };
 
 /* A run of records that holds a range of the tar stream, from an
@@ -65,6 +69,8 @@ struct unpack {
  * plaintext and is len bytes long. */
 struct unpack_range {
 	uint64_t first, count, offset, skip, len;
+	size_t m0, m1;              /* the index's members [m0, m1) whose
+	                             * headers start in the range */
 };
 
 /* A zeroed struct unpack on the heap, kept out of core dumps (it will
@@ -112,6 +118,15 @@ int unpack_end(struct unpack *u, const struct opts *o, int r,
     const struct ae_diag *d, int caller_rc);
 int unpack_end_run(struct unpack *u, const struct opts *o, int r,
     const struct ae_diag *d, int caller_rc, int last);
+
+/*
+ * A full read of an indexed archive checks the index against what it
+ * reads (indexcheck.h): the caller installs this on its tar reader after
+ * unpack_start, and unpack_end compares (and reports a difference as
+ * damage, exit 4).  Nothing happens for a range, --salvage or an
+ * archive without an index.
+ */
+void unpack_watch(struct unpack *u, struct ae_tar_reader *tr);
 
 /* For --stats: the caller's thread CPU time spent on the tar stream
  * and the files is from unpack_open's return to unpack_end. */

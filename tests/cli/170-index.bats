@@ -74,15 +74,26 @@ damage() {
 	"$AESCRYPT" -d -k k a.aes | cmp - "$T/p.tar"
 }
 
-@test "-t reads no payload: a damaged chunk in the middle does not stop it; --test and --no-index find it" {
-	cp a.aes "$T/d.aes"
-	damage "$T/d.aes" 400000
+@test "-t reads only the records that hold headers: damage inside a big member's data does not stop it; --test and --no-index find it" {
+	mkdir "$T/s"
+	head -c 2000000 /dev/urandom > "$T/s/big"
+	echo small > "$T/s/small"
+	run_aescrypt 0 -c -q -k k --chunk-size 64K -f "$T/b.aes" -C "$T" s
+	cp "$T/b.aes" "$T/d.aes"
+	# the middle of big's data: a record that holds no header
+	damage "$T/d.aes" 1000000
 	run_aescrypt 0 -t -k k -f "$T/d.aes"
-	[ "$output" = "$("$AESCRYPT" -t -k k -f a.aes)" ]
+	[ "$output" = "$(printf 's/\ns/big\ns/small')" ]
 	run_aescrypt 4 -t --no-index -k k -f "$T/d.aes"
 	assert_match "failed authentication"
 	run_aescrypt 4 --test -k k -f "$T/d.aes"
 	assert_match "failed authentication"
+	# the first record holds the headers of s/ and s/big: -t checks them,
+	# so it finds that damage
+	cp "$T/b.aes" "$T/h.aes"
+	damage "$T/h.aes" 300
+	run_aescrypt 4 -t -k k -f "$T/h.aes"
+	assert_match "chunk 0 .*failed authentication"
 }
 
 @test "-x MEMBER decodes only its records: a damaged chunk elsewhere does not matter, its own does" {
@@ -200,7 +211,7 @@ PY
 	assert_match "error: .*(index|footer)"
 }
 
-@test "a hostile index, sealed with the right key, is checked field by field and never used" {
+@test "a hostile index, sealed with the right key, is checked field by field, never used, and fails the full read" {
 	local name want
 	mkdir "$T/h"
 	/usr/bin/python3 "$BATS_TEST_DIRNAME/index_tool.py" hostile k a.aes "$T/h" > "$T/cases"
@@ -211,11 +222,13 @@ PY
 			echo "$name: wanted /$want/: $output" >&2
 			return 1
 		}
-		# the full read that follows lists every member, or (for a
-		# footer that lies about the payload) fails at the end
+		# the full read that follows lists every member, then finds
+		# the index it authenticated unfit (or, for a footer that
+		# lies about the payload, the footer): damage, exit 4
 		case $name in
 		footer-*) [ "$status" -eq 4 ] ;;
-		*) [ "$status" -eq 0 ] && [ "$(grep -c '^src/' <<< "$output")" -gt 1240 ] ;;
+		*) [ "$status" -eq 4 ] && [ "$(grep -c '^src/' <<< "$output")" -gt 1240 ] \
+		    && grep -Eq "error: .*the archive's index (authenticates but|does not match)" <<< "$output" ;;
 		esac || { echo "$name: exit $status" >&2; return 1; }
 	done < "$T/cases"
 }
@@ -277,4 +290,70 @@ for i in range(0, len(b), C):
     else:
         assert a[i:i + C] == b[i:i + C], i // C
 PY
+}
+
+# lies DIR: an archive with a stored .tar whose first member is evil.sh,
+# and indexes sealed with the right key that do not say what it holds
+# (index_tool.py lies): DIR/smuggle.aes, DIR/lie.aes, DIR/hide.aes.
+lies() {
+	mkdir -p "$1/src" "$1/in"
+	printf '#!/bin/sh\necho pwned\n' > "$1/in/evil.sh" && chmod 755 "$1/in/evil.sh"
+	tar -cf "$1/src/inner.tar" -C "$1/in" evil.sh
+	echo a > "$1/src/a.txt" && echo b > "$1/src/b.txt" && echo h > "$1/src/hideme"
+	"$AESCRYPT" -c -q -k k -f "$1/t.aes" -C "$1/src" a.txt inner.tar b.txt hideme
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/index_tool.py" lies k "$1/t.aes" "$1" \
+	    inner.tar evil.sh hideme
+}
+
+@test "a member smuggled into the index (a header inside a stored .tar) is never listed or extracted; --test fails" {
+	lies "$T"
+	local f=$T/smuggle.aes
+	# --test compares the index with what a full read finds
+	run_aescrypt 4 --test -k k -f "$f"
+	assert_match "the archive's index does not match its payload: entry 2 says 'evil.sh' at tar stream byte"
+	# -t checks each header the index names, and where each member ends
+	run_aescrypt 4 -t -k k -f "$f"
+	assert_match "warning: .*the archive's index does not match its payload"
+	refute_match "^evil.sh$"
+	[ "$(grep -vc '^aescrypt:' <<< "$output")" -eq 4 ]
+	# -x NAME: the member before it does not end where it starts
+	mkdir "$T/o1"
+	run_aescrypt 4 -x -k k -f "$f" -C "$T/o1" evil.sh
+	assert_match "warning: .*the archive's index does not match its payload"
+	[ ! -e "$T/o1/evil.sh" ]
+	mkdir "$T/o2"
+	run_aescrypt 4 -x -k k -f "$f" -C "$T/o2"
+	[ ! -e "$T/o2/evil.sh" ] && [ -f "$T/o2/inner.tar" ]
+	refute grep -qx evil.sh <<< "$("$AESCRYPT" -d -k k "$f" | tar -t)"
+	# the implementation written from the spec refuses it too
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py" index -k k "$f"
+	[ "$status" -eq 4 ]
+	assert_match "the index has 5 members, the tar stream 4"
+}
+
+@test "an index that lies about a member, or hides one, is refused by -t and -x NAME and fails --test" {
+	lies "$T"
+	# lie.aes: b.txt renamed evil.sh, 0755
+	run_aescrypt 4 -t -k k -f "$T/lie.aes"
+	assert_match "warning: .*does not match its payload: .*'evil.sh'"
+	assert_match "b.txt"
+	refute_match "^evil.sh$"
+	mkdir "$T/o1"
+	run_aescrypt 4 -x -k k -f "$T/lie.aes" -C "$T/o1" evil.sh
+	[ ! -e "$T/o1/evil.sh" ]
+	run_aescrypt 4 --test -k k -f "$T/lie.aes"
+	assert_match "does not match its payload"
+	# hide.aes: hideme left out, b.txt stretching over it
+	run_aescrypt 4 -t -k k -f "$T/hide.aes"
+	assert_match "warning: .*does not match its payload"
+	assert_match "hideme"
+	mkdir "$T/o2"
+	run_aescrypt 4 -x -k k -f "$T/hide.aes" -C "$T/o2" b.txt
+	[ "$(cat "$T/o2/b.txt")" = b ]
+	run_aescrypt 4 --test -k k -f "$T/hide.aes"
+	assert_match "it lists 3 members, the payload holds 4|does not match its payload"
+	# the honest archive passes all of it
+	run_aescrypt 0 --test -k k -f "$T/t.aes"
+	run_aescrypt 0 -t -k k -f "$T/t.aes"
+	refute_match warning
 }

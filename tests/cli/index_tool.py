@@ -2,6 +2,7 @@
 """index_tool.py -- archives with a hostile index, for 170-index.bats.
 
   index_tool.py hostile KEYFILE ARCHIVE OUTDIR
+  index_tool.py lies KEYFILE ARCHIVE OUTDIR INNER EVIL HIDE
 
 Reads ARCHIVE's index (spec 6.8) with KEYFILE through the interop
 implementation, then writes OUTDIR/NAME.aes for each way of breaking it
@@ -11,6 +12,15 @@ of order or overlapping, names with a NUL or too long, bytes left over.
 Each is sealed properly (index records and footer under the index key),
 so what is tested is the reader's checks, not the tags.  Prints one line
 per file: NAME<TAB>the words the warning must contain.
+
+"lies" writes indexes that pass every check of 6.8 but do not say what
+the payload holds, as anyone who can make the archive (with -r, anyone
+who has the public key) can seal them: smuggle.aes lists one more
+member, EVIL, whose first is the tar header at the start of member
+INNER's data (a .tar stored in the archive, holding EVIL), so that
+reading at that offset finds a real header; lie.aes renames the member
+after INNER to EVIL and makes it 0755; hide.aes leaves the member HIDE
+out, the member before it stretching over it.
 """
 import io
 import os
@@ -24,19 +34,72 @@ import aescrypt_v1 as A  # noqa: E402
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: E402
 
 
-def open_index(path, keyfile):
+def open_index(path, keyfile, plain=None):
     key = A.read_keyfile(keyfile)
     with open(path, "rb") as f:
         raw, h, slots = A.parse_header(f)
         fk = A.unlock(raw, slots, key, None, 1 << 21)
         C = 1 << h["log2"]
         aead = AESGCM(A.hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
-        R, off, lens = A.read_records(f, aead, C, h["L"], io.BytesIO())
+        R, off, lens = A.read_records(f, aead, C, h["L"],
+                                      plain if plain is not None else io.BytesIO())
         iaead = AESGCM(A.hkdf(fk, h["salt"], b"aescrypt-v1 index", 32))
         ib = io.BytesIO()
         A.read_records(f, iaead, C, off, ib, "index record")
     data = open(path, "rb").read()
     return data[:off], ib.getvalue(), iaead, C, off, R
+
+
+def build_index(R, tar_end, lens, members):
+    """The index's bytes (6.8) for these record lengths and members."""
+    out = [struct.pack(">BQQQ", 1, R, tar_end, len(members))]
+    out += [struct.pack(">I", n) for n in lens]
+    for m in members:
+        out.append(struct.pack(">QBIQQQqI", m["first"], ord(m["type"]),
+                               m["mode"], m["uid"], m["gid"], m["size"],
+                               m["mtime"], m["nsec"]))
+        for width, key in ((2, "name"), (2, "link"), (1, "uname"), (1, "gname")):
+            b = m[key].encode("utf-8", "surrogateescape")
+            out.append(len(b).to_bytes(width, "big") + b)
+    return b"".join(out)
+
+
+def lies(keyfile, archive, outdir, inner, evil, hide):
+    plain = io.BytesIO()
+    payload, ix, iaead, C, off, R = open_index(archive, keyfile, plain)
+    L = struct.unpack(">H", payload[9:11])[0]
+    lens, tar_end, members = A.parse_index(ix, L, C, off, R)
+    stream = plain.getvalue()
+
+    def put(name, ms):
+        with open(os.path.join(outdir, name + ".aes"), "wb") as f:
+            f.write(payload + seal(build_index(R, tar_end, lens, ms), iaead,
+                                   C, off, R))
+
+    def data_start(m):
+        """Where member m's data starts: after its x header, if any."""
+        pos = m["first"]
+        while True:
+            blk = stream[pos:pos + 512]
+            size = int(blk[124:136].rstrip(b"\0 ") or b"0", 8)
+            typ = blk[156:157]
+            pos += 512
+            if typ not in (b"x", b"g", b"L", b"K"):
+                return pos
+            pos += (size + 511) // 512 * 512
+
+    k = [i for i, m in enumerate(members) if m["name"] == inner][0]
+    at = data_start(members[k])
+    hdr = stream[at:at + 512]
+    assert hdr[:len(evil)] == evil.encode(), "INNER must start with EVIL"
+    size = int(hdr[124:136].rstrip(b"\0 "), 8)
+    smuggled = dict(members[k], first=at, type="0", mode=0o755,
+                    size=size, name=evil, link="")
+    put("smuggle", members[:k + 1] + [smuggled] + members[k + 1:])
+    lied = dict(members[k + 1], name=evil, mode=0o755)
+    put("lie", members[:k + 1] + [lied] + members[k + 2:])
+    h = [i for i, m in enumerate(members) if m["name"] == hide][0]
+    put("hide", members[:h] + members[h + 1:])
 
 
 def seal(index, iaead, C, index_offset, records):
@@ -56,7 +119,7 @@ def seal(index, iaead, C, index_offset, records):
 
 
 def main():
-    _, keyfile, archive, outdir = sys.argv[1:5]
+    _, keyfile, archive, outdir = sys.argv[1:5]     # (argv[1]: "hostile")
     payload, ix, iaead, C, off, R = open_index(archive, keyfile)
     L = struct.unpack(">H", payload[9:11])[0]
     M = struct.unpack(">Q", ix[17:25])[0]
@@ -119,4 +182,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "lies":
+        lies(*sys.argv[2:8])
+    else:
+        main()

@@ -1,0 +1,70 @@
+/*
+ * indexcheck.h -- whether an archive's index says what its payload
+ * holds.
+ *
+ * The index is sealed under the file's key, but so is the payload, and
+ * whoever makes the archive makes both: with -r, anyone who knows the
+ * public key.  An index could list a member that no full read shows (a
+ * script hidden inside another member's data, found by -x NAME) or leave
+ * out one that a full read makes: the zip central-directory trick.  So
+ * the two views are made to agree.  A full read (-t, -x, --test without
+ * the index) records every member it meets and compares the list with
+ * the index after the final record; a reader that uses the index checks,
+ * at each member it decodes, that the header there is the one the index
+ * names.
+ */
+#ifndef AE_CLI_INDEXCHECK_H
+#define AE_CLI_INDEXCHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "archive/tar_read.h"
+#include "common/io.h"
+#include "container/index.h"
+
+/* What a full read saw of each member: where its headers start and a
+ * digest of what the index would say of it. */
+struct ixcheck {
+	uint64_t *first;
+	uint8_t (*dig)[16];
+	size_t n, cap;
+	int oom;                    /* a member could not be recorded */
+	int ended;                  /* the end blocks were read */
+	uint64_t end_at;            /* ... here */
+	/* the index's plaintext, collected after the payload (with the
+	 * reader's cap, AE_INDEX_MAX; over it, too_big and no check) */
+	uint8_t *ix;
+	size_t ixlen, ixcap;
+	int too_big;
+	struct ae_writer ixw;       /* writes into ix */
+};
+
+void ixcheck_init(struct ixcheck *c);
+void ixcheck_free(struct ixcheck *c);
+
+/* The tar reader's observer (tar_read.h, seen; ctx is the ixcheck). */
+void ixcheck_seen(void *ctx, const struct ae_tar_member *m,
+    uint64_t end_at);
+
+/*
+ * After a full read of an indexed archive whose index c->ixw collected:
+ * parse the index (6.8) and compare every entry with the member read at
+ * its offset (name, link, type, mode, owner, size, time), the count and
+ * tar_end.  Prints; returns 0 if they agree (or the index could not be
+ * held, which is warned about), else EXIT_DATA.  name is the input's.
+ */
+int ixcheck_compare(struct ixcheck *c, uint64_t header_len,
+    unsigned chunk_log2, uint64_t index_offset, uint64_t records,
+    const char *name);
+
+/* Whether index entry e is what member m's headers say.  1 or 0. */
+int ixcheck_same(const struct ae_index_member *e,
+    const struct ae_tar_member *m);
+
+/* Say that the index does not match the header at e->first, and that
+ * the archive is read in full instead. */
+void ixcheck_refuse(const char *name, const struct ae_index_member *e,
+    const char *what);
+
+#endif
