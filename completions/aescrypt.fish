@@ -113,7 +113,7 @@ complete -c aescrypt -l chunk-size -x -a '64K 128K 256K 512K 1M 2M 4M' -d 'Chunk
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-memory -x -a '64M 128M 256M 512M 1G 2G 4G' -d 'Argon2id memory'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-time -x -a '1 2 3 4 5 6 7 8 9 10' -d 'Argon2id passes'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-parallelism -x -a '1 2 4 8 16' -d 'Argon2id lanes'
-complete -c aescrypt -n '__aescrypt_mode_in x d' -l salvage -d 'Go on past damaged chunks, keep what is whole'
+complete -c aescrypt -n '__aescrypt_mode_in x d t' -l salvage -d 'Go on past damaged chunks, keep what is whole'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -l no-index -d 'c: write no index; t, x: read the whole archive'
 complete -c aescrypt -n '__aescrypt_mode_in t x d' -l max-kdf-memory -x -a '1G 2G 4G 8G' -d 'Refuse files whose KDF needs more'
 

@@ -53,6 +53,7 @@ ae_tar_reader_restart(struct ae_tar_reader *r, uint64_t offset)
 	r->ended = 0;
 	r->no_end_marker = 0;
 	r->lost_end = 0;
+	r->rescanned = 0;
 	r->end_at = 0;
 	r->nmap = 0;
 	r->map_active = 0;
@@ -702,6 +703,7 @@ struct next {
 	uint64_t first;             /* where its headers start */
 	uint64_t after_gap;         /* where the last gap ended (salvage) */
 	int resync;                 /* headers after a gap are looked for */
+	int indexed;                /* ... or were gone to by the index */
 };
 
 /* Forget what the headers read so far said (a new member starts). */
@@ -713,18 +715,40 @@ forget(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m)
 	r->nmap = r->nxattr = r->xattr_len = 0;
 }
 
-/* The member's headers were in a lost chunk (salvage): what they said is
- * forgotten, and the next block that checks as a header is looked for
- * from here on. */
-static void
-resync_here(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m)
-{
-	forget(r, nx, m);
-	nx->resync = 1;
-	nx->first = r->offset;
-}
-
 enum { BLOCK_HEADER, BLOCK_PASSED, BLOCK_END };
+
+/*
+ * After a gap (salvage), at r->offset: with the caller's index (resync),
+ * on to the next member it names, whose headers are then read as any
+ * member's; without one, look for the next block that checks as a
+ * header, whatever it turns out to be (nx->resync).  BLOCK_PASSED, or
+ * BLOCK_END if the index names no member after it, or a read error.
+ */
+static int
+resync(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m,
+    struct ae_diag *d)
+{
+	uint64_t to;
+	int e;
+
+	forget(r, nx, m);
+	if (r->resync == NULL) {
+		nx->resync = 1;
+		nx->first = nx->after_gap = r->offset;
+		return BLOCK_PASSED;
+	}
+	if (!r->resync(r->resync_ctx, r->offset, &to)
+	    || (e = skip_to(r, to, d)) == 1) {
+		r->ended = r->lost_end = 1;
+		return BLOCK_END;
+	}
+	if (e != AE_OK)
+		return e;
+	nx->resync = 0;
+	nx->indexed = 1;
+	nx->first = r->offset;
+	return BLOCK_PASSED;
+}
 
 /*
  * The next block that may be a header, into b (its offset in *hoff).
@@ -747,24 +771,35 @@ header_block(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m,
 	 * the chunk it came from) */
 	if (got > 0 && r->gap != NULL && r->gap(r->gap_ctx, *hoff, &gap_end)) {
 		/* A lost chunk where a header would be: step over it, then
-		 * look for the next block that is a header. */
+		 * go to the next member the index names, or look for the next
+		 * block that is a header. */
 		if (gap_end == UINT64_MAX || (e = skip_to(r, gap_end, d)) == 1) {
 			r->ended = r->lost_end = 1;
 			return BLOCK_END;
 		}
 		if (e != AE_OK)
 			return e;
-		resync_here(r, nx, m);
-		nx->after_gap = r->offset;
-		return BLOCK_PASSED;
+		return resync(r, nx, m, d);
 	}
 	if (got == 0 && nx->resync) {
-		r->ended = r->lost_end = 1;
+		/* the payload ended while a header was looked for: after a
+		 * gap, the end was lost; after a rescan, this is the end */
+		r->ended = 1;
+		r->lost_end = !r->rescanned || nx->after_gap == r->offset;
+		r->end_at = *hoff;
 		return BLOCK_END;
 	}
 	if (nx->resync && (got < AE_TAR_BLOCK || is_zero_block(b)
 	    || !checksum_matches(b))) {
 		nx->first = r->offset;      /* not a header: on to the next */
+		return BLOCK_PASSED;
+	}
+	if (r->rescanned && got == AE_TAR_BLOCK && is_zero_block(b)) {
+		/* After a rescan, an end marker may be that of a tar stored
+		 * in the archive, whose member a rescan found: the payload
+		 * goes on, so the search does too, to its end. */
+		nx->resync = 1;
+		nx->first = r->offset;
 		return BLOCK_PASSED;
 	}
 	if (got == 0 && *hoff == nx->first && *hoff > 0) {
@@ -815,8 +850,8 @@ extension_data(struct ae_tar_reader *r, struct next *nx,
 	if (touches_gap(r, r->offset - size - ae_tar_padding(size), size)) {
 		/* its records were lost (salvage): this member cannot be
 		 * read; on to the next header */
-		resync_here(r, nx, m);
-		return 1;
+		e = resync(r, nx, m, d);
+		return e == BLOCK_PASSED ? 1 : e == BLOCK_END ? 2 : e;
 	}
 	return 0;
 }
@@ -1004,8 +1039,12 @@ header_member(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
 	m->offset = hoff;
 	m->first = nx->first;
 	/* Right after a gap, its extended header (a long name, say) may
-	 * have been in the gap: it cannot be read as it was. */
-	m->after_gap = !nx->resync ? 0 : hoff == nx->after_gap ? 2 : 1;
+	 * have been in the gap: it cannot be read as it was.  A member the
+	 * index led to is as any other, but says so. */
+	m->after_gap = nx->indexed ? 3 : nx->resync ?
+	    (hoff == nx->after_gap ? 2 : 1) : r->rescanned;
+	if (nx->resync)
+		r->rescanned = 1;
 	if ((e = header_ustar(r, nx, b, m, &size, &t, d)) != AE_OK)
 		return e;
 	m->type = t;
@@ -1089,6 +1128,8 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		}
 		if ((e = extension_data(r, &nx, m, t, size, d)) == 1)
 			continue;
+		if (e == 2)
+			return 1;
 		if (e == AE_OK && (t == 'x' || t == 'X'))
 			e = header_pax_extension(r, &nx, m, size, d);
 		else if (e == AE_OK && (t == 'L' || t == 'K'))

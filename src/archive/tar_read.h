@@ -48,9 +48,11 @@ struct ae_tar_member {
 	uint64_t offset;            /* of its header in the tar stream */
 	uint64_t first;             /* where its headers start ('x', 'L') */
 	uint64_t end;               /* where it ends, padding included */
-	int after_gap;              /* found by looking past a gap: 1; 2 if
+	int after_gap;              /* found by looking past a gap, or
+	                             * after a member that was: 1; 2 if
 	                             * its headers start right after it, so
-	                             * an extended header of its may be lost */
+	                             * an extended header of its may be lost;
+	                             * 3 if the caller's index led to it */
 	/* A sparse member (GNU old 'S', pax 0.0, 0.1 or 1.0): nmap data
 	 * runs in order, the rest holes.  NULL for other members.  Points
 	 * into the reader, valid until the next ae_tar_next. */
@@ -102,7 +104,20 @@ struct ae_tar_reader {
 	 */
 	int (*gap)(void *ctx, uint64_t off, uint64_t *end);
 	void *gap_ctx;
+	/*
+	 * With an index (optional): where the next member starts at or after
+	 * off, in *to; 1, or 0 if there is none.  A gap is then stepped over
+	 * to that member, not searched past: no block inside a member's data
+	 * is ever taken for a header.
+	 */
+	int (*resync)(void *ctx, uint64_t off, uint64_t *to);
+	void *resync_ctx;
 	int lost_end;               /* the stream ended in a gap */
+	int rescanned;              /* a member was found by looking (no
+	                             * index): from then on an end marker
+	                             * does not end the search, the payload's
+	                             * end does, and every member found after
+	                             * one is marked after_gap 1 */
 	/*
 	 * An observer (optional, set by the caller after init): called with
 	 * each member ae_tar_next returns (whatever the caller then does

@@ -25,6 +25,7 @@
 #include "exitcode.h"
 #include "indexcheck.h"
 #include "indexed.h"
+#include "lost.h"
 #include "members.h"
 #include "msg.h"
 #include "names.h"
@@ -41,8 +42,11 @@ struct xrun {
 	struct ae_dw *dw;           /* NULL with -O */
 	uint8_t *buf;               /* -O: DATA_BUF bytes of member data */
 	struct salvage *salvage;    /* --salvage: what was lost, or NULL */
+	struct lost lost;           /* ... and which members, by name */
+	enum lost_outcome cur;      /* --salvage: what became of the member
+	                             * being made, as the reports say (0:
+	                             * none said) */
 	struct ae_xattr_filter xf;  /* --xattrs-include, --xattrs-exclude */
-	size_t lost;                /* members not extracted for it */
 	int partial;                /* some member was skipped (exit 1) */
 	int fatal;                  /* exit status that ends the run */
 	uint64_t archive_size;      /* the input's, if a regular file; or 0 */
@@ -72,23 +76,6 @@ reason(const struct ae_dw_report *r, char *out, size_t cap)
 		snprintf(out + k, cap - (size_t)k, ": %s", strerror(r->err));
 }
 
-/* --salvage: member m touched a lost chunk (its headers or its data,
- * all of which have been read by now, so the decoder has reported every
- * chunk they came from). */
-static void
-report_lost(struct xrun *x, const struct ae_tar_member *m)
-{
-	uint64_t seq = 0;
-	char q[1024];
-
-	(void)salvage_overlaps(x->salvage, m->first, m->end, &seq);
-	msg_error("%s: lost: it lies in damaged chunk %llu (tar stream bytes "
-	    "%llu to %llu); not extracted", names_quote(m->path, q, sizeof q),
-	    (unsigned long long)seq, (unsigned long long)m->first,
-	    (unsigned long long)m->end - 1);
-	x->lost++;
-}
-
 static void
 on_report(void *ctx, const struct ae_dw_report *r)
 {
@@ -105,6 +92,7 @@ on_report(void *ctx, const struct ae_dw_report *r)
 		}
 		break;
 	case AE_DW_SKIPPED:
+		x->cur = LOST_SKIPPED;
 		reason(r, why, sizeof why);
 		msg_warn("%s: %s; not extracted", names_quote(r->name, q,
 		    sizeof q), why);
@@ -127,9 +115,16 @@ on_report(void *ctx, const struct ae_dw_report *r)
 			    "also needs -p)");
 		break;
 	case AE_DW_LOST:
-		report_lost(x, r->m);
+		/* --salvage: it touched a lost chunk (its headers or its
+		 * data, all of which have been read by now, so the decoder
+		 * has reported every chunk they came from) */
+		x->cur = LOST_NAMED;
+		lost_name(&x->lost, r->m);
 		break;
 	case AE_DW_BROKEN:
+		x->cur = LOST_NAMED;
+		if (x->salvage != NULL)
+			lost_done(&x->lost, r->m, LOST_NAMED);
 		/* unpack_end says why the archive failed */
 		if (r->err == AE_EINTR && atomic_load(&signals_stop))
 			msg_error("%s: not extracted: interrupted",
@@ -140,6 +135,7 @@ on_report(void *ctx, const struct ae_dw_report *r)
 			    sizeof q));
 		break;
 	case AE_DW_FAILED:
+		x->cur = LOST_SKIPPED;
 		msg_error("%s: %s", names_quote(r->name, q, sizeof q),
 		    strerror(r->err));
 		break;
@@ -266,9 +262,9 @@ member_to_stdout(struct xrun *x, struct ae_tar_reader *tr,
 /* ---- the member loop ---- */
 
 /* m with --strip-components applied to its name (and to a hard link's
- * target, which names a member too), in out; 0, or -1 to pass it over
- * (nothing left of the name, as GNU tar does; a hard link whose target
- * is stripped away is warned about). */
+ * target, which names a member too), in out; 0, or to pass it over: 1
+ * if nothing is left of the name (silently, as GNU tar does), -1 for a
+ * hard link whose target is stripped away (warned about). */
 static int
 strip_member(struct xrun *x, const struct ae_tar_member *m,
     struct ae_tar_member *out)
@@ -276,7 +272,7 @@ strip_member(struct xrun *x, const struct ae_tar_member *m,
 	const char *p = ae_path_strip_components(m->path, x->o->strip), *l;
 
 	if (p == NULL)
-		return -1;
+		return 1;
 	memcpy(out, m, sizeof *out);
 	memmove(out->path, p, strlen(p) + 1);
 	if (m->type == AE_TAR_HARDLINK) {
@@ -295,26 +291,13 @@ strip_member(struct xrun *x, const struct ae_tar_member *m,
 	return 0;
 }
 
-/* --salvage: a member found again after a lost chunk.  1 if it must be
- * passed over (named as lost), else 0. */
+/* --salvage: m's outcome is how; 1. */
 static int
-after_gap(struct xrun *x, const struct ae_tar_member *m)
+passed(struct xrun *x, const struct ae_tar_member *m, enum lost_outcome how)
 {
-	char q[1024];
-
-	if (m->after_gap == 2) {
-		/* its pax record (its full name, its size) may have been in
-		 * the lost chunk before it */
-		msg_error("%s: lost: it starts right after a damaged chunk, "
-		    "which may have held its extended header (tar stream byte "
-		    "%llu); not extracted", names_quote(m->path, q, sizeof q),
-		    (unsigned long long)m->offset);
-		x->lost++;
-		return 1;
-	}
-	msg_warn("%s: found again after a lost chunk (tar stream byte %llu)",
-	    names_quote(m->path, q, sizeof q), (unsigned long long)m->offset);
-	return 0;
+	if (x->salvage != NULL)
+		lost_done(&x->lost, m, how);
+	return 1;
 }
 
 /* Whether the loop passes m over, having said why. */
@@ -330,18 +313,18 @@ pass_over(struct xrun *x, const struct ae_tar_member *m)
 		msg_warn("%s: %s; not extracted", names_quote(m->path, q,
 		    sizeof q), m->unreadable);
 		x->partial = 1;
-		return 1;
+		return passed(x, m, LOST_SKIPPED);
 	}
-	if (m->type == 'V')
-		return 1;       /* a volume label: nothing to make */
+	if (m->type == 'V')         /* a volume label: nothing to make */
+		return passed(x, m, LOST_WHOLE);
 	if (x->dw != NULL && x->o->max_size != 0 && m->size > x->o->max_size) {
 		msg_warn("%s: %llu bytes, over --max-size; not extracted",
 		    names_quote(m->path, q, sizeof q),
 		    (unsigned long long)m->size);
 		x->partial = 1;
-		return 1;
+		return passed(x, m, LOST_SKIPPED);
 	}
-	return m->after_gap && x->salvage != NULL && after_gap(x, m);
+	return x->salvage != NULL && lost_pass_over(&x->lost, m);
 }
 
 /* Member m, just read from tr, as the options say: passed over, written
@@ -356,16 +339,21 @@ extract_one(struct xrun *x, struct ae_tar_reader *tr, struct members *sel)
 	if (!members_select(sel, x->m.path) || pass_over(x, &x->m))
 		return;
 	if (x->o->strip > 0) {
-		if (strip_member(x, &x->m, &x->stripped) != 0)
+		if ((err = strip_member(x, &x->m, &x->stripped)) != 0) {
+			passed(x, &x->m, err > 0 ? LOST_LEFT : LOST_SKIPPED);
 			return;
+		}
 		e = &x->stripped;
 	}
 	if (x->dw == NULL) {
 		member_to_stdout(x, tr, e);
 		return;
 	}
+	x->cur = 0;
 	if ((err = ae_dw_member(x->dw, tr, e)) != AE_OK)
 		x->fatal = exit_for(err);
+	else if (x->cur != LOST_NAMED)
+		passed(x, &x->m, x->cur != 0 ? x->cur : LOST_WHOLE);
 }
 
 /*
@@ -545,23 +533,6 @@ extract_indexed(struct xrun *x, struct unpack *u, const struct opts *o,
 	return st;
 }
 
-/* The summary of a --salvage run that lost chunks; the exit status. */
-static int
-salvage_summary(struct xrun *x, struct unpack *u,
-    const struct ae_tar_reader *tr, int st)
-{
-	size_t n = salvage_count(&u->salvage);
-
-	salvage_report(&u->salvage, "tar stream");
-	msg_hint("%zu chunk%s lost, %zu member%s with them (named above); "
-	    "everything else was extracted whole", n, n == 1 ? "" : "s",
-	    x->lost, x->lost == 1 ? "" : "s");
-	if (tr->lost_end)
-		msg_hint("the end of the archive was lost: members after the "
-		    "last chunk read cannot be named");
-	return st == EXIT_OK || st == EXIT_PARTIAL ? EXIT_DATA : st;
-}
-
 /* The whole archive in order, into x.  Returns the exit status; u is
  * closed. */
 static int
@@ -574,8 +545,13 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 
 	if ((st = unpack_start(u, o, NULL)) != EXIT_OK)
 		return st;
-	if (o->salvage)
+	if (o->salvage) {
 		x->salvage = &u->salvage;
+		if (lost_init(&x->lost, &u->salvage, u->salvage_ix, 0) != 0) {
+			msg_error("out of memory");
+			return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+		}
+	}
 	if (ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
 		msg_error("out of memory");
 		return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
@@ -583,6 +559,12 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 	if (o->salvage) {
 		tr.gap = salvage_gap;
 		tr.gap_ctx = &u->salvage;
+		if (u->salvage_ix != NULL) {
+			/* a lost chunk is stepped over to the next member the
+			 * index names: no header is ever looked for */
+			tr.resync = lost_resync;
+			tr.resync_ctx = (void *)u->salvage_ix;
+		}
 	}
 	unpack_watch(u, &tr);
 	next = extract_members(x, &tr, sel, &d);
@@ -594,8 +576,12 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 	xrun_close(x);          /* directory modes and times may warn */
 	if (fflush(stdout) != 0 && st == EXIT_OK)
 		st = msg_sys_error("standard output");
-	if (o->salvage && salvage_count(&u->salvage) > 0)
-		st = salvage_summary(x, u, &tr, st);
+	if (o->salvage && salvage_count(&u->salvage) > 0) {
+		lost_summary(&x->lost, sel, tr.lost_end);
+		if (st == EXIT_OK || st == EXIT_PARTIAL)
+			st = EXIT_DATA;
+	}
+
 	ae_tar_reader_free(&tr);
 	return st;
 }
@@ -690,8 +676,10 @@ cmd_extract(const struct opts *o)
 		st = EXIT_PARTIAL;
 	}
 out:
-	if (x != NULL)
+	if (x != NULL) {
 		xrun_close(x);
+		lost_free(&x->lost);
+	}
 	if (u != NULL && o->salvage)
 		salvage_free(&u->salvage);
 	unpack_free(u);

@@ -9,11 +9,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "crypto/wipe.h"
 #include "exitcode.h"
 #include "indexed.h"
+#include "lost.h"
 #include "list.h"
 #include "members.h"
 #include "msg.h"
@@ -161,6 +164,55 @@ list_index(FILE *fp, int verbose, const struct ae_index *ix,
 	return EXIT_OK;
 }
 
+/*
+ * -t --salvage: the members that survive, each listed once its data has
+ * been read through (only then has the decoder said whether a chunk it
+ * lay in was lost); the others named, as -x --salvage names them.
+ */
+static int
+list_salvaged(FILE *fp, int verbose, struct ae_tar_reader *tr,
+    struct members *sel, struct lost *l, struct ae_diag *d)
+{
+	static const size_t BUF = 65536;
+	struct ae_tar_member *m = malloc(sizeof *m);
+	uint8_t *buf = malloc(BUF);
+	size_t ugswidth = 19, got;
+	uint64_t seq;
+	int next = AE_ENOMEM, err = AE_OK;
+
+	while (m != NULL && buf != NULL
+	    && (next = ae_tar_next(tr, m, d)) == AE_OK) {
+		if (!members_select(sel, m->path) || lost_pass_over(l, m))
+			continue;
+		do
+			err = ae_tar_read_data(tr, m, buf, BUF, &got, NULL);
+		while (err == AE_OK && got > 0);
+		if (err != AE_OK) {
+			next = err;
+			break;
+		}
+		if (salvage_overlaps(l->sv, m->first, m->end, &seq)) {
+			lost_name(l, m);
+			continue;
+		}
+		lost_done(l, m, LOST_WHOLE);
+		progress_hide();
+		if (verbose)
+			print_verbose(fp, m, &ugswidth);
+		else {
+			print_name(fp, m, 0);
+			putc('\n', fp);
+		}
+		if (ferror(fp))
+			break;
+	}
+	if (buf != NULL)
+		ae_wipe(buf, BUF);
+	free(buf);
+	free(m);
+	return next;
+}
+
 /* -t from the index; the exit status.  u stays open. */
 static int
 list_indexed(struct unpack *u, const struct opts *o, struct ae_index *ix,
@@ -201,6 +253,33 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 		return unpack_end(u, o, 1, &d, EXIT_OK);
 	}
 	unpack_watch(u, &tr);
+	if (o->salvage) {
+		struct lost l;
+
+		tr.gap = salvage_gap;
+		tr.gap_ctx = &u->salvage;
+		if (u->salvage_ix != NULL) {
+			tr.resync = lost_resync;
+			tr.resync_ctx = (void *)u->salvage_ix;
+		}
+		if (lost_init(&l, &u->salvage, u->salvage_ix, 1) != 0) {
+			ae_tar_reader_free(&tr);
+			msg_error("out of memory");
+			return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+		}
+		next = list_salvaged(stdout, o->verbose, &tr, sel, &l, &d);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			st = msg_sys_error("standard output");
+		st = unpack_end(u, o, next, &d, st);
+		if (salvage_count(&u->salvage) > 0) {
+			lost_summary(&l, sel, tr.lost_end);
+			if (st == EXIT_OK || st == EXIT_PARTIAL)
+				st = EXIT_DATA;
+		}
+		lost_free(&l);
+		ae_tar_reader_free(&tr);
+		return st;
+	}
 	next = list_members(o->test ? NULL : stdout, o->verbose, &tr, sel, &d,
 	    partial);
 	if (next == 1 && tr.no_end_marker)
@@ -230,7 +309,18 @@ cmd_list(const struct opts *o)
 	}
 	if ((st = unpack_open_keys(u, o)) != EXIT_OK)
 		goto out;
-	if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, &u->index_stats)) {
+	if (o->salvage) {
+		/* in full; the index, on a regular file, names what is lost
+		 * and steps over damaged frames (as for -x) */
+		if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, NULL))
+			u->salvage_ix = &ix;
+		st = list_all(u, o, &sel, &partial);
+		if (u->salvage_ix != NULL) {
+			ae_index_free(&ix);
+			u->salvage_ix = NULL;
+		}
+	} else if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix,
+	    &u->index_stats)) {
 		/* the index is used once every header it names is checked */
 		if ((st = indexed_verify(u, o, &ix)) == EXIT_OK)
 			st = list_indexed(u, o, &ix, &sel);
@@ -248,6 +338,8 @@ cmd_list(const struct opts *o)
 	if (st == EXIT_OK && partial)
 		st = EXIT_PARTIAL;
 out:
+	if (u != NULL && o->salvage)
+		salvage_free(&u->salvage);
 	unpack_free(u);
 	members_free(&sel);
 	return st;

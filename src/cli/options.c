@@ -673,7 +673,7 @@ check_mode_options(const struct opts *o)
 		{ "--same-owner", "x" }, { "-O", "x" },
 		{ "--strip-components", "x" }, { "--xattrs", "cx" },
 		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
-		{ "-i", "dtx" }, { "--salvage", "dx" }, { "--no-index", "ctx" },
+		{ "-i", "dtx" }, { "--salvage", "dtx" }, { "--no-index", "ctx" },
 		{ "--xattrs-include", "cx" }, { "--xattrs-exclude", "cx" },
 		{ "--max-size", "x" },
 		{ NULL, NULL }

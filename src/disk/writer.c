@@ -393,18 +393,33 @@ install_new(int dirfd, const char *tmp, const char *leaf)
 	return r;
 }
 
+/* Why member m must not replace what exists, or NULL if it may.  A
+ * member found by searching for headers after a lost chunk may be a file
+ * inside another member (a stored .tar): it never replaces anything. */
+static const char *
+keeps_old(const struct ae_dw *w, const struct ae_tar_member *m)
+{
+	if (m->after_gap == 1)
+		return "exists, and this member was found by searching for "
+		    "headers after a lost chunk";
+	if (w->p.flags & AE_DW_KEEP_OLD)
+		return "exists (--keep-old-files)";
+	return NULL;
+}
+
 /*
  * Move tmp to leaf in dirfd: over an existing file or symlink (never
- * through it), over an empty directory, or not at all with
- * AE_DW_KEEP_OLD.  0, or -1 (reported, tmp removed).
+ * through it), over an empty directory, or not at all if keeps_old.  0,
+ * or -1 (reported, tmp removed).
  */
 static int
 install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
     const struct ae_tar_member *m)
 {
+	const char *keep = keeps_old(w, m);
 	int r, e;
 
-	if (w->p.flags & AE_DW_KEEP_OLD) {
+	if (keep != NULL) {
 		if ((r = install_new(dirfd, tmp, leaf)) == 0)
 			return 0;
 	} else {
@@ -427,8 +442,8 @@ install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
 	e = errno;
 	unlinkat(dirfd, tmp, 0);
 	errno = e;
-	if (e == EEXIST && (w->p.flags & AE_DW_KEEP_OLD))
-		skip(w, m, "exists (--keep-old-files)");
+	if (e == EEXIST && keep != NULL)
+		skip(w, m, keep);
 	else if (e == EISDIR)
 		skip(w, m, "a directory that is not empty is in the way");
 	else
@@ -928,9 +943,8 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 		if (!S_ISDIR(st.st_mode)) {
 			/* A file or symlink where the directory goes: tar
 			 * replaces it (a symlink is never followed). */
-			if (w->p.flags & AE_DW_KEEP_OLD) {
-				skip(w, m, "a file of that name exists "
-				    "(--keep-old-files)");
+			if (keeps_old(w, m) != NULL) {
+				skip(w, m, keeps_old(w, m));
 				return;
 			}
 			if (unlinkat(dirfd, leaf, 0) != 0

@@ -102,7 +102,9 @@ int ae_dw_open(const struct ae_dw_params *params, struct ae_dw **w);
 /*
  * Make member m, whose header tr has just read (its data, if any, is
  * read from tr here).  A member that cannot be made is reported
- * (AE_DW_SKIPPED) and AE_OK returned: the run goes on.  Returns AE_OK;
+ * (AE_DW_SKIPPED) and AE_OK returned: the run goes on.  A member found
+ * by searching for headers (m->after_gap 1) may be a file inside another
+ * member, and never replaces what exists, as with AE_DW_KEEP_OLD.  Returns AE_OK;
  * AE_EIO after AE_DW_FAILED (a write failed: end the run); the stream's
  * error, or AE_EINTR, after AE_DW_BROKEN.  Nothing is left under a
  * member's name that is not complete.

@@ -173,17 +173,141 @@ for n in touched:
     # named, unless its header itself was in the lost chunk
 for n in os.listdir(os.path.join(sys.argv[3], "src")):
     assert "src/" + n in clear, "extracted %s is not a clear member" % n
-named = [n for n in touched if ("%s: lost:" % n) in msgs]
-print("# %d clear, %d touched (%d named)" % (len(clear), len(touched), len(named)))
-assert named, "no lost member was named"
+# with the index, every one is named, those whose headers were lost too
+unnamed = [n for n in touched if ("%s: lost:" % n) not in msgs]
+assert not unnamed, "lost but never named: %s" % unnamed
+assert "%d members extracted whole, %d lost, 0 never reached" % (
+    len(clear) + 1, len(touched)) in msgs, "the counts are wrong"
+assert "everything else" not in msgs
 PY
 	# no temp file left anywhere
 	[ -z "$(find out -name '.*aescrypt*')" ]
+	# -t --salvage lists the same survivors, and names the same losses
+	run_aescrypt 4 -t --salvage -f a.aes
+	echo "$output" > listing
+	/usr/bin/python3 - layout listing messages <<'PY'
+import sys
+C = 65536
+lost = [(c * C, (c + 1) * C) for c in (4, 11, 19)]
+out = open(sys.argv[2]).read().splitlines()
+for line in open(sys.argv[1]):
+    name, first, end = line.split()
+    hit = any(int(first) < e and s < int(end) for s, e in lost)
+    listed = name in out
+    named = any(l.startswith("aescrypt: error: %s: lost:" % name) for l in out)
+    assert listed != hit and named == hit, (name, hit, listed, named)
+PY
+	assert_match "members listed whole, [0-9]+ lost, 0 never reached"
 }
 
-@test "--salvage belongs to -d and -x, and not with -O" {
+@test "-x --salvage from a pipe: the losses cannot all be named, and the last line says so" {
+	mkdir src
+	local i
+	for i in $(seq 1 40); do
+		head -c $(( (i * 7919) % 50000 + 1 )) /dev/urandom > src/f$i
+	done
+	"$AESCRYPT" -c -q "${FAST_KDF[@]}" --chunk-size 64K -f a.aes src
+	flip a.aes 4
+	mkdir out
+	run bash -c "cat a.aes | '$AESCRYPT' -x --salvage -f - -C out"
+	[ "$status" -eq 4 ]
+	assert_match "read without its index \(a pipe"
+	assert_match "lost \(named above\), and an unknown number in the lost chunks"
+	refute_match "everything else"
+	refute_match "never reached \(named"
+	# the same from the file names them all
+	rm -rf out && mkdir out
+	run_aescrypt 4 -x --salvage -f a.aes -C out
+	refute_match "unknown number"
+	assert_match "[0-9]+ members extracted whole, [1-9][0-9]* lost, 0 never reached"
+}
+
+# smuggle_tree: a home with an authorized_keys, then a downloaded .tar
+# that holds a file of the same name (and one more), then more members;
+# the .tar's own header lies in chunk 1 of 64 KiB, its inner headers
+# from chunk 3 on.  $1 (optional): "lost-too" puts authorized_keys in
+# chunk 1 as well.
+smuggle_tree() {
+	mkdir -p home/.ssh in/home/.ssh Downloads z
+	echo "ssh-ed25519 AAAA owner" > home/.ssh/authorized_keys
+	head -c 150000 /dev/urandom > in/pad.bin
+	echo "ssh-ed25519 AAAA intruder" > in/home/.ssh/authorized_keys
+	echo new > in/zzz-new
+	tar --format=ustar -C in -cf Downloads/x.tar pad.bin \
+	    home/.ssh/authorized_keys zzz-new
+	echo after > z/after
+	if [ "${1:-}" = lost-too ]; then
+		head -c 68000 /dev/urandom > a-pad
+		set -- a-pad home Downloads z
+	else
+		head -c 70000 /dev/urandom > a-pad
+		set -- home a-pad Downloads z
+	fi
+	"$AESCRYPT" -c -q "${FAST_KDF[@]}" --chunk-size 64K -f a.aes "$@"
+	"$AESCRYPT" -d -q -o a.tar a.aes
+	members a.tar > layout
+	# the .tar's header in chunk 1, its inner headers from chunk 3 on
+	awk '$1 == "Downloads/x.tar" && $2 >= 65536 && $2 < 131072 &&
+	    $2 + 512 + 512 + 150016 >= 196608 { ok = 1 } END { exit !ok }' layout
+	flip a.aes 1
+}
+
+@test "--salvage never takes a stored .tar's members for the archive's (the smuggled authorized_keys)" {
+	smuggle_tree
+	# with the index: the run steps over to the next member it names
+	mkdir o1
+	run_aescrypt 4 -x --salvage -f a.aes -C o1
+	assert_match "Downloads/x.tar: lost:"
+	refute_match "zzz-new"
+	[ "$(cat o1/home/.ssh/authorized_keys)" = "ssh-ed25519 AAAA owner" ]
+	[ ! -e o1/zzz-new ]
+	[ "$(cat o1/z/after)" = after ]
+	refute_match "found by searching"
+	# from a pipe: the search finds the inner headers, which may be
+	# anything: named, never over a member read whole in this run, and
+	# the inner end marker does not end the run (z/after is reached)
+	mkdir o2
+	run bash -c "cat a.aes | '$AESCRYPT' -x --salvage -f - -C o2"
+	[ "$status" -eq 4 ]
+	[ "$(cat o2/home/.ssh/authorized_keys)" = "ssh-ed25519 AAAA owner" ]
+	assert_match "home/\.ssh/authorized_keys: found by searching for headers after a lost chunk \(tar stream byte [0-9]+\)"
+	assert_match "home/\.ssh/authorized_keys: exists, and this member was found by searching for headers after a lost chunk; not extracted"
+	assert_match "zzz-new: found by searching"
+	assert_match "z/after: found by searching"
+	[ "$(cat o2/z/after)" = after ]
+	assert_match "whole \([0-9]+ found by searching\)"
+	assert_match "an unknown number in the lost chunks"
+	# -t from a pipe lists what it found, and says the same
+	run bash -c "cat a.aes | '$AESCRYPT' -t --salvage -f -"
+	[ "$status" -eq 4 ]
+	assert_match "z/after"
+	assert_match "zzz-new: found by searching"
+}
+
+@test "--salvage: a member found by searching never replaces a file that exists" {
+	smuggle_tree lost-too
+	mkdir -p o/home/.ssh
+	echo mine > o/home/.ssh/authorized_keys
+	run bash -c "cat a.aes | '$AESCRYPT' -x --salvage -f - -C o"
+	[ "$status" -eq 4 ]
+	# its header was lost: without the index it cannot be named
+	refute_match "authorized_keys: lost"
+	assert_match "home/\.ssh/authorized_keys: exists, and this member was found by searching for headers after a lost chunk; not extracted"
+	[ "$(cat o/home/.ssh/authorized_keys)" = mine ]
+	assert_match "1 not extracted for another reason"
+	# with the index, the inner member is never even looked at
+	rm -rf o && mkdir o
+	run_aescrypt 4 -x --salvage -f a.aes -C o
+	[ ! -e o/home/.ssh/authorized_keys ]
+	assert_match "home/\.ssh/authorized_keys: lost: it lies in damaged chunk 1"
+	refute_match "found by searching"
+}
+
+@test "--salvage belongs to -d, -t and -x, and not with -O" {
 	run_aescrypt 2 -e --salvage x
 	assert_match "--salvage does not apply to -e"
+	run_aescrypt 2 -c --salvage x
+	assert_match "--salvage does not apply to -c"
 	run_aescrypt 2 -x -O --salvage -f x.aes
 	assert_match "--salvage writes whole members only"
 }

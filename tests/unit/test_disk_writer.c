@@ -4,7 +4,8 @@
  * ".." and absolute names, a symlink and then a member through it, a
  * chain of links, a hard link to outside, a directory replaced by a
  * link, a file over a symlink to outside, a stream cut inside a member;
- * and the flags (--keep-old-files, -p) and the salvage hook.
+ * and the flags (--keep-old-files, -p), the salvage hook, and members
+ * found by a search for headers (never over what exists).
  *
  * Each case extracts a tar stream made here (tar_write.h) into
  * base/root, with base/outside holding a sentinel file that must never
@@ -114,6 +115,8 @@ not_whole(void *ctx, const struct ae_tar_member *m)
 }
 
 static unsigned mode_flags;     /* AE_DW_NAMED_TEMPS, or 0 */
+static int searched;            /* every member as if found by a search
+                                 * for headers (after_gap 1) */
 
 /* Extract t (len bytes of it) into the root with flags; the last
  * ae_dw_member result that was not AE_OK, or AE_OK. */
@@ -145,9 +148,12 @@ run(const struct tb *t, size_t len, unsigned flags, struct seen *s)
 	mem.len = len;
 	CHECK(ae_dw_open(&p, &w) == AE_OK, "ae_dw_open");
 	CHECK(ae_tar_reader_init(&tr, &rd) == AE_OK, "reader");
-	while ((next = ae_tar_next(&tr, m, &d)) == AE_OK)
+	while ((next = ae_tar_next(&tr, m, &d)) == AE_OK) {
+		if (searched)
+			m->after_gap = 1;
 		if ((e = ae_dw_member(w, &tr, m)) != AE_OK)
 			break;
+	}
 	ae_tar_reader_free(&tr);
 	s->partial = ae_dw_partial(w);
 	ae_dw_close(w);
@@ -437,6 +443,42 @@ case_file_over_symlink(void)
 	CHECK(content_is("s", "new") && no_temps(), "keep-old: the file stays");
 }
 
+/* A member found by searching for headers after a lost chunk may be a
+ * file inside a stored .tar: it never replaces what exists. */
+static void
+case_found_by_search(void)
+{
+	struct seen s = { 0 };
+
+	fresh_root();
+	t.len = 0;
+	tb_add(&t, AE_TAR_DIR, "d", NULL, NULL, 0755);
+	tb_add(&t, AE_TAR_REG, "d/keys", NULL, "owner", 0644);
+	tb_add(&t, AE_TAR_REG, "f", NULL, "file", 0644);
+	tb_end(&t);
+	CHECK(run(&t, t.len, 0, &s) == AE_OK && s.skipped == 0, "search: "
+	    "the first run");
+	t.len = 0;
+	tb_add(&t, AE_TAR_REG, "d/keys", NULL, "intruder", 0600);
+	tb_add(&t, AE_TAR_DIR, "f", NULL, NULL, 0755);
+	tb_add(&t, AE_TAR_REG, "d/new", NULL, "new", 0644);
+	tb_end(&t);
+	searched = 1;
+	memset(&s, 0, sizeof s);
+	CHECK(run(&t, t.len, 0, &s) == AE_OK, "search: the second run");
+	searched = 0;
+	CHECK(content_is("d/keys", "owner"), "search: a file that exists is "
+	    "not replaced");
+	CHECK(s.skipped == 2 && strstr(s.last_why, "found by searching")
+	    != NULL, "search: two skipped, saying why (%d: %s)", s.skipped,
+	    s.last_why);
+	CHECK(S_ISREG(lmode("f")) && content_is("f", "file"), "search: nor "
+	    "is a file replaced by a directory");
+	CHECK(S_ISDIR(lmode("d")) && content_is("d/new", "new"), "search: a "
+	    "new name is made");
+	CHECK(no_temps(), "search: no temp left");
+}
+
 static void
 case_cut_inside_member(void)
 {
@@ -527,6 +569,7 @@ all_cases(void)
 	case_hardlinks();
 	case_dir_replaced_by_link();
 	case_file_over_symlink();
+	case_found_by_search();
 	case_cut_inside_member();
 	case_modes_and_lost();
 }

@@ -1,0 +1,205 @@
+/*
+ * lost.c -- members and --salvage (contract in lost.h).
+ */
+#include "config.h"
+#include "lost.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "indexcheck.h"
+#include "msg.h"
+#include "names.h"
+
+int
+lost_init(struct lost *l, struct salvage *sv, const struct ae_index *ix,
+    int listing)
+{
+	memset(l, 0, sizeof *l);
+	l->sv = sv;
+	l->ix = ix;
+	l->listing = listing;
+	if (ix != NULL && (l->state = calloc(ix->members + 1, 1)) == NULL)
+		return -1;
+	return 0;
+}
+
+void
+lost_free(struct lost *l)
+{
+	free(l->state);
+	memset(l, 0, sizeof *l);
+}
+
+/* The index entry whose first is off, or ix->members. */
+static size_t
+entry_at(const struct ae_index *ix, uint64_t off)
+{
+	size_t lo = 0, hi = ix->members;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->m[mid].first < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int
+lost_resync(void *ctx, uint64_t off, uint64_t *to)
+{
+	const struct ae_index *ix = ctx;
+	size_t i = entry_at(ix, off);
+
+	if (i == ix->members)
+		return 0;
+	*to = ix->m[i].first;
+	return 1;
+}
+
+/* Whether member m, which the index led to, is the one it names there. */
+static int
+as_indexed(const struct lost *l, const struct ae_tar_member *m)
+{
+	size_t i = entry_at(l->ix, m->first);
+
+	return i < l->ix->members && l->ix->m[i].first == m->first
+	    && ixcheck_same(&l->ix->m[i], m);
+}
+
+int
+lost_pass_over(struct lost *l, const struct ae_tar_member *m)
+{
+	char q[1024];
+
+	if (m->after_gap == 0 || (m->after_gap == 3 && as_indexed(l, m)))
+		return 0;
+	if (m->after_gap == 2) {
+		/* its pax record (its full name, its size) may have been in
+		 * the lost chunk before it */
+		msg_error("%s: lost: it starts right after a damaged chunk, "
+		    "which may have held its extended header (tar stream byte "
+		    "%llu); not used", names_quote(m->path, q, sizeof q),
+		    (unsigned long long)m->offset);
+		lost_done(l, m, LOST_NAMED);
+		return 1;
+	}
+	/* with -x, the writer never lets it replace what exists, a member
+	 * made earlier in the run included (writer.h) */
+	l->rescanned = 1;
+	msg_warn("%s: found by searching for headers after a lost chunk (tar "
+	    "stream byte %llu): it may be a file inside another member, such "
+	    "as a stored .tar", names_quote(m->path, q, sizeof q),
+	    (unsigned long long)m->offset);
+	return 0;
+}
+
+void
+lost_done(struct lost *l, const struct ae_tar_member *m,
+    enum lost_outcome how)
+{
+	size_t i;
+
+	if (how == LOST_WHOLE) {
+		l->whole++;
+		l->found += m->after_gap == 1;
+	} else if (how == LOST_NAMED) {
+		l->named++;
+	} else if (how == LOST_SKIPPED) {
+		l->skipped++;
+	}
+	if (l->ix == NULL || m->after_gap == 1 || m->after_gap == 2)
+		return;
+	i = entry_at(l->ix, m->first);
+	if (i < l->ix->members && l->ix->m[i].first == m->first)
+		l->state[i] = (unsigned char)how;
+}
+
+void
+lost_name(struct lost *l, const struct ae_tar_member *m)
+{
+	uint64_t seq = 0;
+	char q[1024];
+
+	(void)salvage_overlaps(l->sv, m->first, m->end, &seq);
+	msg_error("%s: lost: it lies in damaged chunk %llu (tar stream bytes "
+	    "%llu to %llu)", names_quote(m->path, q, sizeof q),
+	    (unsigned long long)seq, (unsigned long long)m->first,
+	    (unsigned long long)m->end - 1);
+	lost_done(l, m, LOST_NAMED);
+}
+
+/* With the index: name each selected member that was not read whole.
+ * *lost and *unreached count them. */
+static void
+name_the_rest(struct lost *l, struct members *sel, size_t *lost,
+    size_t *unreached)
+{
+	const struct ae_index *ix = l->ix;
+	char q[1024];
+	size_t i;
+
+	for (i = 0; i < ix->members; i++) {
+		const struct ae_index_member *e = &ix->m[i];
+		uint64_t end = i + 1 < ix->members ? ix->m[i + 1].first :
+		    ix->tar_end, seq = 0;
+
+		if (l->state[i] != 0 || !members_select(sel, e->path))
+			continue;
+		if (salvage_overlaps(l->sv, e->first, end, &seq)) {
+			msg_error("%s: lost: it lies in damaged chunk %llu (tar "
+			    "stream bytes %llu to %llu; named by the index)",
+			    names_quote(e->path, q, sizeof q),
+			    (unsigned long long)seq, (unsigned long long)e->first,
+			    (unsigned long long)end - 1);
+			++*lost;
+		} else {
+			msg_error("%s: never reached: the run ended before it "
+			    "(tar stream byte %llu)", names_quote(e->path, q,
+			    sizeof q), (unsigned long long)e->first);
+			++*unreached;
+		}
+	}
+}
+
+void
+lost_summary(struct lost *l, struct members *sel, int end_lost)
+{
+	size_t chunks = salvage_count(l->sv), lost = l->named, unreached = 0;
+	const char *verb = l->listing ? "listed" : "extracted";
+	int sure = l->ix != NULL && !l->rescanned;
+	char skipped[96] = "", found[64] = "";
+
+	salvage_report(l->sv, "tar stream");
+	if (l->ix != NULL)
+		name_the_rest(l, sel, &lost, &unreached);
+	else
+		msg_hint("members whose headers were in the lost chunks cannot "
+		    "be named: the archive was read without its index (a pipe, "
+		    "--no-index, or an archive made without one)%s", end_lost ?
+		    ", and its end was lost" : "");
+	if (l->rescanned)
+		msg_hint("members found by searching for headers are named "
+		    "above: check them before trusting them");
+	if (l->found > 0)
+		snprintf(found, sizeof found, " (%zu found by searching)",
+		    l->found);
+	if (l->skipped > 0)
+		snprintf(skipped, sizeof skipped, ", %zu not %s for another "
+		    "reason", l->skipped, verb);
+	if (sure)
+		msg_hint("%zu chunk%s lost: %zu member%s %s whole, %zu lost%s, "
+		    "%zu never reached (named above)%s", chunks, chunks == 1 ?
+		    "" : "s", l->whole, l->whole == 1 ? "" : "s", verb, lost,
+		    skipped, unreached, lost + unreached == 0 ? "; everything "
+		    "else was read whole" : "");
+	else
+		msg_hint("%zu chunk%s lost: %zu member%s %s whole%s, %zu "
+		    "lost%s (named above), and an unknown number in the lost "
+		    "chunks", chunks, chunks == 1 ? "" : "s", l->whole,
+		    l->whole == 1 ? "" : "s", verb, found, lost, skipped);
+}
