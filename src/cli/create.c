@@ -414,6 +414,8 @@ create_stream(struct create *c, int *started, struct ae_diag *d)
 	if (err == AE_OK && c->pr.err == AE_OK && c->indexed)
 		err = write_index(&c->pp, &c->ib, &c->h, &c->igcm, &c->io.writer,
 		    d);
+	if (err == AE_OK && c->pr.err == AE_OK)
+		err = run_write_tail(&c->io.writer, &c->h, d);
 	return err;
 }
 

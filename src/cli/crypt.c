@@ -57,6 +57,8 @@ cmd_encrypt(const struct opts *o)
 		run_progress_start(o, 0, io.in.fd, 0, 0, -1);
 		err = ae_pipe_encode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
 		progress_stop();
+		if (err == AE_OK)
+			err = run_write_tail(&io.writer, &h, &d);
 	}
 	if (err != AE_OK) {
 		st = run_pipe_error(&io, err, &d);
@@ -153,7 +155,8 @@ decrypt_params(struct decrypt *c, const struct opts *o)
 			c->pp.nrec = c->ix.records;
 		}
 	}
-	c->pp.trailer = c->h.payload_type == AE_PAYLOAD_PAX_INDEXED;
+	c->pp.trailer = c->h.payload_type == AE_PAYLOAD_PAX_INDEXED
+	    || c->h.copy;
 }
 
 /* Decode into the open output; commit it, keep what was read, or remove
@@ -168,8 +171,9 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	err = ae_pipe_decode(&c->pp, &c->io.reader, &c->io.writer, &c->rs.pipe,
 	    &c->d);
 	if (err == AE_OK && c->pp.trailer)
-		err = run_index_tail(&c->pp, &c->igcm, &c->io.reader, c->h.len
-		    + c->rs.pipe.wire_bytes, c->rs.pipe.records, NULL, &c->d);
+		err = run_payload_tail(&c->pp, &c->igcm, &c->io.reader, &c->h,
+		    c->h.len + c->rs.pipe.wire_bytes, c->rs.pipe.records, NULL,
+		    &c->d);
 	progress_stop();
 	/* --salvage keeps what was verified when chunks were lost, or when
 	 * the input is cut or a frame cannot be followed (the data errors);
@@ -182,7 +186,7 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	if ((err = outfile_commit(&c->io.out)) != EXIT_OK)
 		return err;         /* (an exit status) */
 	run_finish_stats(o, &c->rs, c->w0, &c->gcm, &c->io);
-	return EXIT_OK;
+	return run_copy_used(&c->io, &c->h, EXIT_OK);
 }
 
 int
@@ -202,8 +206,7 @@ cmd_decrypt(const struct opts *o)
 	if ((st = run_input_open(&c->io.in, o->input, o)) != EXIT_OK)
 		goto out;
 	ae_fd_init(&c->io.rd, c->io.in.fd, &signals_stop, &c->io.cancel);
-	st = keys_unlock(o, c->io.in.name, &c->io.reader, &c->h, file_key,
-	    &c->rs);
+	st = keys_unlock(o, &c->io, &c->h, file_key, &c->rs);
 	if (st != EXIT_OK) {
 		run_input_close(&c->io.in);
 		goto out;

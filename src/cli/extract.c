@@ -576,11 +576,14 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 	xrun_close(x);          /* directory modes and times may warn */
 	if (fflush(stdout) != 0 && st == EXIT_OK)
 		st = msg_sys_error("standard output");
-	if (o->salvage && salvage_count(&u->salvage) > 0) {
-		lost_summary(&x->lost, sel, tr.lost_end);
+	if (o->salvage && (salvage_count(&u->salvage) > 0
+	    || unpack_cut(u))) {
+		lost_summary(&x->lost, sel, tr.lost_end, unpack_cut(u) ?
+		    u->rs.pipe.plain_bytes : UINT64_MAX);
 		if (st == EXIT_OK || st == EXIT_PARTIAL)
 			st = EXIT_DATA;
 	}
+	st = run_copy_used(&u->io, &u->h, st);
 
 	ae_tar_reader_free(&tr);
 	return st;

@@ -102,9 +102,12 @@ indexed_load(struct streams *io, const struct ae_header *h,
 	 * standard input part-way through. */
 	if (lseek(io->in.fd, 0, SEEK_CUR) != (off_t)h->len)
 		return 0;
+	/* size: where the footer ends, before the copy of the header */
 	size = (uint64_t)sb.st_size;
-	if (size < h->len + 2 * (AE_FRAME_LEN + AE_TAG_LEN) + AE_FOOTER_LEN)
+	if (size < h->len + 2 * (AE_FRAME_LEN + AE_TAG_LEN) + AE_FOOTER_LEN
+	    + ae_header_tail_len(h))
 		return unusable(io, h, "is missing (the file is too short)");
+	size -= ae_header_tail_len(h);
 	if (pread(io->in.fd, footer, sizeof footer,
 	    (off_t)(size - AE_FOOTER_LEN)) != (ssize_t)sizeof footer)
 		return unusable(io, h, "cannot be read");

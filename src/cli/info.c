@@ -74,7 +74,9 @@ print_text(FILE *fp, const char *name, const struct ae_header *h)
 	    "stream (bytes; -d)");
 	fprintf(fp, "chunk size:  %u KiB\n", 1u << (h->chunk_log2 - 10));
 	fprintf(fp, "header:      %zu bytes, CRC-32 good (its MAC needs a "
-	    "key: use --test)\n", h->len);
+	    "key: use --test)%s\n", h->len, h->copy ? "; a copy ends the "
+	    "file (for --salvage)" : "; no copy at the end (made before "
+	    "aescrypt 0.3)");
 	fprintf(fp, "key slots:   %u\n", h->nstanzas);
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];
@@ -114,10 +116,10 @@ print_json(FILE *fp, const char *name, const struct ae_header *h)
 	fputs("{\"file\":\"", fp);
 	json_string(fp, name);
 	fprintf(fp, "\",\"version\":%d,\"payload\":\"%s\",\"index\":%s,"
-	    "\"chunk_size\":%u,\"header_bytes\":%zu,\"slots\":[",
-	    AE_VERSION, payload_name(h->payload_type),
+	    "\"chunk_size\":%u,\"header_bytes\":%zu,\"header_copy\":%s,"
+	    "\"slots\":[", AE_VERSION, payload_name(h->payload_type),
 	    h->payload_type == AE_PAYLOAD_PAX_INDEXED ? "true" : "false",
-	    1u << h->chunk_log2, h->len);
+	    1u << h->chunk_log2, h->len, h->copy ? "true" : "false");
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];
 

@@ -50,6 +50,7 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 
 	memset(h, 0, sizeof *h);
 	h->payload_type = (uint8_t)payload_type;
+	h->copy = 1;                /* a copy of the header ends the file */
 	h->chunk_log2 = (uint8_t)o->chunk_log2;
 	if (ae_random(file_key, AE_FILE_KEY_LEN) != AE_OK
 	    || ae_random(h->payload_salt, AE_SALT_LEN) != AE_OK)
@@ -221,10 +222,10 @@ no_way_in(const char *name, int use_ids, unsigned nk, unsigned np,
 }
 
 int
-keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
-    struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
-    struct run_stats *rs)
+keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
 {
+	const char *name = io->in.name;
 	uint64_t c0, w0;
 	struct ae_unlock u;
 	struct ae_diag d = { 0 };
@@ -245,9 +246,10 @@ keys_unlock(const struct opts *o, const char *name, struct ae_reader *reader,
 			return st;
 		have_pass = 1;
 	}
-	if ((err = ae_header_read(reader, h, &d)) != AE_OK) {
+	if ((err = ae_header_read(&io->reader, h, &d)) != AE_OK
+	    && (st = run_header_damaged(o, io, err, &d, h)) != EXIT_OK) {
 		secret_wipe(&pass);
-		return msg_core_error(name, err, &d);
+		return st;
 	}
 	nk = ae_header_count(h, AE_STANZA_KEYFILE);
 	np = ae_header_count(h, AE_STANZA_ARGON2ID);

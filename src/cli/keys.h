@@ -12,6 +12,7 @@
 #include "container/header.h"
 #include "common/io.h"
 #include "opts.h"
+#include "run.h"
 #include "stats.h"
 
 /*
@@ -24,13 +25,14 @@ int keys_new_header(const struct opts *o, int payload_type,
     struct run_stats *rs);
 
 /*
- * Read a header from reader (name is the input, for messages) and open
- * one of its slots with the user's key sources, giving the file key.
- * Wrong keys, KDF costs over the limits and damaged headers are each
- * reported in their own words.
+ * Read a header from io's input and open one of its slots with the
+ * user's key sources, giving the file key.  Wrong keys, KDF costs over
+ * the limits and damaged headers are each reported in their own words.
+ * With --salvage, a damaged header is replaced by its copy at the end of
+ * the file, if it has one (run_header_copy; h->from_copy is then set).
  */
-int keys_unlock(const struct opts *o, const char *name,
-    struct ae_reader *reader, struct ae_header *h,
-    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs);
+int keys_unlock(const struct opts *o, struct streams *io,
+    struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
+    struct run_stats *rs);
 
 #endif

@@ -167,24 +167,37 @@ name_the_rest(struct lost *l, struct members *sel, size_t *lost,
 }
 
 void
-lost_summary(struct lost *l, struct members *sel, int end_lost)
+lost_summary(struct lost *l, struct members *sel, int end_lost,
+    uint64_t stopped_at)
 {
 	size_t chunks = salvage_count(l->sv), lost = l->named, unreached = 0;
 	const char *verb = l->listing ? "listed" : "extracted";
+	int stopped = stopped_at != UINT64_MAX;
 	int sure = l->ix != NULL && !l->rescanned;
-	char skipped[96] = "", found[64] = "";
+	char head[64], found[64] = "", skipped[96] = "";
 
 	salvage_report(l->sv, "tar stream");
+	if (stopped)
+		msg_error("%s: the archive cannot be read past tar stream byte "
+		    "%llu (the file is cut short there, or a record's frame is "
+		    "damaged)", l->sv->name, (unsigned long long)stopped_at);
 	if (l->ix != NULL)
 		name_the_rest(l, sel, &lost, &unreached);
-	else
-		msg_hint("members whose headers were in the lost chunks cannot "
-		    "be named: the archive was read without its index (a pipe, "
-		    "--no-index, or an archive made without one)%s", end_lost ?
-		    ", and its end was lost" : "");
+	else if (chunks > 0 || stopped)
+		msg_hint("members %s cannot be named: the archive was read "
+		    "without its index (a pipe, --no-index, an archive made "
+		    "without one, or one whose end was lost)", chunks == 0 ?
+		    "after that" : stopped ? "in the lost chunks and after "
+		    "that" : end_lost ? "in the lost chunks and at the end" :
+		    "whose headers were in the lost chunks");
 	if (l->rescanned)
 		msg_hint("members found by searching for headers are named "
 		    "above: check them before trusting them");
+	if (chunks > 0)
+		snprintf(head, sizeof head, "%zu chunk%s lost", chunks,
+		    chunks == 1 ? "" : "s");
+	else
+		snprintf(head, sizeof head, "the archive stops early");
 	if (l->found > 0)
 		snprintf(found, sizeof found, " (%zu found by searching)",
 		    l->found);
@@ -192,14 +205,15 @@ lost_summary(struct lost *l, struct members *sel, int end_lost)
 		snprintf(skipped, sizeof skipped, ", %zu not %s for another "
 		    "reason", l->skipped, verb);
 	if (sure)
-		msg_hint("%zu chunk%s lost: %zu member%s %s whole, %zu lost%s, "
-		    "%zu never reached (named above)%s", chunks, chunks == 1 ?
-		    "" : "s", l->whole, l->whole == 1 ? "" : "s", verb, lost,
-		    skipped, unreached, lost + unreached == 0 ? "; everything "
-		    "else was read whole" : "");
+		msg_hint("%s: %zu member%s %s whole, %zu lost%s, %zu never "
+		    "reached (named above)%s", head, l->whole, l->whole == 1 ?
+		    "" : "s", verb, lost, skipped, unreached, lost + unreached
+		    == 0 ? "; everything else was read whole" : "");
 	else
-		msg_hint("%zu chunk%s lost: %zu member%s %s whole%s, %zu "
-		    "lost%s (named above), and an unknown number in the lost "
-		    "chunks", chunks, chunks == 1 ? "" : "s", l->whole,
-		    l->whole == 1 ? "" : "s", verb, found, lost, skipped);
+		msg_hint("%s: %zu member%s %s whole%s, %zu lost%s (named "
+		    "above), and an unknown number %s", head, l->whole,
+		    l->whole == 1 ? "" : "s", verb, found, lost, skipped,
+		    stopped && chunks > 0 ? "in the lost chunks and never "
+		    "reached" : stopped ? "never reached" : "in the lost "
+		    "chunks");
 }

@@ -75,11 +75,15 @@ void lost_done(struct lost *l, const struct ae_tar_member *m,
 void lost_name(struct lost *l, const struct ae_tar_member *m);
 
 /*
- * The summary, once the payload is read: the lost ranges; with an
- * index, every selected member (sel, as -t and -x select them) not
- * otherwise accounted for, by name; then one line of counts.  end_lost:
- * the stream ended in a lost chunk.
+ * The summary, once the payload is read or the run stopped: the lost
+ * ranges; where it stopped (stopped_at, the tar stream bytes read, or
+ * UINT64_MAX if the payload was read to its end); with an index, every
+ * selected member (sel, as -t and -x select them) not otherwise
+ * accounted for, by name (lost, or never reached); then one line of
+ * counts, which says "everything else was read whole" only when that is
+ * known.  end_lost: the stream ended in a lost chunk.
  */
-void lost_summary(struct lost *l, struct members *sel, int end_lost);
+void lost_summary(struct lost *l, struct members *sel, int end_lost,
+    uint64_t stopped_at);
 
 #endif

@@ -200,16 +200,118 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 	return st;
 }
 
+/* The copy at the end of io's input, a regular file, into h, and the
+ * input at the first record.  0, or an exit status (reported). */
+static int
+header_copy(struct streams *io, struct ae_header *h)
+{
+	uint8_t buf[AE_HEADER_MAX + AE_COPY_LEN_LEN];
+	struct ae_diag d = { 0 };
+	struct stat st;
+	size_t n;
+
+	if (fstat(io->in.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		msg_hint("a copy of the header may end the file, but a pipe "
+		    "cannot be read from its end: save it to a file, and use "
+		    "--salvage on that");
+		return EXIT_DATA;
+	}
+	n = (uint64_t)st.st_size < sizeof buf ? (size_t)st.st_size :
+	    sizeof buf;
+	if (pread(io->in.fd, buf, n, st.st_size - (off_t)n) != (ssize_t)n)
+		return msg_sys_error(io->in.name);
+	if (ae_header_parse_copy(buf, n, h, &d) != AE_OK) {
+		msg_error("%s: and no copy of it at the end of the file can be "
+		    "used: %s", io->in.name, d.what);
+		msg_hint("files made before aescrypt 0.3 have no copy");
+		return EXIT_DATA;
+	}
+	if (ae_fd_seek(&io->rd, h->len) != AE_OK)
+		return msg_sys_error(io->in.name);
+	msg_warn("%s: using the copy of the header at the end of the file",
+	    io->in.name);
+	return EXIT_OK;
+}
+
 int
-run_index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
-    struct ae_reader *in, uint64_t index_offset, uint64_t records,
-    struct ae_writer *keep, struct ae_diag *d)
+run_header_damaged(const struct opts *o, struct streams *io, int err,
+    const struct ae_diag *d, struct ae_header *h)
+{
+	/* Damage past the magic (a version, a length, a checksum that is
+	 * wrong): not another kind of file, nor an empty one. */
+	int damaged = d->where == AE_AT_HEADER && d->offset > 0
+	    && err != AE_EIO;
+	int st = msg_core_error(io->in.name, err, d);
+
+	if (!damaged)
+		return st;
+	if (!o->salvage) {
+		msg_hint("if the file ends with a copy of its header (aescrypt "
+		    "0.3 and later), --salvage can use it");
+		return st;
+	}
+	return header_copy(io, h);
+}
+
+int
+run_copy_used(const struct streams *io, const struct ae_header *h, int st)
+{
+	if (!h->from_copy || (st != EXIT_OK && st != EXIT_PARTIAL))
+		return st;
+	msg_error("%s: the header at the start of the file is damaged; its "
+	    "copy at the end was used", io->in.name);
+	return EXIT_DATA;
+}
+
+int
+run_write_tail(struct ae_writer *out, const struct ae_header *h,
+    struct ae_diag *d)
+{
+	uint8_t buf[AE_HEADER_MAX + AE_COPY_LEN_LEN];
+	size_t n = ae_header_tail_len(h);
+	int r;
+
+	if (n == 0)
+		return AE_OK;
+	ae_header_tail(h, buf);
+	if ((r = out->write(out->ctx, buf, n)) != AE_OK)
+		return ae_fail(d, r, AE_AT_OUTPUT, "writing output", 0, 0);
+	return AE_OK;
+}
+
+/* After what comes before it (at offset at): h's copy, if it has one,
+ * and then the end of the input; what_after names the data after the
+ * last part of a file without a copy. */
+static int
+read_tail(struct ae_reader *in, const struct ae_header *h, uint64_t at,
+    const char *what_after, struct ae_diag *d)
+{
+	uint8_t buf[AE_HEADER_MAX + AE_COPY_LEN_LEN + 1];
+	size_t got;
+	int r;
+
+	/* one byte more than the tail: the file must end with it */
+	r = in->read(in->ctx, buf, ae_header_tail_len(h) + 1, &got);
+	if (r != AE_OK)
+		return ae_fail(d, r, AE_AT_INPUT, "reading input", 0, at);
+	if (h->copy)
+		return ae_header_check_tail(h, buf, got, at, d);
+	if (got > 0)
+		return ae_fail(d, AE_EFORMAT, AE_AT_INPUT, what_after, 0, at);
+	return AE_OK;
+}
+
+/* run_payload_tail for an index: its records, its footer, the rest. */
+static int
+index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
+    struct ae_reader *in, const struct ae_header *h, uint64_t index_offset,
+    uint64_t records, struct ae_writer *keep, struct ae_diag *d)
 {
 	struct ae_pipe_params pp = *payload;
 	struct ae_pipe_stats st;
 	struct ae_memio sink = { .discard = 1 };
 	struct ae_writer w = { ae_mem_write, &sink };
-	uint8_t footer[AE_FOOTER_LEN + 1];
+	uint8_t footer[AE_FOOTER_LEN];
 	uint64_t at, said_offset, said_records;
 	size_t got;
 	int r;
@@ -234,20 +336,27 @@ run_index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
 		return r;
 	}
 	at = index_offset + st.wire_bytes;
-	/* one byte more than the footer: the file must end with it */
 	if ((r = in->read(in->ctx, footer, sizeof footer, &got)) != AE_OK)
 		return ae_fail(d, r, AE_AT_INPUT, "reading input", 0, at);
 	if (got < AE_FOOTER_LEN)
 		return ae_fail(d, AE_ETRUNC, AE_AT_INDEX, "the footer is "
 		    "missing or cut short", 0, at);
-	if (got > AE_FOOTER_LEN)
-		return ae_fail(d, AE_EFORMAT, AE_AT_INPUT, "data after the "
-		    "footer", 0, at + AE_FOOTER_LEN);
 	if (ae_footer_open(ig, footer, &said_offset, &said_records) != AE_OK)
 		return ae_fail(d, AE_EAUTH, AE_AT_INDEX, "the footer failed "
 		    "authentication", 0, at);
 	if (said_offset != index_offset || said_records != records)
 		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "the footer does "
 		    "not match the payload before it", 0, at);
-	return AE_OK;
+	return read_tail(in, h, at + AE_FOOTER_LEN, "data after the footer",
+	    d);
+}
+
+int
+run_payload_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
+    struct ae_reader *in, const struct ae_header *h, uint64_t end,
+    uint64_t records, struct ae_writer *keep, struct ae_diag *d)
+{
+	if (h->payload_type == AE_PAYLOAD_PAX_INDEXED)
+		return index_tail(payload, ig, in, h, end, records, keep, d);
+	return read_tail(in, h, end, "data after the final chunk", d);
 }

@@ -87,20 +87,40 @@ int run_new_container(const struct opts *o, const char *path,
     struct streams *io, struct run_stats *rs);
 
 /*
- * For an archive with an index (payload_type 2), after the payload was
- * read in full with payload->trailer set (it stopped at the final
- * record): read the index records that follow and the footer, with the
- * index cipher ig, and check that they authenticate, that the footer
- * names index_offset (where the index starts: the header and the
- * payload records' length) and `records` payload records, and that the
- * file ends there.  A sequential reader does not use the index, but this
- * is what tells it that nothing was cut off, swapped or appended.  The
- * index's plaintext goes to keep (for the check of indexcheck.h), or
- * nowhere if keep is NULL.  0, or an error with d (AE_AT_INDEX for the
- * index and footer).
+ * The header at the start of io's input failed to read with err (d):
+ * report it, and with --salvage, read the copy at the end of the file
+ * into h instead (6.9) and leave the input at the first record.  0 if
+ * the copy is to be used (h->from_copy set), or an exit status.
  */
-int run_index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
-    struct ae_reader *in, uint64_t index_offset, uint64_t records,
-    struct ae_writer *keep, struct ae_diag *d);
+int run_header_damaged(const struct opts *o, struct streams *io, int err,
+    const struct ae_diag *d, struct ae_header *h);
+
+/* At the end of a run whose header came from its copy (h->from_copy)
+ * and that would exit with st: say so, and make it EXIT_DATA. */
+int run_copy_used(const struct streams *io, const struct ae_header *h,
+    int st);
+
+/* Write h's copy at the end of a new file (6.9), if it has one. */
+int run_write_tail(struct ae_writer *out, const struct ae_header *h,
+    struct ae_diag *d);
+
+/*
+ * After the payload was read in full with payload->trailer set (it
+ * stopped at the final record, which ends at offset end): what follows
+ * it.  For an archive with an index (payload_type 2), the index records
+ * and the footer, with the index cipher ig: they must authenticate, and
+ * the footer must name end (where the index starts) and `records`
+ * payload records.  A sequential reader does not use the index, but this
+ * is what tells it that nothing was cut off, swapped or appended; the
+ * index's plaintext goes to keep (for the check of indexcheck.h), or
+ * nowhere if keep is NULL.  Then, with h->copy, the copy of the header
+ * (6.9), byte for byte; and then the end of the input.  0, or an error
+ * with d (AE_AT_INDEX for the index and footer, AE_AT_HEADER for the
+ * copy).
+ */
+int run_payload_tail(const struct ae_pipe_params *payload,
+    const ae_gcm_ctx *ig, struct ae_reader *in, const struct ae_header *h,
+    uint64_t end, uint64_t records, struct ae_writer *keep,
+    struct ae_diag *d);
 
 #endif

@@ -30,10 +30,12 @@ decode(void *arg)
 
 	u->pipe_rc = ae_pipe_decode(&u->pp, &u->io.reader, &u->chan_w,
 	    &u->rs.pipe, &u->d);
+	u->payload_read = u->pipe_rc == AE_OK;
 	if (u->pipe_rc == AE_OK && u->check_tail)
-		u->pipe_rc = run_index_tail(&u->pp, &u->igcm, &u->io.reader,
-		    u->h.len + u->rs.pipe.wire_bytes, u->rs.pipe.records,
-		    u->check_index ? &u->ixc.ixw : NULL, &u->d);
+		u->pipe_rc = run_payload_tail(&u->pp, &u->igcm, &u->io.reader,
+		    &u->h, u->h.len + u->rs.pipe.wire_bytes,
+		    u->rs.pipe.records, u->check_index ? &u->ixc.ixw : NULL,
+		    &u->d);
 	ae_chan_close_write(&u->chan, u->pipe_rc);
 	return NULL;
 }
@@ -172,8 +174,7 @@ unpack_open_keys(struct unpack *u, const struct opts *o)
 	if ((st = run_input_open(&u->io.in, o->archive, o)) != EXIT_OK)
 		return st;
 	ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop, &u->io.cancel);
-	st = keys_unlock(o, u->io.in.name, &u->io.reader, &u->h, file_key,
-	    &u->rs);
+	st = keys_unlock(o, &u->io, &u->h, file_key, &u->rs);
 	if (st != EXIT_OK) {
 		run_input_close(&u->io.in);
 		return st;
@@ -209,6 +210,7 @@ unpack_start(struct unpack *u, const struct opts *o,
 	}
 	u->decoder_failed = 0;
 	u->pipe_rc = AE_OK;
+	u->payload_read = 0;
 	/* (an earlier run that stopped early, on the index or a range,
 	 * left it set) */
 	atomic_store(&u->io.cancel, 0);
@@ -218,8 +220,8 @@ unpack_start(struct unpack *u, const struct opts *o,
 	u->tar_in.ctx = u;
 	run_pipe_params(o, &u->gcm, u->h.chunk_log2, &u->io, &u->pp);
 	u->pp.offset = u->h.len;
-	u->pp.trailer = indexed(u);
-	u->check_tail = indexed(u);
+	u->pp.trailer = indexed(u) || u->h.copy;
+	u->check_tail = u->pp.trailer;
 	u->check_index = indexed(u) && range == NULL && !o->salvage;
 	if (range == NULL)
 		/* (checks of headers by the index may have run before) */
@@ -352,6 +354,13 @@ finish(struct unpack *u, const struct opts *o, int stopped, int last)
 	if (last)
 		unpack_close(u);
 	return st;
+}
+
+int
+unpack_cut(const struct unpack *u)
+{
+	return !u->payload_read
+	    && exit_for(u->pipe_rc) == EXIT_DATA;
 }
 
 int

@@ -37,6 +37,9 @@ struct unpack {
 	pthread_t thread;
 	int started;
 	int pipe_rc;                /* the decoder's result */
+	int payload_read;           /* the decoder reached the payload's
+	                             * final record (what follows it may
+	                             * still fail) */
 	int decoder_failed;         /* a read of tar_in met the decoder's
 	                             * failure (so an error from the tar
 	                             * reader is not about the tar data) */
@@ -118,6 +121,12 @@ int unpack_end(struct unpack *u, const struct opts *o, int r,
     const struct ae_diag *d, int caller_rc);
 int unpack_end_run(struct unpack *u, const struct opts *o, int r,
     const struct ae_diag *d, int caller_rc, int last);
+
+/* After unpack_end: whether the payload could not be read to its final
+ * record for a fault of the data (a cut, a frame that cannot be
+ * followed), as opposed to a signal, a full disk, or the caller's
+ * stopping early.  u->rs.pipe.plain_bytes is then where it stopped. */
+int unpack_cut(const struct unpack *u);
 
 /*
  * A full read of an indexed archive checks the index against what it

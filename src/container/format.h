@@ -25,6 +25,10 @@ enum ae_payload_type {
 	                           * after the payload (6.8) */
 };
 #define AE_PAYLOAD_MAX AE_PAYLOAD_PAX_INDEXED
+/* payload_type bit 7: the file ends with a copy of its header, then the
+ * copy's length as a u16 (6.9), for a reader whose header is damaged. */
+#define AE_PAYLOAD_COPY 0x80
+#define AE_COPY_LEN_LEN 2
 /* Whether the plaintext is a tar archive (1 or 2). */
 #define AE_PAYLOAD_IS_ARCHIVE(t) ((t) == AE_PAYLOAD_PAX \
 	|| (t) == AE_PAYLOAD_PAX_INDEXED)

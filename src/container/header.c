@@ -9,6 +9,7 @@
 #include "crypto/hkdf.h"
 #include "crypto/hmac_sha256.h"
 #include "crypto/wipe.h"
+#include "crypto/x25519.h"
 
 /* Byte offsets of the fixed fields (spec, section 3.1). */
 enum {
@@ -68,7 +69,8 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 	h->raw[OFF_VERSION] = AE_VERSION;
 	h->raw[OFF_LENGTH] = (uint8_t)(len >> 8);
 	h->raw[OFF_LENGTH + 1] = (uint8_t)len;
-	h->raw[OFF_PAYLOAD_TYPE] = h->payload_type;
+	h->raw[OFF_PAYLOAD_TYPE] = (uint8_t)(h->payload_type
+	    | (h->copy ? AE_PAYLOAD_COPY : 0));
 	h->raw[OFF_CHUNK_LOG2] = h->chunk_log2;
 	h->raw[OFF_NSTANZAS] = (uint8_t)h->nstanzas;
 	memcpy(h->raw + OFF_SALT, h->payload_salt, AE_SALT_LEN);
@@ -132,8 +134,11 @@ parse_lead(const uint8_t *b, size_t n, size_t *total, struct ae_diag *d)
  * passphrase slot's Argon2id parameters are valid, and there is at most
  * one passphrase slot (a hostile file with 16 would cost 16 times the
  * work the caps intend, test 16 guesses against one decryption, and
- * show by its timing which slot opened).  Also: at least one slot of a
- * type this code knows.
+ * show by its timing which slot opened).  Every recipient slot's share
+ * is not of low order (4.5): that needs no secret, so whether a header
+ * is valid never depends on which keys the reader holds or the order it
+ * tries the slots in.  Also: at least one slot of a type this code
+ * knows.
  */
 static int
 check_slots(const struct ae_header *h, struct ae_diag *d)
@@ -144,6 +149,12 @@ check_slots(const struct ae_header *h, struct ae_diag *d)
 		const struct ae_stanza *s = &h->stanza[i];
 
 		known += ae_stanza_len(s->type) != 0;
+		if ((s->type == AE_STANZA_X25519
+		    || s->type == AE_STANZA_SSH_ED25519)
+		    && ae_x25519_low_order(s->share))
+			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
+			    "its ephemeral key is of low order (an all-zero "
+			    "shared secret)", i, s->offset);
 		if (s->type != AE_STANZA_ARGON2ID)
 			continue;
 		if (ae_kdf_valid(&s->kdf) != AE_OK)
@@ -190,13 +201,14 @@ ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
 	memset(h, 0, sizeof *h);
 	memcpy(h->raw, buf, total);
 	h->len = total;
-	h->payload_type = buf[OFF_PAYLOAD_TYPE];
+	h->payload_type = buf[OFF_PAYLOAD_TYPE] & ~AE_PAYLOAD_COPY;
+	h->copy = (buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_COPY) != 0;
 	h->chunk_log2 = buf[OFF_CHUNK_LOG2];
 	h->nstanzas = buf[OFF_NSTANZAS];
 	memcpy(h->payload_salt, buf + OFF_SALT, AE_SALT_LEN);
 	if (h->payload_type > AE_PAYLOAD_MAX) {
 		if (d != NULL)
-			d->have = h->payload_type;
+			d->have = buf[OFF_PAYLOAD_TYPE];
 		return ae_fail(d, AE_ENOTSUP, AE_AT_HEADER,
 		    "unknown payload type", 0, OFF_PAYLOAD_TYPE);
 	}
@@ -240,6 +252,70 @@ ae_header_read(struct ae_reader *r, struct ae_header *h, struct ae_diag *d)
 		return ae_fail(d, e, AE_AT_INPUT, "reading the header", 0,
 		    LEAD_LEN);
 	return ae_header_parse(buf, LEAD_LEN + got, h, d);
+}
+
+size_t
+ae_header_tail_len(const struct ae_header *h)
+{
+	return h->copy ? h->len + AE_COPY_LEN_LEN : 0;
+}
+
+void
+ae_header_tail(const struct ae_header *h, uint8_t *out)
+{
+	memcpy(out, h->raw, h->len);
+	out[h->len] = (uint8_t)(h->len >> 8);
+	out[h->len + 1] = (uint8_t)h->len;
+}
+
+int
+ae_header_check_tail(const struct ae_header *h, const uint8_t *b, size_t n,
+    uint64_t at, struct ae_diag *d)
+{
+	uint8_t want[AE_HEADER_MAX + AE_COPY_LEN_LEN];
+	size_t len = ae_header_tail_len(h), i;
+	uint8_t diff = 0;
+
+	if (n < len)
+		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER, "the copy of the "
+		    "header at the end of the file is missing or cut short "
+		    "(the file is truncated)", 0, at + n);
+	ae_header_tail(h, want);
+	for (i = 0; i < len; i++)
+		diff |= (uint8_t)(want[i] ^ b[i]);
+	if (diff != 0)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER, "the copy of the "
+		    "header at the end of the file differs from the header "
+		    "(the file is damaged there)", 0, at);
+	if (n > len)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER, "data after the "
+		    "copy of the header at the end of the file", 0, at + len);
+	return AE_OK;
+}
+
+int
+ae_header_parse_copy(const uint8_t *end, size_t n, struct ae_header *h,
+    struct ae_diag *d)
+{
+	size_t len;
+	int r;
+
+	if (n < AE_COPY_LEN_LEN)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER, "the file is too "
+		    "short to end with a copy of its header", 0, 0);
+	len = (size_t)end[n - 2] << 8 | end[n - 1];
+	if (len < HEADER_MIN || len > AE_HEADER_MAX
+	    || len > n - AE_COPY_LEN_LEN)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER, "no copy of the "
+		    "header at the end of the file", 0, 0);
+	r = ae_header_parse(end + n - AE_COPY_LEN_LEN - len, len, h, d);
+	if (r == AE_OK && !h->copy)
+		r = ae_fail(d, AE_EFORMAT, AE_AT_HEADER, "no copy of the "
+		    "header at the end of the file", 0, 0);
+	if (r != AE_OK)
+		return r;
+	h->from_copy = 1;
+	return AE_OK;
 }
 
 unsigned

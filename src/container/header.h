@@ -25,7 +25,12 @@
 #include "stanza.h"
 
 struct ae_header {
-	uint8_t payload_type;           /* enum ae_payload_type */
+	uint8_t payload_type;           /* enum ae_payload_type (the byte
+	                                 * without AE_PAYLOAD_COPY) */
+	uint8_t copy;                   /* the file ends with a copy of the
+	                                 * header (AE_PAYLOAD_COPY; 6.9) */
+	uint8_t from_copy;              /* read from that copy: the one at
+	                                 * the start was damaged */
 	uint8_t chunk_log2;
 	uint8_t payload_salt[AE_SALT_LEN];
 	unsigned nstanzas;
@@ -66,6 +71,37 @@ int ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
  * AE_ETRUNC if the input ends inside the header, and the errors of r.
  */
 int ae_header_read(struct ae_reader *r, struct ae_header *h,
+    struct ae_diag *d);
+
+/*
+ * 6.9, the copy at the end of a file with h->copy: the header's bytes
+ * again, then their length (u16), after everything else (the final
+ * record, or an index's footer).  ae_header_tail_len is its length (0
+ * without h->copy); ae_header_tail lays it out in out (that many
+ * bytes).
+ */
+size_t ae_header_tail_len(const struct ae_header *h);
+void ae_header_tail(const struct ae_header *h, uint8_t *out);
+
+/*
+ * Check the n bytes that follow the payload (and the footer) against h's
+ * tail; at is their offset in the file, for d.  0 if they are exactly
+ * the tail; AE_ETRUNC if they are fewer (the file is cut short);
+ * AE_EFORMAT if they differ from it, or if more follow.
+ */
+int ae_header_check_tail(const struct ae_header *h, const uint8_t *b,
+    size_t n, uint64_t at, struct ae_diag *d);
+
+/*
+ * Salvage: the header from its copy, in the last n bytes of a file
+ * (end points at them; n need not be exact, at most AE_HEADER_MAX + 2
+ * bytes are looked at).  Parsed and checked as ae_header_parse does,
+ * and it must have the copy bit; h->from_copy is set.  The copy is only
+ * as good as its MAC: ae_header_unlock checks that as for any header.
+ * Returns 0; AE_EFORMAT if no good copy is there (d says why); or
+ * ae_header_parse's errors.
+ */
+int ae_header_parse_copy(const uint8_t *end, size_t n, struct ae_header *h,
     struct ae_diag *d);
 
 /* The number of stanzas of a type. */

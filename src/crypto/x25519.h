@@ -21,6 +21,17 @@
 int ae_x25519(uint8_t out[AE_X25519_LEN], const uint8_t scalar[AE_X25519_LEN],
     const uint8_t point[AE_X25519_LEN]);
 
+/*
+ * Whether point (a public u-coordinate, as stored) is of low order:
+ * X25519 of it with any scalar is all zeros, so ae_x25519 would refuse
+ * it whatever the scalar.  Needs no secret, so a reader can refuse such
+ * a point before it tries any key (spec 4.5).  The 7 such values below
+ * 2^255 (RFC 7748's small-order points and their encodings past p), the
+ * top bit ignored as X25519 ignores it.  Not constant-time: the input
+ * is public.
+ */
+int ae_x25519_low_order(const uint8_t point[AE_X25519_LEN]);
+
 /* pub = X25519(scalar, 9): the public key of a secret scalar.  0 or
  * AE_ENOTSUP. */
 int ae_x25519_base(uint8_t pub[AE_X25519_LEN],

@@ -18,9 +18,10 @@ rt() {
 		head -c "$n" /dev/urandom > in.bin
 		rt -k k --chunk-size 64K
 		# The chunk count follows from the size: header 149 bytes,
-		# random data is stored, 21 bytes of framing per chunk.
+		# random data is stored, 21 bytes of framing per chunk, and
+		# the copy of the header (and its length) at the end.
 		chunks=$(( n == 0 ? 1 : (n + 65535) / 65536 ))
-		[ "$(stat -c %s c.aes)" -eq $((149 + n + 21 * chunks)) ] || {
+		[ "$(stat -c %s c.aes)" -eq $((149 + n + 21 * chunks + 151)) ] || {
 			echo "size $n: container is $(stat -c %s c.aes) bytes" >&2
 			return 1
 		}

@@ -12,9 +12,10 @@
 load test_helper
 
 SEED=${AE_CAMPAIGN_SEED:-20261130}
-# The sanitizer builds (check-asan) run a tenth of the random cases.
+# The second passes of CI (check-asan, check-zlib) run a tenth of the
+# random cases.
 SCALE=1
-[ -z "${AE_SANITIZED:-}" ] || SCALE=0.1
+{ [ -z "${AE_SANITIZED:-}" ] && [ -z "${AE_SECOND_PASS:-}" ]; } || SCALE=0.1
 
 setup_file() {
 	cd "$BATS_FILE_TMPDIR" || return 1

@@ -139,9 +139,12 @@ listing() {
 	assert_match "chunk size: +64 KiB"
 	assert_match "slot 0: +key file"
 	assert_match "slot 1: +passphrase, Argon2id: memory 8 MiB, 1 passes, 1 lanes"
+	assert_match "a copy ends the file \(for --salvage\)"
+	run env -u AESCRYPT_PASSPHRASE "$AESCRYPT" --info "$SAMPLES/good-index.aes"
+	assert_match "no copy at the end \(made before aescrypt 0.3\)"
 	run env -u AESCRYPT_PASSPHRASE "$AESCRYPT" --info=json x.aes
 	[ "$status" -eq 0 ]
-	python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["payload"]=="archive" and d["chunk_size"]==262144 and d["slots"]==[{"type":"passphrase","kdf":"argon2id","memory_kib":8192,"time":1,"parallelism":1}], d' "$output"
+	python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["payload"]=="archive" and d["chunk_size"]==262144 and d["header_copy"] is True and d["slots"]==[{"type":"passphrase","kdf":"argon2id","memory_kib":8192,"time":1,"parallelism":1}], d' "$output"
 	echo text > plain
 	run_aescrypt 4 --info plain
 	assert_match "not an aescrypt container"

@@ -180,6 +180,17 @@ setup() {
 	assert_no_output . out.bin
 	run "$PY" "$IMPL" decode -i "$SAMPLES/sample-identity.txt" "$SAMPLES/bad-x25519-low-order.aes" out.bin
 	[ "$status" -eq 4 ]
+	# whatever key is given and wherever the slot is: the header is
+	# malformed before any key is tried (a key-file slot that opens, and
+	# a good MAC, before it changes nothing)
+	run_aescrypt 4 -d -q -k "$SAMPLES/sample.key" -o out.bin "$SAMPLES/bad-x25519-low-order-last.aes"
+	assert_match "key slot 1: its ephemeral key is of low order"
+	assert_no_output . out.bin
+	run_aescrypt 4 --info "$SAMPLES/bad-x25519-low-order-last.aes"
+	assert_match "key slot 1: its ephemeral key is of low order"
+	run "$PY" "$IMPL" decode -k "$SAMPLES/sample.key" "$SAMPLES/bad-x25519-low-order-last.aes" out.bin
+	[ "$status" -eq 4 ]
+	[[ $output =~ "low order" ]]
 	# and a recipient of low order is never written to
 	local zero
 	zero=$("$PY" -c 'import sys; sys.path.insert(0, sys.argv[1]); import aescrypt_v1 as a; print(a.bech32_encode("age", bytes(32)))' "$(dirname "$IMPL")")

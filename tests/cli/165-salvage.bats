@@ -311,3 +311,49 @@ smuggle_tree() {
 	run_aescrypt 2 -x -O --salvage -f x.aes
 	assert_match "--salvage writes whole members only"
 }
+
+@test "a damaged header: --salvage reads its copy at the end (spec 6.9), from a file; a pipe and an old file say why not" {
+	mkdir src
+	seq 1 30000 > src/t
+	head -c 100000 /dev/urandom > src/r
+	"$AESCRYPT" -c -q "${FAST_KDF[@]}" --chunk-size 64K -f a.aes src
+	cp a.aes h.aes
+	flip_byte h.aes 20              # the payload salt: the CRC fails
+	run_aescrypt 4 -t -f h.aes
+	assert_match "header checksum mismatch"
+	assert_match "hint: .*--salvage can use it"
+	mkdir out
+	run_aescrypt 4 -x --salvage -f h.aes -C out
+	assert_match "warning: .*h.aes: using the copy of the header at the end of the file"
+	assert_match "error: .*the header at the start of the file is damaged; its copy at the end was used"
+	diff -r src out/src
+	run_aescrypt 4 -t --salvage -f h.aes
+	assert_match "src/r"
+	# the version byte and the length are damage too, as is the magic's
+	# last byte (not another kind of file: the first 7 bytes say aescrypt)
+	for at in 8 9 10; do
+		cp a.aes v.aes
+		flip_byte v.aes "$at" 1
+		run_aescrypt 4 -d --salvage -o v.tar v.aes
+		assert_match "using the copy of the header"
+		[ -s v.tar ]
+		rm -f v.tar
+	done
+	# a pipe cannot reach the end of the file
+	run bash -c "cat h.aes | '$AESCRYPT' -x --salvage -f - -C out"
+	[ "$status" -eq 4 ]
+	assert_match "a pipe cannot be read from its end: save it to a file"
+	# a file made before 0.3 has no copy
+	cp "$SAMPLES/good-index.aes" old.aes
+	flip_byte old.aes 20
+	run_aescrypt 4 -d --salvage -k "$SAMPLES/sample.key" -o old.tar old.aes
+	assert_match "no copy of it at the end of the file can be used"
+	assert_no_output . old.tar
+	# the copy itself damaged: the full read says so; -t from the index
+	# does not read it
+	cp a.aes c.aes
+	flip_byte c.aes $(( $(stat -c %s a.aes) - 30 ))
+	run_aescrypt 4 --test -f c.aes
+	assert_match "the copy of the header at the end of the file differs from the header"
+	run_aescrypt 0 -t -f c.aes
+}

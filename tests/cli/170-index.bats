@@ -134,14 +134,20 @@ damage() {
 }
 
 @test "a pipe reads in full and checks the index: whole, cut, damaged, swapped" {
-	local n
+	local n t
 	run bash -c "cat a.aes | '$AESCRYPT' -t -k k -f - | wc -l"
 	[ "$output" -gt 1240 ]
-	n=$(stat -c %s a.aes)
+	# n: where the copy of the header (6.9), t bytes, starts
+	t=$(( $(header_len a.aes) + 2 ))
+	n=$(( $(stat -c %s a.aes) - t ))
 	head -c $((n - 1)) a.aes > "$T/cut.aes"
 	run bash -c "cat '$T/cut.aes' | '$AESCRYPT' -t -k k -f - > /dev/null"
 	[ "$status" -eq 4 ]
 	assert_match "footer is missing or cut short"
+	head -c $((n + t - 1)) a.aes > "$T/cut.aes"
+	run bash -c "cat '$T/cut.aes' | '$AESCRYPT' -t -k k -f - > /dev/null"
+	[ "$status" -eq 4 ]
+	assert_match "the copy of the header at the end of the file is missing or cut short"
 	cp a.aes "$T/d.aes"
 	damage "$T/d.aes" $((n - 100))
 	run bash -c "'$AESCRYPT' -d -k k < '$T/d.aes' > /dev/null"
@@ -159,7 +165,8 @@ damage() {
 
 @test "a damaged index or footer is not used: a warning, then the full read, which fails at the index" {
 	local n
-	n=$(stat -c %s a.aes)
+	# n: where the footer ends and the copy of the header starts
+	n=$(( $(stat -c %s a.aes) - $(header_len a.aes) - 2 ))
 	cp a.aes "$T/f.aes"
 	damage "$T/f.aes" $((n - 5))        # the footer's tag
 	run_aescrypt 4 -t -k k -f "$T/f.aes"

@@ -9,8 +9,9 @@ implementation, then writes OUTDIR/NAME.aes for each way of breaking it
 that only a holder of the key could seal: every field out of range,
 offsets that point back at the header or past the payload, members out
 of order or overlapping, names with a NUL or too long, bytes left over.
-Each is sealed properly (index records and footer under the index key),
-so what is tested is the reader's checks, not the tags.  Prints one line
+Each is sealed properly (index records and footer under the index key,
+then the copy of the header if the archive has one, 6.9), so what is
+tested is the reader's checks, not the tags.  Prints one line
 per file: NAME<TAB>the words the warning must contain.
 
 "lies" writes indexes that pass every check of 6.8 but do not say what
@@ -50,6 +51,13 @@ def open_index(path, keyfile, plain=None):
     return data[:off], ib.getvalue(), iaead, C, off, R
 
 
+def copy_tail(payload):
+    """The copy of the header that ends the file, if the header's
+    payload_type has bit 7 (6.9); else nothing."""
+    L = struct.unpack(">H", payload[9:11])[0]
+    return payload[:L] + payload[9:11] if payload[11] & 0x80 else b""
+
+
 def build_index(R, tar_end, lens, members):
     """The index's bytes (6.8) for these record lengths and members."""
     out = [struct.pack(">BQQQ", 1, R, tar_end, len(members))]
@@ -74,7 +82,7 @@ def lies(keyfile, archive, outdir, inner, evil, hide):
     def put(name, ms):
         with open(os.path.join(outdir, name + ".aes"), "wb") as f:
             f.write(payload + seal(build_index(R, tar_end, lens, ms), iaead,
-                                   C, off, R))
+                                   C, off, R) + copy_tail(payload))
 
     def data_start(m):
         """Where member m's data starts: after its x header, if any."""
@@ -127,7 +135,8 @@ def main():
 
     def put(name, index, want, index_offset=off, records=R):
         with open(os.path.join(outdir, name + ".aes"), "wb") as f:
-            f.write(payload + seal(index, iaead, C, index_offset, records))
+            f.write(payload + seal(index, iaead, C, index_offset, records)
+                    + copy_tail(payload))
         print("%s\t%s" % (name, want))
 
     def field(pos, fmt, value):

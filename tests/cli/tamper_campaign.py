@@ -17,33 +17,24 @@ import glob
 import os
 import random
 import re
-import struct
 import subprocess
 import sys
 
-
-def records(data, off, end):
-    """The records from off up to and with the first final one."""
-    recs = []
-    while off + 5 <= end:
-        n = struct.unpack(">I", data[off + 1:off + 5])[0]
-        recs.append((off, 5 + n + 16))
-        off += 5 + n + 16
-        if data[recs[-1][0]] & 1:
-            break
-    return recs
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import damage as D  # noqa: E402
 
 
 def layout(data):
-    """Header length, payload records, and for an archive with an index
-    (payload_type 2, spec 6.8) its records and the footer's offset."""
-    hlen = struct.unpack(">H", data[9:11])[0]
-    recs = records(data, hlen, len(data))
+    """Header length, payload records, for an archive with an index
+    (payload_type 2, spec 6.8) its records and the footer's offset, and
+    where the copy of the header starts (bit 7 of payload_type, 6.9; the
+    end of the file without one)."""
+    lay = D.layout(data)
     irecs, footer = [], None
-    if data[11] == 2:
-        irecs = records(data, sum(recs[-1]), len(data) - 32)
-        footer = len(data) - 32
-    return hlen, recs, irecs, footer
+    if lay["index"] is not None:
+        footer = lay["index"][1] - 32
+        irecs = D.records(data, lay["index"][0], footer)
+    return lay["L"], lay["recs"], irecs, footer, lay["copy_at"]
 
 
 class Campaign:
@@ -87,15 +78,17 @@ def main():
     rng = random.Random(int(sys.argv[6]) if len(sys.argv) > 6 else 20261130)
     scale = float(sys.argv[7]) if len(sys.argv) > 7 else 1.0
     data = open(archive, "rb").read()
-    hlen, recs, irecs, footer = layout(data)
+    hlen, recs, irecs, footer, copy_at = layout(data)
     c = Campaign(aescrypt, key, workdir)
     header_class = "header|not an aescrypt container|version"
     index_class = "index|footer"
     # where the payload ends: the index (6.8) or the end of the file
     pay_end = sum(recs[-1])
     tail = data[pay_end:]
-    after = "after the footer" if footer is not None else \
+    after = "after the copy of the header" if copy_at < len(data) else \
+        "after the footer" if footer is not None else \
         "after the final|trailing"
+    copy_class = "the copy of the header at the end of the file"
 
     def flipped(pos):
         b = bytearray(data)
@@ -113,7 +106,9 @@ def main():
         for _ in range(int(2000 * scale)):
             pos = rng.randrange(hlen, len(data))
             r = record_of(recs, pos)
-            if pos >= pay_end:
+            if pos >= copy_at:
+                want = copy_class + " differs"
+            elif pos >= pay_end:
                 want = "footer failed authentication" \
                     if pos >= footer else index_class
             elif pos >= recs[r][0] + 5:
@@ -130,10 +125,16 @@ def main():
                   "cut before index record %d" % i)
         if footer is not None:
             c.run(data[:footer], "footer is missing", "cut before the footer")
+        if copy_at < len(data):
+            c.run(data[:copy_at], copy_class + " is missing or cut short",
+                  "cut before the copy of the header")
+            c.run(data[:-1], copy_class + " is missing or cut short",
+                  "the copy of the header cut by a byte")
         for _ in range(int(200 * scale)):
             cut = rng.randrange(0, len(data))
             want = header_class + "|truncated" if cut < hlen else \
-                "truncated|ends|no final" if cut < pay_end else index_class
+                "truncated|ends|no final" if cut < pay_end else \
+                index_class if cut < copy_at else copy_class
             c.run(data[:cut], want, "cut at %d" % cut)
     elif cls == "reorder":
         n = len(recs)

@@ -7,7 +7,9 @@
  * corpus) and a fixed passphrase, under Argon2id limits
  * kept tiny so that a hostile cost is refused, not run.  The bytes are
  * also tried with their CRC-32 made right, as a careful attacker would,
- * so that mutations reach the field and slot checks behind it.
+ * so that mutations reach the field and slot checks behind it.  The
+ * bytes are also read as the end of a file, for a copy of the header
+ * (ae_header_parse_copy, spec 6.9).
  */
 #include "config.h"
 
@@ -18,6 +20,7 @@
 #include "fuzz.h"
 #include "../samples/test_keys.h"
 #include "container/header.h"
+#include "crypto/x25519.h"
 #include "common/io.h"
 
 static void one(const uint8_t *data, size_t size);
@@ -84,6 +87,11 @@ one(const uint8_t *data, size_t size)
 			}
 		}
 		FUZZ_ASSERT(npass <= 1 && known >= 1);
+		/* and no recipient share of low order (4.5) */
+		for (i = 0; i < h.nstanzas; i++)
+			FUZZ_ASSERT((h.stanza[i].type != AE_STANZA_X25519
+			    && h.stanza[i].type != AE_STANZA_SSH_ED25519)
+			    || !ae_x25519_low_order(h.stanza[i].share));
 		memset(&u, 0, sizeof u);
 		u.key = FUZZ_KEY;
 		u.pass = (const uint8_t *)"fuzz";
@@ -94,11 +102,10 @@ one(const uint8_t *data, size_t size)
 		u.ids = ids;
 		u.nids = 2;
 		rc = ae_header_unlock(&h, &u, fk, &d);
-		/* (AE_EFORMAT only for a low-order share: the other slot
-		 * rules were checked by the parse) */
+		/* (every slot rule, the low-order shares included, was
+		 * checked by the parse: nothing is malformed here) */
 		FUZZ_ASSERT(rc == AE_OK || rc == AE_EKEY || rc == AE_ELIMIT
-		    || rc == AE_EAUTH || rc == AE_ENOMEM
-		    || (rc == AE_EFORMAT && d.where == AE_AT_STANZA));
+		    || rc == AE_EAUTH || rc == AE_ENOMEM);
 	}
 
 	memset(&m, 0, sizeof m);
@@ -109,4 +116,14 @@ one(const uint8_t *data, size_t size)
 	    || rc == AE_ETRUNC);
 	if (rc == AE_OK)
 		FUZZ_ASSERT(m.pos == h.len && h.len <= AE_HEADER_MAX);
+
+	/* the same bytes as the end of a file, for the copy (6.9) */
+	rc = ae_header_parse_copy(data, size, &h, &d);
+	FUZZ_ASSERT(rc == AE_OK || rc == AE_EFORMAT || rc == AE_ENOTSUP
+	    || rc == AE_ETRUNC);
+	if (rc == AE_OK)
+		FUZZ_ASSERT(h.copy && h.from_copy
+		    && h.len + AE_COPY_LEN_LEN <= size
+		    && memcmp(h.raw, data + size - AE_COPY_LEN_LEN - h.len,
+		    h.len) == 0);
 }

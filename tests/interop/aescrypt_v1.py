@@ -11,9 +11,10 @@ fail.
 
 usage:
   aescrypt_v1.py decode [-k KEYFILE] [-p PASSFILE] [-i IDENTITY]...
-                        [--max-kdf-kib N] IN OUT
+                        [--max-kdf-kib N] [--salvage] IN OUT
   aescrypt_v1.py encode [-k KEYFILE] [-p PASSFILE] [-r RECIPIENT]...
-                        [--chunk-log2 N] [--level N] [--kdf M,T,P] IN OUT
+                        [--chunk-log2 N] [--level N] [--kdf M,T,P]
+                        [--no-copy] IN OUT
   aescrypt_v1.py trace -k KEYFILE IN      (the worked example's values)
   aescrypt_v1.py trace -i IDENTITY IN     (the recipient example's, 11.2)
 
@@ -37,6 +38,12 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from argon2.low_level import Type, hash_secret_raw
 
 MAGIC = b"\x89aesc\r\n\x1a"
+# 4.5: the X25519 shares of low order (bit 7 of the last byte cleared)
+LOW_ORDER = {bytes.fromhex(h) for h in (
+    "00" * 32, "01" + "00" * 31,
+    "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",
+    "5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157",
+    "ec" + "ff" * 30 + "7f", "ed" + "ff" * 30 + "7f", "ee" + "ff" * 30 + "7f")}
 MAX_HEADER = 4096
 MIN_HEADER = 69
 
@@ -45,6 +52,13 @@ class Fail(Exception):
     def __init__(self, status, msg):
         super().__init__(msg)
         self.status = status
+
+
+class HeaderDamage(Fail):
+    """A header that fails steps 1 to 4 past the magic (6.9: the copy
+    may stand in for it)."""
+    def __init__(self, msg):
+        super().__init__(4, msg)
 
 
 def hkdf(ikm, salt, info, length):
@@ -247,21 +261,22 @@ def parse_header(f):
     if lead[:8] != MAGIC[:len(lead[:8])]:
         raise Fail(4, "not an aescrypt container (bad magic)")
     if len(lead) > 8 and lead[8] != 1:
-        raise Fail(4, "unsupported format version %d" % lead[8])
+        raise HeaderDamage("unsupported format version %d" % lead[8])
     if len(lead) < 11:
-        raise Fail(4, "header is truncated")
+        raise HeaderDamage("header is truncated")
     L = struct.unpack(">H", lead[9:11])[0]
     if not MIN_HEADER <= L <= MAX_HEADER:
-        raise Fail(4, "header length out of range")
+        raise HeaderDamage("header length out of range")
     rest = f.read(L - 11)
     if len(rest) < L - 11:
-        raise Fail(4, "header is truncated")
+        raise HeaderDamage("header is truncated")
     raw = lead + rest
     if struct.unpack(">I", raw[L - 36:L - 32])[0] != zlib.crc32(raw[:L - 36]):
-        raise Fail(4, "header checksum mismatch")
-    ptype, log2, count = raw[11], raw[12], raw[13]
+        raise HeaderDamage("header checksum mismatch")
+    # 3.2: the low seven bits are the type; bit 7, a copy at the end (6.9)
+    ptype, copy, log2, count = raw[11] & 0x7F, raw[11] >> 7, raw[12], raw[13]
     if ptype > 2:
-        raise Fail(4, "unknown payload type %d" % ptype)
+        raise Fail(4, "unknown payload type %d" % raw[11])
     if not 16 <= log2 <= 22:
         raise Fail(4, "chunk size out of range")
     if not 1 <= count <= 16:
@@ -290,10 +305,39 @@ def parse_header(f):
             npass += 1
             if npass > 1:
                 raise Fail(4, "a second passphrase slot")
+    # 4.5: a recipient slot's share of low order, with no secret
+    for i, (typ, slot) in enumerate(slots):
+        if typ in (3, 4):
+            E = bytearray(slot[3:35] if typ == 3 else slot[7:39])
+            E[31] &= 0x7F
+            if bytes(E) in LOW_ORDER:
+                raise Fail(4, "key slot %d: its ephemeral key is of low order" % i)
     if not any(typ in (1, 2, 3, 4) for typ, _ in slots):
         raise Fail(4, "no key slot of a known type")
-    return raw, dict(L=L, ptype=ptype, log2=log2,
+    return raw, dict(L=L, ptype=ptype, copy=copy, log2=log2,
                      salt=raw[14:30]), slots
+
+
+def header_from_copy(f, first):
+    """6.9: the header from its copy at the end of the file, in place of
+    one that failed steps 1 to 4 past the magic (first, that failure).
+    Leaves f at offset L, where the records start."""
+    f.seek(0, os.SEEK_END)
+    size = f.tell()
+    n = min(size, MAX_HEADER + 2)
+    f.seek(size - n)
+    end = f.read(n)
+    L = struct.unpack(">H", end[-2:])[0] if n >= 2 else 0
+    if not MIN_HEADER <= L <= n - 2:
+        raise Fail(4, "%s, and no copy of the header at the end" % first)
+    try:
+        got = parse_header(io.BytesIO(end[n - 2 - L:n - 2]))
+    except Fail as e:
+        raise Fail(4, "%s, and the copy at the end is no good: %s" % (first, e))
+    if not got[1]["copy"] or got[1]["L"] != L:
+        raise Fail(4, "%s, and no copy of the header at the end" % first)
+    f.seek(L)
+    return got
 
 
 def unwrap(slot, S):
@@ -428,8 +472,17 @@ def parse_index(b, L, C, index_offset, records):
     return lens, tar_end, members
 
 
-def decode(f, out, key, pw, max_m, ids=(), want_index=None):
-    raw, h, slots = parse_header(f)
+def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False):
+    """The whole file to out.  Returns whether the header came from its
+    copy (with salvage): the file is then damaged, though out is whole."""
+    try:
+        raw, h, slots = parse_header(f)
+        used_copy = False
+    except HeaderDamage as e:
+        if not salvage:
+            raise
+        raw, h, slots = header_from_copy(f, e)
+        used_copy = True
     fk = unlock(raw, slots, key, pw, max_m, ids)
     aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
     C = 1 << h["log2"]
@@ -457,9 +510,20 @@ def decode(f, out, key, pw, max_m, ids=(), want_index=None):
             raise Fail(4, "the index's record lengths are not the records'")
         if want_index is not None:
             want_index.extend([tar_end, members])
-    if f.read(1):
+    if h["copy"]:
+        # 6.9: the header again and its length, then the end
+        tail = f.read(h["L"] + 2)
+        if len(tail) < h["L"] + 2:
+            raise Fail(4, "the copy of the header at the end is truncated")
+        if tail != raw + struct.pack(">H", h["L"]):
+            raise Fail(4, "the copy of the header at the end of the file differs from the header")
+        off += h["L"] + 2
+        if f.read(1):
+            raise Fail(4, "data after the copy of the header (at offset %d)" % off)
+    elif f.read(1):
         raise Fail(4, "data after the %s (at offset %d)" % (
             "footer" if h["ptype"] == 2 else "final chunk", off))
+    return used_copy
 
 
 def check_index(path, key, pw, max_m, ids=()):
@@ -503,7 +567,7 @@ def make_slot(typ, body_wo_wrap, S, fk):
     return head + mac(mk, head)
 
 
-def encode(f, out, key, pw, log2, level, kdf, rcpts=()):
+def encode(f, out, key, pw, log2, level, kdf, rcpts=(), copy=True):
     fk, salt = os.urandom(32), os.urandom(16)
     slots = []
     for typ, R, A, tag in rcpts:
@@ -520,7 +584,8 @@ def encode(f, out, key, pw, log2, level, kdf, rcpts=()):
         slots.append(make_slot(1, struct.pack(">III", m, t, p) + s,
                                argon2id(pw, s, m, t, p), fk))
     L = 30 + sum(len(s) for s in slots) + 36
-    raw = (MAGIC + bytes([1]) + struct.pack(">H", L) + bytes([0, log2, len(slots)])
+    raw = (MAGIC + bytes([1]) + struct.pack(">H", L)
+           + bytes([0x80 if copy else 0, log2, len(slots)])
            + salt + b"".join(slots))
     raw += struct.pack(">I", zlib.crc32(raw))
     raw += mac(hkdf(fk, b"", b"aescrypt-v1 header", 32), raw)
@@ -543,6 +608,8 @@ def encode(f, out, key, pw, log2, level, kdf, rcpts=()):
         if final:
             break
         cur, i = nxt, i + 1
+    if copy:
+        out.write(raw + struct.pack(">H", L))
 
 
 def trace(path, keyfile):
@@ -631,6 +698,10 @@ def main():
     ap.add_argument("--chunk-log2", type=int, default=18)
     ap.add_argument("--level", type=int, default=6)
     ap.add_argument("--kdf", default="8192,1,1")
+    ap.add_argument("--no-copy", action="store_true",
+                    help="encode: no copy of the header at the end (6.9)")
+    ap.add_argument("--salvage", action="store_true",
+                    help="decode: a damaged header's copy stands in (6.9)")
     ap.add_argument("input")
     ap.add_argument("output", nargs="?")
     a = ap.parse_args()
@@ -653,11 +724,17 @@ def main():
         with open(a.input, "rb") as f, open(a.output, "wb") as out:
             if a.cmd == "decode":
                 ids = [i for p in a.identity for i in read_identities(p)]
-                decode(f, out, key, pw, a.max_kdf_kib, ids)
+                if decode(f, out, key, pw, a.max_kdf_kib, ids,
+                          salvage=a.salvage):
+                    print("aescrypt_v1.py: error: the header at the start "
+                          "of the file is damaged; its copy at the end "
+                          "was used", file=sys.stderr)
+                    return 4
             else:
                 encode(f, out, key, pw, a.chunk_log2, a.level,
                        tuple(int(x) for x in a.kdf.split(",")),
-                       [read_recipient(r) for r in a.recipient])
+                       [read_recipient(r) for r in a.recipient],
+                       not a.no_copy)
     except Fail as e:
         if a.output:
             os.unlink(a.output)

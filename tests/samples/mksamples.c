@@ -107,7 +107,9 @@ enum {
 	SLOT_X25519 = 16,           /* to sample-identity.txt */
 	SLOT_SSH = 32,              /* to sample-ssh-ed25519 */
 	SLOT_OTHER_X25519 = 64,     /* to an identity that is not given */
-	SLOT_LOW_ORDER = 128        /* an X25519 slot whose share is 0 */
+	SLOT_LOW_ORDER = 128,       /* an X25519 slot whose share is 0 */
+	SLOT_LOW_ORDER_LAST = 256   /* one whose share is p (u = 0 encoded
+	                             * past p), after the others */
 };
 
 /* The sample identities: an X25519 one from a fixed scalar, and an
@@ -146,7 +148,8 @@ recipient_slot(struct ae_header *h, const char *name, const char *what,
 
 static uint8_t sample_key[32];
 
-/* A header for `name` with the given slots, chunk size and type. */
+/* A header for `name` with the given slots, chunk size and type (with
+ * AE_PAYLOAD_COPY: a file that ends with a copy of its header, 6.9). */
 static void
 make_header(const char *name, int slots, unsigned log2, int type,
     struct ae_header *h, uint8_t fk[32])
@@ -156,7 +159,8 @@ make_header(const char *name, int slots, unsigned log2, int type,
 	struct ae_stanza *s;
 
 	memset(h, 0, sizeof *h);
-	h->payload_type = (uint8_t)type;
+	h->payload_type = (uint8_t)(type & ~AE_PAYLOAD_COPY);
+	h->copy = (type & AE_PAYLOAD_COPY) != 0;
 	h->chunk_log2 = (uint8_t)log2;
 	snprintf(label, sizeof label, "%s file key", name);
 	fixed_bytes(label, fk, 32);
@@ -207,6 +211,14 @@ make_header(const char *name, int slots, unsigned log2, int type,
 			ae_stanza_wrap(s, S, fk);
 		}
 	}
+	if (slots & SLOT_LOW_ORDER_LAST) {
+		s = &h->stanza[h->nstanzas++];
+		s->type = AE_STANZA_X25519;
+		memset(s->share, 0xff, AE_SHARE_LEN);
+		s->share[0] = 0xed;
+		s->share[AE_SHARE_LEN - 1] = 0x7f;
+		fixed_bytes("low order wrap", s->wrap, AE_WRAP_LEN);
+	}
 	if (ae_header_encode(h, fk) != AE_OK) {
 		fprintf(stderr, "%s: header encode failed\n", name);
 		exit(1);
@@ -252,6 +264,35 @@ seal_all(struct buf *b, const ae_gcm_ctx *k, unsigned log2, int level,
 		i++;
 	} while (off < n);
 	return i;
+}
+
+/* The copy of h that ends the file (6.9), if it has one. */
+static void
+put_tail(struct buf *b, const struct ae_header *h)
+{
+	uint8_t tail[AE_HEADER_MAX + AE_COPY_LEN_LEN];
+
+	ae_header_tail(h, tail);
+	put(b, tail, ae_header_tail_len(h));
+}
+
+/* A stream that ends with a copy of its header (6.9): header, payload,
+ * copy. */
+static void
+build_copy(struct buf *b, const char *name, const uint8_t *data, size_t n)
+{
+	static struct ae_header h;
+	size_t starts[16];
+	uint8_t fk[32];
+	ae_gcm_ctx k;
+
+	make_header(name, SLOT_KEY, 16, AE_PAYLOAD_STREAM | AE_PAYLOAD_COPY,
+	    &h, fk);
+	put(b, h.raw, h.len);
+	ae_header_payload_cipher(&h, fk, &k);
+	seal_all(b, &k, 16, 6, data, n, starts, 16);
+	put_tail(b, &h);
+	ae_gcm_wipe(&k);
 }
 
 /* A whole good file: header then payload. */
@@ -362,7 +403,7 @@ index_tar(struct buf *t, struct ae_index_builder *ib, const uint8_t *text)
  * the index and the footer count a record that does not exist. */
 static size_t
 index_archive(struct buf *b, const char *name, const uint8_t *text,
-    size_t *foot_at, int lie)
+    size_t *foot_at, int lie, int copy)
 {
 	static struct ae_header h;
 	struct ae_index_builder ib;
@@ -373,7 +414,8 @@ index_archive(struct buf *b, const char *name, const uint8_t *text,
 
 	ae_index_builder_init(&ib);
 	index_tar(&t, &ib, text);
-	make_header(name, SLOT_KEY, 16, AE_PAYLOAD_PAX_INDEXED, &h, fk);
+	make_header(name, SLOT_KEY, 16, AE_PAYLOAD_PAX_INDEXED
+	    | (copy ? AE_PAYLOAD_COPY : 0), &h, fk);
 	put(b, h.raw, h.len);
 	ae_header_payload_cipher(&h, fk, &k);
 	ae_index_cipher(&h, fk, &ik);
@@ -394,6 +436,7 @@ index_archive(struct buf *b, const char *name, const uint8_t *text,
 	*foot_at = b->len;
 	ae_footer_seal(&ik, lie == 1 ? 10 : at, n, foot);
 	put(b, foot, sizeof foot);
+	put_tail(b, &h);
 	free(ix);
 	free(t.p);
 	ae_index_builder_free(&ib);
@@ -407,7 +450,7 @@ main(int argc, char **argv)
 {
 	static struct ae_header h;
 	struct buf b = { 0 };
-	size_t starts[16], n, hlen;
+	size_t starts[16], n, hlen, foot_copy;
 	uint8_t fk[32], *text, *rnd;
 	char keytext[256];
 	ae_gcm_ctx k;
@@ -533,6 +576,12 @@ main(int argc, char **argv)
 	    (const uint8_t *)"low order\n", 10, starts, 16);
 	save("bad-x25519-low-order.aes", b.p, b.len);
 	b.len = 0;
+	/* the low-order slot last, after a key-file slot that opens and a
+	 * good MAC: refused all the same, whichever key is given (4.5) */
+	build(&b, "bad-x25519-low-order-last", SLOT_KEY | SLOT_LOW_ORDER_LAST,
+	    16, 6, (const uint8_t *)"low order\n", 10, starts, 16);
+	save("bad-x25519-low-order-last.aes", b.p, b.len);
+	b.len = 0;
 	/* The many-chunk file is the base of the chunk-level breakages:
 	 * 6 chunks, records at starts[0..5]. */
 	build(&b, "bad-base", SLOT_KEY, 16, 6, text, 6 * 65536 - 4321,
@@ -639,13 +688,13 @@ main(int argc, char **argv)
 		struct buf o = { 0 };
 		size_t at, foot, oat, ofoot;
 
-		at = index_archive(&b, "good-index", text, &foot, 0);
+		at = index_archive(&b, "good-index", text, &foot, 0, 0);
 		save("good-index.aes", b.p, b.len);
 		save("bad-index-truncated.aes", b.p, foot - 7);
 		save("bad-index-missing.aes", b.p, at);
 		/* the same archive's index and footer from another file
 		 * (another file key) */
-		oat = index_archive(&o, "other-index", text, &ofoot, 0);
+		oat = index_archive(&o, "other-index", text, &ofoot, 0, 0);
 		{
 			struct buf c = { 0 };
 
@@ -664,11 +713,41 @@ main(int argc, char **argv)
 		}
 		free(o.p);
 		b.len = 0;
-		index_archive(&b, "bad-footer-outside", text, &foot, 1);
+		index_archive(&b, "bad-footer-outside", text, &foot, 1, 0);
 		save("bad-footer-outside.aes", b.p, b.len);
 		b.len = 0;
-		index_archive(&b, "bad-index-no-such-chunk", text, &foot, 2);
+		index_archive(&b, "bad-index-no-such-chunk", text, &foot, 2, 0);
 		save("bad-index-no-such-chunk.aes", b.p, b.len);
+		b.len = 0;
+	}
+
+	/* Files that end with a copy of their header (6.9): a stream and
+	 * an archive with an index, good; the copy damaged, cut, followed
+	 * by a byte; and the header damaged, which --salvage reads from the
+	 * copy. */
+	{
+		struct buf c = { 0 };
+		size_t L;
+
+		build_copy(&b, "good-copy", text, 100000);
+		save("good-copy.aes", b.p, b.len);
+		L = (size_t)b.p[9] << 8 | b.p[10];
+		put(&c, b.p, b.len);
+		c.p[c.len - 2 - L + 20] ^= 0x01;
+		save("bad-copy-differs.aes", c.p, c.len);
+		save("bad-copy-truncated.aes", b.p, b.len - 1);
+		c.len = 0;
+		put(&c, b.p, b.len);
+		put(&c, "x", 1);
+		save("bad-copy-trailing.aes", c.p, c.len);
+		c.len = 0;
+		put(&c, b.p, b.len);
+		c.p[20] ^= 0x01;
+		save("bad-header-copy-salvage.aes", c.p, c.len);
+		free(c.p);
+		b.len = 0;
+		index_archive(&b, "good-copy-index", text, &foot_copy, 0, 1);
+		save("good-copy-index.aes", b.p, b.len);
 		b.len = 0;
 	}
 

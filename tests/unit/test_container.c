@@ -360,6 +360,93 @@ test_header(void)
 
 /* ---- chunks ---- */
 
+/* 6.9: the copy of the header that ends a file, and salvage from it. */
+static void
+test_header_copy(void)
+{
+	static struct ae_header h, p;
+	uint8_t fk[32], key[32], got[32], file[3 * AE_HEADER_MAX];
+	uint8_t tail[AE_HEADER_MAX + AE_COPY_LEN_LEN];
+	struct ae_unlock u = { 0 };
+	struct ae_diag d = { 0 };
+	size_t n, i;
+
+	t_fill(&seed, key, 32);
+	make_header(&h, fk, key);
+	h.payload_type = AE_PAYLOAD_PAX_INDEXED;
+	h.copy = 1;
+	CHECK(ae_header_encode(&h, fk) == AE_OK, "copy: encode");
+	CHECK(h.raw[11] == (AE_PAYLOAD_COPY | AE_PAYLOAD_PAX_INDEXED),
+	    "copy: the bit is set in the payload type byte (%02x)", h.raw[11]);
+	CHECK(ae_header_parse(h.raw, h.len, &p, NULL) == AE_OK && p.copy
+	    && p.payload_type == AE_PAYLOAD_PAX_INDEXED && !p.from_copy,
+	    "copy: parsed back as type 2 with a copy");
+	n = ae_header_tail_len(&h);
+	CHECK(n == h.len + 2, "copy: the tail is the header and 2 bytes");
+	ae_header_tail(&h, tail);
+	CHECK(memcmp(tail, h.raw, h.len) == 0 && tail[h.len] == h.len >> 8
+	    && tail[h.len + 1] == (h.len & 0xff), "copy: the tail's bytes");
+	CHECK(ae_header_check_tail(&h, tail, n, 1000, NULL) == AE_OK,
+	    "copy: the tail checks");
+	memset(&d, 0, sizeof d);
+	CHECK(ae_header_check_tail(&h, tail, n - 1, 1000, &d) == AE_ETRUNC
+	    && d.offset == 1000 + n - 1, "copy: a cut tail is a truncation");
+	tail[5] ^= 1;
+	CHECK(ae_header_check_tail(&h, tail, n, 1000, NULL) == AE_EFORMAT,
+	    "copy: a damaged copy is refused");
+	tail[5] ^= 1;
+	memcpy(file, tail, n);
+	file[n] = 0;
+	CHECK(ae_header_check_tail(&h, file, n + 1, 1000, NULL) == AE_EFORMAT,
+	    "copy: data after it is refused");
+
+	/* a file: the header (damaged), records, then the tail */
+	memcpy(file, h.raw, h.len);
+	file[20] ^= 0x10;
+	t_fill(&seed, file + h.len, 500);
+	memcpy(file + h.len + 500, tail, n);
+	CHECK(ae_header_parse(file, h.len, &p, NULL) == AE_EFORMAT,
+	    "copy: the damaged header fails its CRC");
+	CHECK(ae_header_parse_copy(file, h.len + 500 + n, &p, NULL) == AE_OK
+	    && p.from_copy && p.len == h.len
+	    && memcmp(p.raw, h.raw, h.len) == 0, "copy: salvaged from the end");
+	u.key = key;
+	CHECK(ae_header_unlock(&p, &u, got, NULL) == AE_OK
+	    && memcmp(got, fk, 32) == 0, "copy: it opens, its MAC holds");
+	/* a damaged copy: refused by its CRC, or (its MAC, which the CRC
+	 * does not cover) when it is opened */
+	for (i = 0; i < 8 * n; i += 37) {
+		int r;
+
+		file[h.len + 500 + i / 8] ^= (uint8_t)(1 << (i % 8));
+		r = ae_header_parse_copy(file, h.len + 500 + n, &p, NULL);
+		if (r == AE_OK)
+			r = ae_header_unlock(&p, &u, got, NULL);
+		CHECK(r != AE_OK, "copy: bit %zu of the copy flipped is "
+		    "refused", i);
+		file[h.len + 500 + i / 8] ^= (uint8_t)(1 << (i % 8));
+	}
+	CHECK(ae_header_parse_copy(file, h.len + 500, &p, NULL) != AE_OK,
+	    "copy: records are not a copy");
+	CHECK(ae_header_parse_copy(file, 1, &p, NULL) != AE_OK,
+	    "copy: one byte is not a copy");
+	/* a copy of a header without the bit is not one */
+	h.copy = 0;
+	CHECK(ae_header_encode(&h, fk) == AE_OK, "no copy: encode");
+	CHECK(ae_header_tail_len(&h) == 0, "no copy: no tail");
+	memcpy(file, h.raw, h.len);
+	file[h.len] = (uint8_t)(h.len >> 8);
+	file[h.len + 1] = (uint8_t)h.len;
+	CHECK(ae_header_parse_copy(file, h.len + 2, &p, NULL) == AE_EFORMAT,
+	    "no copy: a header without the bit is not taken as a copy");
+	/* kinds past 2 stay unknown, with the bit or without */
+	memcpy(file, h.raw, h.len);
+	file[11] = AE_PAYLOAD_COPY | 3;
+	fix_crc(file, h.len);
+	CHECK(ae_header_parse(file, h.len, &p, NULL) == AE_ENOTSUP,
+	    "payload type 0x83 is unknown");
+}
+
 static void
 test_chunk(void)
 {
@@ -682,6 +769,7 @@ main(void)
 	test_kdf();
 	test_stanza();
 	test_header();
+	test_header_copy();
 	test_chunk();
 	test_index();
 	return t_finish("test_container");

@@ -117,6 +117,45 @@ test_base64(void)
 	    "base64: output too small");
 }
 
+/* The list of low-order points that needs no secret (x25519.h) says
+ * what X25519 itself says, for every point on it, with the top bit set
+ * or not, and for points off it, under two scalars. */
+static void
+test_low_order(const uint8_t *a, const uint8_t *b)
+{
+	static const char *small[] = {
+		"0000000000000000000000000000000000000000000000000000000000000000",
+		"0100000000000000000000000000000000000000000000000000000000000000",
+		"e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",
+		"5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157",
+		"ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+		"edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+		"eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+	};
+	uint64_t seed = 0x10e0;
+	uint8_t p[32], out[32];
+	size_t i, n, top, k;
+
+	for (i = 0; i < sizeof small / sizeof *small; i++)
+		for (top = 0; top < 2; top++) {
+			uint8_t *u = t_unhex(small[i], 64, &n);
+
+			memcpy(p, u, 32);
+			free(u);
+			p[31] |= (uint8_t)(top << 7);
+			CHECK(ae_x25519_low_order(p), "low order %zu/%zu: listed",
+			    i, top);
+			CHECK(ae_x25519(out, a, p) == AE_EINVAL
+			    && ae_x25519(out, b, p) == AE_EINVAL,
+			    "low order %zu/%zu: X25519 refuses it too", i, top);
+		}
+	for (k = 0; k < 500; k++) {
+		t_fill(&seed, p, 32);
+		CHECK(!ae_x25519_low_order(p) && ae_x25519(out, a, p) == AE_OK,
+		    "random point %zu: not of low order, and X25519 agrees", k);
+	}
+}
+
 /* RFC 7748, 5.2 and 6.1. */
 static void
 test_x25519(void)
@@ -142,6 +181,7 @@ test_x25519(void)
 	/* low-order points give an all-zero secret: refused */
 	CHECK(ae_x25519(out, a, zero) == AE_EINVAL, "u = 0 refused");
 	CHECK(ae_x25519(out, a, one) == AE_EINVAL, "u = 1 refused");
+	test_low_order(a, b);
 	free(k);
 	free(u);
 	free(a);
