@@ -430,7 +430,7 @@ create_run(struct create *c, const struct opts *o)
 	create_producer(c, o);
 	if (ae_chan_init(&c->pr.chan, 0) != AE_OK) {
 		msg_error("out of memory");
-		outfile_abort(&c->io.out);
+		ae_outfile_abort(&c->io.out);
 		return EXIT_SYSTEM;
 	}
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
@@ -450,8 +450,8 @@ create_run(struct create *c, const struct opts *o)
 			st = EXIT_SYSTEM;   /* the walk said why */
 		else
 			st = run_pipe_error(&c->io, err, &d);
-		outfile_abort(&c->io.out);
-	} else if ((st = outfile_commit(&c->io.out)) == EXIT_OK) {
+		ae_outfile_abort(&c->io.out);
+	} else if ((st = run_out_commit(&c->io.out)) == EXIT_OK) {
 		c->io.rd.bytes = c->pr.chan.bytes;
 		c->rs.archive = 1;
 		c->rs.files_ns = c->pr.cpu_ns;

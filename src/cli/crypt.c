@@ -62,10 +62,10 @@ cmd_encrypt(const struct opts *o)
 	}
 	if (err != AE_OK) {
 		st = run_pipe_error(&io, err, &d);
-		outfile_abort(&io.out);
+		ae_outfile_abort(&io.out);
 		goto done;
 	}
-	if ((st = outfile_commit(&io.out)) == EXIT_OK)
+	if ((st = run_out_commit(&io.out)) == EXIT_OK)
 		run_finish_stats(o, &rs, w0, &gcm, &io);
 done:
 	ae_gcm_wipe(&gcm);
@@ -101,8 +101,8 @@ keep_damaged(struct decrypt *c, int err)
 		salvage_report(&c->sv, "plaintext");
 	if (err != AE_OK)
 		(void)run_pipe_error(&c->io, err, &c->d);
-	if ((st = outfile_retarget(&c->io.out, ".damaged")) != EXIT_OK
-	    || (st = outfile_commit(&c->io.out)) != EXIT_OK)
+	if ((st = run_out_retarget(&c->io.out, ".damaged")) != EXIT_OK
+	    || (st = run_out_commit(&c->io.out)) != EXIT_OK)
 		return st;
 	if (err != AE_OK)
 		msg_hint("the first %llu bytes, every one verified%s, are in %s; "
@@ -130,7 +130,7 @@ decrypt_failed(struct decrypt *c, int err)
 		    (unsigned long long)c->rs.pipe.plain_bytes);
 	else if (!c->io.out.in_place)
 		msg_hint("%s was not written", c->io.out.name);
-	outfile_abort(&c->io.out);
+	ae_outfile_abort(&c->io.out);
 	return st;
 }
 
@@ -183,7 +183,7 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 		return keep_damaged(c, err);
 	if (err != AE_OK)
 		return decrypt_failed(c, err);
-	if ((err = outfile_commit(&c->io.out)) != EXIT_OK)
+	if ((err = run_out_commit(&c->io.out)) != EXIT_OK)
 		return err;         /* (an exit status) */
 	run_finish_stats(o, &c->rs, c->w0, &c->gcm, &c->io);
 	return run_copy_used(&c->io, &c->h, EXIT_OK);
@@ -215,7 +215,7 @@ cmd_decrypt(const struct opts *o)
 	if (c->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
 		ae_index_cipher(&c->h, file_key, &c->igcm);
 	ae_wipe(file_key, sizeof file_key);
-	if ((st = outfile_open(&c->io.out, o->output)) == EXIT_OK)
+	if ((st = run_out_open(&c->io.out, o->output)) == EXIT_OK)
 		st = decrypt_run(c, o);
 	if (o->salvage)
 		salvage_free(&c->sv);

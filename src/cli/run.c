@@ -169,6 +169,34 @@ run_progress_start(const struct opts *o, int count_wire, int fd,
 }
 
 int
+run_out_open(struct ae_outfile *o, const char *path)
+{
+	struct ae_diag d = { 0 };
+	int err = ae_outfile_open(o, path, &d);
+
+	return err == AE_OK ? EXIT_OK : msg_core_error(path, err, &d);
+}
+
+int
+run_out_retarget(struct ae_outfile *o, const char *suffix)
+{
+	struct ae_diag d = { 0 };
+	int err = ae_outfile_retarget(o, suffix, &d);
+
+	return err == AE_OK ? EXIT_OK : msg_core_error(o->name, err, &d);
+}
+
+int
+run_out_commit(struct ae_outfile *o)
+{
+	struct ae_diag d = { 0 };
+	const char *name = o->name;
+	int err = ae_outfile_commit(o, &d);
+
+	return err == AE_OK ? EXIT_OK : msg_core_error(name, err, &d);
+}
+
+int
 run_new_container(const struct opts *o, const char *path, int payload_type,
     struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g, struct streams *io,
     struct run_stats *rs)
@@ -187,9 +215,9 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 	ae_wipe(file_key, sizeof file_key);
 	if (st != EXIT_OK)
 		return st;
-	if ((st = outfile_open(&io->out, path)) == EXIT_OK
+	if ((st = run_out_open(&io->out, path)) == EXIT_OK
 	    && isatty(io->out.fd)) {
-		outfile_abort(&io->out);
+		ae_outfile_abort(&io->out);
 		st = run_refuse_tty(o);
 	}
 	if (st != EXIT_OK) {

@@ -15,7 +15,7 @@
 #include "common/io.h"
 #include "pipeline/pipeline.h"
 #include "opts.h"
-#include "outfile.h"
+#include "disk/outfile.h"
 #include "stats.h"
 
 /* The input as a descriptor and a name for messages. */
@@ -37,12 +37,18 @@ void run_input_close(struct input *in);
 /* The streams of one run: input, output, and their I/O objects. */
 struct streams {
 	struct input in;
-	struct outfile out;
+	struct ae_outfile out;
 	struct ae_fdio rd, wr;
 	struct ae_reader reader;    /* reads in.fd through rd */
 	struct ae_writer writer;    /* writes out.fd through wr */
 	atomic_int cancel;
 };
+
+/* The output's calls (disk/outfile.h) as the commands use them: they
+ * print their own errors and return an exit status. */
+int run_out_open(struct ae_outfile *o, const char *path);
+int run_out_retarget(struct ae_outfile *o, const char *suffix);
+int run_out_commit(struct ae_outfile *o);
 
 /* Zero io and wire reader and writer to rd and wr; fds are -1. */
 void run_streams_init(struct streams *io);

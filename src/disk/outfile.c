@@ -15,14 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/error.h"
 #include "crypto/random.h"
-#include "exitcode.h"
-#include "msg.h"
 
 /* A fresh temp name for base in o's directory, into o->tmp (which has
  * room): ".BASE.aescrypt-" and 12 random hex digits.  0 or -1. */
 static int
-temp_name(struct outfile *o, const char *base, size_t cap)
+temp_name(struct ae_outfile *o, const char *base, size_t cap)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint8_t rnd[6];
@@ -49,7 +48,7 @@ temp_name(struct outfile *o, const char *base, size_t cap)
  * then a named temp it is.
  */
 static int
-open_anon(struct outfile *o, const char *base, size_t cap)
+open_anon(struct ae_outfile *o, const char *base, size_t cap)
 {
 	int fd = ae_anon_create(o->dirfd), probe;
 
@@ -69,13 +68,26 @@ open_anon(struct outfile *o, const char *base, size_t cap)
 	return -1;
 }
 
+/* A failed system call on the output: errno into d, as what. */
+static int
+sys_fail(struct ae_diag *d, const char *what)
+{
+	int e = errno;
+
+	ae_fail(d, AE_EIO, AE_AT_OUTPUT, what, 0, 0);
+	if (d != NULL)
+		d->sys_errno = e;
+	return AE_EIO;
+}
+
 int
-outfile_open(struct outfile *o, const char *path)
+ae_outfile_open(struct ae_outfile *o, const char *path, struct ae_diag *d)
 {
 	char *copy1 = NULL, *copy2 = NULL, *resolved = NULL, *dir, *base;
 	struct stat st;
 	mode_t mask;
 	size_t n;
+	int err;
 
 	memset(o, 0, sizeof *o);
 	o->fd = -1;
@@ -84,7 +96,7 @@ outfile_open(struct outfile *o, const char *path)
 		o->fd = STDOUT_FILENO;
 		o->in_place = 1;
 		o->name = "standard output";
-		return EXIT_OK;
+		return AE_OK;
 	}
 	o->name = path;
 	/* Devices, FIFOs and the like (-o /dev/null, -o /dev/tape) are
@@ -92,27 +104,23 @@ outfile_open(struct outfile *o, const char *path)
 	 * are as irrevocable as standard output. */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->fd < 0) {
-			msg_error("%s: %s", path, strerror(errno));
-			return EXIT_SYSTEM;
-		}
+		if (o->fd < 0)
+			return sys_fail(d, "cannot open it");
 		o->in_place = 1;
-		return EXIT_OK;
+		return AE_OK;
 	}
 	/* A symlink to a file: replace the file it points to, not the
 	 * link, as writing through the link would. */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		if ((resolved = realpath(path, NULL)) == NULL) {
-			msg_error("%s: %s", path, strerror(errno));
-			return EXIT_SYSTEM;
-		}
+		if ((resolved = realpath(path, NULL)) == NULL)
+			return sys_fail(d, "cannot follow the link");
 		path = resolved;
 	}
 	copy1 = strdup(path);
 	copy2 = strdup(path);
 	n = strlen(path) + 32;
 	if (copy1 == NULL || copy2 == NULL || (o->tmp = malloc(n)) == NULL) {
-		msg_error("out of memory");
+		err = ae_fail(d, AE_ENOMEM, AE_AT_NONE, NULL, 0, 0);
 		goto fail;
 	}
 	dir = dirname(copy1);
@@ -132,12 +140,11 @@ outfile_open(struct outfile *o, const char *path)
 			o->tmp_base = strrchr(o->tmp, '/') + 1;
 	}
 	if (o->fd < 0) {
-		msg_error("%s: cannot create a file in its directory: %s",
-		    path, strerror(errno));
+		err = sys_fail(d, "cannot create a file in its directory");
 		goto fail;
 	}
 	if ((o->target_base = strdup(base)) == NULL) {
-		msg_error("out of memory");
+		err = ae_fail(d, AE_ENOMEM, AE_AT_NONE, NULL, 0, 0);
 		goto fail;
 	}
 	free(copy1);
@@ -155,17 +162,17 @@ outfile_open(struct outfile *o, const char *path)
 		umask(mask);
 		o->mode = 0666 & ~mask;
 	}
-	return EXIT_OK;
+	return AE_OK;
 fail:
 	free(copy1);
 	free(copy2);
 	free(resolved);
-	outfile_abort(o);
-	return EXIT_SYSTEM;
+	ae_outfile_abort(o);
+	return err;
 }
 
 static void
-release(struct outfile *o)
+release(struct ae_outfile *o)
 {
 	if (o->dirfd >= 0)
 		close(o->dirfd);
@@ -178,22 +185,21 @@ release(struct outfile *o)
 }
 
 int
-outfile_retarget(struct outfile *o, const char *suffix)
+ae_outfile_retarget(struct ae_outfile *o, const char *suffix,
+    struct ae_diag *d)
 {
 	size_t n;
 	char *t;
 
 	if (o->in_place)
-		return EXIT_OK;
+		return AE_OK;
 	n = strlen(o->target_base) + strlen(suffix) + 1;
 	if (strlen(o->name) + strlen(suffix) >= sizeof o->alt_name) {
-		msg_error("%s: name too long", o->name);
-		return EXIT_SYSTEM;
+		errno = ENAMETOOLONG;
+		return sys_fail(d, "cannot add a suffix to its name");
 	}
-	if ((t = malloc(n)) == NULL) {
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
+	if ((t = malloc(n)) == NULL)
+		return ae_fail(d, AE_ENOMEM, AE_AT_NONE, NULL, 0, 0);
 	snprintf(t, n, "%s%s", o->target_base, suffix);
 	snprintf(o->alt_name, sizeof o->alt_name, "%s%s", o->name, suffix);
 	free(o->target_base);
@@ -201,14 +207,14 @@ outfile_retarget(struct outfile *o, const char *suffix)
 	o->name = o->alt_name;
 	/* a new name: nothing there to take the mode or owner of */
 	o->replaces = 0;
-	return EXIT_OK;
+	return AE_OK;
 }
 
 /* Name the nameless file o->fd as o->target_base: a link where the name
  * is free, else a link under a temp name renamed over it (the rename
  * replaces atomically; linkat never does).  0, or -1 with errno. */
 static int
-name_anon(struct outfile *o)
+name_anon(struct ae_outfile *o)
 {
 	size_t n = strlen(o->target_base) + 32;
 
@@ -229,14 +235,14 @@ name_anon(struct outfile *o)
 }
 
 int
-outfile_commit(struct outfile *o)
+ae_outfile_commit(struct ae_outfile *o, struct ae_diag *d)
 {
+	int err;
+
 	if (o->in_place) {
-		if (o->fd != STDOUT_FILENO && close(o->fd) != 0) {
-			msg_error("%s: %s", o->name, strerror(errno));
-			return EXIT_SYSTEM;
-		}
-		return EXIT_OK;
+		if (o->fd != STDOUT_FILENO && close(o->fd) != 0)
+			return sys_fail(d, "cannot close it");
+		return AE_OK;
 	}
 	/* The owner first (a chown may clear set-id bits), then the mode.
 	 * Only root may give a file away; a group change may be refused
@@ -249,35 +255,40 @@ outfile_commit(struct outfile *o)
 	if (fchmod(o->fd, o->mode) != 0) {
 		/* keep 0600: safe, and not worth failing the job over */
 	}
-	if (fsync(o->fd) != 0 || (o->anon && name_anon(o) != 0)) {
-		msg_error("%s: %s", o->name, strerror(errno));
-		outfile_abort(o);
-		return EXIT_SYSTEM;
+	if (fsync(o->fd) != 0) {
+		err = sys_fail(d, "cannot write it to disk");
+		ae_outfile_abort(o);
+		return err;
+	}
+	if (o->anon && name_anon(o) != 0) {
+		err = sys_fail(d, "cannot give it its name");
+		ae_outfile_abort(o);
+		return err;
 	}
 	if (close(o->fd) != 0) {
 		/* (after fsync, a late error of a network file system) */
 		o->fd = -1;
-		msg_error("%s: %s", o->name, strerror(errno));
+		err = sys_fail(d, "cannot close it");
 		if (o->anon && !o->replaces)
 			unlinkat(o->dirfd, o->target_base, 0);
-		outfile_abort(o);
-		return EXIT_SYSTEM;
+		ae_outfile_abort(o);
+		return err;
 	}
 	o->fd = -1;
 	if (!o->anon && renameat(o->dirfd, o->tmp_base, o->dirfd,
 	    o->target_base) != 0) {
-		msg_error("%s: %s", o->name, strerror(errno));
-		outfile_abort(o);
-		return EXIT_SYSTEM;
+		err = sys_fail(d, "cannot give it its name");
+		ae_outfile_abort(o);
+		return err;
 	}
 	/* so the name is durable */
 	(void)fsync(o->dirfd);
 	release(o);
-	return EXIT_OK;
+	return AE_OK;
 }
 
 void
-outfile_abort(struct outfile *o)
+ae_outfile_abort(struct ae_outfile *o)
 {
 	if (o->in_place) {
 		if (o->fd != STDOUT_FILENO)

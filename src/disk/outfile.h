@@ -18,14 +18,15 @@
  * the file it replaces, or 0666 & ~umask when there was none, as a
  * plain create would give.  Replacing a 0600 file never widens it.
  */
-#ifndef AE_CLI_OUTFILE_H
-#define AE_CLI_OUTFILE_H
+#ifndef AE_DISK_OUTFILE_H
+#define AE_DISK_OUTFILE_H
 
 #include <sys/types.h>
 
-#include "disk/anon.h"
+#include "anon.h"
+#include "common/error.h"
 
-struct outfile {
+struct ae_outfile {
 	int fd;
 	int in_place;      /* written in place: stdout, a device, a FIFO */
 	const char *name;   /* the name for messages */
@@ -44,20 +45,26 @@ struct outfile {
 };
 
 /*
- * Open the output: path NULL or "-" is standard output.  Prints its own
- * errors; returns 0 or an exit status.
+ * Errors: AE_EIO with d->sys_errno and d->what saying what could not be
+ * done (where AE_AT_OUTPUT), or AE_ENOMEM.  Nothing is printed.
  */
-int outfile_open(struct outfile *o, const char *path);
+
+/* Open the output: path NULL or "-" is standard output.  0 or an error;
+ * on an error nothing is left to clean up. */
+int ae_outfile_open(struct ae_outfile *o, const char *path,
+    struct ae_diag *d);
 
 /* Commit under the name with suffix appended instead (--salvage puts a
  * damaged result at NAME.damaged, never at NAME).  Nothing changes for
- * an output written in place.  Prints errors; 0 or an exit status. */
-int outfile_retarget(struct outfile *o, const char *suffix);
+ * an output written in place.  0 or an error. */
+int ae_outfile_retarget(struct ae_outfile *o, const char *suffix,
+    struct ae_diag *d);
 
-/* Flush to disk and move into place.  Prints errors; 0 or exit status. */
-int outfile_commit(struct outfile *o);
+/* Flush to disk and move into place.  0, or an error (the temp file is
+ * then gone, as after ae_outfile_abort). */
+int ae_outfile_commit(struct ae_outfile *o, struct ae_diag *d);
 
 /* Remove the temp file (if any) and close. */
-void outfile_abort(struct outfile *o);
+void ae_outfile_abort(struct ae_outfile *o);
 
 #endif
