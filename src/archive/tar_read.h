@@ -34,6 +34,8 @@
  * AE_TAR_NAME_MAX + 1 bytes always fits.
  */
 struct ae_tar_member {
+	/* The names come first: the reader clears what follows them for
+	 * each member, and only the first byte of each name. */
 	char path[AE_TAR_NAME_MAX + 1];
 	char linkpath[AE_TAR_NAME_MAX + 1];
 	char type;

@@ -8,15 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/bytes.h"
-#include "crypto/sha256.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"
 
-/* What the index says of a member, as one value: the fields of 6.8's
- * member entry, each name with its length. */
+/* What the index says of a member: the fields of 6.8's member entry.
+ * (A full read keeps these, names and all, for each member; it kept a
+ * SHA-256 of them before, which cost 2% of a -x on the main thread.) */
 struct fields {
 	uint64_t first, uid, gid, size;
 	int64_t mtime;
@@ -25,40 +24,21 @@ struct fields {
 	const char *name[4];        /* path, link, owner, group */
 };
 
-static void
-put_str(struct ae_sha256 *s, const char *p)
+/* Two members agree: every field, every name. */
+static int
+same_fields(const struct fields *a, const struct fields *b)
 {
-	uint8_t len[4];
-	size_t n = strlen(p);
-
-	store_be32(len, (uint32_t)n);
-	ae_sha256_update(s, len, sizeof len);
-	ae_sha256_update(s, p, n);
-}
-
-/* A SHA-256 of the fields, cut to 16 bytes: a forger would need a
- * second preimage to make a differing member match. */
-static void
-digest(const struct fields *f, uint8_t out[16])
-{
-	uint8_t b[8 * 5 + 4 * 2 + 1], h[AE_SHA256_LEN];
-	struct ae_sha256 s;
 	int i;
 
-	store_be64(b, f->first);
-	store_be64(b + 8, f->uid);
-	store_be64(b + 16, f->gid);
-	store_be64(b + 24, f->size);
-	store_be64(b + 32, (uint64_t)f->mtime);
-	store_be32(b + 40, f->mode);
-	store_be32(b + 44, f->nsec);
-	b[48] = (uint8_t)f->type;
-	ae_sha256_init(&s);
-	ae_sha256_update(&s, b, sizeof b);
+	if (a->first != b->first || a->uid != b->uid || a->gid != b->gid
+	    || a->size != b->size || a->mtime != b->mtime
+	    || a->mode != b->mode || a->nsec != b->nsec || a->type != b->type)
+		return 0;
 	for (i = 0; i < 4; i++)
-		put_str(&s, f->name[i] != NULL ? f->name[i] : "");
-	ae_sha256_final(&s, h);
-	memcpy(out, h, 16);
+		if (strcmp(a->name[i] != NULL ? a->name[i] : "",
+		    b->name[i] != NULL ? b->name[i] : "") != 0)
+			return 0;
+	return 1;
 }
 
 static void
@@ -99,13 +79,10 @@ int
 ixcheck_same(const struct ae_index_member *e, const struct ae_tar_member *m)
 {
 	struct fields a, b;
-	uint8_t da[16], db[16];
 
 	of_entry(e, &a);
 	of_member(m, &b);
-	digest(&a, da);
-	digest(&b, db);
-	return memcmp(da, db, sizeof da) == 0;
+	return same_fields(&a, &b);
 }
 
 void
@@ -167,8 +144,11 @@ ixcheck_init(struct ixcheck *c)
 void
 ixcheck_free(struct ixcheck *c)
 {
-	free(c->first);
-	free(c->dig);
+	free(c->rec);
+	if (c->names != NULL) {
+		ae_wipe(c->names, c->nlen);
+		free(c->names);
+	}
 	if (c->ix != NULL) {
 		ae_wipe(c->ix, c->ixlen);
 		free(c->ix);
@@ -176,11 +156,41 @@ ixcheck_free(struct ixcheck *c)
 	ixcheck_init(c);
 }
 
+/* Room for n more bytes of names; 0, or -1 when over the cap or out of
+ * memory.  Not realloc: the old copy (names: plaintext) is wiped. */
+static int
+names_room(struct ixcheck *c, size_t n)
+{
+	size_t cap = c->ncap ? c->ncap : 65536;
+	char *p;
+
+	if (n > AE_INDEX_MAX - c->nlen)
+		return -1;
+	if (c->nlen + n <= c->ncap)
+		return 0;
+	while (cap < c->nlen + n)
+		cap *= 2;
+	if ((p = malloc(cap)) == NULL)
+		return -1;
+	if (c->nlen > 0)
+		memcpy(p, c->names, c->nlen);
+	if (c->names != NULL) {
+		ae_wipe(c->names, c->nlen);
+		free(c->names);
+	}
+	c->names = p;
+	c->ncap = cap;
+	return 0;
+}
+
 void
 ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
 {
 	struct ixcheck *c = ctx;
+	struct ixrec *r;
 	struct fields f;
+	size_t len[4], all = 0;
+	int i;
 
 	if (m == NULL) {
 		c->ended = 1;
@@ -191,25 +201,57 @@ ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
 		return;
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 1024;
-		uint64_t *fi = realloc(c->first, cap * sizeof *fi);
-		uint8_t (*dg)[16];
 
-		if (fi == NULL) {
+		if ((r = realloc(c->rec, cap * sizeof *r)) == NULL) {
 			c->oom = 1;
 			return;
 		}
-		c->first = fi;
-		if ((dg = realloc(c->dig, cap * sizeof *dg)) == NULL) {
-			c->oom = 1;
-			return;
-		}
-		c->dig = dg;
+		c->rec = r;
 		c->cap = cap;
 	}
 	of_member(m, &f);
-	c->first[c->n] = m->first;
-	digest(&f, c->dig[c->n]);
-	c->n++;
+	for (i = 0; i < 4; i++)
+		all += len[i] = strlen(f.name[i]) + 1;
+	if (names_room(c, all) != 0) {
+		c->oom = 1;
+		return;
+	}
+	r = &c->rec[c->n++];
+	r->first = f.first;
+	r->uid = f.uid;
+	r->gid = f.gid;
+	r->size = f.size;
+	r->mtime = f.mtime;
+	r->mode = f.mode;
+	r->nsec = f.nsec;
+	r->type = f.type;
+	r->names_at = c->nlen;
+	for (i = 0; i < 4; i++) {
+		memcpy(c->names + c->nlen, f.name[i], len[i]);
+		c->nlen += len[i];
+	}
+}
+
+/* Record i's fields, its names pointing into c->names. */
+static void
+of_record(const struct ixcheck *c, size_t i, struct fields *f)
+{
+	const struct ixrec *r = &c->rec[i];
+	const char *p = c->names + r->names_at;
+	int k;
+
+	f->first = r->first;
+	f->uid = r->uid;
+	f->gid = r->gid;
+	f->size = r->size;
+	f->mtime = r->mtime;
+	f->mode = r->mode;
+	f->nsec = r->nsec;
+	f->type = r->type;
+	for (k = 0; k < 4; k++) {
+		f->name[k] = p;
+		p += strlen(p) + 1;
+	}
 }
 
 /* The first entry of ix that differs from what the read saw, or
@@ -217,15 +259,13 @@ ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
 static size_t
 first_difference(const struct ixcheck *c, const struct ae_index *ix)
 {
-	struct fields f;
-	uint8_t d[16];
+	struct fields e, f;
 	size_t i;
 
 	for (i = 0; i < ix->members && i < c->n; i++) {
-		of_entry(&ix->m[i], &f);
-		digest(&f, d);
-		if (c->first[i] != ix->m[i].first
-		    || memcmp(d, c->dig[i], sizeof d) != 0)
+		of_entry(&ix->m[i], &e);
+		of_record(c, i, &f);
+		if (!same_fields(&e, &f))
 			return i;
 	}
 	return i;
