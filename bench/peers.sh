@@ -4,7 +4,9 @@
 # Times, in the same run and on the same inputs, aescrypt and:
 #   tar | pigz -p N | age -r KEY, age -d | pigz -d | tar x (the pipeline
 #   we replace), gpg --symmetric (AES256, zlib), 7zz a -tzip -mem=AES256,
-#   plain tar x, and cat > /dev/null (the I/O floor).
+#   plain tar x, and cat > /dev/null (the I/O floor); and, where zstd is
+#   installed and aescrypt has the codec, aescrypt --zstd against
+#   tar | zstd -3 -T N | age and age -d | zstd -d | tar x.
 # aescrypt runs with each DEFLATE engine built in (libdeflate, zlib) and
 # with --no-hw, so the engines and the cipher tiers sit side by side.
 #
@@ -18,8 +20,8 @@
 # median of ROUNDS (default 3) is reported, with the min-max range:
 # this machine is shared and noisy, so the ratios, taken within one run,
 # are the numbers to read.  Rows give wall and CPU seconds, peak RSS,
-# output size, and MB/s of input per wall second; the targets of issue
-# 14 follow, each as a ratio.
+# output size, and MB/s of input per wall second; the targets of issues
+# 14 and 23 follow, each as a ratio.
 #
 # Not a test: it asserts nothing.  --quick uses small inputs and one
 # round, to check that the script still runs.
@@ -66,6 +68,9 @@ GPG=(gpg --batch --yes --quiet --pinentry-mode loopback --passphrase-file "$W/pw
 ENGINES=(libdeflate zlib)
 "$A" --version | grep -q 'deflate engine: libdeflate' || ENGINES=(zlib)
 AK="$A -k $W/k -q"
+ZSTD=0
+command -v zstd >/dev/null && "$A" --version | grep -q '^libzstd' && ZSTD=1
+[ "$ZSTD" = 1 ] || echo "peers.sh: no zstd rows (install zstd; aescrypt needs libzstd-dev at build time)" >&2
 
 # The cases: "name::command", reading $IN and writing $OUT.  Decryption
 # and extraction cases are "name::source case::command": they read the
@@ -85,6 +90,7 @@ ENC+=(
 	"aescrypt -e -6 -o (fsync)::$AK -e -6 -j $N -o \$OUT \$IN"
 	"aescrypt -e -0::$AK -e -0 -j $N \$IN > \$OUT"
 	"aescrypt -e -0 > /dev/null::$AK -e -0 -j $N \$IN > /dev/null; : > \$OUT"
+	"aescrypt -e -6 > /dev/null::$AK -e -6 -j $N \$IN > /dev/null; : > \$OUT"
 	"pigz -1 | age::pigz -1 -p $N < \$IN | age -r $R > \$OUT"
 	"pigz -6 | age::pigz -6 -p $N < \$IN | age -r $R > \$OUT"
 	"pigz -6 (no encryption)::pigz -6 -p $N < \$IN > \$OUT"
@@ -115,6 +121,22 @@ for place in tmpfs disk; do
 	      "age -d | pigz -d | tar x ($place)::tar c | pigz -6 | age::age -d -i $W/age.key \$IN | pigz -d | tar -xf - -C \$XD"
 	      "tar x ($place)::=tree::tar -xf \$IN -C \$XD")
 done
+# zstd (issue 23): aescrypt's default level against zstd's (-3), which
+# is what a user of tar --zstd gets.
+if [ "$ZSTD" = 1 ]; then
+	ENC+=("aescrypt -e --zstd::$AK -e --zstd -j $N \$IN > \$OUT"
+	      "zstd -3 | age::zstd -3 -T$N -q -c < \$IN | age -r $R > \$OUT"
+	      "zstd -3 (no encryption)::zstd -3 -T$N -q -c < \$IN > \$OUT")
+	DEC+=("aescrypt -d --zstd::aescrypt -e --zstd::$AK -d -j $N -o /dev/null \$IN"
+	      "age -d | zstd -d::zstd -3 | age::age -d -i $W/age.key \$IN | zstd -d -q > /dev/null")
+	CRE+=("aescrypt -c --zstd::$AK -c --zstd -j $N -C / $TREE > \$OUT"
+	      "tar c | zstd -3 | age::tar -cf - -C / $TREE 2>/dev/null | zstd -3 -T$N -q | age -r $R > \$OUT"
+	      "tar c | zstd -3::tar -cf - -C / $TREE 2>/dev/null | zstd -3 -T$N -q > \$OUT")
+	for place in tmpfs disk; do
+		EXT+=("aescrypt -x --zstd ($place)::aescrypt -c --zstd::$AK -x -j $N -f \$IN -C \$XD"
+		      "age -d | zstd -d | tar x ($place)::tar c | zstd -3 | age::age -d -i $W/age.key \$IN | zstd -d -q | tar -xf - -C \$XD")
+	done
+fi
 
 slug() { echo "$1" | tr -c 'a-zA-Z0-9' '_'; }
 
@@ -226,11 +248,22 @@ for data in tree random; do
 	echo "aescrypt -d / age -d | pigz -d     throughput $(ratio "$ad" "$d")x   (target >= 4x)"
 	echo "aescrypt -e -6 -j$N / -j1           throughput $(ratio "$j1" "$e6")x   (target >= 1.8x on 2 cores)"
 	echo "aescrypt -d -j$N / -j1              throughput $(ratio "$dj1" "$d")x   (target >= 1.8x on 2 cores)"
+	e6n=$(median "aescrypt -e -6 > /dev/null" "$data" 1)
 	echo "aescrypt -e -6 / aescrypt -e -0    throughput $(ratio "$e0w" "$e6")x   (target >= 0.5x, random data)"
+	echo "the same, both > /dev/null         throughput $(ratio "$e0" "$e6n")x   (target >= 0.7x, random data)"
 	echo "aescrypt -e -0 / cat, both > /dev/null     $(ratio "$cat0" "$e0")x"
 	if [ "${#ENGINES[@]}" -gt 1 ]; then
 		ez=$(median "aescrypt -e -6 zlib" "$data" 1); dz=$(median "aescrypt -d zlib" "$data" 1)
 		echo "engines: -e -6 libdeflate / zlib throughput $(ratio "$ez" "$e6")x, -d $(ratio "$dz" "$d")x"
+	fi
+	if [ "$ZSTD" = 1 ]; then
+		ez=$(median "aescrypt -e --zstd" "$data" 1); za=$(median "zstd -3 | age" "$data" 1)
+		dz=$(median "aescrypt -d --zstd" "$data" 1); zd=$(median "age -d | zstd -d" "$data" 1)
+		sz=$(size_of "$data" "aescrypt -e --zstd"); sp=$(size_of "$data" "zstd -3 (no encryption)")
+		echo "aescrypt -e --zstd / zstd -3 | age throughput $(ratio "$za" "$ez")x"
+		echo "aescrypt -e --zstd size / zstd -3 size      $(ratio3 "$sz" "$sp")x   (target <= 1.02x)"
+		echo "aescrypt -d --zstd / age -d | zstd -d       $(ratio "$zd" "$dz")x   (target >= 2x)"
+		echo "aescrypt -e --zstd peak RSS            $(awk -v k="$(median "aescrypt -e --zstd" "$data" 3)" 'BEGIN {printf "%.1f", k / 1024}') MB   (target <= 128 MiB)"
 	fi
 done
 
@@ -251,3 +284,17 @@ for place in tmpfs disk; do
 	echo "aescrypt -x / age | pigz | tar x ($place) throughput $(ratio "$ax" "$x")x   (target >= 2.0x)"
 	echo "aescrypt -x time / plain tar x ($place)           $(ratio "$x" "$tx")x   (target <= 1.3x)"
 done
+if [ "$ZSTD" = 1 ]; then
+	cz=$(median "aescrypt -c --zstd" fs 1); tza=$(median "tar c | zstd -3 | age" fs 1)
+	scz=$(size_of fs "aescrypt -c --zstd"); stz=$(size_of fs "tar c | zstd -3")
+	echo "-- targets (files, zstd) --"
+	echo "aescrypt -c --zstd / tar c | zstd -3 | age  throughput $(ratio "$tza" "$cz")x   (target >= 1.3x)"
+	echo "aescrypt -c --zstd size / tar c | zstd -3 size      $(ratio3 "$scz" "$stz")x   (target <= 1.02x)"
+	echo "aescrypt -c --zstd peak RSS             $(awk -v k="$(median "aescrypt -c --zstd" fs 3)" 'BEGIN {printf "%.1f", k / 1024}') MB   (target <= 128 MiB)"
+	for place in tmpfs disk; do
+		x=$(median "aescrypt -x --zstd ($place)" fs 1); ax=$(median "age -d | zstd -d | tar x ($place)" fs 1)
+		tx=$(median "tar x ($place)" fs 1)
+		echo "aescrypt -x --zstd / age | zstd -d | tar x ($place) $(ratio "$ax" "$x")x   (target >= 1.5x)"
+		echo "aescrypt -x --zstd time / plain tar x ($place)     $(ratio "$x" "$tx")x   (target <= 1.2x)"
+	done
+fi

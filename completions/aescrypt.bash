@@ -65,7 +65,7 @@ _aescrypt() {
 		return
 		;;
 	--chunk-size)
-		COMPREPLY=($(compgen -W '64K 128K 256K 512K 1M 2M 4M' -- "$cur"))
+		COMPREPLY=($(compgen -W '64K 128K 256K 512K 1M 2M 4M 8M' -- "$cur"))
 		return
 		;;
 	--kdf-memory|--max-kdf-memory)
@@ -108,7 +108,7 @@ _aescrypt() {
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory
-		    -j --threads --stats --stats=json --no-hw --deflate --benchmark --benchmark=json --benchmark=csv
+		    -j --threads --stats --stats=json --no-hw --deflate --zstd --benchmark --benchmark=json --benchmark=csv
 		    -q --quiet --progress
 		    --benchmark-time -h --help --help=all -V --version' -- "$cur"))
 		return

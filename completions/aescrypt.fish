@@ -81,7 +81,7 @@ complete -c aescrypt -n '__aescrypt_mode_in x' -s O -l to-stdout -d 'Write membe
 complete -c aescrypt -n '__aescrypt_mode_in x' -l strip-components -x -a '1 2 3' -d 'Drop leading parts of names'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l max-size -x -d 'Skip members larger (with -O: stop)'
 complete -c aescrypt -n '__aescrypt_mode_in t x' -l wildcards -d 'Accepted: patterns are always on'
-complete -c aescrypt -n '__aescrypt_mode_in c e' -s z -l gzip -d 'Accepted: always compressed'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -s z -l gzip -d 'DEFLATE, the default'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l xattrs -d 'Keep extended attributes (not system.*)'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l no-xattrs -d 'Leave extended attributes out (the default)'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l xattrs-include -x -a 'user.\* trusted.\* security.\*' -d 'Attributes that travel (a shell pattern)'
@@ -107,9 +107,9 @@ complete -c aescrypt -l passphrase-fd -x -a '0 3 4 5 6 7 8 9' -d 'Read the passp
 
 # encryption
 for level in 0 1 2 3 4 5 6 7 8 9
-    complete -c aescrypt -n '__aescrypt_mode_in c e' -s $level -d "Deflate level $level"
+    complete -c aescrypt -n '__aescrypt_mode_in c e' -s $level -d "Compression level $level"
 end
-complete -c aescrypt -l chunk-size -x -a '64K 128K 256K 512K 1M 2M 4M' -d 'Chunk size'
+complete -c aescrypt -l chunk-size -x -a '64K 128K 256K 512K 1M 2M 4M 8M' -d 'Chunk size (8M with --zstd)'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-memory -x -a '64M 128M 256M 512M 1G 2G 4G' -d 'Argon2id memory'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-time -x -a '1 2 3 4 5 6 7 8 9 10' -d 'Argon2id passes'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-parallelism -x -a '1 2 4 8 16' -d 'Argon2id lanes'
@@ -123,6 +123,7 @@ complete -c aescrypt -l stats -d 'Print where the time went'
 complete -c aescrypt -l stats=json -d 'The same, as JSON'
 complete -c aescrypt -l no-hw -d 'Use the portable constant-time cipher'
 complete -c aescrypt -l deflate -x -a 'libdeflate zlib' -d 'The DEFLATE engine'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -l zstd -d 'Compress with zstd (8 MiB chunks)'
 complete -c aescrypt -s q -l quiet -d 'No progress line'
 complete -c aescrypt -l progress -d 'A progress line even off a terminal'
 complete -c aescrypt -l benchmark-time -x -a '1 5 10 30 60' -d 'Seconds for --benchmark'

@@ -6,8 +6,10 @@
  * share of the cost.  So it measures, in memory, the real pipeline
  * (reader, workers, ordered writer) on two kinds of data (text-like and
  * incompressible), at levels 0, 1, 6 and 9, with every cipher tier this
- * CPU offers and the default DEFLATE engine, plus the other engine on
- * the default tier; both directions.  And the cipher alone, like
+ * CPU offers and the default DEFLATE engine, the other engine on the
+ * default tier, and zstd (when built in) with every tier again, at its
+ * own chunk size: with a fast codec the cipher's share is larger, so
+ * the codec rows side by side sharpen the finding.  Both directions.  And the cipher alone, like
  * `openssl speed -evp aes-256-gcm`, for each tier.
  *
  * How the figures are made to repeat:
@@ -30,6 +32,7 @@
  */
 #include "config.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,8 @@
 #include "common/clock.h"
 #include "common/io.h"
 #include "container/deflate.h"
+#include "container/format.h"
+#include "container/zstd.h"
 #include "crypto/cpu.h"
 #include "crypto/gcm.h"
 #include "crypto/random.h"
@@ -164,6 +169,8 @@ enum { ENCRYPT, DECRYPT };
 struct cell {
 	int data;               /* 0 text, 1 random */
 	int level, engine;      /* engine is resolved (deflate.h) */
+	int codec;              /* AE_CODEC_* */
+	unsigned log2;          /* its chunk size */
 	enum ae_gcm_tier tier;
 	int dir;
 	size_t trials;
@@ -176,7 +183,8 @@ struct bench {
 	uint8_t *data[2];         /* text, random: DATA_BYTES each */
 	uint8_t *sealed[2];     /* per data: the last encryption, for decrypt */
 	size_t sealed_len[2], sealed_cap[2];
-	unsigned threads, log2;
+	unsigned threads;
+	unsigned log2;          /* DEFLATE's chunk size (each cell has its own) */
 	uint64_t deadline;      /* wall ns */
 	size_t left;            /* measurements still to run */
 };
@@ -197,8 +205,9 @@ trial(struct bench *b, const ae_gcm_ctx *g, struct cell *c, size_t n,
 
 	memset(&p, 0, sizeof p);
 	p.key = g;
-	p.chunk_log2 = b->log2;
+	p.chunk_log2 = c->log2;
 	p.level = c->level;
+	p.codec = c->codec;
 	p.engine = c->engine;
 	p.threads = b->threads;
 	p.interrupt = &signals_stop;
@@ -240,6 +249,17 @@ next_share(struct bench *b)
 	return share;
 }
 
+/* The smallest trial: TRIAL_MIN, or two chunks where they are larger
+ * (zstd's 8 MiB), so that both workers of a pair have one. */
+static size_t
+trial_min(const struct cell *c)
+{
+	size_t two = (size_t)2 << c->log2;
+
+	return two > TRIAL_MIN ? (two < DATA_BYTES ? two : DATA_BYTES) :
+	    TRIAL_MIN;
+}
+
 /*
  * Measure one cell: a warm-up trial that also sizes the others, then
  * trials until this cell's share of the remaining budget is spent.  A
@@ -253,28 +273,29 @@ measure(struct bench *b, struct cell *c)
 	uint64_t share = next_share(b), t0;
 	uint64_t zip_ns = 0, aes_ns = 0, io_ns = 0, plain = 0, wire = 0;
 	size_t n = 0, k = 0;        /* n: bytes a trial encrypts */
+	size_t lo = trial_min(c);
 	ae_gcm_ctx g;
 	int r;
 
 	ae_gcm_init_tier(&g, BENCH_KEY, c->tier);
 	if (c->dir == ENCRYPT) {
 		/* The warm-up, on the smallest trial, sizes the rest: a
-		 * fifth of the share each, within [TRIAL_MIN, DATA_BYTES]. */
+		 * fifth of the share each, within [lo, DATA_BYTES]. */
 		t0 = ae_wall_ns();
-		if ((r = trial(b, &g, c, TRIAL_MIN, &st)) != AE_OK)
+		if ((r = trial(b, &g, c, lo, &st)) != AE_OK)
 			goto out;
 		{
 			double per_byte = (double)(ae_wall_ns() - t0) /
-			    (double)TRIAL_MIN;
+			    (double)lo;
 			double want = per_byte > 0 ? (double)share / 5.0 /
 			    per_byte : (double)DATA_BYTES;
 
-			n = want < (double)TRIAL_MIN ? TRIAL_MIN :
+			n = want < (double)lo ? lo :
 			    want > (double)DATA_BYTES ? DATA_BYTES :
 			    (size_t)want;
-			n -= n % ((size_t)1 << b->log2);
-			if (n < TRIAL_MIN)
-				n = TRIAL_MIN;
+			n -= n % ((size_t)1 << c->log2);
+			if (n < lo)
+				n = lo;
 		}
 		/* The first counted trial makes the records the decrypt
 		 * cell reads; it is the same size as the others. */
@@ -382,13 +403,21 @@ measure_raw(struct raw *rw, struct bench *b)
 
 static const char *data_name[2] = { "text", "random" };
 
+/* What compressed the cell: a DEFLATE engine's name, or "zstd". */
+static const char *
+coder_name(const struct cell *c)
+{
+	return c->level == 0 ? "none" : c->codec == AE_CODEC_ZSTD ? "zstd" :
+	    ae_deflate_name(c->engine);
+}
+
 static void
 cell_level(const struct cell *c, char *buf, size_t n)
 {
 	if (c->level == 0)
 		snprintf(buf, n, "-0");
 	else
-		snprintf(buf, n, "-%d %s", c->level, ae_deflate_name(c->engine));
+		snprintf(buf, n, "-%d %s", c->level, coder_name(c));
 }
 
 /* "1234.5" with a "~" when noisy, "?" when there were too few trials
@@ -410,7 +439,7 @@ print_table(const struct cell *cells, size_t nc, int dir)
 	size_t i;
 
 	printf("%s  (zip = %s)\n", dir == ENCRYPT ? "encrypt" : "decrypt",
-	    dir == ENCRYPT ? "deflate" : "inflate");
+	    dir == ENCRYPT ? "compress" : "decompress");
 	printf("%-6s %-13s %-13s %10s %10s %10s %10s %7s %7s  %s\n", "data",
 	    "level", "cipher", "zip MB/s", "aes MB/s", "total", "best",
 	    "aes %", dir == ENCRYPT ? "ratio" : "", "total: min-max, trials");
@@ -436,25 +465,29 @@ print_table(const struct cell *cells, size_t nc, int dir)
 }
 
 /*
- * The picture: for text, encrypting, each level with each tier (the
- * default engine), a bar of the CPU split into compress (#), encrypt
- * (=) and the rest (. : reading, writing, the pipeline).
+ * The picture: for text, encrypting, each level with each tier, one
+ * codec (with DEFLATE, the default engine), a bar of the CPU split into
+ * compress (#), encrypt (=) and the rest (. : reading, writing, the
+ * pipeline).  -0 is drawn once, with the first codec.
  */
 static void
-print_chart(const struct cell *cells, size_t nc, int engine)
+print_chart(const struct cell *cells, size_t nc, int codec, int engine)
 {
 	const int width = 50;
 	size_t i;
 
 	printf("Where the CPU goes, encrypting text with %s "
 	    "(# compress, = AES-GCM, . I/O and the rest):\n",
-	    ae_deflate_name(engine));
+	    codec == AE_CODEC_ZSTD ? "zstd" : ae_deflate_name(engine));
 	for (i = 0; i < nc; i++) {
 		const struct cell *c = &cells[i];
 		char bar[64];
 		int z, a, k;
 
-		if (c->dir != ENCRYPT || c->data != 0 || (c->level != 0
+		if (c->dir != ENCRYPT || c->data != 0)
+			continue;
+		if (c->level == 0 ? codec != AE_CODEC_DEFLATE :
+		    c->codec != codec || (codec == AE_CODEC_DEFLATE
 		    && c->engine != engine))
 			continue;
 		z = (int)(c->share_zip * width + 0.5);
@@ -502,11 +535,13 @@ print_json(const struct bench *b, const struct cell *cells, size_t nc,
 		const struct cell *c = &cells[i];
 
 		printf("%s{\"data\":\"%s\",\"direction\":\"%s\",\"level\":%d,"
-		    "\"engine\":\"%s\",\"tier\":\"%s\",\"trials\":%zu,",
+		    "\"codec\":\"%s\",\"engine\":\"%s\",\"chunk_kib\":%u,"
+		    "\"tier\":\"%s\",\"trials\":%zu,",
 		    i ? "," : "", data_name[c->data], c->dir == ENCRYPT ?
 		    "encrypt" : "decrypt", c->level, c->level == 0 ? "none" :
-		    ae_deflate_name(c->engine), ae_gcm_tier_name(c->tier),
-		    c->trials);
+		    c->codec == AE_CODEC_ZSTD ? "zstd" : "deflate",
+		    coder_name(c), (1u << c->log2) / 1024,
+		    ae_gcm_tier_name(c->tier), c->trials);
 		json_spread("zip_mb_s", &c->zip);
 		printf(",");
 		json_spread("aes_mb_s", &c->aes);
@@ -543,65 +578,174 @@ print_csv(const struct cell *cells, size_t nc, const struct raw *raws,
 		printf("pipeline,%s,%s,%d,%s,%s,%zu,%.1f,%.1f,%.1f,%.1f,%.1f,"
 		    "%.4f,%.4f,%.4f,%.4f\n", data_name[c->data],
 		    c->dir == ENCRYPT ? "encrypt" : "decrypt", c->level,
-		    c->level == 0 ? "none" : ae_deflate_name(c->engine),
-		    ae_gcm_tier_name(c->tier), c->trials, c->zip.median,
+		    coder_name(c), ae_gcm_tier_name(c->tier), c->trials,
+		    c->zip.median,
 		    c->aes.median, c->total.median, c->total.min,
 		    c->total.max, c->share_zip, c->share_aes, c->share_io,
 		    c->ratio);
 	}
 }
 
+/* The text output: the charts on a terminal, the cipher alone, the
+ * tables. */
+static void
+print_text(const struct cell *cells, size_t nc, const struct raw *raws,
+    size_t nr, int tty, int engine)
+{
+	size_t i;
+
+	if (tty) {
+		print_chart(cells, nc, AE_CODEC_DEFLATE, engine);
+		if (ae_zstd_available())
+			print_chart(cells, nc, AE_CODEC_ZSTD, engine);
+	}
+	printf("The cipher alone (one thread, 16 KiB messages over a 1 MiB "
+	    "buffer, in cache;\ncompare: openssl speed -evp aes-256-gcm):\n");
+	for (i = 0; i < nr; i++) {
+		char s[16], o[16];
+
+		rate_text(s, sizeof s, &raws[i].seal, FEW_TRIALS, 0);
+		rate_text(o, sizeof o, &raws[i].open, FEW_TRIALS, 0);
+		printf("  %-13s seal %s MB/s   open %s MB/s\n",
+		    ae_gcm_tier_name(raws[i].tier), s, o);
+	}
+	printf("\nThe pipeline on %zu MiB trials at most: zip = MB of "
+	    "plaintext per CPU-second\nof compressing or decompressing; aes = "
+	    "MB sealed or opened per CPU-second\nof AES-GCM; total = MB of "
+	    "plaintext per wall-clock second, all threads;\naes %% = AES-GCM's "
+	    "share of the CPU (with compression and I/O).\nMedians over the "
+	    "trials; ~ marks a spread (min-max) over 10%% of the median,\n? "
+	    "fewer than 3 trials (a longer --benchmark-time gives more).  best "
+	    "= the\nfastest trial's total: on a shared machine the figure that "
+	    "repeats best from\nrun to run (the stage rates, from CPU clocks, "
+	    "repeat well either way).\n\n",
+	    DATA_BYTES >> 20);
+	print_table(cells, nc, ENCRYPT);
+	printf("\n");
+	print_table(cells, nc, DECRYPT);
+}
+
+/* What runs: the threads, the chunk sizes, the CPU and the codecs. */
+static void
+print_intro(const struct bench *b, double seconds, unsigned zstd_log2,
+    int engine, int other)
+{
+	char feat[256];
+
+	ae_cpu_describe(feat, sizeof feat);
+	printf("aescrypt --benchmark: %u worker thread%s, %u KiB chunks, in "
+	    "memory, about %.0f s\n", b->threads, b->threads == 1 ? "" : "s",
+	    (1u << b->log2) / 1024, seconds);
+	printf("cpu features: %s\n", feat);
+	printf("deflate engines: %s %s (default)", ae_deflate_name(engine),
+	    ae_deflate_version(engine));
+	if (other >= 0)
+		printf(", %s %s", ae_deflate_name(other),
+		    ae_deflate_version(other));
+	if (ae_zstd_available())
+		printf("\nzstd: %s, %u KiB chunks", ae_zstd_version(),
+		    (1u << zstd_log2) / 1024);
+	else
+		printf("\nzstd: not in this build");
+	printf("\n\n");
+	fflush(stdout);
+}
+
 /* ---- the run ---- */
 
-/* Cells nc and nc + 1: encrypting, then decrypting what that made. */
+/* Cells nc and nc + 1 from the model m (data, level, codec, engine,
+ * log2, tier): encrypting, then decrypting what that made. */
 static size_t
-add_pair(struct cell *cells, size_t nc, int data, int level, int engine,
-    enum ae_gcm_tier tier)
+add_pair(struct cell *cells, size_t nc, const struct cell *m)
 {
 	int dir;
 
 	for (dir = ENCRYPT; dir <= DECRYPT; dir++) {
 		struct cell *c = &cells[nc++];
 
-		memset(c, 0, sizeof *c);
-		c->data = data;
-		c->level = level;
-		c->engine = engine;
-		c->tier = tier;
+		*c = *m;
 		c->dir = dir;
 	}
 	return nc;
 }
 
-#define MAX_CELLS (2 * 2 * (NLEVELS * AE_GCM_TIER_COUNT + NLEVELS))
+/* Per data and level: every tier with the default engine, the other
+ * engine, every tier with zstd. */
+#define MAX_CELLS (2 * 2 * NLEVELS * (2 * AE_GCM_TIER_COUNT + 1))
+
+/* The cells, in the order they are printed: per data and level, every
+ * tier with the default engine, then the other engine on the default
+ * tier, then zstd (not at -0, which stores whatever the codec) with
+ * every tier. */
+static size_t
+plan_cells(struct cell *cells, int engine, int other, unsigned log2,
+    unsigned zstd_log2)
+{
+	struct cell m;
+	size_t nc = 0;
+	int d, l, t;
+
+	for (d = 0; d < 2; d++)
+		for (l = 0; l < NLEVELS; l++) {
+			memset(&m, 0, sizeof m);
+			m.data = d;
+			m.level = levels[l];
+			m.codec = AE_CODEC_DEFLATE;
+			m.engine = engine;
+			m.log2 = log2;
+			for (t = AE_GCM_TIER_COUNT - 1; t >= 0; t--)
+				if (ae_gcm_tier_available((enum ae_gcm_tier)t)) {
+					m.tier = (enum ae_gcm_tier)t;
+					nc = add_pair(cells, nc, &m);
+				}
+			if (levels[l] == 0)
+				continue;
+			m.tier = ae_gcm_default_tier();
+			if (other >= 0) {
+				m.engine = other;
+				nc = add_pair(cells, nc, &m);
+			}
+			if (!ae_zstd_available())
+				continue;
+			m.codec = AE_CODEC_ZSTD;
+			m.engine = engine;
+			m.log2 = zstd_log2;
+			for (t = AE_GCM_TIER_COUNT - 1; t >= 0; t--)
+				if (ae_gcm_tier_available((enum ae_gcm_tier)t)) {
+					m.tier = (enum ae_gcm_tier)t;
+					nc = add_pair(cells, nc, &m);
+				}
+		}
+	return nc;
+}
 
 int
 benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
-    enum bench_format format, int tty)
+    unsigned zstd_log2, enum bench_format format, int tty)
 {
 	struct cell cells[MAX_CELLS];
 	struct raw raws[AE_GCM_TIER_COUNT];
 	struct bench b;
-	size_t nc = 0, nr = 0, i;
-	int engine = ae_deflate_default_engine(), other = -1, d, l, t;
+	size_t nc, nr = 0, i;
+	unsigned least = chunk_log2 < zstd_log2 ? chunk_log2 : zstd_log2;
+	int engine = ae_deflate_default_engine(), other = -1, d, t;
 	int r = AE_OK;
 	uint64_t w0 = ae_wall_ns();
-	char feat[256];
 
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+	/* Every trial builds a pipeline, whose buffers glibc would take
+	 * from mmap, or give back to the system when freed, so that every
+	 * trial took page faults on them again (on this VM a third of the
+	 * CPU, charged to whichever stage first wrote a page: AES-GCM at
+	 * -0 ran at 290 MB/s).  A real run builds one pipeline and faults
+	 * its buffers once; keeping freed memory in the heap makes the
+	 * trials measure that. */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 	if (engine != AE_DEFLATE_ZLIB)
 		other = AE_DEFLATE_ZLIB;
-	/* The cells, in the order they are printed: every tier with the
-	 * default engine, then the other engine on the default tier. */
-	for (d = 0; d < 2; d++)
-		for (l = 0; l < NLEVELS; l++) {
-			for (t = AE_GCM_TIER_COUNT - 1; t >= 0; t--)
-				if (ae_gcm_tier_available((enum ae_gcm_tier)t))
-					nc = add_pair(cells, nc, d, levels[l],
-					    engine, (enum ae_gcm_tier)t);
-			if (other >= 0 && levels[l] != 0)
-				nc = add_pair(cells, nc, d, levels[l], other,
-				    ae_gcm_default_tier());
-		}
+	nc = plan_cells(cells, engine, other, chunk_log2, zstd_log2);
 	for (t = AE_GCM_TIER_COUNT - 1; t >= 0; t--)
 		if (ae_gcm_tier_available((enum ae_gcm_tier)t))
 			raws[nr++].tier = (enum ae_gcm_tier)t;
@@ -610,7 +754,7 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	 * once so that no trial times the page faults. */
 	memset(&b, 0, sizeof b);
 	for (d = 0; d < 2; d++) {
-		b.sealed_cap[d] = DATA_BYTES + ((DATA_BYTES >> chunk_log2) + 1)
+		b.sealed_cap[d] = DATA_BYTES + ((DATA_BYTES >> least) + 1)
 		    * 32 + 4096;
 		b.data[d] = malloc(DATA_BYTES);
 		b.sealed[d] = malloc(b.sealed_cap[d]);
@@ -629,21 +773,8 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	b.left = nc + nr;
 	b.deadline = w0 + (uint64_t)(seconds * 1e9);
 
-	ae_cpu_describe(feat, sizeof feat);
-	if (format == BENCH_TEXT && r == AE_OK) {
-		printf("aescrypt --benchmark: %u worker thread%s, %u KiB "
-		    "chunks, in memory, about %.0f s\n", threads,
-		    threads == 1 ? "" : "s", (1u << chunk_log2) / 1024,
-		    seconds);
-		printf("cpu features: %s\n", feat);
-		printf("deflate engines: %s %s (default)", ae_deflate_name(engine),
-		    ae_deflate_version(engine));
-		if (other >= 0)
-			printf(", %s %s", ae_deflate_name(other),
-			    ae_deflate_version(other));
-		printf("\n\n");
-		fflush(stdout);
-	}
+	if (format == BENCH_TEXT && r == AE_OK)
+		print_intro(&b, seconds, zstd_log2, engine, other);
 	for (i = 0; i < nr && r == AE_OK; i++)
 		r = measure_raw(&raws[i], &b);
 	for (i = 0; i < nc && r == AE_OK; i++)
@@ -671,32 +802,7 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 		print_csv(cells, nc, raws, nr);
 		return EXIT_OK;
 	}
-	if (tty)
-		print_chart(cells, nc, engine);
-	printf("The cipher alone (one thread, 16 KiB messages over a 1 MiB "
-	    "buffer, in cache;\ncompare: openssl speed -evp aes-256-gcm):\n");
-	for (i = 0; i < nr; i++) {
-		char s[16], o[16];
-
-		rate_text(s, sizeof s, &raws[i].seal, FEW_TRIALS, 0);
-		rate_text(o, sizeof o, &raws[i].open, FEW_TRIALS, 0);
-		printf("  %-13s seal %s MB/s   open %s MB/s\n",
-		    ae_gcm_tier_name(raws[i].tier), s, o);
-	}
-	printf("\nThe pipeline on %zu MiB trials at most: zip = MB of "
-	    "plaintext per CPU-second\nof deflate or inflate; aes = MB "
-	    "sealed or opened per CPU-second of AES-GCM;\ntotal = MB of "
-	    "plaintext per wall-clock second, all threads; aes %% = AES-GCM's\n"
-	    "share of the CPU (with compression and I/O).  Medians over the "
-	    "trials; ~ marks a\nspread (min-max) over 10%% of the median, ? "
-	    "fewer than 3 trials (a longer\n--benchmark-time gives more).  "
-	    "best = the fastest trial's total: on a shared\nmachine the "
-	    "figure that repeats best from run to run (the stage rates,\n"
-	    "from CPU clocks, repeat well either way).\n\n",
-	    DATA_BYTES >> 20);
-	print_table(cells, nc, ENCRYPT);
-	printf("\n");
-	print_table(cells, nc, DECRYPT);
+	print_text(cells, nc, raws, nr, tty, engine);
 	printf("\n%.1f s in all.\n", (double)(ae_wall_ns() - w0) / 1e9);
 	return EXIT_OK;
 }

@@ -13,11 +13,11 @@ enum bench_format {
 
 /*
  * Run the benchmark for about `seconds` (kept to within one trial of
- * each measurement) with `threads` workers and 2^chunk_log2-byte chunks,
- * printing to stdout in `format`; tty says stdout is a terminal, where
+ * each measurement) with `threads` workers, 2^chunk_log2-byte chunks for
+ * DEFLATE and 2^zstd_log2-byte chunks for zstd (when built in), printing to stdout in `format`; tty says stdout is a terminal, where
  * the text output starts with a bar chart.  Returns an exit status.
  */
 int benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
-    enum bench_format format, int tty);
+    unsigned zstd_log2, enum bench_format format, int tty);
 
 #endif

@@ -434,7 +434,7 @@ create_run(struct create *c, const struct opts *o)
 		return EXIT_SYSTEM;
 	}
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
-	run_pipe_params(o, &c->gcm, c->h.chunk_log2, &c->io, &c->pp);
+	run_pipe_params(o, &c->gcm, &c->h, &c->io, &c->pp);
 	/* The total for the progress line: the files' sizes, measured
 	 * first (only when the line will be shown; tar headers make the
 	 * stream a little longer, which the display allows for). */

@@ -49,7 +49,7 @@ cmd_encrypt(const struct opts *o)
 	}
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
-	run_pipe_params(o, &gcm, h.chunk_log2, &io, &pp);
+	run_pipe_params(o, &gcm, &h, &io, &pp);
 	err = io.writer.write(io.writer.ctx, h.raw, h.len);
 	if (err != AE_OK) {
 		ae_fail(&d, err, AE_AT_OUTPUT, "writing output", 0, 0);
@@ -140,7 +140,7 @@ static void
 decrypt_params(struct decrypt *c, const struct opts *o)
 {
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
-	run_pipe_params(o, &c->gcm, c->h.chunk_log2, &c->io, &c->pp);
+	run_pipe_params(o, &c->gcm, &c->h, &c->io, &c->pp);
 	c->pp.offset = c->h.len;
 	if (o->salvage) {
 		salvage_init(&c->sv, c->io.in.name, c->h.chunk_log2,

@@ -124,7 +124,7 @@ indexed_load(struct streams *io, const struct ae_header *h,
 	if (lseek(io->in.fd, (off_t)index_offset, SEEK_SET) < 0)
 		return unusable(io, h, "cannot be read");
 	ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
-	run_pipe_params(o, ig, h->chunk_log2, io, &pp);
+	run_pipe_params(o, ig, h, io, &pp);
 	pp.offset = index_offset;
 	pp.trailer = 1;
 	pp.progress = NULL;
@@ -302,7 +302,8 @@ indexed_verify_members(struct unpack *u, const struct opts *o,
 	int st = EXIT_OK, ok = 1;
 
 	if (m == NULL || ae_records_init(&rr, &u->io.reader, ix->rec_off,
-	    ix->records, u->h.chunk_log2, &u->gcm, o->engine) != AE_OK) {
+	    ix->records, u->h.chunk_log2, &u->gcm, u->h.codec, o->engine)
+	    != AE_OK) {
 		free(m);
 		msg_error("out of memory");
 		return EXIT_SYSTEM;

@@ -72,6 +72,8 @@ print_text(FILE *fp, const char *name, const struct ae_header *h)
 	    h->payload_type == AE_PAYLOAD_PAX_INDEXED ?
 	    "archive (a POSIX pax tar stream; -t, -x), with an index" :
 	    "stream (bytes; -d)");
+	fprintf(fp, "codec:       %s\n", h->codec == AE_CODEC_ZSTD ?
+	    "zstd (--zstd)" : "DEFLATE (the default)");
 	fprintf(fp, "chunk size:  %u KiB\n", 1u << (h->chunk_log2 - 10));
 	fprintf(fp, "header:      %zu bytes, CRC-32 good (its MAC needs a "
 	    "key: use --test)%s\n", h->len, h->copy ? "; a copy ends the "
@@ -116,9 +118,11 @@ print_json(FILE *fp, const char *name, const struct ae_header *h)
 	fputs("{\"file\":\"", fp);
 	json_string(fp, name);
 	fprintf(fp, "\",\"version\":%d,\"payload\":\"%s\",\"index\":%s,"
-	    "\"chunk_size\":%u,\"header_bytes\":%zu,\"header_copy\":%s,"
-	    "\"slots\":[", AE_VERSION, payload_name(h->payload_type),
+	    "\"codec\":\"%s\",\"chunk_size\":%u,\"header_bytes\":%zu,"
+	    "\"header_copy\":%s,\"slots\":[", AE_VERSION,
+	    payload_name(h->payload_type),
 	    h->payload_type == AE_PAYLOAD_PAX_INDEXED ? "true" : "false",
+	    h->codec == AE_CODEC_ZSTD ? "zstd" : "deflate",
 	    1u << h->chunk_log2, h->len, h->copy ? "true" : "false");
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];

@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "crypto/random.h"
+#include "container/zstd.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "identity.h"
@@ -51,6 +52,7 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 	memset(h, 0, sizeof *h);
 	h->payload_type = (uint8_t)payload_type;
 	h->copy = 1;                /* a copy of the header ends the file */
+	h->codec = (uint8_t)o->codec;
 	h->chunk_log2 = (uint8_t)o->chunk_log2;
 	if (ae_random(file_key, AE_FILE_KEY_LEN) != AE_OK
 	    || ae_random(h->payload_salt, AE_SALT_LEN) != AE_OK)
@@ -250,6 +252,16 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	    && (st = run_header_damaged(o, io, err, &d, h)) != EXIT_OK) {
 		secret_wipe(&pass);
 		return st;
+	}
+	rs->codec = h->codec;
+	if (h->codec == AE_CODEC_ZSTD && !ae_zstd_available()) {
+		/* before any passphrase is asked for */
+		secret_wipe(&pass);
+		msg_error("%s: its chunks are compressed with zstd, and this "
+		    "build of aescrypt has no zstd (configured without "
+		    "libzstd-dev, or --without-zstd)", name);
+		msg_hint("build aescrypt with libzstd-dev installed to read it");
+		return EXIT_DATA;
 	}
 	nk = ae_header_count(h, AE_STANZA_KEYFILE);
 	np = ae_header_count(h, AE_STANZA_ARGON2ID);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "container/format.h"
 #include "benchmark.h"
 #include "exitcode.h"
 #include "identity.h"
@@ -51,6 +52,7 @@ dispatch(const struct cmdline *c)
 	switch (o->mode) {
 	case 'b':
 		return benchmark_run(c->bench_time, o->threads, o->chunk_log2,
+		    o->chunk_set ? o->chunk_log2 : AE_CHUNK_LOG2_ZSTD,
 		    c->bench_format, isatty(STDOUT_FILENO));
 	case 'g':
 		return secret_keyfile_generate(c->genkey);

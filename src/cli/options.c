@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "container/deflate.h"
+#include "container/zstd.h"
 #include "container/recipient.h"
 #include "container/format.h"
 #include "crypto/gcm.h"
@@ -37,7 +38,7 @@ enum {
 	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
 	OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS, OPT_NO_ACLS, OPT_GEN_IDENTITY,
 	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_XATTRS_INCLUDE,
-	OPT_XATTRS_EXCLUDE, OPT_MAX_SIZE
+	OPT_XATTRS_EXCLUDE, OPT_MAX_SIZE, OPT_ZSTD
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -273,10 +274,11 @@ opt_chunk(struct cmdline *c, int key, const char *arg, char **argv)
 	    || size < (1u << AE_CHUNK_LOG2_MIN)
 	    || size > (1u << AE_CHUNK_LOG2_MAX))
 		return bad_value("--chunk-size", arg,
-		    "a power of two from 64K to 4M");
+		    "a power of two from 64K to 4M (8M with --zstd)");
 	for (c->o.chunk_log2 = 0; (1ull << c->o.chunk_log2) < size;
 	    c->o.chunk_log2++)
 		;
+	c->o.chunk_set = 1;
 	return EXIT_OK;
 }
 
@@ -365,6 +367,7 @@ opt_engine(struct cmdline *c, int key, const char *arg, char **argv)
 		ae_gcm_force_software();
 		return EXIT_OK;
 	}
+	c->deflate_seen = 1;
 	if (strcmp(arg, "zlib") == 0)
 		c->o.engine = AE_DEFLATE_ZLIB;
 	else if (strcmp(arg, "libdeflate") == 0)
@@ -390,7 +393,9 @@ opt_misc(struct cmdline *c, int key, const char *arg, char **argv)
 		c->h_seen = 1;  /* tar's -h (dereference) with -c; help
 		                 * otherwise */
 	else if (key == 'z')
-		c->z_seen = 1;
+		c->deflate_seen = 1;
+	else if (key == OPT_ZSTD)
+		c->zstd_seen = 1;
 	else if (arg == NULL)
 		c->want_help = 1;
 	else if (strcmp(arg, "all") == 0)
@@ -450,6 +455,7 @@ static const struct optdef table[] = {
 	{ "strip-components", OPT_STRIP, required_argument, CALL(opt_number) },
 	{ "wildcards", OPT_WILDCARDS, no_argument, NONE, 0, NULL },
 	{ "gzip", 'z', no_argument, CALL(opt_misc) },
+	{ "zstd", OPT_ZSTD, no_argument, CALL(opt_misc) },
 	{ "append", OPT_SEALED, no_argument, CALL(opt_refuse) },
 	{ "update", OPT_SEALED, no_argument, CALL(opt_refuse) },
 	{ "concatenate", OPT_SEALED, no_argument, CALL(opt_refuse) },
@@ -796,6 +802,41 @@ check_operands(struct opts *o)
 	return EXIT_OK;
 }
 
+/* The codec for a new file (-c, -e): DEFLATE unless --zstd, whose
+ * chunks are larger (6.6); and the chunk size it allows. */
+static int
+check_codec(struct cmdline *c)
+{
+	struct opts *o = &c->o;
+
+	if (c->zstd_seen && c->deflate_seen) {
+		msg_error("--zstd and %s choose different codecs", o->engine ?
+		    "--deflate" : "-z (--gzip)");
+		return EXIT_USAGE;
+	}
+	if (o->mode != 'c' && o->mode != 'e') {
+		/* tar's habit (tar --zstd -xf): the file says its codec */
+		if (c->zstd_seen && o->mode != 0)
+			msg_note("--zstd is not needed to read: the file's "
+			    "header names its codec");
+		return EXIT_OK;
+	}
+	o->codec = c->zstd_seen ? AE_CODEC_ZSTD : AE_CODEC_DEFLATE;
+	if (o->codec == AE_CODEC_ZSTD && !ae_zstd_available()) {
+		msg_error("--zstd: this build has no zstd (configure found no "
+		    "libzstd-dev, or was run --without-zstd)");
+		return EXIT_USAGE;
+	}
+	if (o->codec == AE_CODEC_ZSTD && !o->chunk_set)
+		o->chunk_log2 = AE_CHUNK_LOG2_ZSTD;
+	if (o->chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(o->codec)) {
+		msg_error("--chunk-size %uM is for --zstd; DEFLATE chunks are "
+		    "64K to 4M", 1u << (o->chunk_log2 - 20));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int
 options_check(struct cmdline *c)
 {
@@ -810,9 +851,8 @@ options_check(struct cmdline *c)
 	if (o->mode != 0 && o->mode != 'g' && o->mode != 'b' && o->mode != 'G'
 	    && (st = check_pairs(o)) != EXIT_OK)
 		return st;
-	if (c->z_seen && (o->mode == 'c' || o->mode == 'e'))
-		msg_note("-z is not needed: aescrypt always compresses "
-		    "(deflate, -0 to -9)");
+	if ((st = check_codec(c)) != EXIT_OK)
+		return st;
 	return check_operands(o);
 }
 

@@ -22,7 +22,8 @@ struct cmdline {
 	int want_help;              /* 1: --help (or -h outside -c); 2: =all */
 	int want_version;
 	int h_seen;                 /* -h: --dereference with -c, else help */
-	int z_seen;                 /* -z: accepted, noted */
+	int deflate_seen;           /* -z, --gzip or --deflate: DEFLATE */
+	int zstd_seen;              /* --zstd */
 	char **operands0;           /* (o.operands as allocated) */
 };
 

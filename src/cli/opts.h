@@ -28,8 +28,10 @@ struct opts {
 	struct ae_kdf_params kdf;   /* costs for new files */
 	uint64_t max_kdf_kib;       /* 0: the default cap */
 	int level;                  /* 0..9 */
+	int codec;                  /* enum ae_codec, for new files */
 	int engine;                 /* DEFLATE engine (deflate.h), 0: default */
 	unsigned chunk_log2;
+	int chunk_set;              /* --chunk-size was given */
 	unsigned threads;           /* pipeline workers (-j) */
 	int stats;                  /* 0 none, 1 table, 2 JSON */
 	int progress;               /* -1 if stderr is a terminal, 0 -q,

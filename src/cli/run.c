@@ -95,12 +95,13 @@ run_streams_init(struct streams *io)
 }
 
 void
-run_pipe_params(const struct opts *o, const ae_gcm_ctx *g, unsigned chunk_log2,
-    struct streams *io, struct ae_pipe_params *pp)
+run_pipe_params(const struct opts *o, const ae_gcm_ctx *g,
+    const struct ae_header *h, struct streams *io, struct ae_pipe_params *pp)
 {
 	memset(pp, 0, sizeof *pp);
 	pp->key = g;
-	pp->chunk_log2 = chunk_log2;
+	pp->chunk_log2 = h->chunk_log2;
+	pp->codec = h->codec;
 	pp->level = o->level;
 	pp->engine = o->engine;
 	pp->threads = o->threads;
@@ -207,6 +208,7 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
 		return run_refuse_tty(o);
 	st = keys_new_header(o, payload_type, h, file_key, rs);
+	rs->codec = h->codec;
 	if (st == EXIT_OK) {
 		ae_header_payload_cipher(h, file_key, g);
 		if (index_g != NULL)
@@ -267,8 +269,8 @@ run_header_damaged(const struct opts *o, struct streams *io, int err,
 {
 	/* Damage past the magic (a version, a length, a checksum that is
 	 * wrong): not another kind of file, nor an empty one. */
-	int damaged = d->where == AE_AT_HEADER && d->offset > 0
-	    && err != AE_EIO;
+	int damaged = err != AE_EIO && ae_header_damaged(d)
+	    && !(err == AE_ETRUNC && d->offset == 0);
 	int st = msg_core_error(io->in.name, err, d);
 
 	if (!damaged)

@@ -53,9 +53,11 @@ int run_out_commit(struct ae_outfile *o);
 /* Zero io and wire reader and writer to rd and wr; fds are -1. */
 void run_streams_init(struct streams *io);
 
-/* The pipeline's parameters for this command line. */
+/* The pipeline's parameters for this command line and the file's
+ * header h (its chunk size and codec). */
 void run_pipe_params(const struct opts *o, const ae_gcm_ctx *g,
-    unsigned chunk_log2, struct streams *io, struct ae_pipe_params *pp);
+    const struct ae_header *h, struct streams *io,
+    struct ae_pipe_params *pp);
 
 /* Report a pipeline failure r (naming the input or the output, as d
  * says) and return the exit status. */

@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+#include "container/format.h"
+#include "container/zstd.h"
+
 /* Stages and waits under this are left out of the table. */
 #define MIN_ROW_NS 1000000u
 
@@ -42,7 +45,8 @@ stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
 		rows[n++] = (struct stage){ "files", s->files_ns,
 		    s->files_bytes };
 	rows[n++] = (struct stage){ "read", p->read_ns, p->read_bytes };
-	rows[n++] = (struct stage){ s->decrypt ? "inflate" : "compress",
+	rows[n++] = (struct stage){ s->decrypt ? (s->codec == AE_CODEC_ZSTD ?
+	    "decompress" : "inflate") : "compress",
 	    p->zip_ns, p->plain_bytes };
 	rows[n++] = (struct stage){ s->decrypt ? "decrypt" : "encrypt",
 	    p->aead_ns, p->aead_bytes };
@@ -102,15 +106,20 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 	int n = stages(s, rows, &total), i;
 
 	if (json) {
-		fprintf(fp, "{\"mode\":\"%s\",\"tier\":\"%s\",\"deflate\":\"%s\","
-		    "\"threads\":%u,"
+		/* "deflate" names the engine, or is null with zstd */
+		fprintf(fp, "{\"mode\":\"%s\",\"tier\":\"%s\",\"codec\":\"%s\","
+		    "\"deflate\":%s%s%s,\"threads\":%u,"
 		    "\"wall_s\":%.6f,\"cpu_s\":%.6f,\"bytes_in\":%llu,"
 		    "\"bytes_out\":%llu,\"payload_bytes\":%llu,"
 		    "\"record_bytes\":%llu,\"chunks\":%llu,\"ratio\":%.6f,"
 		    "\"stored_by_probe\":%llu,"
 		    "\"kdf_wall_s\":%.6f,\"peak_rss_kib\":%llu,\"stages\":{",
-		    s->mode, s->tier, s->engine,
-		    s->pipe.threads, sec(s->wall_ns), sec(total),
+		    s->mode, s->tier, s->codec == AE_CODEC_ZSTD ? "zstd" :
+		    "deflate", s->codec == AE_CODEC_ZSTD ? "" : "\"",
+		    s->codec == AE_CODEC_ZSTD ? "null" : s->engine,
+		    s->codec == AE_CODEC_ZSTD ? "" : "\"", s->pipe.threads,
+		    sec(s->wall_ns),
+		    sec(total),
 		    (unsigned long long)s->in_bytes,
 		    (unsigned long long)s->out_bytes,
 		    (unsigned long long)s->pipe.plain_bytes,
@@ -132,9 +141,14 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		    sec(s->pipe.write_wall_ns));
 		return;
 	}
-	fprintf(fp, "aescrypt: stats: %s, cipher %s, deflate %s, %u worker "
-	    "thread%s\n", s->mode, s->tier, s->engine, s->pipe.threads,
-	    s->pipe.threads == 1 ? "" : "s");
+	if (s->codec == AE_CODEC_ZSTD)
+		fprintf(fp, "aescrypt: stats: %s, cipher %s, codec zstd %s, %u "
+		    "worker thread%s\n", s->mode, s->tier, ae_zstd_version(),
+		    s->pipe.threads, s->pipe.threads == 1 ? "" : "s");
+	else
+		fprintf(fp, "aescrypt: stats: %s, cipher %s, codec deflate "
+		    "(%s), %u worker thread%s\n", s->mode, s->tier, s->engine,
+		    s->pipe.threads, s->pipe.threads == 1 ? "" : "s");
 	fprintf(fp, "  wall %.3f s, CPU %.3f s, peak memory %llu KiB\n",
 	    sec(s->wall_ns), sec(total),
 	    (unsigned long long)s->peak_rss_kib);
@@ -150,7 +164,7 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		fprintf(fp, "  %llu of them stored at once: the probe found "
 		    "them incompressible\n",
 		    (unsigned long long)s->pipe.probe_stored);
-	fprintf(fp, "  %-9s %10s %7s %10s\n", "stage", "CPU s", "share",
+	fprintf(fp, "  %-10s %9s %7s %10s\n", "stage", "CPU s", "share",
 	    "MB/s");
 	for (i = 0; i < n; i++) {
 		char rate[32];
@@ -166,7 +180,7 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 			    mbps(rows[i].bytes, rows[i].ns));
 		else
 			snprintf(rate, sizeof rate, "%10s", "-");
-		fprintf(fp, "  %-9s %10.3f %6.1f%% %s\n", rows[i].name,
+		fprintf(fp, "  %-10s %9.3f %6.1f%% %s\n", rows[i].name,
 		    sec(rows[i].ns), total ? 100.0 * (double)rows[i].ns /
 		    (double)total : 0.0, rate);
 	}

@@ -17,6 +17,7 @@ struct run_stats {
 	                             * "list" or "extract" */
 	const char *tier;           /* cipher tier name */
 	const char *engine;         /* DEFLATE engine name */
+	int codec;                  /* the file's (enum ae_codec) */
 	uint64_t in_bytes;          /* what was read: plaintext or container */
 	uint64_t out_bytes;         /* what was written */
 	uint64_t kdf_cpu_ns;        /* 0 when no passphrase slot was run */

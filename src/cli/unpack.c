@@ -218,7 +218,7 @@ unpack_start(struct unpack *u, const struct opts *o,
 	u->chan_w.ctx = &u->chan;
 	u->tar_in.read = tar_read;
 	u->tar_in.ctx = u;
-	run_pipe_params(o, &u->gcm, u->h.chunk_log2, &u->io, &u->pp);
+	run_pipe_params(o, &u->gcm, &u->h, &u->io, &u->pp);
 	u->pp.offset = u->h.len;
 	u->pp.trailer = indexed(u) || u->h.copy;
 	u->check_tail = u->pp.trailer;

@@ -12,6 +12,7 @@
 
 #include "common/version.h"
 #include "container/deflate.h"
+#include "container/zstd.h"
 #include "container/format.h"
 #include "crypto/cpu.h"
 #include "crypto/gcm.h"
@@ -50,7 +51,7 @@ usage_short(FILE *fp)
 	    "  -P, --passphrase          a passphrase too; else from --passphrase-file F,\n"
 	    "                            --passphrase-fd N, AESCRYPT_PASSPHRASE, the tty\n"
 	    "\n"
-	    "Other:  -0..-9 deflate level (-6)  -j N threads  -q, --quiet  --stats[=json]\n"
+	    "Other:  -0..-9 level (-6)  --zstd  -j N threads  -q, --quiet  --stats[=json]\n"
 	    "        --no-hw  -V, --version  --help=all (every option)\n"
 	    "\n"
 	    "Examples:\n"
@@ -124,17 +125,20 @@ usage_all(FILE *fp)
 	    "  (or AESCRYPT_PASSPHRASE in the environment, or the terminal)\n"
 	    "\n"
 	    "Encrypting (-c, -e):\n"
-	    "  -0 ... -9                 deflate level; -0 stores (default -6)\n"
-	    "      --chunk-size SIZE     64K..4M, a power of two (default 256K)\n"
+	    "  -0 ... -9                 level, fast to small; -0 stores (default -6)\n"
+	    "      --zstd                compress with zstd (faster, smaller; 8M\n"
+	    "                            chunks); DEFLATE is the default\n"
+	    "  -z, --gzip                DEFLATE (the default)\n"
+	    "      --chunk-size SIZE     64K..4M, a power of two (default 256K;\n"
+	    "                            with --zstd up to 8M, default 8M)\n"
 	    "      --kdf-memory SIZE     Argon2id memory (default 256M)\n"
 	    "      --kdf-time N          Argon2id passes (default 3)\n"
 	    "      --kdf-parallelism N   Argon2id lanes (default 4)\n"
-	    "  -z, --gzip                accepted and ignored: always compressed\n"
 	    "\n"
 	    "Decrypting (-t, -x, -d, --test):\n"
 	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
 	    "                            (default: 2G or half the RAM)\n"
-	    "      --salvage             -d, -x: go on past damaged chunks; keep\n"
+	    "      --salvage             -d, -t, -x: go on past damaged chunks; keep\n"
 	    "                            what is whole, list what was lost\n"
 	    "      --no-index            -c: write no index; -t, -x: read the\n"
 	    "                            whole archive, not its index\n"
@@ -173,6 +177,8 @@ usage_version(void)
 		if (ae_gcm_tier_available((enum ae_gcm_tier)t))
 			printf(" %s", ae_gcm_tier_name((enum ae_gcm_tier)t));
 	printf("\ncpu features: %s\n", feat);
+	printf("codecs: DEFLATE (the default), %s\n", ae_zstd_available() ?
+	    "zstd (--zstd)" : "no zstd (built without libzstd)");
 	printf("deflate engine: %s %s", ae_deflate_name(AE_DEFLATE_DEFAULT),
 	    ae_deflate_version(AE_DEFLATE_DEFAULT));
 	if (ae_deflate_available(AE_DEFLATE_LIBDEFLATE))
@@ -182,4 +188,6 @@ usage_version(void)
 	    ARGON2_VERSION_NUMBER >> 4, ARGON2_VERSION_NUMBER & 15);
 	printf("libsodium %s (X25519 for public-key recipients)\n",
 	    ae_x25519_library_version());
+	if (ae_zstd_available())
+		printf("libzstd %s\n", ae_zstd_version());
 }

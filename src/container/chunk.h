@@ -20,15 +20,17 @@
 #include "crypto/gcm.h"
 #include "deflate.h"
 #include "format.h"
+#include "zstd.h"
 
 /*
  * Per-thread compression state, reused from chunk to chunk, and the CPU
  * time this thread spent in each half of the work (for --stats).
  */
 struct ae_chunk_coder {
-	struct ae_deflate zip;  /* the engine at `level`, or a decompressor */
-	struct ae_deflate probe;/* the same engine's probe compressor, for
-	                         * the incompressible-data probe */
+	int codec;          /* enum ae_codec */
+	struct ae_deflate zip;  /* DEFLATE: the engine at `level`, or a
+	                         * decompressor */
+	struct ae_zstd zstd;    /* zstd: the same */
 	int level;          /* 0 (store) .. max level; -1 when opening */
 	size_t chunk_size;
 	uint64_t probe_stored;  /* chunks stored on the probe's word */
@@ -39,15 +41,18 @@ struct ae_chunk_coder {
 };
 
 /*
- * Set up a coder for sealing with DEFLATE engine `engine` (deflate.h) at
- * level 0 .. ae_deflate_max_level(engine) (0: every chunk is stored), or
- * for opening with `engine`.  Returns 0, AE_EINVAL, or AE_ENOMEM.
- * ae_chunk_coder_free() releases either kind.
+ * Set up a coder for sealing with `codec` (enum ae_codec) at level 0 ..
+ * its highest (0: every chunk is stored; DEFLATE: up to
+ * ae_deflate_max_level(engine) with DEFLATE engine `engine`, deflate.h;
+ * zstd: up to 9, zstd.h), or for opening with codec and engine.
+ * chunk_size is a power of two.  Returns 0, AE_EINVAL, AE_ENOTSUP (a
+ * codec this build lacks), or AE_ENOMEM.  ae_chunk_coder_free()
+ * releases either kind.
  */
 int ae_chunk_coder_init_seal(struct ae_chunk_coder *c, size_t chunk_size,
-    int engine, int level);
+    int codec, int engine, int level);
 int ae_chunk_coder_init_open(struct ae_chunk_coder *c, size_t chunk_size,
-    int engine);
+    int codec, int engine);
 void ae_chunk_coder_free(struct ae_chunk_coder *c);
 
 /* The 12-byte nonce: 11-byte big-endian index, then 0x01 if final. */
@@ -58,16 +63,24 @@ void ae_chunk_nonce(uint64_t index, int final, uint8_t nonce[AE_NONCE_LEN]);
  * for a non-final chunk, and be 1..chunk size for a final one (0 only
  * for a final chunk 0).  The record goes to rec, which MUST hold
  * AE_RECORD_MAX(chunk size) bytes and not overlap in; *reclen is its
- * length.  The chunk is deflated if that makes it smaller, else stored.
- * A full chunk whose probe (slices spread over it, compressed at the
- * fastest level) saves nothing is stored without a full compression:
- * already-compressed data (JPEG, video, .gz, other .aes files) then
- * costs little more than -0.  Returns 0, AE_EINVAL for a length that
+ * length.  The chunk is compressed with the coder's codec if that makes
+ * it smaller, else stored.  A chunk of 64 KiB or more whose sampled
+ * bytes look incompressible (ae_chunk_looks_random) is stored without
+ * a compression: already-compressed data (JPEG, video, .gz, other .aes
+ * files) then costs little more than -0.  Returns 0, AE_EINVAL for a length that
  * breaks the rules above, or AE_ENOMEM.
  */
 int ae_chunk_seal(struct ae_chunk_coder *c, const ae_gcm_ctx *key,
     uint64_t index, int final, const uint8_t *in, size_t len,
     uint8_t *rec, size_t *reclen);
+
+/*
+ * The incompressible-data probe: whether len bytes at in (a chunk of 64
+ * KiB or more) look incompressible, from the distinct byte values in
+ * slices spread over it (1/128 of its bytes), at memory speed.  1 or 0;
+ * always 0 under 64 KiB.
+ */
+int ae_chunk_looks_random(const uint8_t *in, size_t len);
 
 /*
  * Parse a frame.  Returns 0 with *final, *deflated and *ctlen set, or

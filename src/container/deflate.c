@@ -146,9 +146,8 @@ ld_setup(void)
 }
 #endif
 
-static int
-init_compress(struct ae_deflate *z, int engine, int level, int window_bits,
-    int mem_level)
+int
+ae_deflate_init_compress(struct ae_deflate *z, int engine, int level)
 {
 	memset(z, 0, sizeof *z);
 	if (!ae_deflate_available(engine) || level < 1
@@ -169,29 +168,13 @@ init_compress(struct ae_deflate *z, int engine, int level, int window_bits,
 		/* Raw DEFLATE (negative window bits): no zlib header or
 		 * Adler-32, as GCM already authenticates every byte. */
 		if (s == NULL || deflateInit2(s, level, Z_DEFLATED,
-		    -window_bits, mem_level, Z_DEFAULT_STRATEGY) != Z_OK) {
+		    -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 			free(s);
 			return AE_ENOMEM;
 		}
 		z->state = s;
 	}
 	return AE_OK;
-}
-
-int
-ae_deflate_init_compress(struct ae_deflate *z, int engine, int level)
-{
-	return init_compress(z, engine, level, 15, 8);
-}
-
-int
-ae_deflate_init_probe(struct ae_deflate *z, int engine)
-{
-	/* zlib's deflateReset clears a hash table of 2^(mem_level + 7)
-	 * entries: 64 KiB at the default, 8 KiB here; a window of 2 KiB
-	 * is all a 2 KiB slice can use.  (With mem_level 1 zlib cuts
-	 * blocks of 128 symbols and spends its time building trees.) */
-	return init_compress(z, engine, 1, 11, 5);
 }
 
 int

@@ -58,14 +58,6 @@ struct ae_deflate {
 int ae_deflate_init_compress(struct ae_deflate *z, int engine, int level);
 int ae_deflate_init_decompress(struct ae_deflate *z, int engine);
 
-/*
- * A compressor for estimates: the fastest level, sized for inputs of a
- * few KiB (zlib gets a 2 KiB window and a small hash, so that a
- * reset costs little), called many times per chunk by the
- * incompressible-data probe.  Its output is valid DEFLATE but is only
- * ever measured.  Returns as ae_deflate_init_compress.
- */
-int ae_deflate_init_probe(struct ae_deflate *z, int engine);
 void ae_deflate_free(struct ae_deflate *z);
 
 /*

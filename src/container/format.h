@@ -29,6 +29,15 @@ enum ae_payload_type {
  * copy's length as a u16 (6.9), for a reader whose header is damaged. */
 #define AE_PAYLOAD_COPY 0x80
 #define AE_COPY_LEN_LEN 2
+/* payload_type bits 4-6: the codec of the compressed records (6.4). */
+#define AE_PAYLOAD_CODEC_SHIFT 4
+#define AE_PAYLOAD_CODEC_MASK 0x70
+#define AE_PAYLOAD_TYPE_MASK 0x0f
+enum ae_codec {
+	AE_CODEC_DEFLATE = 0,     /* raw DEFLATE, RFC 1951 (the default) */
+	AE_CODEC_ZSTD = 1         /* one zstd frame, RFC 8878 */
+};
+#define AE_CODEC_MAX AE_CODEC_ZSTD
 /* Whether the plaintext is a tar archive (1 or 2). */
 #define AE_PAYLOAD_IS_ARCHIVE(t) ((t) == AE_PAYLOAD_PAX \
 	|| (t) == AE_PAYLOAD_PAX_INDEXED)
@@ -61,13 +70,20 @@ enum ae_stanza_type {
 
 /* 6. Payload */
 #define AE_CHUNK_LOG2_MIN 16      /* 64 KiB */
-#define AE_CHUNK_LOG2_MAX 22      /* 4 MiB */
+#define AE_CHUNK_LOG2_MAX 23      /* 8 MiB, with zstd; the largest any
+                                   * codec allows (buffers are sized
+                                   * by the file's own) */
+#define AE_CHUNK_LOG2_MAX_DEFLATE 22  /* 4 MiB */
 #define AE_CHUNK_LOG2_DEFAULT 18  /* 256 KiB; see the spec for why */
+#define AE_CHUNK_LOG2_ZSTD 23     /* 8 MiB: zstd gains from long
+                                   * matches (6.6) */
+/* The largest chunk_log2 codec c allows. */
+#define AE_CHUNK_LOG2_MAX_FOR(c) ((c) == AE_CODEC_ZSTD ? 23 : 22)
 #define AE_FRAME_LEN 5            /* flags, length */
 #define AE_TAG_LEN 16
 #define AE_FLAG_FINAL 0x01
-#define AE_FLAG_DEFLATE 0x02
-#define AE_FLAGS_KNOWN (AE_FLAG_FINAL | AE_FLAG_DEFLATE)
+#define AE_FLAG_COMPRESSED 0x02     /* by the file's codec (6.4) */
+#define AE_FLAGS_KNOWN (AE_FLAG_FINAL | AE_FLAG_COMPRESSED)
 #define AE_NONCE_LEN 12
 
 /* The largest record a chunk of size cs can take on the wire. */

@@ -53,8 +53,8 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 
 	if (h->nstanzas < 1 || h->nstanzas > AE_MAX_STANZAS
 	    || h->chunk_log2 < AE_CHUNK_LOG2_MIN
-	    || h->chunk_log2 > AE_CHUNK_LOG2_MAX
-	    || h->payload_type > AE_PAYLOAD_MAX)
+	    || h->chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(h->codec)
+	    || h->payload_type > AE_PAYLOAD_MAX || h->codec > AE_CODEC_MAX)
 		return AE_EINVAL;
 	len = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN;
 	for (i = 0; i < h->nstanzas; i++) {
@@ -70,6 +70,7 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 	h->raw[OFF_LENGTH] = (uint8_t)(len >> 8);
 	h->raw[OFF_LENGTH + 1] = (uint8_t)len;
 	h->raw[OFF_PAYLOAD_TYPE] = (uint8_t)(h->payload_type
+	    | h->codec << AE_PAYLOAD_CODEC_SHIFT
 	    | (h->copy ? AE_PAYLOAD_COPY : 0));
 	h->raw[OFF_CHUNK_LOG2] = h->chunk_log2;
 	h->raw[OFF_NSTANZAS] = (uint8_t)h->nstanzas;
@@ -85,6 +86,15 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 	header_mac(h->raw, len, file_key, h->raw + len - AE_MAC_LEN);
 	return AE_OK;
 }
+
+/* What the checks that random damage fails say (ae_header_damaged
+ * knows them by their address). */
+static const char WHAT_VERSION[] = "unsupported format version";
+static const char WHAT_TRUNCATED[] = "header is truncated";
+static const char WHAT_LENGTH[] = "header length out of range";
+static const char WHAT_LENGTH_DIFFERS[] = "header length does not match";
+static const char WHAT_CRC[] = "header checksum mismatch (the header is "
+    "corrupt)";
 
 /*
  * Check the first n bytes of a header (n may be short of LEAD_LEN, or
@@ -115,15 +125,15 @@ parse_lead(const uint8_t *b, size_t n, size_t *total, struct ae_diag *d)
 		if (d != NULL)
 			d->have = b[OFF_VERSION];
 		return ae_fail(d, AE_ENOTSUP, AE_AT_HEADER,
-		    "unsupported format version", 0, OFF_VERSION);
+		    WHAT_VERSION, 0, OFF_VERSION);
 	}
 	if (n < LEAD_LEN)
 		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
-		    "header is truncated", 0, n);
+		    WHAT_TRUNCATED, 0, n);
 	len = (size_t)b[OFF_LENGTH] << 8 | b[OFF_LENGTH + 1];
 	if (len < HEADER_MIN || len > AE_HEADER_MAX)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
-		    "header length out of range", 0, OFF_LENGTH);
+		    WHAT_LENGTH, 0, OFF_LENGTH);
 	*total = len;
 	return AE_OK;
 }
@@ -186,34 +196,42 @@ ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
 		return r;
 	if (len < total)
 		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER,
-		    "header is truncated", 0, len);
+		    WHAT_TRUNCATED, 0, len);
 	if (len > total)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
-		    "header length does not match", 0, OFF_LENGTH);
+		    WHAT_LENGTH_DIFFERS, 0, OFF_LENGTH);
 
 	/* The CRC first: random damage anywhere is "corrupt", before any
 	 * field is believed. */
 	end = total - AE_MAC_LEN - AE_CHECK_LEN;
 	if (load_be32(buf + end) != crc_of(buf, end))
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
-		    "header checksum mismatch (the header is corrupt)", 0, end);
+		    WHAT_CRC, 0, end);
 
 	memset(h, 0, sizeof *h);
 	memcpy(h->raw, buf, total);
 	h->len = total;
-	h->payload_type = buf[OFF_PAYLOAD_TYPE] & ~AE_PAYLOAD_COPY;
+	h->payload_type = buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_TYPE_MASK;
+	h->codec = (buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_CODEC_MASK)
+	    >> AE_PAYLOAD_CODEC_SHIFT;
 	h->copy = (buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_COPY) != 0;
 	h->chunk_log2 = buf[OFF_CHUNK_LOG2];
 	h->nstanzas = buf[OFF_NSTANZAS];
 	memcpy(h->payload_salt, buf + OFF_SALT, AE_SALT_LEN);
 	if (h->payload_type > AE_PAYLOAD_MAX) {
 		if (d != NULL)
-			d->have = buf[OFF_PAYLOAD_TYPE];
+			d->have = h->payload_type;
 		return ae_fail(d, AE_ENOTSUP, AE_AT_HEADER,
 		    "unknown payload type", 0, OFF_PAYLOAD_TYPE);
 	}
+	if (h->codec > AE_CODEC_MAX) {
+		if (d != NULL)
+			d->have = h->codec;
+		return ae_fail(d, AE_ENOTSUP, AE_AT_HEADER,
+		    "unknown compression codec", 0, OFF_PAYLOAD_TYPE);
+	}
 	if (h->chunk_log2 < AE_CHUNK_LOG2_MIN
-	    || h->chunk_log2 > AE_CHUNK_LOG2_MAX)
+	    || h->chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(h->codec))
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "chunk size out of range", 0, OFF_CHUNK_LOG2);
 	if (h->nstanzas < 1 || h->nstanzas > AE_MAX_STANZAS)
@@ -252,6 +270,14 @@ ae_header_read(struct ae_reader *r, struct ae_header *h, struct ae_diag *d)
 		return ae_fail(d, e, AE_AT_INPUT, "reading the header", 0,
 		    LEAD_LEN);
 	return ae_header_parse(buf, LEAD_LEN + got, h, d);
+}
+
+int
+ae_header_damaged(const struct ae_diag *d)
+{
+	return d->where == AE_AT_HEADER && (d->what == WHAT_VERSION
+	    || d->what == WHAT_TRUNCATED || d->what == WHAT_LENGTH
+	    || d->what == WHAT_LENGTH_DIFFERS || d->what == WHAT_CRC);
 }
 
 size_t

@@ -29,6 +29,8 @@ struct ae_header {
 	                                 * without AE_PAYLOAD_COPY) */
 	uint8_t copy;                   /* the file ends with a copy of the
 	                                 * header (AE_PAYLOAD_COPY; 6.9) */
+	uint8_t codec;                  /* enum ae_codec (payload_type bits
+	                                 * 4-6; 6.4) */
 	uint8_t from_copy;              /* read from that copy: the one at
 	                                 * the start was damaged */
 	uint8_t chunk_log2;
@@ -72,6 +74,14 @@ int ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
  */
 int ae_header_read(struct ae_reader *r, struct ae_header *h,
     struct ae_diag *d);
+
+/*
+ * Whether ae_header_read or _parse failed (with d) on a check that a
+ * damaged header fails: its version, its length, its CRC.  A header
+ * whose CRC holds but whose fields break a rule was written so; one
+ * that is not an aescrypt file at all (its magic) is not damage either.
+ */
+int ae_header_damaged(const struct ae_diag *d);
 
 /*
  * 6.9, the copy at the end of a file with h->copy: the header's bytes

@@ -14,7 +14,7 @@
 int
 ae_records_init(struct ae_records *r, struct ae_reader *in,
     const uint64_t *rec_off, uint64_t records, unsigned chunk_log2,
-    const ae_gcm_ctx *key, int engine)
+    const ae_gcm_ctx *key, int codec, int engine)
 {
 	memset(r, 0, sizeof *r);
 	r->in = in;
@@ -23,7 +23,8 @@ ae_records_init(struct ae_records *r, struct ae_reader *in,
 	r->key = key;
 	r->chunk = (size_t)1 << chunk_log2;
 	r->have = UINT64_MAX;
-	if (ae_chunk_coder_init_open(&r->coder, r->chunk, engine) != AE_OK)
+	if (ae_chunk_coder_init_open(&r->coder, r->chunk, codec, engine)
+	    != AE_OK)
 		return AE_ENOMEM;
 	r->rec = malloc(AE_RECORD_MAX(r->chunk));
 	r->plain = malloc(r->chunk);

@@ -40,7 +40,7 @@ struct ae_records {
  * AE_ENOMEM. */
 int ae_records_init(struct ae_records *r, struct ae_reader *in,
     const uint64_t *rec_off, uint64_t records, unsigned chunk_log2,
-    const ae_gcm_ctx *key, int engine);
+    const ae_gcm_ctx *key, int codec, int engine);
 
 /* Free r, wiping the plaintext it held. */
 void ae_records_free(struct ae_records *r);

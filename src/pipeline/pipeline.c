@@ -52,6 +52,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "container/chunk.h"
 #include "common/clock.h"
@@ -65,10 +66,15 @@
  * and into a 32- or 64-byte-aligned one at 6 GB/s.
  */
 #define ALIGN 64
+#define HUGE_PAGE ((size_t)2 << 20)
 #define FRAME_AT (ALIGN - AE_FRAME_LEN)
 
-/* Job buffers stay within this, whatever the thread count. */
+/* Job buffers stay within AE_PIPE_BUDGET, whatever the thread count,
+ * except that every worker gets a job up to AE_PIPE_BUDGET_MAX: zstd's
+ * 8 MiB chunks (16 MiB a job, in and out) would otherwise leave two
+ * workers, whatever the cores. */
 #define AE_PIPE_BUDGET ((size_t)40 << 20)
+#define AE_PIPE_BUDGET_MAX ((size_t)128 << 20)
 /* The writer looks at `interrupt` at least this often (ms). */
 #define WAIT_MS 100
 
@@ -90,7 +96,18 @@ struct job {
 	size_t in_len;
 	uint8_t *out;               /* encode: record; decode: plaintext */
 	size_t out_len;
+	size_t in_hw, out_hw;       /* how much of in and out was ever
+	                             * written: what pipe_free wipes (a
+	                             * buffer's untouched pages stay so) */
 };
+
+/* *hw = max(*hw, n). */
+static void
+high_water(size_t *hw, size_t n)
+{
+	if (n > *hw)
+		*hw = n;
+}
 
 struct pipe {
 	const struct ae_pipe_params *p;
@@ -285,7 +302,9 @@ read_plain(struct pipe *pp)
 	if ((cur = get_free(pp)) == NULL)
 		return;
 	cur->seq = 0;
-	if ((r = timed_read(pp, cur->in, pp->cs, &got)) != AE_OK) {
+	r = timed_read(pp, cur->in, pp->cs, &got);
+	high_water(&cur->in_hw, got);
+	if (r != AE_OK) {
 		post_error(pp, cur, r, AE_AT_INPUT, read_what(r), 0);
 		return;
 	}
@@ -299,6 +318,7 @@ read_plain(struct pipe *pp)
 				return;
 			}
 			r = timed_read(pp, nxt->in, pp->cs, &ngot);
+			high_water(&nxt->in_hw, ngot);
 			if (r != AE_OK) {
 				put_free(pp, nxt);
 				post_error(pp, cur, r, AE_AT_INPUT, read_what(r),
@@ -361,7 +381,9 @@ read_records(struct pipe *pp)
 		j->seq = seq;
 		j->offset = off;
 		rec = j->in + FRAME_AT;
-		if ((r = timed_read(pp, rec, AE_FRAME_LEN, &got)) != AE_OK) {
+		r = timed_read(pp, rec, AE_FRAME_LEN, &got);
+		high_water(&j->in_hw, FRAME_AT + got);
+		if (r != AE_OK) {
 			post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
 			return;
 		}
@@ -414,6 +436,7 @@ read_records(struct pipe *pp)
 		}
 		r = timed_read(pp, rec + AE_FRAME_LEN, ctlen + AE_TAG_LEN,
 		    &got);
+		high_water(&j->in_hw, FRAME_AT + AE_FRAME_LEN + got);
 		if (r != AE_OK) {
 			post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
 			return;
@@ -484,6 +507,9 @@ worker_main(void *arg)
 			r = ae_chunk_open(w->coder, key, j->seq, rec,
 			    rec + AE_FRAME_LEN, ctlen, rec + AE_FRAME_LEN,
 			    j->out, &j->out_len, &j->diag);
+			/* (a failed inflate may have filled out) */
+			high_water(&j->out_hw, r == AE_OK ? j->out_len :
+			    pp->cs);
 			if (r != AE_OK) {
 				j->diag.offset = j->offset;
 				j->salvageable = 1;
@@ -494,6 +520,9 @@ worker_main(void *arg)
 		} else {
 			r = ae_chunk_seal(w->coder, key, j->seq, j->final,
 			    j->in, j->in_len, j->out, &j->out_len);
+			/* (a compression that did not pay may have written
+			 * up to in_len bytes before the record) */
+			high_water(&j->out_hw, AE_RECORD_MAX(j->in_len));
 			if (r != AE_OK)
 				ae_fail(&j->diag, r, AE_AT_CHUNK,
 				    "could not be sealed", j->seq, 0);
@@ -526,6 +555,29 @@ out_size(const struct pipe *pp)
 	return round_up(pp->decode ? pp->cs : AE_RECORD_MAX(pp->cs));
 }
 
+/*
+ * A job buffer.  One of 2 MiB or more (zstd's 8 MiB chunks) is aligned
+ * to 2 MiB and asks for transparent huge pages: the pool's 64 MiB were
+ * otherwise 16k page faults on first touch, which cost 0.1 s of a 0.2 s
+ * -d here (where faults are dear, as in many VMs).  Only a hint: with
+ * THP off, it changes nothing.
+ */
+static void *
+job_alloc(size_t n)
+{
+	void *p;
+
+	if (n < HUGE_PAGE)
+		return aligned_alloc(ALIGN, n);
+	n = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	p = aligned_alloc(HUGE_PAGE, n);
+#ifdef MADV_HUGEPAGE
+	if (p != NULL)
+		(void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 static void
 pipe_free(struct pipe *pp)
 {
@@ -534,11 +586,13 @@ pipe_free(struct pipe *pp)
 	if (pp->jobs != NULL) {
 		for (i = 0; i < pp->njobs; i++) {
 			/* Plaintext lives in `in` when encoding and in `out`
-			 * when decoding; wipe both, it costs little. */
+			 * when decoding; wipe both, as far as they were
+			 * written (wiping pages never touched would only
+			 * fault them in: 64 MiB of them with 8 MiB chunks) */
 			if (pp->jobs[i].in != NULL)
-				ae_wipe(pp->jobs[i].in, in_size(pp));
+				ae_wipe(pp->jobs[i].in, pp->jobs[i].in_hw);
 			if (pp->jobs[i].out != NULL)
-				ae_wipe(pp->jobs[i].out, out_size(pp));
+				ae_wipe(pp->jobs[i].out, pp->jobs[i].out_hw);
 			free(pp->jobs[i].in);
 			free(pp->jobs[i].out);
 		}
@@ -559,8 +613,9 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	unsigned i, n;
 
 	memset(pp, 0, sizeof *pp);
-	if (p->chunk_log2 < AE_CHUNK_LOG2_MIN
-	    || p->chunk_log2 > AE_CHUNK_LOG2_MAX || p->threads < 1
+	if (p->chunk_log2 < AE_CHUNK_LOG2_MIN || p->codec < 0
+	    || p->codec > AE_CODEC_MAX
+	    || p->chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(p->codec) || p->threads < 1
 	    || p->threads > AE_PIPE_MAX_THREADS || p->key == NULL)
 		return AE_EINVAL;
 	pp->p = p;
@@ -572,13 +627,22 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	/* 4N+2 jobs: each worker busy, and three times as many again queued
 	 * or waiting for their turn to be written behind a slow one, plus
 	 * the reader's two (current and read-ahead).  Fewer if the budget
-	 * says so; never fewer than 4, and never more workers than can
-	 * have a job. */
+	 * says so, but N+2 (one a worker) while the larger budget allows;
+	 * never fewer than 4, and never more workers than can have a
+	 * job. */
 	per_job = in_size(pp) + out_size(pp);
 	max_jobs = AE_PIPE_BUDGET / per_job;
 	n = 4 * p->threads + 2;
-	if (n > max_jobs)
-		n = max_jobs < 4 ? 4 : (unsigned)max_jobs;
+	if (n > max_jobs) {
+		size_t most = AE_PIPE_BUDGET_MAX / per_job;
+
+		n = (unsigned)max_jobs;
+		if (n < p->threads + 2)
+			n = p->threads + 2 < most ? p->threads + 2 :
+			    (unsigned)most;
+		if (n < 4)
+			n = 4;
+	}
 	pp->njobs = n;
 	pp->nworkers = p->threads < n - 2 ? p->threads : n - 2;
 
@@ -590,8 +654,8 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	for (i = 0; i < n; i++) {
 		struct job *j = &pp->jobs[i];
 
-		j->in = aligned_alloc(ALIGN, in_size(pp));
-		j->out = aligned_alloc(ALIGN, out_size(pp));
+		j->in = job_alloc(in_size(pp));
+		j->out = job_alloc(out_size(pp));
 		if (j->in == NULL || j->out == NULL)
 			return AE_ENOMEM;
 		/* One side of every job is plaintext. */
@@ -602,8 +666,9 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	}
 	for (i = 0; i < pp->nworkers; i++) {
 		int r = decode ? ae_chunk_coder_init_open(&pp->coders[i],
-		    pp->cs, p->engine) : ae_chunk_coder_init_seal(&pp->coders[i],
-		    pp->cs, p->engine, p->level);
+		    pp->cs, p->codec, p->engine) :
+		    ae_chunk_coder_init_seal(&pp->coders[i], pp->cs, p->codec,
+		    p->engine, p->level);
 		if (r != AE_OK) {
 			pp->nworkers = i;   /* free only those made */
 			return r;

@@ -21,8 +21,9 @@
 struct ae_pipe_params {
 	const ae_gcm_ctx *key;         /* the payload cipher, read-only */
 	unsigned chunk_log2;        /* AE_CHUNK_LOG2_MIN .. _MAX */
-	int level;                  /* encode: 0 (store) .. the engine's
-	                             * highest level (deflate.h) */
+	int codec;                  /* enum ae_codec (the header's) */
+	int level;                  /* encode: 0 (store) .. the codec's
+	                             * highest level (chunk.h) */
 	int engine;                 /* the DEFLATE engine (deflate.h); 0 is
 	                             * the default one */
 	unsigned threads;           /* workers wanted, 1 .. AE_PIPE_MAX_THREADS */

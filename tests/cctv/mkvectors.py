@@ -101,6 +101,28 @@ def deflate(data):
     return c.compress(data) + c.flush()
 
 
+def zstd_frame(data, level=3, checksum=False, content_size=True):
+    """One zstd frame of data (python3-zstandard)."""
+    import zstandard
+    return zstandard.ZstdCompressor(
+        level=level, write_checksum=checksum,
+        write_content_size=content_size).compress(data)
+
+
+def zstd_unsized(data):
+    """A frame without a content size and not single-segment, with a
+    64 KiB window (= C): its header is magic, descriptor 0x00, then the
+    Window_Descriptor byte 0x30 (offset 5); checked, so the vectors that
+    edit those bytes edit what they say."""
+    import zstandard
+    p = zstandard.ZstdCompressionParameters.from_level(
+        3, window_log=16, write_content_size=0, write_checksum=0)
+    o = zstandard.ZstdCompressor(compression_params=p).compressobj()
+    f = o.compress(data) + o.flush()    # streaming: no size up front
+    assert f[4:6] == b"\x00\x30", "frame header %s" % f[4:6].hex()
+    return f
+
+
 def container(name, slots_fn, chunks=None, **hdr):
     """A whole file: header from slots_fn(r, fk), then records."""
     r = Rand(name)
@@ -143,6 +165,74 @@ def build():
     vec("deflate-stored-larger", 0, "key", "6.4", "",
         container("deflate-stored-larger", with_key,
                   [(3, deflate(bytes(range(256)) * 4))]))
+    # -- the codec field (3.2) and zstd inside records (6.4) -----------
+    # payload_type bits 4-6: 0 DEFLATE, 1 zstd, 2-7 unknown (refused as
+    # unsupported, before any key is tried)
+    for codec in (2, 7):
+        vec("codec-%d" % codec, 4, "key", "3.2",
+            "unknown compression codec %d" % codec,
+            container("codec-%d" % codec, with_key, ptype=codec << 4))
+    Z = 0x10
+    for log2, st in ((23, 0), (24, 4)):
+        vec("zstd-chunk-log2-%d" % log2, st, "key", "3.2",
+            "chunk size out of range" if st else "",
+            container("zstd-chunk-log2-%d" % log2, with_key, ptype=Z,
+                      log2=log2))
+    vec("zstd-exactly-chunk", 0, "key", "6.4", "",
+        container("zstd-exactly-chunk", with_key,
+                  [(2, zstd_frame(b"a" * C16)), (3, zstd_frame(b"b"))],
+                  ptype=Z))
+    vec("zstd-one-over-chunk", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-one-over-chunk", with_key,
+                  [(3, zstd_frame(b"a" * (C16 + 1)))], ptype=Z))
+    vec("zstd-no-content-size", 0, "key", "6.4", "",
+        container("zstd-no-content-size", with_key,
+                  [(3, zstd_unsized(b"hello world\n" * 50))], ptype=Z))
+    vec("zstd-checksum", 0, "key", "6.4", "",
+        container("zstd-checksum", with_key,
+                  [(3, zstd_frame(b"hello world\n" * 50, checksum=True))],
+                  ptype=Z))
+    bad = bytearray(zstd_frame(b"hello world\n" * 50, checksum=True))
+    bad[-1] ^= 1
+    vec("zstd-checksum-wrong", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-checksum-wrong", with_key, [(3, bytes(bad))],
+                  ptype=Z))
+    vec("zstd-two-frames", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-two-frames", with_key,
+                  [(3, zstd_frame(b"one\n") + zstd_frame(b"two\n"))],
+                  ptype=Z))
+    skippable = struct.pack("<II", 0x184D2A50, 4) + b"skip"
+    vec("zstd-skippable-frame", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-skippable-frame", with_key,
+                  [(3, skippable)], ptype=Z))
+    vec("zstd-then-skippable", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-then-skippable", with_key,
+                  [(3, zstd_frame(b"one\n") + skippable)], ptype=Z))
+    vec("zstd-trailing-byte", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-trailing-byte", with_key,
+                  [(3, zstd_frame(b"hello\n") + b"\x00")], ptype=Z))
+    # Window_Descriptor exponent 7: a 128 KiB window, over C = 64 KiB,
+    # for 600 bytes of content
+    win = bytearray(zstd_unsized(b"hello world\n" * 50))
+    win[5] = 7 << 3
+    vec("zstd-window-over-chunk", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-window-over-chunk", with_key, [(3, bytes(win))],
+                  ptype=Z))
+    # Dictionary_ID_flag 1 and a one-byte id: no dictionary is allowed
+    dic = bytearray(zstd_unsized(b"hello world\n" * 50))
+    dic[4] |= 0x01
+    dic[6:6] = b"\x2a"
+    vec("zstd-dictionary-id", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-dictionary-id", with_key, [(3, bytes(dic))],
+                  ptype=Z))
+    # each codec's data under the other's name
+    vec("zstd-holds-deflate", 4, "key", "6.4", "chunk 0 .*zstd data",
+        container("zstd-holds-deflate", with_key,
+                  [(3, deflate(b"hello world\n" * 50))], ptype=Z))
+    vec("deflate-holds-zstd", 4, "key", "6.4",
+        "chunk 0 .*(invalid|DEFLATE)",
+        container("deflate-holds-zstd", with_key,
+                  [(3, zstd_frame(b"hello world\n" * 50))]))
     # -- chunk boundaries (6.3) ----------------------------------------
     vec("short-nonfinal-chunk", 4, "key", "6.3",
         "chunk 0 .*(short|invalid)",

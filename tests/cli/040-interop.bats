@@ -94,6 +94,34 @@ inputs_of_size() {
 	assert_same t.bin out3.bin
 }
 
+@test "zstd (6.4): each implementation reads the other's files, streams and archives" {
+	[ "${AE_HAVE_ZSTD:-1}" = 1 ] || skip "built without zstd (make check-nozstd tests that build)"
+	make_key k
+	local n f
+	for n in 0 1 65535 65536 65537 300000; do
+		inputs_of_size "$n"
+		for f in r.bin t.bin; do
+			"$AESCRYPT" -e -k k --zstd --chunk-size 64K -o c.aes "$f"
+			"$PY" "$IMPL" decode -k k c.aes out.bin
+			assert_same "$f" out.bin
+			"$PY" "$IMPL" encode -k k --zstd --level 5 --chunk-log2 16 "$f" p.aes
+			"$AESCRYPT" -d -k k -o out2.bin p.aes
+			assert_same "$f" out2.bin
+		done
+	done
+	# the default: 8 MiB chunks
+	"$AESCRYPT" -e -k k --zstd -o c.aes t.bin
+	[ "$(od -An -tu1 -j 12 -N 1 c.aes | tr -d ' ')" = 23 ]
+	"$PY" "$IMPL" decode -k k c.aes out.bin
+	assert_same t.bin out.bin
+	# an archive with its index, the index records zstd too
+	mkdir src && cp r.bin t.bin src/
+	"$AESCRYPT" -c -q -k k --zstd --chunk-size 64K -f a.aes src
+	run "$PY" "$IMPL" index -k k a.aes
+	[ "$status" -eq 0 ]
+	[[ $output =~ "index: 3 members" ]]
+}
+
 @test "a damaged header: each implementation salvages the other's file from its copy (6.9)" {
 	make_key k
 	seq 1 50000 > t.bin

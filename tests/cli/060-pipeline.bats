@@ -86,9 +86,9 @@ stats_field() {
 	engine=$("$AESCRYPT" --version | sed -n 's/^deflate engine: \([a-z]*\) .*/\1/p')
 	[ -n "$engine" ]
 	run_aescrypt 0 -e -k k -j2 --stats -o c.aes in.bin
-	assert_match "stats: encrypt, cipher (vaes-avx2|aesni-pclmul|soft-ct), deflate $engine, 2 worker threads"
+	assert_match "stats: encrypt, cipher (vaes-avx2|aesni-pclmul|soft-ct), codec deflate \($engine\), 2 worker threads"
 	run_aescrypt 0 -e -k k -j2 --stats --deflate zlib -o z.aes in.bin
-	assert_match "deflate zlib, 2 worker threads"
+	assert_match "codec deflate \(zlib\), 2 worker threads"
 	# either engine opens the other's file
 	run_aescrypt 0 -d -k k --deflate zlib -o out.bin c.aes
 	cmp in.bin out.bin
@@ -173,12 +173,12 @@ stats_field() {
 	run_aescrypt 2 -e --threads 257
 }
 
-@test "--benchmark: the cipher alone and every tier and engine at every level, medians with spreads, no chart on a pipe" {
+@test "--benchmark: the cipher alone and every tier, engine and codec at every level, medians with spreads, no chart on a pipe" {
 	run_aescrypt 0 --benchmark --benchmark-time 2 -j2
 	assert_match 'aescrypt --benchmark: 2 worker threads, 256 KiB chunks, in memory'
 	assert_match 'The cipher alone'
-	assert_match 'encrypt  \(zip = deflate\)'
-	assert_match 'decrypt  \(zip = inflate\)'
+	assert_match 'encrypt  \(zip = compress\)'
+	assert_match 'decrypt  \(zip = decompress\)'
 	refute_match 'Where the CPU goes'
 	local data level engine tier engines=zlib tiers
 	tiers=$("$AESCRYPT" --version | sed -n 's/^tiers available: //p')
@@ -187,11 +187,20 @@ stats_field() {
 		engines="libdeflate zlib"
 		assert_match 'deflate engines: libdeflate [0-9.]+ \(default\), zlib [0-9.]+'
 	fi
+	if [ "${AE_HAVE_ZSTD:-1}" = 1 ]; then
+		assert_match 'zstd: 1\.[0-9.]+, 8192 KiB chunks'
+	else
+		assert_match 'zstd: not in this build'
+	fi
 	for tier in $tiers; do
 		assert_match "  $tier +seal +[0-9.]+.? MB/s +open +[0-9.]+.? MB/s"
 		for data in text random; do
 			assert_match "$data +-0 +$tier "
 			assert_match "$data +-6 ${engines%% *} +$tier "
+			# zstd with every tier, beside DEFLATE: its rows show
+			# the cipher's larger share with a fast codec
+			[ "${AE_HAVE_ZSTD:-1}" = 0 ] ||
+			    assert_match "$data +-[169] zstd +$tier "
 		done
 	done
 	for data in text random; do
@@ -216,7 +225,10 @@ stats_field() {
 @test "--benchmark on a terminal starts with the chart of CPU shares" {
 	script -qec "'$AESCRYPT' --benchmark --benchmark-time 1 -j2" /dev/null > tty.raw 2>&1
 	tr '\r' '\n' < tty.raw > tty.log
-	grep -q 'Where the CPU goes, encrypting text' tty.log
+	grep -q 'Where the CPU goes, encrypting text with libdeflate\|Where the CPU goes, encrypting text with zlib' tty.log
+	if [ "${AE_HAVE_ZSTD:-1}" = 1 ]; then
+		grep -q 'Where the CPU goes, encrypting text with zstd' tty.log
+	fi
 	# a bar per tier at each level, split into #, = and .
 	grep -E '^  -0 [a-z0-9-]+ +\|[#=.]{50}\| AES +[0-9.]+%' tty.log
 	grep -E '^  -6 [a-z0-9-]+ +\|#+=*\.*\| AES' tty.log
@@ -247,6 +259,13 @@ for c in cells:
     assert c["total_mb_s"]["min"] <= c["total_mb_s"]["median"] <= c["total_mb_s"]["max"], c
     assert c["direction"] in ("encrypt", "decrypt") and c["data"] in ("text", "random")
     assert (c["engine"] == "none") == (c["level"] == 0), c
+    assert (c["codec"] == "zstd") == (c["engine"] == "zstd"), c
+    assert c["chunk_kib"] == (8192 if c["codec"] == "zstd" else 256), c
+    if c["codec"] == "deflate":
+        assert c["engine"] in ("libdeflate", "zlib"), c
+if os.environ.get("AE_HAVE_ZSTD", "1") == "1":
+    assert {c["tier"] for c in cells if c["codec"] == "zstd"} == \
+        {r["tier"] for r in b["cipher_alone"]}, "zstd with every tier"
 tiers = {r["tier"] for r in b["cipher_alone"]}
 assert tiers == {c["tier"] for c in cells if c["level"] == 0}, tiers
 print(len(cells))

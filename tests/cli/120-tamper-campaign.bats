@@ -29,16 +29,20 @@ setup_file() {
 	mkdir src/many
 	(cd src/many && seq -f 'an-empty-file-whose-long-name-fills-the-index-%04g' 1 1000 | xargs touch)
 	"$AESCRYPT" -c -q -k k --chunk-size 64K -f a.aes -C src .
+	# the same tree with the zstd codec (issue 23)
+	[ "${AE_HAVE_ZSTD:-1}" = 0 ] ||
+	    "$AESCRYPT" -c -q --zstd -k k --chunk-size 64K -f z.aes -C src .
 }
 
 setup() {
 	cd "$BATS_FILE_TMPDIR" || return 1
 }
 
-# campaign CLASS: run one class; its summary goes to the TAP output.
+# campaign CLASS [ARCHIVE [SCALE]]: run one class (on a.aes, at
+# $SCALE); its summary goes to the TAP output.
 campaign() {
 	run /usr/bin/python3 "$BATS_TEST_DIRNAME/tamper_campaign.py" "$1" \
-	    "$AESCRYPT" k a.aes "$BATS_FILE_TMPDIR" "$SEED" "$SCALE"
+	    "$AESCRYPT" k "${2:-a.aes}" "$BATS_FILE_TMPDIR" "$SEED" "${3:-$SCALE}"
 	echo "# ${lines[0]}" >&3
 	if [ "$status" -ne 0 ]; then
 		echo "$output" >&2
@@ -71,6 +75,16 @@ campaign() {
 
 @test "garbage or a whole record after the final chunk is refused" {
 	campaign trailing
+}
+
+@test "a --zstd archive: a quarter of the payload, truncation and reorder cases, each named" {
+	[ "${AE_HAVE_ZSTD:-1}" = 1 ] || skip "built without zstd"
+	run_aescrypt 0 --info z.aes
+	assert_match "codec: +zstd"
+	local c
+	for c in payload truncate reorder; do
+		campaign $c z.aes "$(echo "$SCALE / 4" | bc -l)"
+	done
 }
 
 @test "-x: the archive cut every 64 KiB leaves no partial member and no temp file" {

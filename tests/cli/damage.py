@@ -120,7 +120,7 @@ def layout(data):
     copy_at = len(data) - (L + 2 if data[11] & 0x80 else 0)
     recs = records(data, L, copy_at)
     index = None
-    if data[11] & 0x7F == 2:
+    if data[11] & 0x0F == 2:
         index = (recs[-1][0] + recs[-1][1], copy_at)
     return dict(L=L, recs=recs, index=index, copy_at=copy_at)
 

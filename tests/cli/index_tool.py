@@ -43,10 +43,11 @@ def open_index(path, keyfile, plain=None):
         C = 1 << h["log2"]
         aead = AESGCM(A.hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
         R, off, lens = A.read_records(f, aead, C, h["L"],
-                                      plain if plain is not None else io.BytesIO())
+                                      plain if plain is not None else io.BytesIO(),
+                                      codec=h["codec"])
         iaead = AESGCM(A.hkdf(fk, h["salt"], b"aescrypt-v1 index", 32))
         ib = io.BytesIO()
-        A.read_records(f, iaead, C, off, ib, "index record")
+        A.read_records(f, iaead, C, off, ib, "index record", h["codec"])
     data = open(path, "rb").read()
     return data[:off], ib.getvalue(), iaead, C, off, R
 
@@ -82,7 +83,8 @@ def lies(keyfile, archive, outdir, inner, evil, hide):
     def put(name, ms):
         with open(os.path.join(outdir, name + ".aes"), "wb") as f:
             f.write(payload + seal(build_index(R, tar_end, lens, ms), iaead,
-                                   C, off, R) + copy_tail(payload))
+                                   C, off, R, payload[11] >> 4 & 7)
+                    + copy_tail(payload))
 
     def data_start(m):
         """Where member m's data starts: after its x header, if any."""
@@ -110,15 +112,18 @@ def lies(keyfile, archive, outdir, inner, evil, hide):
     put("hide", members[:h] + members[h + 1:])
 
 
-def seal(index, iaead, C, index_offset, records):
-    """The index's records and the footer, as an encoder writes them."""
+def seal(index, iaead, C, index_offset, records, codec=0):
+    """The index's records and the footer, as an encoder writes them
+    (compressed with DEFLATE in a DEFLATE archive; stored, which any
+    reader takes, in a zstd one)."""
     out, i = [], 0
     chunks = [index[k:k + C] for k in range(0, len(index), C)] or [b""]
     for i, cur in enumerate(chunks):
         final = 1 if i == len(chunks) - 1 else 0
         c = zlib.compressobj(6, zlib.DEFLATED, -15)
         z = c.compress(cur) + c.flush()
-        body, flags = (z, final | 2) if len(z) < len(cur) else (cur, final)
+        body, flags = (z, final | 2) if len(z) < len(cur) and codec == 0 \
+            else (cur, final)
         frame = bytes([flags]) + struct.pack(">I", len(body))
         nonce = i.to_bytes(11, "big") + bytes([final])
         out.append(frame + iaead.encrypt(nonce, body, frame))
@@ -135,7 +140,8 @@ def main():
 
     def put(name, index, want, index_offset=off, records=R):
         with open(os.path.join(outdir, name + ".aes"), "wb") as f:
-            f.write(payload + seal(index, iaead, C, index_offset, records)
+            f.write(payload + seal(index, iaead, C, index_offset, records,
+                                   payload[11] >> 4 & 7)
                     + copy_tail(payload))
         print("%s\t%s" % (name, want))
 

@@ -2,17 +2,19 @@
  * fuzz_payload.c -- the chunk frame parser and the decrypt loop (the
  * pipeline's decoder), and what lies behind authentication.
  *
- * The first byte picks the mode:
+ * The first byte picks the mode (bit 0), the threads (bit 1) and the
+ * codec (bit 2: zstd, where the build has it, else DEFLATE):
  *   even: the rest is a payload as it comes off the wire, decoded with
  *         the fixed key (frames, lengths, truncation, trailing data; the
  *         tags almost never verify);
  *   odd:  the rest is a list of chunks, each sealed here with the fixed
- *         key in its right place, so that they do verify: inflate then
- *         sees the fuzzer's bytes as DEFLATE data, the chunk rules see
- *         its lengths and flags, and the plaintext goes on to the tar
- *         reader, as -t and -x would feed it.
- * A chunk in the list is: flags (1 byte: FINAL, DEFLATE, or unknown
- * bits), length (2 bytes, little-endian, cut to what is left), bytes.
+ *         key in its right place, so that they do verify: the codec
+ *         then sees the fuzzer's bytes as DEFLATE or zstd data, the
+ *         chunk rules see its lengths and flags, and the plaintext goes
+ *         on to the tar reader, as -t and -x would feed it.
+ * A chunk in the list is: flags (1 byte: 0x01 FINAL, 0x02 COMPRESSED,
+ * or unknown bits), length (2 bytes, little-endian, cut to what is
+ * left), bytes.
  */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #include "container/chunk.h"
 #include "common/error.h"
 #include "container/format.h"
+#include "container/zstd.h"
 #include "fuzz.h"
 #include "crypto/gcm.h"
 #include "common/io.h"
@@ -95,6 +98,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&st, 0, sizeof st);     /* the pipeline adds to it */
 	pp.key = &g;
 	pp.chunk_log2 = LOG2;
+	pp.codec = (data[0] & 4) && ae_zstd_available() ? AE_CODEC_ZSTD
+	    : AE_CODEC_DEFLATE;
 	pp.threads = 1 + (data[0] >> 1 & 1);
 	rc = ae_pipe_decode(&pp, &rd, &wr, &st, &d);
 	FUZZ_ASSERT(rc == AE_OK || rc == AE_EAUTH || rc == AE_EFORMAT

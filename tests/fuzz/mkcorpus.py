@@ -33,9 +33,10 @@ def raw_deflate(data):
     return c.compress(data) + c.flush()
 
 
-def chunk_list(chunks):
-    """The odd mode of fuzz_payload: flags, u16le length, bytes."""
-    out = b"\x01"
+def chunk_list(chunks, mode=1):
+    """The odd mode of fuzz_payload: flags, u16le length, bytes (mode 5:
+    the chunks are zstd frames)."""
+    out = bytes([mode])
     for flags, body in chunks:
         out += bytes([flags]) + struct.pack("<H", len(body)) + body
     return out
@@ -143,6 +144,15 @@ def main():
         # and stored in two chunks (the first one short: a rule breach)
         put(outdir, "payload", name + ".deflated",
             chunk_list([(0x03, raw_deflate(data)[:65535])]))
+        # and as one zstd frame (the harness's codec bit), where
+        # python3-zstandard is installed
+        try:
+            import zstandard
+            z = zstandard.ZstdCompressor(level=3).compress(data)
+            put(outdir, "payload", name + ".zstd",
+                chunk_list([(0x03, z[:65535])], mode=5))
+        except ImportError:
+            pass
         half = min(len(data) // 2, 30000)
         put(outdir, "payload", name + ".stored2",
             chunk_list([(0x00, data[:half]), (0x01, data[half:half + 30000])]))

@@ -14,7 +14,7 @@ usage:
                         [--max-kdf-kib N] [--salvage] IN OUT
   aescrypt_v1.py encode [-k KEYFILE] [-p PASSFILE] [-r RECIPIENT]...
                         [--chunk-log2 N] [--level N] [--kdf M,T,P]
-                        [--no-copy] IN OUT
+                        [--no-copy] [--zstd] IN OUT
   aescrypt_v1.py trace -k KEYFILE IN      (the worked example's values)
   aescrypt_v1.py trace -i IDENTITY IN     (the recipient example's, 11.2)
 
@@ -273,11 +273,15 @@ def parse_header(f):
     raw = lead + rest
     if struct.unpack(">I", raw[L - 36:L - 32])[0] != zlib.crc32(raw[:L - 36]):
         raise HeaderDamage("header checksum mismatch")
-    # 3.2: the low seven bits are the type; bit 7, a copy at the end (6.9)
-    ptype, copy, log2, count = raw[11] & 0x7F, raw[11] >> 7, raw[12], raw[13]
+    # 3.2: the low four bits are the type; bits 4-6 the codec (6.4);
+    # bit 7, a copy at the end (6.9)
+    ptype, codec, copy = raw[11] & 0x0F, (raw[11] >> 4) & 7, raw[11] >> 7
+    log2, count = raw[12], raw[13]
     if ptype > 2:
-        raise Fail(4, "unknown payload type %d" % raw[11])
-    if not 16 <= log2 <= 22:
+        raise Fail(4, "unknown payload type %d" % ptype)
+    if codec > 1:
+        raise Fail(4, "unknown compression codec %d" % codec)
+    if not 16 <= log2 <= (23 if codec == 1 else 22):
         raise Fail(4, "chunk size out of range")
     if not 1 <= count <= 16:
         raise Fail(4, "slot count out of range")
@@ -314,7 +318,7 @@ def parse_header(f):
                 raise Fail(4, "key slot %d: its ephemeral key is of low order" % i)
     if not any(typ in (1, 2, 3, 4) for typ, _ in slots):
         raise Fail(4, "no key slot of a known type")
-    return raw, dict(L=L, ptype=ptype, copy=copy, log2=log2,
+    return raw, dict(L=L, ptype=ptype, codec=codec, copy=copy, log2=log2,
                      salt=raw[14:30]), slots
 
 
@@ -383,7 +387,29 @@ def unlock(raw, slots, key, pw, max_m, ids=()):
     return fk
 
 
-def read_records(f, aead, C, off, out, what="chunk"):
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def unzstd(body, C):
+    """6.4: exactly one zstd frame, no skippable frame, nothing after it,
+    a window of at most C, inflating to at most C bytes; or None."""
+    import zstandard
+    if body[:4] != ZSTD_MAGIC:
+        return None
+    try:
+        fp = zstandard.get_frame_parameters(body)
+        if fp.window_size > C:
+            return None
+        d = zstandard.ZstdDecompressor().decompressobj()
+        plain = d.decompress(body)
+        if not d.eof or d.unused_data or len(plain) > C:
+            return None
+        return plain
+    except zstandard.ZstdError:
+        return None
+
+
+def read_records(f, aead, C, off, out, what="chunk", codec=0):
     """Records from off to the final one (6.5 steps 1-6); their
     plaintext goes to out.  Returns (count, end offset, lengths)."""
     i, lens = 0, []
@@ -407,7 +433,11 @@ def read_records(f, aead, C, off, out, what="chunk"):
             pt = aead.decrypt(nonce, body, frame)
         except InvalidTag:
             raise Fail(4, "%s %d at offset %d failed authentication" % (what, i, off))
-        if flags & 2:
+        if flags & 2 and codec == 1:
+            plain = unzstd(pt, C)
+            if plain is None:
+                raise Fail(4, "%s %d: bad or oversized zstd data" % (what, i))
+        elif flags & 2:
             d = zlib.decompressobj(-15)
             try:
                 plain = d.decompress(pt, C)
@@ -486,13 +516,14 @@ def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False):
     fk = unlock(raw, slots, key, pw, max_m, ids)
     aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
     C = 1 << h["log2"]
-    R, off, lens = read_records(f, aead, C, h["L"], out)
+    R, off, lens = read_records(f, aead, C, h["L"], out, codec=h["codec"])
     if h["ptype"] == 2:
         # 6.8: the index's records, then the footer, then the end
         iaead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 index", 32))
         ib = io.BytesIO()
         index_offset = off
-        _, off, _ = read_records(f, iaead, C, off, ib, "index record")
+        _, off, _ = read_records(f, iaead, C, off, ib, "index record",
+                                 h["codec"])
         foot = f.read(32)
         if len(foot) < 32:
             raise Fail(4, "the footer is missing or cut short (at offset %d)" % off)
@@ -567,7 +598,8 @@ def make_slot(typ, body_wo_wrap, S, fk):
     return head + mac(mk, head)
 
 
-def encode(f, out, key, pw, log2, level, kdf, rcpts=(), copy=True):
+def encode(f, out, key, pw, log2, level, kdf, rcpts=(), copy=True,
+           codec=0):
     fk, salt = os.urandom(32), os.urandom(16)
     slots = []
     for typ, R, A, tag in rcpts:
@@ -585,7 +617,7 @@ def encode(f, out, key, pw, log2, level, kdf, rcpts=(), copy=True):
                                argon2id(pw, s, m, t, p), fk))
     L = 30 + sum(len(s) for s in slots) + 36
     raw = (MAGIC + bytes([1]) + struct.pack(">H", L)
-           + bytes([0x80 if copy else 0, log2, len(slots)])
+           + bytes([(0x80 if copy else 0) | codec << 4, log2, len(slots)])
            + salt + b"".join(slots))
     raw += struct.pack(">I", zlib.crc32(raw))
     raw += mac(hkdf(fk, b"", b"aescrypt-v1 header", 32), raw)
@@ -597,7 +629,12 @@ def encode(f, out, key, pw, log2, level, kdf, rcpts=(), copy=True):
         nxt = f.read(C) if len(cur) == C else b""
         final = 1 if not nxt else 0
         body, flags = cur, final
-        if level > 0 and cur:
+        if level > 0 and cur and codec == 1:
+            import zstandard
+            z = zstandard.ZstdCompressor(level=level).compress(cur)
+            if len(z) < len(cur):
+                body, flags = z, final | 2
+        elif level > 0 and cur:
             c = zlib.compressobj(level, zlib.DEFLATED, -15)
             z = c.compress(cur) + c.flush()
             if len(z) < len(cur):
@@ -700,6 +737,8 @@ def main():
     ap.add_argument("--kdf", default="8192,1,1")
     ap.add_argument("--no-copy", action="store_true",
                     help="encode: no copy of the header at the end (6.9)")
+    ap.add_argument("--zstd", action="store_true",
+                    help="encode: the zstd codec (6.4), at zstd's --level")
     ap.add_argument("--salvage", action="store_true",
                     help="decode: a damaged header's copy stands in (6.9)")
     ap.add_argument("input")
@@ -734,7 +773,7 @@ def main():
                 encode(f, out, key, pw, a.chunk_log2, a.level,
                        tuple(int(x) for x in a.kdf.split(",")),
                        [read_recipient(r) for r in a.recipient],
-                       not a.no_copy)
+                       not a.no_copy, 1 if a.zstd else 0)
     except Fail as e:
         if a.output:
             os.unlink(a.output)

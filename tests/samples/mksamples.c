@@ -39,10 +39,17 @@
 #include "crypto/x25519.h"
 #include "test_keys.h"
 
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+
 #define PASSPHRASE "correct horse battery staple"
 #define WRONG_PASSPHRASE "Tr0ub4dor&3"
 
 static const char *outdir;
+/* The codec of the records seal() makes: DEFLATE (zlib, so the bytes
+ * are the same on every build) but for the zstd samples. */
+static int codec = AE_CODEC_DEFLATE;
 
 /* Deterministic stand-in for ae_random(): SHA-256(label || counter). */
 static void
@@ -161,6 +168,7 @@ make_header(const char *name, int slots, unsigned log2, int type,
 	memset(h, 0, sizeof *h);
 	h->payload_type = (uint8_t)(type & ~AE_PAYLOAD_COPY);
 	h->copy = (type & AE_PAYLOAD_COPY) != 0;
+	h->codec = (uint8_t)codec;
 	h->chunk_log2 = (uint8_t)log2;
 	snprintf(label, sizeof label, "%s file key", name);
 	fixed_bytes(label, fk, 32);
@@ -234,7 +242,8 @@ seal(struct buf *b, const ae_gcm_ctx *k, unsigned log2, int level,
 	size_t cs = (size_t)1 << log2, rlen;
 	uint8_t *rec = malloc(AE_RECORD_MAX(cs));
 
-	if (rec == NULL || ae_chunk_coder_init_seal(&c, cs, AE_DEFLATE_ZLIB, level) != AE_OK
+	if (rec == NULL || ae_chunk_coder_init_seal(&c, cs, codec,
+	    AE_DEFLATE_ZLIB, level) != AE_OK
 	    || ae_chunk_seal(&c, k, index, final, p, n, rec, &rlen)
 	    != AE_OK) {
 		fprintf(stderr, "seal failed\n");
@@ -444,6 +453,79 @@ index_archive(struct buf *b, const char *name, const uint8_t *text,
 	ae_gcm_wipe(&ik);
 	return at;
 }
+
+#ifdef HAVE_ZSTD
+/* Final chunk 0 of a zstd stream holding body (n bytes, zstd data)
+ * with the compressed flag set: a record only a key holder could seal,
+ * breaking one rule of 6.4. */
+static void
+zstd_breakage(const char *name, const uint8_t *body, size_t n)
+{
+	static struct ae_header h;
+	struct buf b = { 0 };
+	uint8_t fk[32], frame[5], *ct = malloc(n + 16);
+	char file[128];
+	ae_gcm_ctx k;
+
+	make_header(name, SLOT_KEY, 16, AE_PAYLOAD_STREAM | AE_PAYLOAD_COPY,
+	    &h, fk);
+	put(&b, h.raw, h.len);
+	ae_header_payload_cipher(&h, fk, &k);
+	frame[0] = AE_FLAG_FINAL | AE_FLAG_COMPRESSED;
+	store_be32(frame + 1, (uint32_t)n);
+	{
+		uint8_t nonce[AE_NONCE_LEN];
+
+		ae_chunk_nonce(0, 1, nonce);
+		ae_gcm_seal(&k, nonce, sizeof nonce, frame, 5, body, n, ct,
+		    ct + n);
+	}
+	put(&b, frame, 5);
+	put(&b, ct, n + 16);
+	put_tail(&b, &h);
+	snprintf(file, sizeof file, "%s.aes", name);
+	save(file, b.p, b.len);
+	ae_gcm_wipe(&k);
+	free(ct);
+	free(b.p);
+}
+
+/* The zstd codec (6.4): a stream and an archive with an index, good;
+ * a bomb, two frames, a window over the chunk size, bad. */
+static void
+zstd_samples(const uint8_t *text)
+{
+	struct buf b = { 0 };
+	uint8_t *zeros = calloc(1, 2 << 16), *f = malloc(4 << 16);
+	size_t foot, n, m;
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+
+	codec = AE_CODEC_ZSTD;
+	build_copy(&b, "good-zstd", text, 300000);
+	save("good-zstd.aes", b.p, b.len);
+	b.len = 0;
+	index_archive(&b, "good-zstd-index", text, &foot, 0, 1);
+	save("good-zstd-index.aes", b.p, b.len);
+	b.len = 0;
+	n = ZSTD_compress(f, 4 << 16, zeros, 2 << 16, 19);
+	zstd_breakage("bad-zstd-bomb", f, n);
+	n = ZSTD_compress(f, 4 << 16, text, 1000, 3);
+	m = ZSTD_compress(f + n, (4 << 16) - n, text, 1000, 3);
+	zstd_breakage("bad-zstd-two-frames", f, n + m);
+	/* no content size: the frame has a window descriptor (after the
+	 * magic and the descriptor byte), set to 2^20 */
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 3);
+	n = ZSTD_compress2(cc, f, 4 << 16, text, 1000);
+	f[5] = (20 - 10) << 3;
+	zstd_breakage("bad-zstd-window", f, n);
+	codec = AE_CODEC_DEFLATE;
+	ZSTD_freeCCtx(cc);
+	free(zeros);
+	free(f);
+	free(b.p);
+}
+#endif
 
 int
 main(int argc, char **argv)
@@ -663,6 +745,20 @@ main(int argc, char **argv)
 	save("bad-header-mac.aes", b.p, b.len);
 	b.len = 0;
 
+	/* codec 2, which does not exist, and DEFLATE with zstd's 8 MiB
+	 * chunks (CRC fixed: the field is the fault) */
+	build(&b, "bad-codec", SLOT_KEY, 16, 6, (const uint8_t *)"x\n", 2,
+	    starts, 16);
+	hlen = starts[0];
+	b.p[11] = 0x20;
+	fix_crc(&b, hlen);
+	save("bad-codec.aes", b.p, b.len);
+	b.p[11] = 0;
+	b.p[12] = 23;
+	fix_crc(&b, hlen);
+	save("bad-deflate-8m-chunks.aes", b.p, b.len);
+	b.len = 0;
+
 	build(&b, "bad-wrong-passphrase", SLOT_WRONG, 16, 6,
 	    (const uint8_t *)"x\n", 2, starts, 16);
 	save("bad-wrong-passphrase.aes", b.p, b.len);
@@ -750,6 +846,10 @@ main(int argc, char **argv)
 		save("good-copy-index.aes", b.p, b.len);
 		b.len = 0;
 	}
+
+#ifdef HAVE_ZSTD
+	zstd_samples(text);
+#endif
 
 	/* What AES Crypt v3 files start with. */
 	put(&b, "AES\x03\x00\x00\x00", 7);

@@ -11,6 +11,9 @@
 #include "config.h"
 
 #include <zlib.h>
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
 
 #include "common/bytes.h"
 #include "check.h"
@@ -320,6 +323,8 @@ test_header(void)
 	struct { size_t off; uint8_t val; int want; } cases[] = {
 		{ 8, 2, AE_ENOTSUP },            /* version */
 		{ 11, 3, AE_ENOTSUP },           /* payload type */
+		{ 11, 0x20, AE_ENOTSUP },        /* codec 2 */
+		{ 11, 0x70, AE_ENOTSUP },        /* codec 7 */
 		{ 12, 15, AE_EFORMAT },          /* chunk size 32 KiB */
 		{ 12, 23, AE_EFORMAT },          /* chunk size 8 MiB */
 		{ 13, 0, AE_EFORMAT },           /* no slots */
@@ -333,6 +338,18 @@ test_header(void)
 		r = ae_header_parse(raw, h.len, &p, NULL);
 		CHECK(r == cases[i].want, "field case %zu: %d", i, r);
 	}
+	/* zstd (codec 1) allows 8 MiB chunks; 16 MiB is still too big. */
+	memcpy(raw, h.raw, h.len);
+	raw[11] = 0x10;
+	raw[12] = 23;
+	fix_crc(raw, h.len);
+	CHECK(ae_header_parse(raw, h.len, &p, NULL) == AE_OK
+	    && p.codec == AE_CODEC_ZSTD && p.chunk_log2 == 23
+	    && p.payload_type == AE_PAYLOAD_STREAM, "zstd, 8 MiB chunks");
+	raw[12] = 24;
+	fix_crc(raw, h.len);
+	CHECK(ae_header_parse(raw, h.len, &p, NULL) == AE_EFORMAT,
+	    "zstd, 16 MiB chunks");
 	/* Length field: below the minimum, above the cap, or not the
 	 * actual length. */
 	memcpy(raw, h.raw, h.len);
@@ -447,6 +464,31 @@ test_header_copy(void)
 	    "payload type 0x83 is unknown");
 }
 
+/* The coders a chunk test runs over: each DEFLATE engine, and zstd. */
+struct kind {
+	int codec, engine;
+	const char *name;
+};
+static const struct kind kinds[] = {
+	{ AE_CODEC_DEFLATE, AE_DEFLATE_ZLIB, "zlib" },
+	{ AE_CODEC_DEFLATE, AE_DEFLATE_LIBDEFLATE, "libdeflate" },
+	{ AE_CODEC_ZSTD, 0, "zstd" },
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+static int
+kind_available(const struct kind *k)
+{
+	return k->codec == AE_CODEC_ZSTD ? ae_zstd_available() :
+	    ae_deflate_available(k->engine);
+}
+
+static int
+kind_max_level(const struct kind *k)
+{
+	return k->codec == AE_CODEC_ZSTD ? 9 : ae_deflate_max_level(k->engine);
+}
+
 static void
 test_chunk(void)
 {
@@ -465,25 +507,30 @@ test_chunk(void)
 	scratch = malloc(cs);
 	for (size_t i = 0; i < cs; i++)
 		in[i] = (uint8_t)("abcabcabd"[i % 9]);
-	/* Every engine built in seals, and every engine opens what every
-	 * other sealed: the format is the engine's contract. */
-	for (int se = AE_DEFLATE_ZLIB; se <= AE_DEFLATE_LIBDEFLATE; se++)
-	for (int oe = AE_DEFLATE_ZLIB; oe <= AE_DEFLATE_LIBDEFLATE; oe++)
-	for (int level = 0; level <= ae_deflate_max_level(se); level += 3) {
-		if (!ae_deflate_available(se) || !ae_deflate_available(oe)) {
+	/* Every engine built in seals, and every engine of the same codec
+	 * opens what every other sealed: the format is the engine's
+	 * contract.  zstd has one engine. */
+	for (size_t si = 0; si < NKINDS; si++)
+	for (size_t oi = 0; oi < NKINDS; oi++)
+	for (int level = 0; level <= kind_max_level(&kinds[si]); level += 3) {
+		const struct kind *sk = &kinds[si], *ok = &kinds[oi];
+
+		if (sk->codec != ok->codec)
+			continue;
+		if (!kind_available(sk) || !kind_available(ok)) {
 			t_skipped++;
 			continue;
 		}
-		CHECK(ae_chunk_coder_init_open(&oc, cs, oe) == AE_OK,
-		    "open coder");
-		CHECK(ae_chunk_coder_init_seal(&sc, cs, se, level) == AE_OK,
-		    "seal coder %s %d", ae_deflate_name(se), level);
+		CHECK(ae_chunk_coder_init_open(&oc, cs, ok->codec, ok->engine)
+		    == AE_OK, "open coder");
+		CHECK(ae_chunk_coder_init_seal(&sc, cs, sk->codec, sk->engine,
+		    level) == AE_OK, "seal coder %s %d", sk->name, level);
 		size_t sizes[] = { 1, 2, 100, cs - 1, cs };
 		for (size_t k = 0; k < 5; k++) {
 			size_t n = sizes[k];
 			CHECK(ae_chunk_seal(&sc, &g, 3, 1, in, n, rec, &rlen)
 			    == AE_OK, "seal n=%zu", n);
-			CHECK(((rec[0] & AE_FLAG_DEFLATE) != 0) ==
+			CHECK(((rec[0] & AE_FLAG_COMPRESSED) != 0) ==
 			    (level > 0 && rlen - 21 < n), "deflate flag");
 			CHECK(rlen <= AE_RECORD_MAX(cs), "record bound");
 			r = ae_chunk_open(&oc, &g, 3, rec, rec + 5, rlen - 21,
@@ -499,7 +546,7 @@ test_chunk(void)
 			r = ae_chunk_open(&oc, &g, 3, rec, rec + 5, rlen - 21,
 			    scratch, out, &olen, NULL);
 			CHECK(r == AE_EAUTH && out[0] == 0xee, "wrong final");
-			rec[0] ^= AE_FLAG_FINAL ^ AE_FLAG_DEFLATE;
+			rec[0] ^= AE_FLAG_FINAL ^ AE_FLAG_COMPRESSED;
 			r = ae_chunk_open(&oc, &g, 3, rec, rec + 5, rlen - 21,
 			    scratch, out, &olen, NULL);
 			CHECK(r == AE_EAUTH && out[0] == 0xee,
@@ -515,40 +562,49 @@ test_chunk(void)
 		ae_chunk_coder_free(&sc);
 		ae_chunk_coder_free(&oc);
 	}
-	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_DEFLATE_ZLIB, 10)
-	    == AE_EINVAL, "zlib has no level 10");
-	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_DEFLATE_DEFAULT, -1)
-	    == AE_EINVAL, "level -1 refused");
-	CHECK(ae_chunk_coder_init_open(&oc, cs, AE_DEFLATE_DEFAULT) == AE_OK,
-	    "open coder");
+	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_CODEC_DEFLATE,
+	    AE_DEFLATE_ZLIB, 10) == AE_EINVAL, "zlib has no level 10");
+	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_CODEC_ZSTD, 0, 10)
+	    == AE_EINVAL, "zstd has no level 10");
+	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_CODEC_DEFLATE,
+	    AE_DEFLATE_DEFAULT, -1) == AE_EINVAL, "level -1 refused");
+	CHECK(ae_chunk_coder_init_seal(&sc, cs, 2, 0, 6) == AE_EINVAL,
+	    "codec 2 refused");
+	CHECK(ae_chunk_coder_init_open(&oc, cs, AE_CODEC_DEFLATE,
+	    AE_DEFLATE_DEFAULT) == AE_OK, "open coder");
 
 	/* The incompressible-data probe: random data is stored without a
 	 * full compression; random data with text spread through it (a
 	 * compressible slice among the probes) is compressed. */
-	for (int e = AE_DEFLATE_ZLIB; e <= AE_DEFLATE_LIBDEFLATE; e++) {
+	for (size_t ki = 0; ki < NKINDS; ki++) {
+		const struct kind *k = &kinds[ki];
 		uint8_t *mix = malloc(cs);
+		int e = k->engine;
 
-		if (!ae_deflate_available(e) || mix == NULL) {
+		if (!kind_available(k) || mix == NULL) {
 			free(mix);
 			continue;
 		}
-		CHECK(ae_chunk_coder_init_seal(&sc, cs, e, 6) == AE_OK,
-		    "probe coder");
+		ae_chunk_coder_free(&oc);
+		CHECK(ae_chunk_coder_init_open(&oc, cs, k->codec, e) == AE_OK,
+		    "open coder");
+		CHECK(ae_chunk_coder_init_seal(&sc, cs, k->codec, e, 6)
+		    == AE_OK, "probe coder");
 		t_fill(&seed, mix, cs);
 		CHECK(ae_chunk_seal(&sc, &g, 0, 1, mix, cs, rec, &rlen) == AE_OK
-		    && !(rec[0] & AE_FLAG_DEFLATE) && sc.probe_stored == 1,
-		    "%s: random stored on the probe's word", ae_deflate_name(e));
+		    && !(rec[0] & AE_FLAG_COMPRESSED) && sc.probe_stored == 1,
+		    "%s: random stored on the probe's word", k->name);
 		for (size_t i = cs / 2; i < cs / 2 + cs / 8; i++)
 			mix[i] = (uint8_t)("the quick brown fox "[i % 20]);
 		CHECK(ae_chunk_seal(&sc, &g, 0, 1, mix, cs, rec, &rlen) == AE_OK
-		    && (rec[0] & AE_FLAG_DEFLATE) && sc.probe_stored == 1
+		    && (rec[0] & AE_FLAG_COMPRESSED) && sc.probe_stored == 1
 		    && rlen - 21 < cs - cs / 8 + cs / 32,
 		    "%s: random with an eighth of text is compressed",
-		    ae_deflate_name(e));
+		    k->name);
 		r = ae_chunk_open(&oc, &g, 0, rec, rec + 5, rlen - 21, scratch,
 		    out, &olen, NULL);
 		CHECK(r == AE_OK && olen == cs && memcmp(out, mix, cs) == 0,
-		    "%s: the mixed chunk opens", ae_deflate_name(e));
+		    "%s: the mixed chunk opens", k->name);
 		ae_chunk_coder_free(&sc);
 		free(mix);
 	}
@@ -569,6 +625,9 @@ test_chunk(void)
 		    && fin && !def && cl == cs, "length = chunk size is fine");
 	}
 
+	ae_chunk_coder_free(&oc);
+	CHECK(ae_chunk_coder_init_open(&oc, cs, AE_CODEC_DEFLATE,
+	    AE_DEFLATE_DEFAULT) == AE_OK, "open coder");
 	/* Authenticated but breaking a rule: a key holder's DEFLATE bomb
 	 * (2 chunks of zeros in one chunk), a short non-final chunk, and an
 	 * empty final chunk after chunk 0. */
@@ -586,7 +645,7 @@ test_chunk(void)
 		CHECK(deflate(&zs, Z_FINISH) == Z_STREAM_END, "bomb deflates");
 		dl = cs - zs.avail_out;
 		deflateEnd(&zs);
-		rec[0] = AE_FLAG_FINAL | AE_FLAG_DEFLATE;
+		rec[0] = AE_FLAG_FINAL | AE_FLAG_COMPRESSED;
 		store_be32(rec + 1, (uint32_t)dl);
 		ae_chunk_nonce(0, 1, nonce);
 		ae_gcm_seal(&g, nonce, 12, rec, 5, def, dl, rec + 5, rec + 5 + dl);
@@ -671,6 +730,94 @@ build_index(uint8_t **buf, size_t *len, uint64_t tar_end)
 	ae_index_builder_free(&b);
 	return r;
 }
+
+#ifdef HAVE_ZSTD
+/* Seal body (n bytes, already zstd data) as final chunk 0 with the
+ * DEFLATE (compressed) flag, and open it with a zstd coder for 64 KiB
+ * chunks: the result of ae_chunk_open. */
+static int
+open_zstd_record(const ae_gcm_ctx *g, const uint8_t *body, size_t n,
+    struct ae_diag *d)
+{
+	const size_t cs = 65536;
+	struct ae_chunk_coder oc;
+	uint8_t nonce[12], *rec = malloc(n + 21), *out = malloc(cs);
+	uint8_t *scratch = malloc(n + 1);
+	size_t olen;
+	int r;
+
+	rec[0] = AE_FLAG_FINAL | AE_FLAG_COMPRESSED;
+	store_be32(rec + 1, (uint32_t)n);
+	ae_chunk_nonce(0, 1, nonce);
+	ae_gcm_seal(g, nonce, 12, rec, 5, body, n, rec + 5, rec + 5 + n);
+	CHECK(ae_chunk_coder_init_open(&oc, cs, AE_CODEC_ZSTD, 0) == AE_OK,
+	    "zstd open coder");
+	r = ae_chunk_open(&oc, g, 0, rec, rec + 5, n, scratch, out, &olen, d);
+	ae_chunk_coder_free(&oc);
+	free(rec);
+	free(out);
+	free(scratch);
+	return r;
+}
+
+/* What a zstd record may hold (6.4): one frame, nothing else, whose
+ * content fits a chunk and whose window is no larger than one; each
+ * rule broken by a key holder's record is refused. */
+static void
+test_zstd_rules(void)
+{
+	const size_t cs = 65536;
+	uint8_t key[32], *z = calloc(1, 4 * cs), *f = malloc(8 * cs);
+	struct ae_diag d;
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	size_t n, m;
+	ae_gcm_ctx g;
+
+	t_fill(&seed, key, 32);
+	ae_gcm_init(&g, key);
+	/* a good frame: 1000 bytes of text */
+	memcpy(z, "zstd", 4);
+	n = ZSTD_compress(f, 8 * cs, z, 1000, 3);
+	memset(&d, 0, sizeof d);
+	CHECK(open_zstd_record(&g, f, n, &d) == AE_OK, "a good zstd frame");
+	/* a bomb: two chunks of zeros in one frame */
+	n = ZSTD_compress(f, 8 * cs, z, 2 * cs, 19);
+	memset(&d, 0, sizeof d);
+	CHECK(open_zstd_record(&g, f, n, &d) == AE_EFORMAT
+	    && strstr(d.what, "zstd") != NULL, "a zstd bomb is refused");
+	/* two frames, each small */
+	n = ZSTD_compress(f, 8 * cs, z, 1000, 3);
+	m = ZSTD_compress(f + n, 8 * cs - n, z, 1000, 3);
+	CHECK(open_zstd_record(&g, f, n + m, NULL) == AE_EFORMAT,
+	    "two frames are refused");
+	/* a frame and a byte after it */
+	f[n] = 0;
+	CHECK(open_zstd_record(&g, f, n + 1, NULL) == AE_EFORMAT,
+	    "a byte after the frame is refused");
+	/* a skippable frame alone */
+	memcpy(f, "\x50\x2a\x4d\x18\x04\0\0\0abcd", 12);
+	CHECK(open_zstd_record(&g, f, 12, NULL) == AE_EFORMAT,
+	    "a skippable frame is refused");
+	/* a window larger than the chunk, declared in the frame: a frame
+	 * without its content size has a window descriptor (after the
+	 * magic and the frame header descriptor), set here to 2^20 */
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0);
+	n = ZSTD_compress2(cc, f, 8 * cs, z, 1000);
+	CHECK(!ZSTD_isError(n) && (f[4] & 0x20) == 0, "a frame with a window "
+	    "descriptor");
+	memset(&d, 0, sizeof d);
+	CHECK(open_zstd_record(&g, f, n, &d) == AE_OK, "its window fits");
+	f[5] = (20 - 10) << 3;
+	CHECK(open_zstd_record(&g, f, n, NULL) == AE_EFORMAT,
+	    "a window over the chunk size is refused");
+	/* DEFLATE data in a zstd file */
+	CHECK(open_zstd_record(&g, (const uint8_t *)"\x03\0", 2, NULL)
+	    == AE_EFORMAT, "DEFLATE data is not zstd");
+	ZSTD_freeCCtx(cc);
+	free(z);
+	free(f);
+}
+#endif
 
 static void
 test_index(void)
@@ -771,6 +918,9 @@ main(void)
 	test_header();
 	test_header_copy();
 	test_chunk();
+#ifdef HAVE_ZSTD
+	test_zstd_rules();
+#endif
 	test_index();
 	return t_finish("test_container");
 }

@@ -13,12 +13,14 @@
 
 #include "check.h"
 #include "container/format.h"
+#include "container/zstd.h"
 #include "crypto/gcm.h"
 #include "common/io.h"
 #include "pipeline/pipeline.h"
 
 static uint64_t seed = 0x9a9e;
 static const unsigned LOG2 = 16;
+static int codec = AE_CODEC_DEFLATE;    /* of every pipeline made here */
 #define CS ((size_t)1 << 16)
 
 static struct ae_pipe_params
@@ -28,6 +30,7 @@ params(const ae_gcm_ctx *g, unsigned threads)
 
 	memset(&p, 0, sizeof p);
 	p.key = g;
+	p.codec = codec;
 	p.chunk_log2 = LOG2;
 	p.level = 6;
 	p.threads = threads;
@@ -318,6 +321,14 @@ test_params(const ae_gcm_ctx *g)
 	p.chunk_log2 = 23;
 	CHECK(ae_pipe_decode(&p, &rd, &wr, &st, NULL) == AE_EINVAL,
 	    "chunk size out of range");
+	p.codec = AE_CODEC_ZSTD;        /* zstd allows 8 MiB, not 16 */
+	p.chunk_log2 = 24;
+	CHECK(ae_pipe_decode(&p, &rd, &wr, &st, NULL) == AE_EINVAL,
+	    "chunk size out of range for zstd");
+	p.codec = 2;
+	p.chunk_log2 = 16;
+	CHECK(ae_pipe_decode(&p, &rd, &wr, &st, NULL) == AE_EINVAL,
+	    "codec 2");
 	/* The memory budget caps workers at large chunks. */
 	p = params(g, 64);
 	p.chunk_log2 = 22;
@@ -337,10 +348,20 @@ main(void)
 	/* half compressible, so both record kinds occur */
 	memset(data + maxn / 2, 'z', maxn - maxn / 2);
 	test_round_trips(data, maxn);
+	if (ae_zstd_available()) {
+		/* the same with the zstd codec */
+		codec = AE_CODEC_ZSTD;
+		test_round_trips(data, maxn);
+		codec = AE_CODEC_DEFLATE;
+	}
 	t_fill(&seed, data, 50 * CS);
 	t_fill(&seed, key, 32);
 	ae_gcm_init(&g, key);
 	test_truncations(&g, data);
+	codec = AE_CODEC_ZSTD;
+	if (ae_zstd_available())
+		test_damage(&g, data);
+	codec = AE_CODEC_DEFLATE;
 	test_damage(&g, data);
 	test_writer_failure(&g, data);
 	test_interrupt(&g);

@@ -30,6 +30,19 @@ setup() {
 	cmp in.bin out2.bin
 }
 
+@test "memcheck: -e --zstd then -d, and a damaged zstd chunk, no errors, no leaks" {
+	"$AESCRYPT" --version | grep -q '^libzstd' || skip "built without zstd"
+	run "${VG[@]}" "$AESCRYPT" -e -q -j2 -k k --zstd --chunk-size 256K -o z.aes in.bin
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	run "${VG[@]}" "$AESCRYPT" -d -q -j2 -k k -o out.bin z.aes
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	cmp in.bin out.bin
+	printf '\xff' | dd of=z.aes bs=1 seek=300000 conv=notrunc status=none
+	run "${VG[@]}" "$AESCRYPT" -d -q -j2 -k k -o out2.bin z.aes
+	[ "$status" -eq 4 ] || { echo "$output" >&2; return 1; }
+	[ ! -e out2.bin ]
+}
+
 @test "memcheck: a damaged file fails cleanly, no errors, no leaks" {
 	"$AESCRYPT" -e -q -k k --chunk-size 64K -o c.aes in.bin
 	printf '\xff' | dd of=c.aes bs=1 seek=300000 conv=notrunc status=none
