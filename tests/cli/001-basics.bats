@@ -33,6 +33,12 @@ load test_helper
 @test "the tier in use is the best one available" {
 	run_aescrypt 0 --version
 	has() { grep -qw "$1" /proc/cpuinfo; }
+	# /proc/cpuinfo is the host's: under qemu-user (make check-aarch64)
+	# the binary sees the emulated CPU, which has no x86 features
+	if [ "${AE_EMULATED:-0}" = 1 ]; then
+		assert_match 'tier in use: soft-ct'
+		return
+	fi
 	if has vaes && has vpclmulqdq && has avx2 && has aes && has pclmulqdq; then
 		assert_match 'tier in use: vaes-avx2'
 	elif has aes && has pclmulqdq; then
