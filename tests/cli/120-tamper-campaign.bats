@@ -83,7 +83,7 @@ campaign() {
 	assert_match "codec: +zstd"
 	local c
 	for c in payload truncate reorder; do
-		campaign $c z.aes "$(echo "$SCALE / 4" | bc -l)"
+		campaign $c z.aes "$(awk -v s="$SCALE" 'BEGIN { print s / 4 }')"
 	done
 }
 
