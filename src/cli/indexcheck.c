@@ -103,31 +103,18 @@ static int
 ix_write(void *ctx, const uint8_t *b, size_t n)
 {
 	struct ixcheck *c = ctx;
+	uint8_t *p;
 
 	if (c->too_big || n > AE_INDEX_MAX - c->ixlen) {
 		c->too_big = 1;
 		return AE_OK;
 	}
-	if (c->ixlen + n > c->ixcap) {
-		size_t cap = c->ixcap ? c->ixcap : 65536;
-		uint8_t *p;
-
-		while (cap < c->ixlen + n)
-			cap *= 2;
-		/* not realloc: the old copy (names: plaintext) is wiped */
-		if ((p = malloc(cap)) == NULL) {
-			c->too_big = 1;
-			return AE_OK;
-		}
-		if (c->ixlen > 0)
-			memcpy(p, c->ix, c->ixlen);
-		if (c->ix != NULL) {
-			ae_wipe(c->ix, c->ixlen);
-			free(c->ix);
-		}
-		c->ix = p;
-		c->ixcap = cap;
+	if ((p = ae_wiped_grow(c->ix, c->ixlen, &c->ixcap, c->ixlen + n))
+	    == NULL) {
+		c->too_big = 1;
+		return AE_OK;
 	}
+	c->ix = p;
 	memcpy(c->ix + c->ixlen, b, n);
 	c->ixlen += n;
 	return AE_OK;
@@ -157,29 +144,16 @@ ixcheck_free(struct ixcheck *c)
 }
 
 /* Room for n more bytes of names; 0, or -1 when over the cap or out of
- * memory.  Not realloc: the old copy (names: plaintext) is wiped. */
+ * memory. */
 static int
 names_room(struct ixcheck *c, size_t n)
 {
-	size_t cap = c->ncap ? c->ncap : 65536;
 	char *p;
 
-	if (n > AE_INDEX_MAX - c->nlen)
+	if (n > AE_INDEX_MAX - c->nlen || (p = ae_wiped_grow(c->names,
+	    c->nlen, &c->ncap, c->nlen + n)) == NULL)
 		return -1;
-	if (c->nlen + n <= c->ncap)
-		return 0;
-	while (cap < c->nlen + n)
-		cap *= 2;
-	if ((p = malloc(cap)) == NULL)
-		return -1;
-	if (c->nlen > 0)
-		memcpy(p, c->names, c->nlen);
-	if (c->names != NULL) {
-		ae_wipe(c->names, c->nlen);
-		free(c->names);
-	}
 	c->names = p;
-	c->ncap = cap;
 	return 0;
 }
 

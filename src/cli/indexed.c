@@ -28,27 +28,13 @@ static int
 collect_write(void *ctx, const uint8_t *b, size_t n)
 {
 	struct collect *c = ctx;
+	uint8_t *p;
 
 	if (n > AE_INDEX_MAX - c->len)
 		return AE_ETOOBIG;
-	if (c->len + n > c->cap) {
-		size_t cap = c->cap ? c->cap : 65536;
-		uint8_t *p;
-
-		while (cap < c->len + n)
-			cap *= 2;
-		/* not realloc: the old copy (names: plaintext) is wiped */
-		if ((p = malloc(cap)) == NULL)
-			return AE_ENOMEM;
-		if (c->len > 0)
-			memcpy(p, c->buf, c->len);
-		if (c->buf != NULL) {
-			ae_wipe(c->buf, c->len);
-			free(c->buf);
-		}
-		c->buf = p;
-		c->cap = cap;
-	}
+	if ((p = ae_wiped_grow(c->buf, c->len, &c->cap, c->len + n)) == NULL)
+		return AE_ENOMEM;
+	c->buf = p;
 	memcpy(c->buf + c->len, b, n);
 	c->len += n;
 	return AE_OK;

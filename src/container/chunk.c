@@ -187,7 +187,7 @@ ae_chunk_seal(struct ae_chunk_coder *c, const ae_gcm_ctx *key, uint64_t index,
 
 int
 ae_chunk_frame(const uint8_t frame[AE_FRAME_LEN], size_t chunk_size,
-    int *final, int *deflated, size_t *ctlen, struct ae_diag *d)
+    int *final, int *compressed, size_t *ctlen, struct ae_diag *d)
 {
 	uint32_t len = load_be32(frame + 1);
 
@@ -198,7 +198,7 @@ ae_chunk_frame(const uint8_t frame[AE_FRAME_LEN], size_t chunk_size,
 		return ae_fail(d, AE_EFORMAT, AE_AT_CHUNK,
 		    "has a length over the chunk size", 0, 0);
 	*final = frame[0] & AE_FLAG_FINAL;
-	*deflated = (frame[0] & AE_FLAG_COMPRESSED) != 0;
+	*compressed = (frame[0] & AE_FLAG_COMPRESSED) != 0;
 	*ctlen = len;
 	return AE_OK;
 }
@@ -227,11 +227,11 @@ ae_chunk_open(struct ae_chunk_coder *c, const ae_gcm_ctx *key, uint64_t index,
     uint8_t *scratch, uint8_t *out, size_t *outlen, struct ae_diag *d)
 {
 	uint8_t nonce[AE_NONCE_LEN];
-	int final = 0, deflated = 0, r;
+	int final = 0, compressed = 0, r;
 	size_t len, fl = 0;
 	uint64_t t0, t1;
 
-	r = ae_chunk_frame(frame, c->chunk_size, &final, &deflated, &fl, d);
+	r = ae_chunk_frame(frame, c->chunk_size, &final, &compressed, &fl, d);
 	if (r != AE_OK || fl != ctlen) {
 		if (d != NULL)
 			d->index = index;
@@ -240,14 +240,14 @@ ae_chunk_open(struct ae_chunk_coder *c, const ae_gcm_ctx *key, uint64_t index,
 	ae_chunk_nonce(index, final, nonce);
 	t0 = now(c);
 	r = ae_gcm_open(key, nonce, sizeof nonce, frame, AE_FRAME_LEN, body,
-	    ctlen, body + ctlen, AE_TAG_LEN, deflated ? scratch : out);
+	    ctlen, body + ctlen, AE_TAG_LEN, compressed ? scratch : out);
 	t1 = now(c);
 	c->aead_ns += t1 - t0;
 	c->aead_bytes += ctlen;
 	if (r != AE_OK)
 		return ae_fail(d, AE_EAUTH, AE_AT_CHUNK,
 		    "failed authentication", index, 0);
-	if (deflated) {
+	if (compressed) {
 		long n = decompress_chunk(c, scratch, ctlen, out);
 
 		c->zip_ns += now(c) - t1;

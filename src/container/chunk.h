@@ -83,12 +83,12 @@ int ae_chunk_seal(struct ae_chunk_coder *c, const ae_gcm_ctx *key,
 int ae_chunk_looks_random(const uint8_t *in, size_t len);
 
 /*
- * Parse a frame.  Returns 0 with *final, *deflated and *ctlen set, or
+ * Parse a frame.  Returns 0 with *final, *compressed and *ctlen set, or
  * AE_EFORMAT for unknown flag bits or a length over the chunk size (so a
  * hostile length is refused before anything is read or allocated).
  */
 int ae_chunk_frame(const uint8_t frame[AE_FRAME_LEN], size_t chunk_size,
-    int *final, int *deflated, size_t *ctlen, struct ae_diag *d);
+    int *final, int *compressed, size_t *ctlen, struct ae_diag *d);
 
 /*
  * Open chunk `index` whose frame is `frame` and whose ciphertext and tag

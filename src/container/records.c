@@ -79,7 +79,7 @@ ae_records_get(struct ae_records *r, uint64_t i, const uint8_t **plain,
 {
 	uint64_t off, size;
 	size_t ctlen;
-	int final, deflated, err;
+	int final, compressed, err;
 
 	if (i >= r->records)
 		return AE_EINVAL;
@@ -99,7 +99,7 @@ ae_records_get(struct ae_records *r, uint64_t i, const uint8_t **plain,
 		return ae_fail(d, err, err == AE_ETRUNC ? AE_AT_CHUNK :
 		    AE_AT_INPUT, err == AE_ETRUNC ? "is truncated" :
 		    "reading input", i, off);
-	err = ae_chunk_frame(r->rec, r->chunk, &final, &deflated, &ctlen, d);
+	err = ae_chunk_frame(r->rec, r->chunk, &final, &compressed, &ctlen, d);
 	if (err == AE_OK && (AE_FRAME_LEN + ctlen + AE_TAG_LEN != size
 	    || (final != 0) != (i + 1 == r->records)))
 		err = ae_fail(d, AE_EFORMAT, AE_AT_CHUNK, "does not agree with "

@@ -74,3 +74,25 @@ ae_secret_free(void *p, size_t n)
 	ae_wipe(p, n);
 	free(p);
 }
+
+void *
+ae_wiped_grow(void *buf, size_t len, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap : 65536;
+	void *p;
+
+	if (need <= *cap)
+		return buf;
+	while (n < need)
+		n = n > SIZE_MAX / 2 ? need : 2 * n;
+	if ((p = malloc(n)) == NULL)
+		return NULL;
+	if (len > 0)
+		memcpy(p, buf, len);
+	if (buf != NULL) {
+		ae_wipe(buf, len);
+		free(buf);
+	}
+	*cap = n;
+	return p;
+}

@@ -40,6 +40,16 @@ void *ae_secret_alloc(size_t n);
 void ae_secret_free(void *p, size_t n);
 
 /*
+ * Grow buf, whose first len bytes are plaintext, to hold at least need
+ * bytes: a new block (its size *cap doubled, from 64 KiB, until it is
+ * enough), the len bytes copied, the old block wiped and freed (realloc
+ * would leave the old copy in freed memory).  Returns the block to use
+ * (buf itself when need <= *cap), or NULL if out of memory, with buf
+ * and *cap unchanged.
+ */
+void *ae_wiped_grow(void *buf, size_t len, size_t *cap, size_t need);
+
+/*
  * AE_DECLASSIFY(p, n): tell the constant-time checker that n bytes at p
  * are public from here on.  Used only where a secret-derived value is
  * public by design (the accept/reject bit of a tag check).  In normal

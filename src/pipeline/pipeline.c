@@ -372,7 +372,7 @@ read_records(struct pipe *pp)
 	uint64_t end = seq + pp->p->max_records;
 	struct job *j;
 	size_t got, ctlen;
-	int r, final = 0, deflated;
+	int r, final = 0, compressed;
 	uint8_t extra, *rec;
 
 	while (!final && (pp->p->max_records == 0 || seq < end)) {
@@ -397,7 +397,7 @@ read_records(struct pipe *pp)
 			    off);
 			return;
 		}
-		r = ae_chunk_frame(rec, pp->cs, &final, &deflated, &ctlen,
+		r = ae_chunk_frame(rec, pp->cs, &final, &compressed, &ctlen,
 		    &j->diag);
 		if (by_index(pp, seq) && (r != AE_OK || final != (seq + 1 ==
 		    pp->p->nrec) || AE_FRAME_LEN + ctlen + AE_TAG_LEN
