@@ -32,7 +32,9 @@
  */
 #include "config.h"
 
+#ifdef HAVE_MALLOPT
 #include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -732,7 +734,7 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	int r = AE_OK;
 	uint64_t w0 = ae_wall_ns();
 
-#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+#ifdef HAVE_MALLOPT
 	/* Every trial builds a pipeline, whose buffers glibc would take
 	 * from mmap, or give back to the system when freed, so that every
 	 * trial took page faults on them again (on this VM a third of the

@@ -8,8 +8,12 @@
 #include "config.h"
 
 #include <locale.h>
+#ifdef HAVE_MALLOPT
 #include <malloc.h>
+#endif
+#ifdef HAVE_PRCTL
 #include <sys/prctl.h>
+#endif
 #include <sys/resource.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -32,7 +36,9 @@
  * user.  Buffers of plaintext are also marked MADV_DONTDUMP where they
  * are allocated.  Memory is not locked (mlock): the chunk buffers are
  * tens of MiB, over the default RLIMIT_MEMLOCK, and keys live briefly on
- * the stack; encrypted swap is the system's answer to paging.
+ * the stack; encrypted swap is the system's answer to paging.  Where
+ * there is no prctl (not Linux), the limit alone is set, and --version
+ * says so.
  */
 static void
 no_core_dumps(void)
@@ -40,7 +46,9 @@ no_core_dumps(void)
 	struct rlimit rl = { 0, 0 };
 
 	(void)setrlimit(RLIMIT_CORE, &rl);
+#ifdef HAVE_PRCTL
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
 }
 
 /* The mode the command line chose; its exit status. */
@@ -82,7 +90,7 @@ main(int argc, char **argv)
 	int st;
 
 	no_core_dumps();
-#ifdef M_ARENA_MAX
+#ifdef HAVE_MALLOPT
 	/* One malloc arena for all threads.  glibc gives each new thread
 	 * that allocates (zlib's inflate window is allocated on first use,
 	 * in a worker) an arena that reserves 64 MiB of address space, so

@@ -25,6 +25,7 @@
 #include "container/recipient.h"
 #include "container/format.h"
 #include "crypto/gcm.h"
+#include "disk/xattr.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "pipeline/pipeline.h"
@@ -853,6 +854,12 @@ options_check(struct cmdline *c)
 		return st;
 	if ((st = check_codec(c)) != EXIT_OK)
 		return st;
+	if ((o->xattrs || o->acls) && !ae_xattr_supported()) {
+		msg_error("--%s: this build has no extended attributes "
+		    "(built with --portable, or for a system without Linux's "
+		    "xattr calls)", o->xattrs ? "xattrs" : "acls");
+		return EXIT_USAGE;
+	}
 	return check_operands(o);
 }
 

@@ -161,6 +161,83 @@ usage_all(FILE *fp)
 	    "128+N interrupted by signal N.  See aescrypt(1).\n");
 }
 
+/*
+ * The system calls this build uses, and the POSIX fallback it uses
+ * where it has not the Linux call (configure; --portable forces every
+ * fallback).  The names are what configure probes.
+ */
+static void
+version_system(void)
+{
+	static const struct { int have; const char *call, *instead; } s[] = {
+#define SYS(have, call, instead) { have, call, instead }
+#ifdef HAVE_OPENAT2
+		SYS(1, "openat2", ""),
+#else
+		SYS(0, "openat2", "a path walk with O_NOFOLLOW"),
+#endif
+#ifdef HAVE_O_TMPFILE
+		SYS(1, "O_TMPFILE", ""),
+#else
+		SYS(0, "O_TMPFILE", "temp names"),
+#endif
+#ifdef HAVE_RENAMEAT2
+		SYS(1, "renameat2", ""),
+#else
+		SYS(0, "renameat2", "linkat and unlinkat"),
+#endif
+#ifdef HAVE_GETRANDOM
+		SYS(1, "getrandom", ""),
+#elif defined(HAVE_GETENTROPY)
+		SYS(0, "getrandom", "getentropy"),
+#else
+		SYS(0, "getrandom", "/dev/urandom"),
+#endif
+#ifdef HAVE_SEEK_HOLE
+		SYS(1, "SEEK_HOLE", ""),
+#else
+		SYS(0, "SEEK_HOLE", "reading files with holes in full"),
+#endif
+#ifdef HAVE_LINUX_XATTR
+		SYS(1, "xattrs", ""),
+#else
+		SYS(0, "xattrs", "none: no xattrs or ACLs"),
+#endif
+#ifdef HAVE_PRCTL
+		SYS(1, "prctl", ""),
+#else
+		SYS(0, "prctl", "RLIMIT_CORE alone: no ptrace guard"),
+#endif
+#ifdef HAVE_MADV_DONTDUMP
+		SYS(1, "MADV_DONTDUMP", ""),
+#else
+		SYS(0, "MADV_DONTDUMP", "none: core dumps are off anyway"),
+#endif
+#ifdef HAVE_MALLOPT
+		SYS(1, "mallopt", ""),
+#else
+		SYS(0, "mallopt", "the allocator's defaults: --benchmark "
+		    "trials fault their buffers in again, and take longer"),
+#endif
+#undef SYS
+	};
+	size_t i;
+	int any = 0;
+
+	printf("system calls:");
+	for (i = 0; i < sizeof s / sizeof s[0]; i++)
+		if (s[i].have)
+			printf(" %s", s[i].call), any = 1;
+	printf("%s\n", any ? "" : " none of Linux's");
+	any = 0;
+	for (i = 0; i < sizeof s / sizeof s[0]; i++)
+		if (!s[i].have)
+			printf("%s%s: %s", any++ ? "; " : "fallbacks: ",
+			    s[i].call, s[i].instead);
+	if (any)
+		printf("\n");
+}
+
 void
 usage_version(void)
 {
@@ -190,4 +267,5 @@ usage_version(void)
 	    ae_x25519_library_version());
 	if (ae_zstd_available())
 		printf("libzstd %s\n", ae_zstd_version());
+	version_system();
 }

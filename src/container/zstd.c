@@ -57,7 +57,7 @@ wiped_alloc(void *opaque, size_t n)
 	if (n > SIZE_MAX - HEAD - align || (p = aligned_alloc(align,
 	    (n + HEAD + align - 1) / align * align)) == NULL)
 		return NULL;
-#ifdef MADV_HUGEPAGE
+#ifdef HAVE_MADV_HUGEPAGE
 	/* The window and match tables of 8 MiB chunks: huge pages spare
 	 * thousands of page faults and TLB misses (pipeline.c's job_alloc
 	 * says what that saved) */

@@ -10,6 +10,14 @@
 #define AE_X86 1
 #endif
 
+#if defined(__aarch64__) && defined(HAVE_GETAUXVAL)
+#include <sys/auxv.h>
+/* The kernel's bits (asm/hwcap.h), spelled out: the header is Linux's. */
+#define AE_HWCAP_AES (1UL << 3)
+#define AE_HWCAP_PMULL (1UL << 4)
+#define AE_ARM 1
+#endif
+
 static struct ae_cpu_features g_features;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
@@ -60,6 +68,14 @@ detect(void)
 		g_features.avx512vl = os_zmm && ((b >> 31) & 1);
 	}
 #endif
+#ifdef AE_ARM
+	{
+		unsigned long hw = getauxval(AT_HWCAP);
+
+		g_features.arm_aes = (hw & AE_HWCAP_AES) != 0;
+		g_features.arm_pmull = (hw & AE_HWCAP_PMULL) != 0;
+	}
+#endif
 }
 
 const struct ae_cpu_features *
@@ -79,6 +95,7 @@ ae_cpu_describe(char *buf, unsigned long size)
 		{ "avx2", f->avx2 }, { "vaes", f->vaes },
 		{ "vpclmulqdq", f->vpclmulqdq }, { "avx512f", f->avx512f },
 		{ "avx512bw", f->avx512bw }, { "avx512vl", f->avx512vl },
+		{ "aes", f->arm_aes }, { "pmull", f->arm_pmull },
 	};
 	size_t i, used = 0;
 

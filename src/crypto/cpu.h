@@ -2,7 +2,8 @@
  * cpu.h -- what the processor can do, read once.
  *
  * ae_cpu_features() runs CPUID (and XGETBV, to learn whether the OS saves
- * the wide vector registers) on its first call and caches the answer.
+ * the wide vector registers) on x86, or reads the kernel's HWCAP word
+ * (getauxval) on aarch64, on its first call and caches the answer.
  * That cache is the only process-wide state the core keeps; it is filled
  * under pthread_once, so any thread may call ae_cpu_features().
  */
@@ -22,10 +23,13 @@ struct ae_cpu_features {
 	unsigned avx512f : 1;   /* CPU has it and the OS saves ZMM state */
 	unsigned avx512bw : 1;
 	unsigned avx512vl : 1;
+	unsigned arm_aes : 1;   /* ARMv8 Crypto Extensions: AESE/AESMC */
+	unsigned arm_pmull : 1; /* PMULL/PMULL2 on 64-bit lanes */
 };
 
-/* Return the cached feature set.  Never NULL.  On non-x86 builds every
- * flag is 0. */
+/* Return the cached feature set.  Never NULL.  Flags of another
+ * architecture are 0, and so are all flags where the build has no way
+ * to ask (aarch64 without getauxval: see configure). */
 const struct ae_cpu_features *ae_cpu_features(void);
 
 /*

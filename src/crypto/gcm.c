@@ -159,6 +159,42 @@ vaes_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
 }
 #endif
 
+/* ---- tier 3 ---- */
+
+#ifdef HAVE_TARGET_ARMV8_CRYPTO
+static void
+arm_init(ae_gcm_ctx *c, const uint8_t key[32])
+{
+	ae_gcm_arm_init(&c->u.arm, key);
+}
+
+static void
+arm_block(const ae_gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
+{
+	ae_gcm_arm_encrypt_block(&c->u.arm, in, out);
+}
+
+static void
+arm_ghash(const ae_gcm_ctx *c, uint8_t y[16], const uint8_t *in, size_t n)
+{
+	ae_gcm_arm_ghash(&c->u.arm, y, in, n);
+}
+
+static void
+arm_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
+    uint8_t *out, size_t n)
+{
+	ae_gcm_arm_ctr32(&c->u.arm, ctr, in, out, n);
+}
+
+static void
+arm_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+    const uint8_t *in, uint8_t *out, size_t n)
+{
+	ae_gcm_arm_ctr32_ghash(&c->u.arm, ctr, y, in, out, n);
+}
+#endif
+
 static const struct ae_gcm_impl impls[AE_GCM_TIER_COUNT] = {
 	{ AE_GCM_TIER_SOFT, "soft-ct", soft_available, soft_init, soft_block,
 	  soft_ghash, soft_ctr32, soft_ctr32_ghash },
@@ -174,6 +210,13 @@ static const struct ae_gcm_impl impls[AE_GCM_TIER_COUNT] = {
 	  vaes_ghash, vaes_ctr32, vaes_ctr32_ghash },
 #else
 	{ AE_GCM_TIER_VAES, "vaes-avx2", ae_gcm_vaes_available, NULL, NULL, NULL,
+	  NULL, NULL },
+#endif
+#ifdef HAVE_TARGET_ARMV8_CRYPTO
+	{ AE_GCM_TIER_ARMV8, "aes-pmull", ae_gcm_arm_available, arm_init, arm_block,
+	  arm_ghash, arm_ctr32, arm_ctr32_ghash },
+#else
+	{ AE_GCM_TIER_ARMV8, "aes-pmull", ae_gcm_arm_available, NULL, NULL, NULL,
 	  NULL, NULL },
 #endif
 };

@@ -5,7 +5,10 @@
  *   AE_GCM_TIER_SOFT  0  portable constant-time C (bitsliced AES, ctmul GHASH)
  *   AE_GCM_TIER_NI    1  AES-NI + PCLMULQDQ, 8 blocks per step
  *   AE_GCM_TIER_VAES  2  VAES + VPCLMULQDQ on 256-bit vectors, 16 per step
+ *   AE_GCM_TIER_ARMV8 3  ARMv8 AESE/AESMC + PMULL, 8 blocks per step
  *
+ * Tiers 1-2 exist only on x86-64 and tier 3 only on aarch64, so "the
+ * best" is the highest-numbered tier this CPU can run.
  * ae_gcm_init() picks the best tier the CPU offers, unless
  * ae_gcm_force_software() was called first.  The context is allocated by the
  * caller, holds the expanded key, and is read-only after init, so one
@@ -21,11 +24,13 @@
 #include "ghash_ct.h"
 #include "gcm_ni.h"
 #include "gcm_vaes.h"
+#include "gcm_arm.h"
 
 enum ae_gcm_tier {
 	AE_GCM_TIER_SOFT = 0,
 	AE_GCM_TIER_NI = 1,
 	AE_GCM_TIER_VAES = 2,
+	AE_GCM_TIER_ARMV8 = 3,
 	AE_GCM_TIER_COUNT
 };
 
@@ -46,6 +51,7 @@ typedef struct ae_gcm_ctx {
 		} soft;
 		struct ae_gcm_ni_key ni;
 		struct ae_gcm_vaes_key vaes;
+		struct ae_gcm_arm_key arm;
 	} u;
 } ae_gcm_ctx;
 
@@ -62,7 +68,8 @@ enum ae_gcm_tier ae_gcm_default_tier(void);
 /* 1 if tier t can run on this CPU and build, else 0. */
 int ae_gcm_tier_available(enum ae_gcm_tier t);
 
-/* Short name of a tier: "soft-ct", "aesni-pclmul", "vaes-avx2". */
+/* Short name of a tier: "soft-ct", "aesni-pclmul", "vaes-avx2",
+ * "aes-pmull". */
 const char *ae_gcm_tier_name(enum ae_gcm_tier t);
 
 /*

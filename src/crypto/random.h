@@ -11,9 +11,11 @@
 #include <stddef.h>
 
 /*
- * Fill buf with n bytes from getrandom(2), blocking until the kernel's
- * pool is seeded.  Returns 0, or AE_EIO (errno set) if the kernel
- * refuses.  Never returns partial output as success.
+ * Fill buf with n bytes from getrandom(2) where the build has it, else
+ * getentropy(3) (FreeBSD, macOS, OpenBSD, glibc 2.25+), else
+ * /dev/urandom; the first two block until the kernel's pool is seeded.
+ * Returns 0, or AE_EIO (errno set) if the system refuses.  Never
+ * returns partial output as success.
  */
 int ae_random(void *buf, size_t n);
 

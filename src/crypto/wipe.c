@@ -39,7 +39,7 @@ ae_ct_equal(const void *a, const void *b, size_t n)
 void
 ae_nodump(void *p, size_t n)
 {
-#ifdef MADV_DONTDUMP
+#ifdef HAVE_MADV_DONTDUMP
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
 	uintptr_t b = ((uintptr_t)p + n) & ~(page - 1);

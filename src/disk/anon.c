@@ -18,7 +18,7 @@ ae_anon_init(struct ae_anon *a)
 int
 ae_anon_create(int dirfd)
 {
-#ifdef O_TMPFILE
+#ifdef HAVE_O_TMPFILE
 	return openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 #else
 	(void)dirfd;
@@ -30,6 +30,7 @@ ae_anon_create(int dirfd)
 int
 ae_anon_link(struct ae_anon *a, int fd, int dirfd, const char *name)
 {
+#ifdef HAVE_O_TMPFILE
 	char path[40];
 	int r;
 
@@ -53,4 +54,14 @@ ae_anon_link(struct ae_anon *a, int fd, int dirfd, const char *name)
 	else if (a->how == AE_ANON_UNKNOWN && errno != EEXIST)
 		a->how = AE_ANON_NONE;
 	return r;
+#else
+	/* AT_EMPTY_PATH and /proc/self/fd are Linux's; no nameless file
+	 * was made anyway (ae_anon_create). */
+	(void)fd;
+	(void)dirfd;
+	(void)name;
+	a->how = AE_ANON_NONE;
+	errno = EOPNOTSUPP;
+	return -1;
+#endif
 }

@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -220,16 +219,14 @@ xlist(const struct xsrc *x, char *buf, size_t n)
 {
 	char proc[64 + 256];
 
-	if (x->fd >= 0)
-		return flistxattr(x->fd, buf, n);
+	if (x->fd >= 0 || x->dirfd == AT_FDCWD)
+		return ae_xattr_list(x->fd, x->leaf, buf, n);
 	/* a symlink's own attributes: by a path through its directory's
 	 * descriptor, which stays short whatever the depth */
-	if (x->dirfd == AT_FDCWD)
-		return llistxattr(x->leaf, buf, n);
 	if (snprintf(proc, sizeof proc, "/proc/self/fd/%d/%s", x->dirfd,
 	    x->leaf) >= (int)sizeof proc)
 		return -1;
-	return llistxattr(proc, buf, n);
+	return ae_xattr_list(-1, proc, buf, n);
 }
 
 static ssize_t
@@ -237,14 +234,12 @@ xget(const struct xsrc *x, const char *name, uint8_t *buf, size_t n)
 {
 	char proc[64 + 256];
 
-	if (x->fd >= 0)
-		return fgetxattr(x->fd, name, buf, n);
-	if (x->dirfd == AT_FDCWD)
-		return lgetxattr(x->leaf, name, buf, n);
+	if (x->fd >= 0 || x->dirfd == AT_FDCWD)
+		return ae_xattr_get(x->fd, x->leaf, name, buf, n);
 	if (snprintf(proc, sizeof proc, "/proc/self/fd/%d/%s", x->dirfd,
 	    x->leaf) >= (int)sizeof proc)
 		return -1;
-	return lgetxattr(proc, name, buf, n);
+	return ae_xattr_get(-1, proc, name, buf, n);
 }
 
 /*
@@ -439,17 +434,70 @@ copy_data(struct packer *p, int fd, const char *path, uint64_t len,
 	return left;
 }
 
+/* Append the run [off, off + len) to *m (k used of *cap).  0, or -1
+ * if there are too many runs or no memory. */
+static int
+add_run(struct ae_tar_segment **m, size_t *k, size_t *cap, uint64_t off,
+    uint64_t len)
+{
+	struct ae_tar_segment *t;
+
+	if (*k + 2 > *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+
+		if (c > SPARSE_RUNS_MAX || (t = realloc(*m, c * sizeof *t)) == NULL)
+			return -1;
+		*m = t;
+		*cap = c;
+	}
+	(*m)[*k].offset = off;
+	(*m)[(*k)++].len = len;
+	return 0;
+}
+
+/*
+ * The runs found (k of them, data bytes in all) into *map and *n: a
+ * file that ends in a hole gets a last, empty run at its end, as GNU tar
+ * writes it.  0, or -1 (m freed) if there was no hole after all.
+ */
+static int
+end_runs(struct ae_tar_segment *m, size_t k, size_t cap, uint64_t data,
+    uint64_t size, struct ae_tar_segment **map, size_t *n)
+{
+	if (data == size) {
+		free(m);
+		return -1;
+	}
+	if (k == 0 || m[k - 1].offset + m[k - 1].len < size) {
+		/* add_run leaves room for one more, if it ran at all */
+		if (k + 1 > cap) {
+			struct ae_tar_segment *t = realloc(m, (k + 1) * sizeof *m);
+
+			if (t == NULL) {
+				free(m);
+				return -1;
+			}
+			m = t;
+		}
+		m[k].offset = size;
+		m[k++].len = 0;
+	}
+	*map = m;
+	*n = k;
+	return 0;
+}
+
+#ifdef HAVE_SEEK_HOLE
 /*
  * The data runs of fd (size bytes), found with SEEK_DATA and SEEK_HOLE,
- * in *map (malloc'd, the caller frees).  A file that ends in a hole
- * gets a last, empty run at its end, as GNU tar writes it.  0, or -1 if
- * it has no hole after all, the file system cannot say, or there are
- * too many runs: then it is stored whole.
+ * in *map (malloc'd, the caller frees).  0, or -1 if it has no hole
+ * after all, the file system cannot say, or there are too many runs:
+ * then it is stored whole.  Moves fd's offset.
  */
 static int
 find_holes(int fd, uint64_t size, struct ae_tar_segment **map, size_t *n)
 {
-	struct ae_tar_segment *m = NULL, *t;
+	struct ae_tar_segment *m = NULL;
 	size_t cap = 0, k = 0;
 	uint64_t off = 0, data = 0;
 	off_t d, h;
@@ -466,36 +514,69 @@ find_holes(int fd, uint64_t size, struct ae_tar_segment **map, size_t *n)
 			goto dense;
 		if ((uint64_t)h > size)
 			h = (off_t)size;
-		if (k + 2 > cap) {
-			cap = cap ? 2 * cap : 64;
-			if (cap > SPARSE_RUNS_MAX
-			    || (t = realloc(m, cap * sizeof *m)) == NULL)
-				goto dense;
-			m = t;
-		}
-		m[k].offset = (uint64_t)d;
-		m[k++].len = (uint64_t)(h - d);
+		if (add_run(&m, &k, &cap, (uint64_t)d, (uint64_t)(h - d)) != 0)
+			goto dense;
 		data += (uint64_t)(h - d);
 		off = (uint64_t)h;
 	}
-	if (data == size)
-		goto dense;     /* no hole after all */
-	if (k == 0 || m[k - 1].offset + m[k - 1].len < size) {
-		if (k + 1 > cap) {
-			if ((t = realloc(m, (k + 1) * sizeof *m)) == NULL)
-				goto dense;
-			m = t;
-		}
-		m[k].offset = size;
-		m[k++].len = 0;
-	}
-	*map = m;
-	*n = k;
-	return 0;
+	return end_runs(m, k, cap, data, size, map, n);
 dense:
 	free(m);
 	return -1;
 }
+#else
+/*
+ * Without SEEK_DATA and SEEK_HOLE (POSIX has neither; GNU tar does the
+ * same there): read the file, which st_blocks says has holes, in full,
+ * and call every all-zero 512-byte block a hole.  Zeros that were
+ * written come back as holes, which read the same.  Contract as above.
+ */
+static int
+find_holes(int fd, uint64_t size, struct ae_tar_segment **map, size_t *n)
+{
+	static const uint8_t zero[512];
+	struct ae_tar_segment *m = NULL;
+	uint8_t buf[64 * 1024];
+	size_t cap = 0, k = 0, i;
+	uint64_t off = 0, data = 0, start = 0;
+	int in_data = 0;
+	ssize_t got;
+
+	while (off < size) {
+		got = pread(fd, buf, sizeof buf, (off_t)off);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			goto dense;
+		if ((uint64_t)got > size - off)
+			got = (ssize_t)(size - off);
+		for (i = 0; i < (size_t)got; i += 512) {
+			size_t len = (size_t)got - i < 512 ? (size_t)got - i : 512;
+			int z = memcmp(buf + i, zero, len) == 0;
+
+			if (!z && !in_data) {
+				start = off + i;
+				in_data = 1;
+			} else if (z && in_data) {
+				if (add_run(&m, &k, &cap, start, off + i - start))
+					goto dense;
+				data += off + i - start;
+				in_data = 0;
+			}
+		}
+		off += (uint64_t)got;
+	}
+	if (in_data) {
+		if (add_run(&m, &k, &cap, start, size - start) != 0)
+			goto dense;
+		data += size - start;
+	}
+	return end_runs(m, k, cap, data, size, map, n);
+dense:
+	free(m);
+	return -1;
+}
+#endif
 
 /* A sparse file's data: its map, then each run; returns whether it
  * shrank (warned). */
@@ -532,9 +613,15 @@ plan_sparse(int fd, const struct stat *st, struct ae_tar_entry *e,
 {
 	size_t nmap = 0, cap, i;
 
-	if ((uint64_t)st->st_blocks * 512 >= (uint64_t)st->st_size
-	    || find_holes(fd, (uint64_t)st->st_size, map, &nmap) != 0)
+	if ((uint64_t)st->st_blocks * 512 >= (uint64_t)st->st_size)
 		return;
+	if (find_holes(fd, (uint64_t)st->st_size, map, &nmap) != 0) {
+		/* Stored whole after all (a compressing file system such as
+		 * ZFS or btrfs reports fewer blocks than bytes without a
+		 * hole): from the start, where SEEK_DATA left it elsewhere. */
+		(void)lseek(fd, 0, SEEK_SET);
+		return;
+	}
 	cap = 32 + nmap * 42;
 	if ((*mapbuf = malloc(cap + AE_TAR_BLOCK)) == NULL
 	    || (*maplen = ae_tar_sparse_map(*map, nmap, *mapbuf,

@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "anon.h"
@@ -381,8 +380,13 @@ mk_link(int dirfd, const char *tmp, void *arg)
 static int
 install_new(int dirfd, const char *tmp, const char *leaf)
 {
-	int r = renameat2(dirfd, tmp, dirfd, leaf, RENAME_NOREPLACE);
+	int r = -1;
 
+#ifdef HAVE_RENAMEAT2
+	r = renameat2(dirfd, tmp, dirfd, leaf, RENAME_NOREPLACE);
+#else
+	errno = ENOSYS;
+#endif
 	if (r != 0 && (errno == EINVAL || errno == ENOSYS)) {
 		/* No RENAME_NOREPLACE here: a link fails the same way if
 		 * the name exists. */
@@ -603,7 +607,7 @@ apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd)
 			left |= ae_xattr_kind(name) != AE_XATTR_NEVER;
 			continue;
 		}
-		if (fsetxattr(fd, name, val, len, 0) == 0)
+		if (ae_xattr_set(fd, name, val, len) == 0)
 			continue;
 		r.event = AE_DW_WARNING;
 		r.name = m->path;

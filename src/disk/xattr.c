@@ -4,8 +4,13 @@
 #include "config.h"
 #include "xattr.h"
 
+#include <errno.h>
 #include <fnmatch.h>
 #include <string.h>
+#ifdef HAVE_LINUX_XATTR
+#include <sys/types.h>
+#include <sys/xattr.h>
+#endif
 
 enum ae_xattr_kind
 ae_xattr_kind(const char *name)
@@ -48,3 +53,60 @@ ae_xattr_wanted(const struct ae_xattr_filter *f, const char *name,
 		return perms && f != NULL && f->ninclude > 0;
 	return 1;
 }
+
+#ifdef HAVE_LINUX_XATTR
+int
+ae_xattr_supported(void)
+{
+	return 1;
+}
+
+ssize_t
+ae_xattr_list(int fd, const char *path, char *buf, size_t n)
+{
+	return fd >= 0 ? flistxattr(fd, buf, n) : llistxattr(path, buf, n);
+}
+
+ssize_t
+ae_xattr_get(int fd, const char *path, const char *name, void *buf, size_t n)
+{
+	return fd >= 0 ? fgetxattr(fd, name, buf, n) :
+	    lgetxattr(path, name, buf, n);
+}
+
+int
+ae_xattr_set(int fd, const char *name, const void *val, size_t n)
+{
+	return fsetxattr(fd, name, val, n, 0);
+}
+#else
+int
+ae_xattr_supported(void)
+{
+	return 0;
+}
+
+ssize_t
+ae_xattr_list(int fd, const char *path, char *buf, size_t n)
+{
+	(void)fd, (void)path, (void)buf, (void)n;
+	errno = ENOTSUP;
+	return -1;
+}
+
+ssize_t
+ae_xattr_get(int fd, const char *path, const char *name, void *buf, size_t n)
+{
+	(void)fd, (void)path, (void)name, (void)buf, (void)n;
+	errno = ENOTSUP;
+	return -1;
+}
+
+int
+ae_xattr_set(int fd, const char *name, const void *val, size_t n)
+{
+	(void)fd, (void)name, (void)val, (void)n;
+	errno = ENOTSUP;
+	return -1;
+}
+#endif

@@ -11,6 +11,7 @@
 #define AE_DISK_XATTR_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 enum ae_xattr_kind {
 	AE_XATTR_PLAIN,         /* --xattrs: user.*, trusted.*, security.* */
@@ -44,5 +45,23 @@ struct ae_xattr_filter {
  */
 int ae_xattr_wanted(const struct ae_xattr_filter *f, const char *name,
     int restore, int perms);
+
+/*
+ * The system's attribute calls, where the build has Linux's
+ * (sys/xattr.h); elsewhere (and in a --portable build) each fails with
+ * ENOTSUP, and ae_xattr_supported() is 0, so the command face can refuse
+ * --xattrs and --acls up front.  (FreeBSD's extattr and macOS's
+ * variants are not wired in.)
+ *
+ * ae_xattr_list: the NUL-separated names of fd's attributes, or, if fd
+ * is -1, those of path itself (a symlink's own, never its target's).
+ * ae_xattr_get: one value, the same way.  ae_xattr_set: one value on
+ * fd.  As the system calls: a length, or -1 with errno.
+ */
+int ae_xattr_supported(void);
+ssize_t ae_xattr_list(int fd, const char *path, char *buf, size_t n);
+ssize_t ae_xattr_get(int fd, const char *path, const char *name, void *buf,
+    size_t n);
+int ae_xattr_set(int fd, const char *name, const void *val, size_t n);
 
 #endif

@@ -571,7 +571,7 @@ job_alloc(size_t n)
 		return aligned_alloc(ALIGN, n);
 	n = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	p = aligned_alloc(HUGE_PAGE, n);
-#ifdef MADV_HUGEPAGE
+#ifdef HAVE_MADV_HUGEPAGE
 	if (p != NULL)
 		(void)madvise(p, n, MADV_HUGEPAGE);
 #endif

@@ -158,8 +158,17 @@ flip_byte() {
 	    dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
-# has_tmpfile DIR: the file system of DIR makes files with no name.
+# build_has CALL: the build under test uses the system call CALL (as
+# named on --version's "system calls:" line), not its POSIX fallback (a
+# ./configure --portable build uses none: make check-portable).
+build_has() {
+	"$AESCRYPT" --version | grep -q "^system calls:.* $1\( \|\$\)"
+}
+
+# has_tmpfile DIR: the build makes files with no name, and the file
+# system of DIR can.
 has_tmpfile() {
+	build_has O_TMPFILE || return 1
 	/usr/bin/python3 -c 'import os,sys; os.close(os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600))' "$1" 2>/dev/null
 }
 
