@@ -49,11 +49,11 @@ _aescrypt() {
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
-	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity)
+	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity|-X|--exclude-from)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
-	--exclude|-r|--recipient)
+	--exclude|-r|--recipient|--exclude-tag|--exclude-tag-under|--exclude-tag-all)
 		return
 		;;
 	--strip-components)
@@ -104,7 +104,12 @@ _aescrypt() {
 		    -r --recipient -R --recipients-file -i --identity --gen-identity
 		    --salvage --no-index
 		    -v --verbose --dereference --exclude -T --files-from --null
+		    -X --exclude-from --exclude-vcs --exclude-caches
+		    --exclude-caches-under --exclude-caches-all --exclude-tag
+		    --exclude-tag-under --exclude-tag-all --one-file-system
 		    --keep-old-files -p --preserve-permissions --same-owner
+		    --skip-old-files --keep-newer-files --overwrite -U
+		    --unlink-first --overwrite-dir
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory

@@ -75,6 +75,15 @@ complete -c aescrypt -n '__aescrypt_mode_in c x' -s C -l directory -x -a '(__fis
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -s v -l verbose -d 'List members as they go'
 complete -c aescrypt -n '__aescrypt_mode_in c' -s h -l dereference -d 'Archive what symlinks point to'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -l exclude -x -d 'Leave out what matches a pattern'
+complete -c aescrypt -n '__aescrypt_mode_in c t x' -s X -l exclude-from -r -F -d 'Leave out what matches the patterns in a file'
+complete -c aescrypt -n '__aescrypt_mode_in c t x' -l exclude-vcs -d 'Leave out version control files (.git, CVS, ...)'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l exclude-caches -d 'Of a CACHEDIR.TAG directory, the tag alone'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l exclude-caches-under -d 'Of a CACHEDIR.TAG directory, the directory alone'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l exclude-caches-all -d 'Leave out CACHEDIR.TAG directories'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l exclude-tag -x -d 'Of a directory holding FILE, FILE alone'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l exclude-tag-under -x -d 'Of a directory holding FILE, the directory alone'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l exclude-tag-all -x -d 'Leave out directories holding FILE'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l one-file-system -d "Stay on each operand's file system"
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -s T -l files-from -r -F -d 'Paths (-c) or patterns (-t, -x) from a file'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -l null -d 'The -T list is NUL-separated'
 complete -c aescrypt -n '__aescrypt_mode_in x' -s O -l to-stdout -d 'Write member data to standard output'
@@ -89,6 +98,11 @@ complete -c aescrypt -n '__aescrypt_mode_in c x' -l xattrs-exclude -x -d 'Attrib
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l acls -d 'Keep POSIX ACLs'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -l no-acls -d 'Leave POSIX ACLs out (the default)'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l keep-old-files -d 'Do not replace existing files'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l skip-old-files -d 'Do not replace existing files, quietly'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l keep-newer-files -d 'Keep existing files as new or newer'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l overwrite -d 'Replace existing files (the default)'
+complete -c aescrypt -n '__aescrypt_mode_in x' -s U -l unlink-first -d 'Replace existing files (the default)'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l overwrite-dir -d "Replace directories' metadata (the default)"
 complete -c aescrypt -n '__aescrypt_mode_in x' -s p -l preserve-permissions -d 'Exact modes, setuid included'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l same-owner -d 'Restore owners (root only)'
 

@@ -197,6 +197,27 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 		msg_warn("%s: %s ignored", names_quote(r->name, q, sizeof q),
 		    r->why);
 		break;
+	case AE_DR_TAGGED: {
+		/* GNU tar's words (the same for any tag), and as there not
+		 * a failure: the user asked for it. */
+		size_t n = strlen(r->name);
+
+		msg_warn("%s%s: contains a cache directory tag %s; %s",
+		    names_quote(r->name, q, sizeof q), n > 0 && r->name[n - 1]
+		    == '/' ? "" : "/", r->why, r->tag == AE_DR_TAG_ALL ?
+		    "directory not dumped" : "contents not dumped");
+		break;
+	}
+	case AE_DR_OTHER_FS:
+		/* GNU tar says this with -v only */
+		if (pr->verbose != NULL) {
+			size_t n = strlen(r->name);
+
+			msg_warn("%s%s: file is on a different filesystem; not "
+			    "dumped", names_quote(r->name, q, sizeof q),
+			    n > 0 && r->name[n - 1] == '/' ? "" : "/");
+		}
+		break;
 	case AE_DR_XATTRS_LEFT:
 		msg_note("some files have extended attributes or ACLs, which "
 		    "are archived only with --xattrs and --acls");
@@ -373,7 +394,10 @@ create_producer(struct create *c, const struct opts *o)
 	dp->dirfd = c->dirfd;
 	dp->flags = (o->follow ? AE_DR_FOLLOW : 0)
 	    | (o->xattrs ? AE_DR_XATTRS : 0) | (o->acls ? AE_DR_ACLS : 0)
-	    | (o->verbose ? AE_DR_NOTE_XATTRS : 0);
+	    | (o->verbose ? AE_DR_NOTE_XATTRS : 0)
+	    | (o->one_fs ? AE_DR_ONE_FS : 0);
+	dp->tags = o->tags;
+	dp->ntags = o->ntags;
 	dp->stop = &signals_stop;
 	pr->xf.include = o->xattrs_include;
 	pr->xf.ninclude = o->nxattrs_include;

@@ -97,6 +97,13 @@ on_report(void *ctx, const struct ae_dw_report *r)
 		msg_warn("%s: %s; not extracted", names_quote(r->name, q,
 		    sizeof q), why);
 		break;
+	case AE_DW_KEPT:
+		/* as asked: not a failure (GNU tar exits 0 too) */
+		x->cur = LOST_SKIPPED;
+		if (r->why != NULL)
+			msg_warn("current %s is %s; not extracted",
+			    names_quote(r->name, q, sizeof q), r->why);
+		break;
 	case AE_DW_WARNING:
 		reason(r, why, sizeof why);
 		msg_warn("%s: %s", names_quote(r->name, q, sizeof q), why);
@@ -157,7 +164,9 @@ is_intact(void *ctx, const struct ae_tar_member *m)
 static unsigned
 writer_flags(const struct opts *o)
 {
-	return (o->keep_old ? AE_DW_KEEP_OLD : 0)
+	return (o->old_files == OLD_KEEP ? AE_DW_KEEP_OLD : 0)
+	    | (o->old_files == OLD_SKIP ? AE_DW_SKIP_OLD : 0)
+	    | (o->old_files == OLD_KEEP_NEWER ? AE_DW_KEEP_NEWER : 0)
 	    | (o->preserve ? AE_DW_PERMS : 0)
 	    | (o->same_owner && geteuid() == 0 ? AE_DW_OWNER : 0)
 	    | (o->xattrs ? AE_DW_XATTRS : 0) | (o->acls ? AE_DW_ACLS : 0)

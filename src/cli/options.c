@@ -39,7 +39,11 @@ enum {
 	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
 	OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS, OPT_NO_ACLS, OPT_GEN_IDENTITY,
 	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_XATTRS_INCLUDE,
-	OPT_XATTRS_EXCLUDE, OPT_MAX_SIZE, OPT_ZSTD
+	OPT_XATTRS_EXCLUDE, OPT_MAX_SIZE, OPT_ZSTD, OPT_EXCLUDE_VCS,
+	OPT_EXCLUDE_CACHES, OPT_EXCLUDE_CACHES_UNDER, OPT_EXCLUDE_CACHES_ALL,
+	OPT_EXCLUDE_TAG, OPT_EXCLUDE_TAG_UNDER, OPT_EXCLUDE_TAG_ALL,
+	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
+	OPT_OVERWRITE_DIR
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -183,7 +187,8 @@ opt_bench(struct cmdline *c, int key, const char *arg, char **argv)
 	return set_mode(c, 'b');
 }
 
-/* Operands, and options that list things (-r, -R, -i, --exclude, -C). */
+/* Operands, and options that list things (-r, -R, -i, --exclude, -X,
+ * the tags, -C). */
 static int
 opt_list(struct cmdline *c, int key, const char *arg, char **argv)
 {
@@ -206,6 +211,31 @@ opt_list(struct cmdline *c, int key, const char *arg, char **argv)
 		break;
 	case OPT_EXCLUDE:
 		o->exclude[o->nexclude++] = (char *)arg;
+		break;
+	case 'X':
+		o->exclude_from[o->nexclude_from++] = (char *)arg;
+		break;
+	case OPT_EXCLUDE_CACHES:
+	case OPT_EXCLUDE_CACHES_UNDER:
+	case OPT_EXCLUDE_CACHES_ALL:
+		o->tags[o->ntags].name = "CACHEDIR.TAG";
+		o->tags[o->ntags].cachedir = 1;
+		o->tags[o->ntags++].how = key == OPT_EXCLUDE_CACHES ?
+		    AE_DR_TAG_CONTENTS : key == OPT_EXCLUDE_CACHES_UNDER ?
+		    AE_DR_TAG_UNDER : AE_DR_TAG_ALL;
+		break;
+	case OPT_EXCLUDE_TAG:
+	case OPT_EXCLUDE_TAG_UNDER:
+	case OPT_EXCLUDE_TAG_ALL:
+		if (*arg == '\0' || strchr(arg, '/') != NULL)
+			return bad_value(key == OPT_EXCLUDE_TAG ? "--exclude-tag"
+			    : key == OPT_EXCLUDE_TAG_UNDER ? "--exclude-tag-under"
+			    : "--exclude-tag-all", arg, "a file name (no '/')");
+		o->tags[o->ntags].name = arg;
+		o->tags[o->ntags].cachedir = 0;
+		o->tags[o->ntags++].how = key == OPT_EXCLUDE_TAG ?
+		    AE_DR_TAG_CONTENTS : key == OPT_EXCLUDE_TAG_UNDER ?
+		    AE_DR_TAG_UNDER : AE_DR_TAG_ALL;
 		break;
 	case OPT_XATTRS_INCLUDE:
 		/* as in GNU tar, a pattern turns --xattrs on */
@@ -447,9 +477,29 @@ static const struct optdef table[] = {
 	{ "verbose", 'v', no_argument, SET(verbose, 1) },
 	{ "dereference", 'h', no_argument, CALL(opt_misc) },
 	{ "exclude", OPT_EXCLUDE, required_argument, CALL(opt_list) },
+	{ "exclude-from", 'X', required_argument, CALL(opt_list) },
+	{ "exclude-vcs", OPT_EXCLUDE_VCS, no_argument, SET(exclude_vcs, 1) },
+	{ "exclude-caches", OPT_EXCLUDE_CACHES, no_argument, CALL(opt_list) },
+	{ "exclude-caches-under", OPT_EXCLUDE_CACHES_UNDER, no_argument,
+	    CALL(opt_list) },
+	{ "exclude-caches-all", OPT_EXCLUDE_CACHES_ALL, no_argument,
+	    CALL(opt_list) },
+	{ "exclude-tag", OPT_EXCLUDE_TAG, required_argument, CALL(opt_list) },
+	{ "exclude-tag-under", OPT_EXCLUDE_TAG_UNDER, required_argument,
+	    CALL(opt_list) },
+	{ "exclude-tag-all", OPT_EXCLUDE_TAG_ALL, required_argument,
+	    CALL(opt_list) },
+	{ "one-file-system", OPT_ONE_FS, no_argument, SET(one_fs, 1) },
 	{ "files-from", 'T', required_argument, CALL(opt_string) },
 	{ "null", OPT_NULL, no_argument, SET(null_sep, 1) },
-	{ "keep-old-files", OPT_KEEP_OLD, no_argument, SET(keep_old, 1) },
+	{ "keep-old-files", OPT_KEEP_OLD, no_argument, SET(old_files, OLD_KEEP) },
+	{ "skip-old-files", OPT_SKIP_OLD, no_argument, SET(old_files, OLD_SKIP) },
+	{ "keep-newer-files", OPT_KEEP_NEWER, no_argument,
+	    SET(old_files, OLD_KEEP_NEWER) },
+	{ "overwrite", OPT_OVERWRITE, no_argument,
+	    SET(old_files, OLD_OVERWRITE) },
+	{ "unlink-first", 'U', no_argument, SET(old_files, OLD_OVERWRITE) },
+	{ "overwrite-dir", OPT_OVERWRITE_DIR, no_argument, NONE, 0, NULL },
 	{ "preserve-permissions", 'p', no_argument, SET(preserve, 1) },
 	{ "same-owner", OPT_SAME_OWNER, no_argument, SET(same_owner, 1) },
 	{ "to-stdout", 'O', no_argument, SET(to_stdout, 1) },
@@ -676,24 +726,27 @@ check_mode_options(const struct opts *o)
 	} *t, tab[] = {
 		{ "-o", "ed" }, { "-f", "ctx" }, { "-C", "cx" }, { "-v", "ctx" },
 		{ "-T", "ctx" }, { "--null", "ctx" }, { "--exclude", "ctx" },
-		{ "--keep-old-files", "x" }, { "-p", "x" },
+		{ "--keep-old-files (or another overwrite policy)", "x" }, { "-p", "x" },
 		{ "--same-owner", "x" }, { "-O", "x" },
 		{ "--strip-components", "x" }, { "--xattrs", "cx" },
 		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
 		{ "-i", "dtx" }, { "--salvage", "dtx" }, { "--no-index", "ctx" },
 		{ "--xattrs-include", "cx" }, { "--xattrs-exclude", "cx" },
-		{ "--max-size", "x" },
+		{ "--max-size", "x" }, { "-X", "ctx" }, { "--exclude-vcs", "ctx" },
+		{ "--exclude-tag or --exclude-caches", "c" },
+		{ "--one-file-system", "c" },
 		{ NULL, NULL }
 	};
 	int set[] = {
 		o->output != NULL, o->archive != NULL, o->directory != NULL,
 		o->verbose, o->files_from != NULL, o->null_sep,
-		o->nexclude > 0, o->keep_old, o->preserve, o->same_owner,
+		o->nexclude > 0, o->old_files != OLD_REPLACE, o->preserve, o->same_owner,
 		o->to_stdout, o->strip > 0, o->xattrs, o->acls,
 		o->nrecipients > 0, o->nrecipient_files > 0,
 		o->nidentity_files > 0, o->salvage, o->no_index,
 		o->nxattrs_include > 0, o->nxattrs_exclude > 0,
-		o->max_size > 0
+		o->max_size > 0, o->nexclude_from > 0, o->exclude_vcs,
+		o->ntags > 0, o->one_fs
 	};
 	int i;
 
@@ -838,6 +891,51 @@ check_codec(struct cmdline *c)
 	return EXIT_OK;
 }
 
+/*
+ * The exclusion patterns in one list: --exclude's, then each -X file's
+ * lines, then --exclude-vcs's names.  The last are GNU tar 1.34's list;
+ * as there, they match a name anywhere in a path (a file or a
+ * directory: GNU tar's trailing '/' on some is not kept).
+ */
+static int
+expand_excludes(struct opts *o)
+{
+	static const char *const vcs[] = {
+		"CVS", ".cvsignore", "RCS", "SCCS", ".git", ".gitignore",
+		".gitattributes", ".gitmodules", ".arch-ids", "{arch}",
+		"=RELEASE-ID", "=meta-update", "=update", ".bzr", ".bzrignore",
+		".bzrtags", ".hg", ".hgignore", ".hgtags", "_darcs"
+	};
+	size_t nvcs = o->exclude_vcs ? sizeof vcs / sizeof vcs[0] : 0;
+	size_t i, j, total = o->nexclude + nvcs;
+	char **t;
+	int st;
+
+	if (o->nexclude_from == 0 && nvcs == 0)
+		return EXIT_OK;
+	if ((o->exclude_text = calloc(o->nexclude_from,
+	    sizeof *o->exclude_text)) == NULL && o->nexclude_from > 0)
+		goto nomem;
+	for (i = 0; i < o->nexclude_from; i++) {
+		if ((st = namelist_read(&o->exclude_text[i], o->exclude_from[i],
+		    0, 0)) != EXIT_OK)
+			return st;
+		total += o->exclude_text[i].n;
+	}
+	if ((t = realloc(o->exclude, (total + 1) * sizeof *t)) == NULL)
+		goto nomem;
+	o->exclude = t;
+	for (i = 0; i < o->nexclude_from; i++)
+		for (j = 0; j < o->exclude_text[i].n; j++)
+			o->exclude[o->nexclude++] = o->exclude_text[i].v[j];
+	for (i = 0; i < nvcs; i++)
+		o->exclude[o->nexclude++] = (char *)vcs[i];
+	return EXIT_OK;
+nomem:
+	msg_error("out of memory");
+	return EXIT_SYSTEM;
+}
+
 int
 options_check(struct cmdline *c)
 {
@@ -853,6 +951,8 @@ options_check(struct cmdline *c)
 	    && (st = check_pairs(o)) != EXIT_OK)
 		return st;
 	if ((st = check_codec(c)) != EXIT_OK)
+		return st;
+	if ((st = expand_excludes(o)) != EXIT_OK)
 		return st;
 	if ((o->xattrs || o->acls) && !ae_xattr_supported()) {
 		msg_error("--%s: this build has no extended attributes "
@@ -891,7 +991,10 @@ options_init(struct cmdline *c, int argc)
 	o->xattrs_include = calloc(n, sizeof *o->xattrs_include);
 	o->xattrs_exclude = calloc(n, sizeof *o->xattrs_exclude);
 	c->operands0 = o->operands;
-	if (o->exclude == NULL || o->operands == NULL || o->cdirs == NULL
+	o->exclude_from = calloc(n, sizeof *o->exclude_from);
+	o->tags = calloc(n, sizeof *o->tags);
+	if (o->exclude == NULL || o->exclude_from == NULL || o->tags == NULL
+	    || o->operands == NULL || o->cdirs == NULL
 	    || o->operand_cdir == NULL || o->recipients == NULL
 	    || o->recipient_files == NULL || o->identity_files == NULL
 	    || o->xattrs_include == NULL || o->xattrs_exclude == NULL) {
@@ -906,7 +1009,15 @@ options_free(struct cmdline *c)
 {
 	struct opts *o = &c->o;
 
+	size_t i;
+
 	free(o->exclude);
+	if (o->exclude_text != NULL)
+		for (i = 0; i < o->nexclude_from; i++)
+			namelist_free(&o->exclude_text[i]);
+	free(o->exclude_text);
+	free(o->exclude_from);
+	free(o->tags);
 	free(c->operands0);
 	free(o->cdirs);
 	free(o->operand_cdir);

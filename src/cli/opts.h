@@ -8,7 +8,18 @@
 #include <stdint.h>
 
 #include "container/kdf.h"
+#include "disk/reader.h"
+#include "namelist.h"
 #include "secret.h"
+
+/* opts.old_files */
+enum {
+	OLD_REPLACE,        /* the default: a new file under the name */
+	OLD_KEEP,           /* --keep-old-files: a warning, exit 1 */
+	OLD_SKIP,           /* --skip-old-files: quietly */
+	OLD_KEEP_NEWER,     /* --keep-newer-files */
+	OLD_OVERWRITE       /* --overwrite, -U: the default, said */
+};
 
 struct opts {
 	int mode;                   /* 'e', 'd', 'c', 't', 'x', 'i' (--info),
@@ -54,12 +65,24 @@ struct opts {
 	char **xattrs_exclude;      /* --xattrs-exclude patterns */
 	size_t nxattrs_exclude;
 	int acls;                   /* --acls (-c, -x) */
-	char **exclude;             /* --exclude patterns */
+	char **exclude;             /* --exclude patterns, then, once
+	                             * options_check ran, -X's and
+	                             * --exclude-vcs's */
 	size_t nexclude;
+	char **exclude_from;        /* -X files */
+	size_t nexclude_from;
+	struct namelist *exclude_text;  /* what each -X file held */
+	int exclude_vcs;            /* --exclude-vcs */
+	struct ae_dr_tag *tags;     /* --exclude-tag*, --exclude-caches* */
+	size_t ntags;
+	int one_fs;                 /* --one-file-system */
 	const char *files_from;     /* -T */
 	size_t files_from_cdir;     /* -c: how many -C came before -T */
 	int null_sep;               /* --null: -T's list is NUL-separated */
-	int keep_old;               /* --keep-old-files */
+	int old_files;              /* what -x does with what exists: the
+	                             * last of --keep-old-files,
+	                             * --skip-old-files, --keep-newer-files,
+	                             * --overwrite, -U (OLD_*), as in GNU tar */
 	int preserve;               /* -p: modes exactly, setuid included */
 	int same_owner;             /* --same-owner (root only) */
 	int to_stdout;              /* -O: -x writes data to stdout */

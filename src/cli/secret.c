@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "container/format.h"
 #include "container/keyfile.h"
 #include "crypto/random.h"
 #include "crypto/wipe.h"
@@ -285,7 +286,13 @@ secret_keyfile_read(const char *path, uint8_t key[32])
 	st = secret_read_file(path, text, sizeof text, &len, "key file");
 	if (st == EXIT_OK && ae_keyfile_parse(text, len, key) != AE_OK) {
 		msg_error("%s: not an aescrypt key file", path);
-		msg_hint("make one with 'aescrypt --gen-key FILE'");
+		if (len >= AE_MAGIC_LEN && memcmp(text, AE_MAGIC,
+		    AE_MAGIC_LEN) == 0)
+			msg_hint("it is an aescrypt file: -k names a key file "
+			    "(tar's -k, keep old files, is --keep-old-files "
+			    "here); name the archive with -f");
+		else
+			msg_hint("make one with 'aescrypt --gen-key FILE'");
 		st = EXIT_KEY;
 	}
 	ae_wipe(text, sizeof text);

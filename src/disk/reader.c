@@ -973,13 +973,88 @@ is_loop(struct packer *p, const struct stat *st)
 	return 0;
 }
 
+/* The first bytes of a CACHEDIR.TAG that counts (the specification's
+ * fixed signature). */
+#define CACHEDIR_SIGNATURE "Signature: 8a477f597d28d172789f06886806bc55"
+
+/* Whether the directory fd holds tag t: a file of its name (of any
+ * type, as GNU tar decides), and for a cache tag, one that starts with
+ * the signature. */
+static int
+has_tag(int fd, const struct ae_dr_tag *t)
+{
+	char buf[sizeof CACHEDIR_SIGNATURE - 1];
+	struct stat st;
+	ssize_t n;
+	int tfd;
+
+	if (fstatat(fd, t->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	if (!t->cachedir)
+		return 1;
+	if (!S_ISREG(st.st_mode) || (tfd = openat(fd, t->name, O_RDONLY
+	    | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(tfd, buf, sizeof buf);
+	close(tfd);
+	return n == (ssize_t)sizeof buf && memcmp(buf, CACHEDIR_SIGNATURE,
+	    sizeof buf) == 0;
+}
+
+/* The strongest tag the directory fd holds, or NULL. */
+static const struct ae_dr_tag *
+find_tag(const struct ae_dr_params *po, int fd)
+{
+	const struct ae_dr_tag *best = NULL;
+	size_t i;
+
+	for (i = 0; i < po->ntags; i++)
+		if ((best == NULL || po->tags[i].how > best->how)
+		    && has_tag(fd, &po->tags[i]))
+			best = &po->tags[i];
+	return best;
+}
+
+/* Keep only the entry name (a tag file) of frame f. */
+static void
+keep_only(struct frame *f, const char *name)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < f->n; i++) {
+		if (k == 0 && strcmp(f->ents[i], name) == 0)
+			f->ents[k++] = f->ents[i];
+		else
+			free(f->ents[i]);
+	}
+	f->n = k;
+}
+
+/* Report that the directory at p->path holds tag (not while only
+ * measuring). */
+static void
+tagged(struct packer *p, const struct ae_dr_tag *tag)
+{
+	struct ae_dr_report r;
+
+	if (p->measuring)
+		return;
+	memset(&r, 0, sizeof r);
+	r.event = AE_DR_TAGGED;
+	r.name = p->path;
+	r.why = tag->name;
+	r.tag = tag->how;
+	report(p, &r);
+}
+
 /* The directory leaf of dirfd: its header (unless it is the operand "."
  * or "/", whose stored name is empty), then its entries, later. */
 static void
 add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
     const struct stat *st)
 {
-	int fd;
+	const struct ae_dr_tag *tag;
+	int fd, other_fs;
 
 	if (is_loop(p, st))
 		return;
@@ -987,6 +1062,16 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 	    | (p->po->flags & AE_DR_FOLLOW ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
 		warn_errno(p, p->path, "Cannot open");
+		return;
+	}
+	/* As GNU tar: a mount point below an operand is stored, and what
+	 * is in it is not; a directory with a tag, as the tag says. */
+	other_fs = (p->po->flags & AE_DR_ONE_FS) && p->depth > 0
+	    && st->st_dev != p->fr[0].dev;
+	tag = find_tag(p->po, fd);
+	if (tag != NULL && tag->how == AE_DR_TAG_ALL) {
+		tagged(p, tag);
+		close(fd);
 		return;
 	}
 	if (*name != '\0' && !p->measuring) {
@@ -1019,7 +1104,18 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 			return;
 		}
 	}
-	push_dir(p, fd, leaf, st);
+	if (other_fs || (tag != NULL && tag->how == AE_DR_TAG_UNDER)) {
+		if (other_fs && !p->measuring)
+			report_path(p, AE_DR_OTHER_FS, p->path, NULL, 0);
+		else
+			tagged(p, tag);
+		close(fd);
+		return;
+	}
+	if (push_dir(p, fd, leaf, st) == 0 && tag != NULL) {
+		tagged(p, tag);
+		keep_only(&p->fr[p->depth - 1], tag->name);
+	}
 }
 
 /* Whether path is left out by the caller's --exclude. */

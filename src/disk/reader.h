@@ -28,8 +28,29 @@ enum {
 	AE_DR_FOLLOW = 1 << 0,      /* archive what symlinks point to (-h) */
 	AE_DR_XATTRS = 1 << 1,      /* extended attributes (not system.*) */
 	AE_DR_ACLS = 1 << 2,        /* POSIX ACLs (as their xattrs) */
-	AE_DR_NOTE_XATTRS = 1 << 3  /* report once that a file has some
+	AE_DR_NOTE_XATTRS = 1 << 3, /* report once that a file has some
 	                             * the flags leave out (-v) */
+	AE_DR_ONE_FS = 1 << 4       /* do not descend into directories on
+	                             * another file system than their
+	                             * operand's (--one-file-system) */
+};
+
+/*
+ * A tag file: a directory holding one is not archived, or only in part
+ * (GNU tar's --exclude-tag*, and --exclude-caches* for CACHEDIR.TAG,
+ * https://bford.info/cachedir/).
+ */
+enum ae_dr_tag_how {
+	AE_DR_TAG_CONTENTS,     /* the directory and the tag file alone */
+	AE_DR_TAG_UNDER,        /* the directory alone */
+	AE_DR_TAG_ALL           /* nothing of it */
+};
+
+struct ae_dr_tag {
+	const char *name;       /* the tag's file name in the directory */
+	int cachedir;           /* it counts only if it starts with the
+	                         * CACHEDIR.TAG signature */
+	enum ae_dr_tag_how how;
 };
 
 enum ae_dr_event {
@@ -44,6 +65,11 @@ enum ae_dr_event {
 	AE_DR_IGNORED,      /* name is a socket, FIFO or device (why) */
 	AE_DR_XATTRS_LEFT,  /* some file has attributes the flags leave out
 	                     * (once, with AE_DR_NOTE_XATTRS) */
+	AE_DR_TAGGED,       /* directory name holds the tag file why: tag
+	                     * says what was left out (not a warning: tar
+	                     * exits 0) */
+	AE_DR_OTHER_FS,     /* directory name is on another file system
+	                     * (AE_DR_ONE_FS): stored, its contents not */
 	AE_DR_FAILED        /* the walk cannot go on: why, err */
 };
 
@@ -53,6 +79,7 @@ struct ae_dr_report {
 	const char *why;                /* a phrase, or NULL */
 	int err;                        /* errno, or 0 */
 	int self;                       /* AE_DR_SELF: which one */
+	enum ae_dr_tag_how tag;         /* AE_DR_TAGGED: what was left */
 	const struct ae_tar_entry *e;   /* AE_DR_MEMBER: the member */
 	uint64_t offset;                /* AE_DR_MEMBER: where it starts */
 };
@@ -72,6 +99,10 @@ struct ae_dr_params {
 	const struct ae_xattr_filter *xattrs;
 	/* Whether a path is left out (--exclude); optional. */
 	int (*excluded)(void *ctx, const char *path);
+	/* Tag files (ntags of them, or none); the strongest that a
+	 * directory holds decides. */
+	const struct ae_dr_tag *tags;
+	size_t ntags;
 	/* Every report; required.  A non-zero return stops the walk (as a
 	 * failed write does): the callback has said why. */
 	int (*report)(void *ctx, const struct ae_dr_report *r);

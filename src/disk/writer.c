@@ -411,10 +411,34 @@ keeps_old(const struct ae_dw *w, const struct ae_tar_member *m)
 	return NULL;
 }
 
+/* AE_DW_SKIP_OLD, AE_DW_KEEP_NEWER: whether what exists at leaf in
+ * dirfd stays (reported as AE_DW_KEPT). */
+static int
+stays(struct ae_dw *w, int dirfd, const char *leaf,
+    const struct ae_tar_member *m)
+{
+	struct stat st;
+
+	if (!(w->p.flags & (AE_DW_SKIP_OLD | AE_DW_KEEP_NEWER))
+	    || fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	if (w->p.flags & AE_DW_SKIP_OLD) {
+		report(w, AE_DW_KEPT, m, m->path, NULL, 0);
+		return 1;
+	}
+	/* as GNU tar: "newer or same age" */
+	if ((int64_t)st.st_mtim.tv_sec < m->mtime
+	    || ((int64_t)st.st_mtim.tv_sec == m->mtime
+	    && (uint32_t)st.st_mtim.tv_nsec < m->mtime_nsec))
+		return 0;
+	report(w, AE_DW_KEPT, m, m->path, "newer or same age", 0);
+	return 1;
+}
+
 /*
  * Move tmp to leaf in dirfd: over an existing file or symlink (never
- * through it), over an empty directory, or not at all if keeps_old.  0,
- * or -1 (reported, tmp removed).
+ * through it), over an empty directory, or not at all if keeps_old or
+ * stays.  0, or -1 (reported, tmp removed).
  */
 static int
 install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
@@ -423,6 +447,10 @@ install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
 	const char *keep = keeps_old(w, m);
 	int r, e;
 
+	if (stays(w, dirfd, leaf, m)) {
+		unlinkat(dirfd, tmp, 0);
+		return -1;
+	}
 	if (keep != NULL) {
 		if ((r = install_new(dirfd, tmp, leaf)) == 0)
 			return 0;

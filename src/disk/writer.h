@@ -39,8 +39,13 @@ enum {
 	AE_DW_ACLS = 1 << 4,        /* POSIX ACLs */
 	AE_DW_NOTE_XATTRS = 1 << 5, /* without the two above: report once
 	                             * that the archive has some (-v) */
-	AE_DW_NAMED_TEMPS = 1 << 6  /* never make files without a name
+	AE_DW_NAMED_TEMPS = 1 << 6, /* never make files without a name
 	                             * (O_TMPFILE); a test hook */
+	AE_DW_SKIP_OLD = 1 << 7,    /* leave what exists, quietly (tar's
+	                             * --skip-old-files): AE_DW_KEPT */
+	AE_DW_KEEP_NEWER = 1 << 8   /* leave what exists if it is as new as
+	                             * the member or newer (tar's
+	                             * --keep-newer-files): AE_DW_KEPT */
 };
 
 /* What a report is about (ae_dw_report.event). */
@@ -48,6 +53,9 @@ enum ae_dw_event {
 	AE_DW_MEMBER,       /* the member passed the name rules and is
 	                     * about to be made (for -v and progress) */
 	AE_DW_SKIPPED,      /* not made: why says why */
+	AE_DW_KEPT,         /* not made, as asked: what exists stays (why:
+	                     * NULL for AE_DW_SKIP_OLD, "newer or same age"
+	                     * for AE_DW_KEEP_NEWER); not a failure */
 	AE_DW_WARNING,      /* made, but not all as it was (an owner, a
 	                     * mode, an attribute): why says what */
 	AE_DW_ABSOLUTE,     /* a leading '/' was removed from a name

@@ -82,8 +82,10 @@ complete_words() {
 }
 
 @test "completes the archive modes" {
-	complete_words --ex
-	[ "$output" = $'--exclude\n--extract' ]
+	complete_words --ext
+	[ "$output" = --extract ]
+	complete_words --exclude-c
+	[ "$output" = $'--exclude-caches\n--exclude-caches-all\n--exclude-caches-under' ]
 	complete_words --cr
 	[ "$output" = --create ]
 }
@@ -102,8 +104,11 @@ fish_complete() {
 	fish -n "$BATS_TEST_DIRNAME/../../completions/aescrypt.fish"
 	fish_complete "aescrypt --ex"
 	[ "$output" = --extract ]
-	fish_complete "aescrypt -c --ex"
-	[ "$output" = --exclude ]
+	fish_complete "aescrypt -c --exclude-t"
+	[ "$output" = $'--exclude-tag\n--exclude-tag-all\n--exclude-tag-under' ]
+	# -c's selection options are not offered to -x
+	fish_complete "aescrypt -x --exclude-"
+	[ "$output" = $'--exclude-from\n--exclude-vcs' ]
 	fish_complete "aescrypt -e --chunk-size 2"
 	[ "$output" = $'256K\n2M' ]
 	fish_complete "aescrypt --pass"
