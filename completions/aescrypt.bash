@@ -109,7 +109,8 @@ _aescrypt() {
 		    --exclude-tag-under --exclude-tag-all --one-file-system
 		    --keep-old-files -p --preserve-permissions --same-owner
 		    --skip-old-files --keep-newer-files --overwrite -U
-		    --unlink-first --overwrite-dir
+		    --unlink-first --overwrite-dir --no-same-owner
+		    --same-permissions --no-same-permissions
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory

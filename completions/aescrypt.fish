@@ -104,7 +104,10 @@ complete -c aescrypt -n '__aescrypt_mode_in x' -l overwrite -d 'Replace existing
 complete -c aescrypt -n '__aescrypt_mode_in x' -s U -l unlink-first -d 'Replace existing files (the default)'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l overwrite-dir -d "Replace directories' metadata (the default)"
 complete -c aescrypt -n '__aescrypt_mode_in x' -s p -l preserve-permissions -d 'Exact modes, setuid included'
-complete -c aescrypt -n '__aescrypt_mode_in x' -l same-owner -d 'Restore owners (root only)'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l same-owner -d 'Restore owners (root only; its default)'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l no-same-owner -d 'As root: files belong to root'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l same-permissions -d 'Exact modes (the default for root)'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l no-same-permissions -d 'Umask, no setuid (the default for users)'
 
 # streams
 complete -c aescrypt -n '__aescrypt_mode_in e d' -s o -l output -r -F -d 'Output file'

@@ -32,7 +32,10 @@ enum ae_tar_type {
 	AE_TAR_REG = '0',
 	AE_TAR_HARDLINK = '1',
 	AE_TAR_SYMLINK = '2',
-	AE_TAR_DIR = '5'
+	AE_TAR_CHR = '3',
+	AE_TAR_BLK = '4',
+	AE_TAR_DIR = '5',
+	AE_TAR_FIFO = '6'
 };
 
 /* A run of data in a sparse member: len bytes at offset; the bytes

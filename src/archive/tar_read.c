@@ -972,6 +972,16 @@ header_ustar(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
 	m->unreadable = ov->unreadable;
 
 	t = b[F_TYPE] == '\0' ? '0' : (char)b[F_TYPE];
+	/* A device's numbers (an unreadable field reads as 0, as a
+	 * listing can still show the member) */
+	if ((t == '3' || t == '4') && ustar) {
+		if (get_number(b + F_DEVMAJOR, W_DEV, 0, &v) == 0
+		    && v <= UINT32_MAX)
+			m->devmajor = (uint32_t)v;
+		if (get_number(b + F_DEVMINOR, W_DEV, 0, &v) == 0
+		    && v <= UINT32_MAX)
+			m->devminor = (uint32_t)v;
+	}
 	/* Before POSIX, a directory was a regular member whose name ends
 	 * in '/' (GNU tar and bsdtar read it so).  GNU's dumpdir ('D') is a
 	 * directory whose data lists its contents (for incremental dumps);

@@ -47,6 +47,7 @@ struct ae_tar_member {
 	int64_t mtime;
 	uint32_t mtime_nsec;
 	char uname[256], gname[256];
+	uint32_t devmajor, devminor; /* a device ('3', '4'); else 0 */
 	uint64_t offset;            /* of its header in the tar stream */
 	uint64_t first;             /* where its headers start ('x', 'L') */
 	uint64_t end;               /* where it ends, padding included */

@@ -262,6 +262,12 @@ fill_header(const struct ae_tar_entry *e, uint8_t *ustar, struct records *r)
 	 * caller gives as e->size; the real size goes in a record. */
 	common_fields(ustar, e->type, e->mode, e->uid, e->gid,
 	    e->type == AE_TAR_REG ? e->size : 0, e->mtime);
+	/* (pax has no record for device numbers: they fit ustar's
+	 * fields or the member cannot be written) */
+	if ((e->type == AE_TAR_CHR || e->type == AE_TAR_BLK)
+	    && (put_octal(ustar + F_DEVMAJOR, W_DEV, e->devmajor) != 0
+	    || put_octal(ustar + F_DEVMINOR, W_DEV, e->devminor) != 0))
+		return AE_ETOOBIG;
 	if (!is_utf8(e->path) || (needs_link && !is_utf8(e->linkpath)))
 		add_record(r, "hdrcharset", "BINARY", 6);
 	if (sparse) {
@@ -323,7 +329,9 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 	if (e->path == NULL || e->path[0] == '\0')
 		return AE_EINVAL;
 	if (e->type != AE_TAR_REG && e->type != AE_TAR_HARDLINK
-	    && e->type != AE_TAR_SYMLINK && e->type != AE_TAR_DIR)
+	    && e->type != AE_TAR_SYMLINK && e->type != AE_TAR_DIR
+	    && e->type != AE_TAR_CHR && e->type != AE_TAR_BLK
+	    && e->type != AE_TAR_FIFO)
 		return AE_EINVAL;
 	if ((e->type == AE_TAR_HARDLINK || e->type == AE_TAR_SYMLINK)
 	    && (e->linkpath == NULL || e->linkpath[0] == '\0'))

@@ -35,6 +35,7 @@ struct ae_tar_entry {
 	uint32_t mtime_nsec;
 	const char *uname;      /* owner names, or NULL */
 	const char *gname;
+	uint32_t devmajor, devminor;    /* a device ('3', '4') */
 	/* A sparse regular file: its data runs (in order, inside size),
 	 * or NULL.  It is written in GNU's pax sparse format 1.0, which GNU
 	 * tar 1.34 and bsdtar extract with its holes (and older tars as a
@@ -55,7 +56,8 @@ struct ae_tar_entry {
  * is always enough for paths and link names of up to AE_TAR_NAME_MAX
  * bytes, and extended attributes of up to 64 KiB in all).
  * *len is a multiple of 512.  Returns 0; AE_EINVAL for an empty path, an
- * unknown type or a missing link name; AE_ETOOBIG if it does not fit.
+ * unknown type or a missing link name; AE_ETOOBIG if it does not fit
+ * (or a device's numbers do not fit ustar's 7 octal digits).
  */
 int ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
     size_t *len);

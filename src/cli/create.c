@@ -146,6 +146,8 @@ index_member(struct producer *pr, const struct ae_tar_entry *e,
 	m.uid = e->uid;
 	m.gid = e->gid;
 	m.size = e->map != NULL ? e->real_size : e->size;
+	if (e->type == AE_TAR_CHR || e->type == AE_TAR_BLK)
+		m.size = (uint64_t)e->devmajor << 32 | e->devminor;
 	m.mtime = e->mtime;
 	m.mtime_nsec = e->mtime_nsec;
 	m.path = e->path;

@@ -161,14 +161,23 @@ is_intact(void *ctx, const struct ae_tar_member *m)
 	    m->end, &seq);
 }
 
+/* As GNU tar: root restores owners and exact modes unless told not to
+ * (--no-same-owner, --no-same-permissions); anyone else gets -p only
+ * when asking, and owners never.  A file capability, the power of a
+ * setuid bit without the bit, still needs -p said and its name
+ * (--xattrs-include): root's default does not bring it. */
 static unsigned
 writer_flags(const struct opts *o)
 {
+	int root = geteuid() == 0;
+
 	return (o->old_files == OLD_KEEP ? AE_DW_KEEP_OLD : 0)
 	    | (o->old_files == OLD_SKIP ? AE_DW_SKIP_OLD : 0)
 	    | (o->old_files == OLD_KEEP_NEWER ? AE_DW_KEEP_NEWER : 0)
-	    | (o->preserve ? AE_DW_PERMS : 0)
-	    | (o->same_owner && geteuid() == 0 ? AE_DW_OWNER : 0)
+	    | (o->preserve > 0 || (o->preserve < 0 && root)
+	    ? AE_DW_PERMS : 0)
+	    | (root && o->same_owner != 0 ? AE_DW_OWNER : 0)
+	    | (o->preserve > 0 ? AE_DW_CAPS : 0)
 	    | (o->xattrs ? AE_DW_XATTRS : 0) | (o->acls ? AE_DW_ACLS : 0)
 	    | (o->verbose ? AE_DW_NOTE_XATTRS : 0);
 }
@@ -653,7 +662,7 @@ cmd_extract(const struct opts *o)
 	struct members sel;
 	int st = EXIT_OK, root;
 
-	if (o->same_owner && geteuid() != 0)
+	if (o->same_owner > 0 && geteuid() != 0)
 		msg_warn("--same-owner needs root; owners are not restored");
 	if ((root = open_root(o, &st)) < 0)
 		return st;

@@ -50,6 +50,9 @@ of_member(const struct ae_tar_member *m, struct fields *f)
 	f->uid = m->uid;
 	f->gid = m->gid;
 	f->size = m->size;
+	/* a device's entry holds its numbers in size (format 6.8) */
+	if (m->type == AE_TAR_CHR || m->type == AE_TAR_BLK)
+		f->size = (uint64_t)m->devmajor << 32 | m->devminor;
 	f->mtime = m->mtime;
 	f->nsec = m->mtime_nsec;
 	f->name[0] = m->path;

@@ -248,6 +248,12 @@ indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 	m->gid = e->gid;
 	m->size = e->size;
 	m->stored = e->size;
+	if (e->type == AE_TAR_CHR || e->type == AE_TAR_BLK) {
+		/* a device's numbers (format 6.8); it has no data */
+		m->devmajor = (uint32_t)(e->size >> 32);
+		m->devminor = (uint32_t)e->size;
+		m->size = m->stored = 0;
+	}
 	m->mtime = e->mtime;
 	m->mtime_nsec = e->mtime_nsec;
 	m->first = e->first;

@@ -83,7 +83,12 @@ print_verbose(FILE *fp, const struct ae_tar_member *m, size_t *ugswidth)
 		snprintf(group, sizeof group, "%" PRIu64, m->gid);
 		g = group;
 	}
-	snprintf(size, sizeof size, "%" PRIu64, m->size);
+	if (m->type == '3' || m->type == '4')
+		/* as tar -tv: a device's numbers where the size goes */
+		snprintf(size, sizeof size, "%" PRIu32 ",%" PRIu32,
+		    m->devmajor, m->devminor);
+	else
+		snprintf(size, sizeof size, "%" PRIu64, m->size);
 	if (localtime_r(&t, &tm) == NULL
 	    || strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm) == 0)
 		snprintf(when, sizeof when, "%lld", (long long)m->mtime);

@@ -43,7 +43,7 @@ enum {
 	OPT_EXCLUDE_CACHES, OPT_EXCLUDE_CACHES_UNDER, OPT_EXCLUDE_CACHES_ALL,
 	OPT_EXCLUDE_TAG, OPT_EXCLUDE_TAG_UNDER, OPT_EXCLUDE_TAG_ALL,
 	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
-	OPT_OVERWRITE_DIR
+	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -501,7 +501,11 @@ static const struct optdef table[] = {
 	{ "unlink-first", 'U', no_argument, SET(old_files, OLD_OVERWRITE) },
 	{ "overwrite-dir", OPT_OVERWRITE_DIR, no_argument, NONE, 0, NULL },
 	{ "preserve-permissions", 'p', no_argument, SET(preserve, 1) },
+	{ "same-permissions", OPT_SAME_PERMS, no_argument, SET(preserve, 1) },
+	{ "no-same-permissions", OPT_NO_SAME_PERMS, no_argument,
+	    SET(preserve, 0) },
 	{ "same-owner", OPT_SAME_OWNER, no_argument, SET(same_owner, 1) },
+	{ "no-same-owner", OPT_NO_SAME_OWNER, no_argument, SET(same_owner, 0) },
 	{ "to-stdout", 'O', no_argument, SET(to_stdout, 1) },
 	{ "strip-components", OPT_STRIP, required_argument, CALL(opt_number) },
 	{ "wildcards", OPT_WILDCARDS, no_argument, NONE, 0, NULL },
@@ -726,8 +730,9 @@ check_mode_options(const struct opts *o)
 	} *t, tab[] = {
 		{ "-o", "ed" }, { "-f", "ctx" }, { "-C", "cx" }, { "-v", "ctx" },
 		{ "-T", "ctx" }, { "--null", "ctx" }, { "--exclude", "ctx" },
-		{ "--keep-old-files (or another overwrite policy)", "x" }, { "-p", "x" },
-		{ "--same-owner", "x" }, { "-O", "x" },
+		{ "--keep-old-files (or another overwrite policy)", "x" },
+		{ "-p (or --no-same-permissions)", "x" },
+		{ "--same-owner (or --no-same-owner)", "x" }, { "-O", "x" },
 		{ "--strip-components", "x" }, { "--xattrs", "cx" },
 		{ "--acls", "cx" }, { "-r", "ce" }, { "-R", "ce" },
 		{ "-i", "dtx" }, { "--salvage", "dtx" }, { "--no-index", "ctx" },
@@ -740,7 +745,8 @@ check_mode_options(const struct opts *o)
 	int set[] = {
 		o->output != NULL, o->archive != NULL, o->directory != NULL,
 		o->verbose, o->files_from != NULL, o->null_sep,
-		o->nexclude > 0, o->old_files != OLD_REPLACE, o->preserve, o->same_owner,
+		o->nexclude > 0, o->old_files != OLD_REPLACE, o->preserve >= 0,
+		o->same_owner >= 0,
 		o->to_stdout, o->strip > 0, o->xattrs, o->acls,
 		o->nrecipients > 0, o->nrecipient_files > 0,
 		o->nidentity_files > 0, o->salvage, o->no_index,
@@ -981,6 +987,8 @@ options_init(struct cmdline *c, int argc)
 	o->kdf.p = AE_KDF_DEFAULT_P;
 	o->threads = default_threads();
 	o->progress = -1;
+	o->preserve = -1;
+	o->same_owner = -1;
 	o->exclude = calloc(n, sizeof *o->exclude);
 	o->operands = calloc(n, sizeof *o->operands);
 	o->cdirs = calloc(n, sizeof *o->cdirs);

@@ -83,8 +83,12 @@ struct opts {
 	                             * last of --keep-old-files,
 	                             * --skip-old-files, --keep-newer-files,
 	                             * --overwrite, -U (OLD_*), as in GNU tar */
-	int preserve;               /* -p: modes exactly, setuid included */
-	int same_owner;             /* --same-owner (root only) */
+	int preserve;               /* -p: modes exactly, setuid included;
+	                             * --no-same-permissions: 0; -1: not
+	                             * said (as root yes, as GNU tar) */
+	int same_owner;             /* --same-owner 1 (root only),
+	                             * --no-same-owner 0, -1: not said (as
+	                             * root yes, as GNU tar) */
 	int to_stdout;              /* -O: -x writes data to stdout */
 	unsigned strip;             /* --strip-components */
 	uint64_t max_size;          /* --max-size: -x skips, -O stops at a

@@ -31,6 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __GLIBC__
+#include <sys/sysmacros.h>      /* major, minor (the BSDs: sys/types.h) */
+#endif
 #include <unistd.h>
 
 #include "common/error.h"
@@ -735,6 +738,25 @@ add_symlink(struct packer *p, int dirfd, const char *leaf, const char *name,
 	emit_header(p, &e, &x);
 }
 
+/* A character or block device, or a FIFO: a header alone, as GNU tar
+ * stores them (-x makes them as root; disk/writer.h). */
+static void
+add_special(struct packer *p, int dirfd, const char *leaf, const char *name,
+    const struct stat *st)
+{
+	struct ae_tar_entry e;
+	struct xsrc x = { -1, dirfd, leaf };
+	char t = S_ISCHR(st->st_mode) ? AE_TAR_CHR : S_ISBLK(st->st_mode) ?
+	    AE_TAR_BLK : AE_TAR_FIFO;
+
+	entry_from_stat(p, &e, name, st, t);
+	if (t != AE_TAR_FIFO) {
+		e.devmajor = (uint32_t)major(st->st_rdev);
+		e.devminor = (uint32_t)minor(st->st_rdev);
+	}
+	emit_header(p, &e, &x);
+}
+
 /* ---- the walk ---- */
 
 static int
@@ -1207,11 +1229,12 @@ visit(struct packer *p, int dirfd, const char *leaf)
 		add_file(p, dirfd, leaf, name, &st);
 	else if (S_ISLNK(st.st_mode))
 		add_symlink(p, dirfd, leaf, name, &st);
+	else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+	    || S_ISFIFO(st.st_mode))
+		add_special(p, dirfd, leaf, name, &st);
 	else
-		/* As GNU tar says of sockets; FIFOs and devices are not
-		 * archived either (extraction never makes them). */
-		report_path(p, AE_DR_IGNORED, p->path, S_ISSOCK(st.st_mode) ?
-		    "socket" : S_ISFIFO(st.st_mode) ? "FIFO" : "device", 0);
+		/* As GNU tar says of sockets. */
+		report_path(p, AE_DR_IGNORED, p->path, "socket", 0);
 }
 
 /* The operand path and everything under it, depth first, in name

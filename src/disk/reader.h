@@ -7,9 +7,10 @@
  * followed or not, extended attributes, ACLs), and what happens to each
  * path comes back through a report callback; nothing here prints or
  * exits.  Problems with single files are warnings and the walk goes on
- * (a file that cannot be read, that changes while it is read; a FIFO,
- * socket or device, which is not archived), as in GNU tar, whose
- * wording the reports follow.
+ * (a file that cannot be read, that changes while it is read; a socket,
+ * which is not archived), as in GNU tar, whose wording the reports
+ * follow.  Devices and FIFOs are stored as headers, as GNU tar stores
+ * them.
  */
 #ifndef AE_DISK_READER_H
 #define AE_DISK_READER_H
@@ -62,7 +63,7 @@ enum ae_dr_event {
 	                     * removed from member names; once per prefix */
 	AE_DR_SELF,         /* name is the archive being written (self 0)
 	                     * or the one it replaces (self 1): not dumped */
-	AE_DR_IGNORED,      /* name is a socket, FIFO or device (why) */
+	AE_DR_IGNORED,      /* name is a socket (why) */
 	AE_DR_XATTRS_LEFT,  /* some file has attributes the flags leave out
 	                     * (once, with AE_DR_NOTE_XATTRS) */
 	AE_DR_TAGGED,       /* directory name holds the tag file why: tag

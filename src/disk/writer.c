@@ -18,7 +18,10 @@
  *   - A hard link must point at a regular file that this run extracted
  *     earlier, still the same inode: not /etc/passwd, not a symlink (the
  *     hardlink-to-symlink trick of CVE-2025-4330).
- *   - No device nodes, no FIFOs; setuid and setgid bits only with
+ *   - Device nodes and FIFOs are made as files are: under a temp name
+ *     in the safe parent, 0600 until their owner, mode and time are
+ *     set, then moved into place (a device only where the system lets
+ *     the caller make one: root).  Setuid and setgid bits only with
  *     AE_DW_PERMS; owners only with AE_DW_OWNER.
  *   - Directories are made 0700 and get their modes and mtimes at the
  *     end, so a read-only directory in the archive does not stop its
@@ -33,6 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __GLIBC__
+#include <sys/sysmacros.h>      /* makedev (the BSDs: sys/types.h) */
+#endif
 #include <unistd.h>
 
 #include "anon.h"
@@ -362,6 +368,23 @@ mk_symlink(int dirfd, const char *tmp, void *target)
 	return symlinkat((const char *)target, dirfd, tmp);
 }
 
+/* A device or FIFO for mk_node: S_IFCHR, S_IFBLK or S_IFIFO, and its
+ * number. */
+struct nodearg {
+	mode_t type;
+	dev_t dev;
+};
+
+static int
+mk_node(int dirfd, const char *tmp, void *arg)
+{
+	const struct nodearg *n = arg;
+
+	if (n->type == S_IFIFO)
+		return mkfifoat(dirfd, tmp, 0600);
+	return mknodat(dirfd, tmp, n->type | 0600, n->dev);
+}
+
 struct linkarg {
 	int dirfd;
 	const char *leaf;
@@ -602,7 +625,7 @@ xattr_wanted(const struct ae_dw *w, const char *name)
 		return (f & AE_DW_ACLS) != 0;
 	case AE_XATTR_PLAIN:
 		return (f & AE_DW_XATTRS) && ae_xattr_wanted(w->p.xattrs, name, 1,
-		    (f & AE_DW_PERMS) != 0);
+		    (f & AE_DW_CAPS) != 0);
 	default:
 		return 0;
 	}
@@ -852,6 +875,49 @@ extract_symlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 		made_forget(w, norm);
 }
 
+/* A character or block device ('3', '4') or a FIFO ('6'), as tar makes
+ * them: where the system refuses (a device, not as root), skipped with
+ * a warning. */
+static void
+extract_special(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
+{
+	struct nodearg n;
+	struct timespec ts[2];
+	const char *leaf;
+	char tmp[TMP_NAME];
+	int dirfd;
+
+	n.type = m->type == '3' ? S_IFCHR : m->type == '4' ? S_IFBLK : S_IFIFO;
+	n.dev = n.type == S_IFIFO ? 0 : makedev(m->devmajor, m->devminor);
+	if ((dirfd = open_parent(w, m, norm, &leaf)) < 0)
+		return;
+	if (make_temp(w, dirfd, tmp, mk_node, &n) != 0) {
+		if (errno == EPERM && n.type != S_IFIFO)
+			skip(w, m, "a device node, which only root can make");
+		else
+			skip_errno(w, m, "cannot create it");
+		return;
+	}
+	if (w->p.flags & AE_DW_OWNER) {
+		uid_t uid;
+		gid_t gid;
+
+		owner_ids(w, m, &uid, &gid);
+		if (fchownat(dirfd, tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
+			warn_errno(w, m, m->path, "cannot set its owner");
+	}
+	/* (by the temp name this run just made, in a directory opened
+	 * with no symlink in its path: nothing else can be there) */
+	if (fchmodat(dirfd, tmp, member_mode(w, m->mode), 0) != 0)
+		warn_errno(w, m, m->path, "cannot set its mode");
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_NOW;
+	ts[1] = mtime_of(m);
+	utimensat(dirfd, tmp, ts, AT_SYMLINK_NOFOLLOW);
+	if (install(w, dirfd, tmp, leaf, m) == 0)
+		made_forget(w, norm);
+}
+
 /* A hard link's target: the directory that holds it, opened with no
  * symlink in its path, and the file there, still the one this run made.
  * The directory's descriptor (the caller closes it) and *leaf, *st; or
@@ -1079,12 +1145,10 @@ ae_dw_member(struct ae_dw *w, struct ae_tar_reader *tr,
 	case AE_TAR_HARDLINK:
 		extract_hardlink(w, m, w->norm);
 		break;
-	case '3':
-	case '4':
-		skip(w, m, "a device node (never made)");
-		break;
-	case '6':
-		skip(w, m, "a FIFO (not made)");
+	case AE_TAR_CHR:
+	case AE_TAR_BLK:
+	case AE_TAR_FIFO:
+		extract_special(w, m, w->norm);
 		break;
 	default: {
 		char t[2] = { m->type >= 32 && m->type < 127 ? m->type : '?',

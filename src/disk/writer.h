@@ -43,9 +43,13 @@ enum {
 	                             * (O_TMPFILE); a test hook */
 	AE_DW_SKIP_OLD = 1 << 7,    /* leave what exists, quietly (tar's
 	                             * --skip-old-files): AE_DW_KEPT */
-	AE_DW_KEEP_NEWER = 1 << 8   /* leave what exists if it is as new as
+	AE_DW_KEEP_NEWER = 1 << 8,  /* leave what exists if it is as new as
 	                             * the member or newer (tar's
 	                             * --keep-newer-files): AE_DW_KEPT */
+	AE_DW_CAPS = 1 << 9         /* a file capability (security.
+	                             * capability) may be set when the
+	                             * xattr filter names it: the caller's
+	                             * -p, given, not root's default */
 };
 
 /* What a report is about (ae_dw_report.event). */

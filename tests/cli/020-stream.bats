@@ -289,7 +289,7 @@ rt() {
 	assert_match "hint: use --passphrase-file FILE, --passphrase-fd N"
 	[[ $output != *hunter2* ]]
 	run_aescrypt 2 -e -p hunter2
-	assert_match "-p does not apply to -e"
+	assert_match "-p \(or --no-same-permissions\) does not apply to -e"
 	run_aescrypt 2 -x --preserve-permissions=hunter2
 	assert_match "option '--preserve-permissions' does not take a value"
 }

@@ -19,7 +19,7 @@ setup_file() {
 	AE_TAR_OUT=t.tar "$GEN" > /dev/null
 	run tar -tf t.tar
 	[ "$status" -eq 0 ]
-	[ "$(echo "$output" | grep -vc 'hdrcharset')" -eq 11 ]
+	[ "$(echo "$output" | grep -vc 'hdrcharset')" -eq 14 ]
 	mkdir out
 	tar -xf t.tar -C out --preserve-permissions --no-same-owner 2> err || {
 		cat err >&2

@@ -480,14 +480,22 @@ PYEOF
 	chmod -R u+rwX src out
 }
 
-@test "owners are restored only by root with --same-owner" {
+@test "owners are restored by root, as GNU tar, unless --no-same-owner; modes exactly unless --no-same-permissions" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root"
 	mkdir -p src/d && echo x > src/d/f && ln -s f src/d/l
 	chown -h 1234:5678 src/d src/d/f src/d/l
+	chmod 4751 src/d/f
 	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes -C src d
-	mkdir plain owned
-	run_aescrypt 0 -x -f a.aes -C plain
+	mkdir plain owned default
+	run_aescrypt 0 -x --no-same-owner --no-same-permissions -f a.aes -C plain
 	[ "$(stat -c %u:%g plain/d/f)" = 0:0 ]
+	[ "$(stat -c %a plain/d/f)" = 751 ]
+	run_aescrypt 0 -x -f a.aes -C default
+	[ "$(stat -c %u:%g default/d/f)" = 1234:5678 ]
+	[ "$(stat -c %a default/d/f)" = 4751 ]
+	# GNU tar does the same with the same payload
+	mkdir gnu && "$AESCRYPT" -d a.aes | tar -x -C gnu
+	[ "$(stat -c %u:%g:%a gnu/d/f)" = 1234:5678:4751 ]
 	run_aescrypt 0 -x --same-owner -f a.aes -C owned
 	[ "$(stat -c %u:%g owned/d/f)" = 1234:5678 ]
 	[ "$(stat -c %u:%g owned/d)" = 1234:5678 ]

@@ -61,6 +61,10 @@ def cases(out):
     return {
         # names that climb out
         "dotdot": [reg("../pwned")],
+        # device nodes and a FIFO by the paths files are refused on
+        "device-paths": [device("../pwned"), link("l", out), device("l/pwned"),
+                         special("l/pwned-fifo", tarfile.FIFOTYPE),
+                         device("/abs-dev")],
         "dotdot-deep": [reg("a/../../pwned")],
         "absolute": [reg(os.path.join(out, "pwned"))],
         # a symlink out, then a file written through it

@@ -580,7 +580,9 @@ def check_index(path, key, pw, max_m, ids=()):
               and m["mode"] == t.mode and m["uid"] == t.uid and m["gid"] == t.gid
               and m["uname"] == t.uname and m["gname"] == t.gname
               and m["link"] == t.linkname and int(m["mtime"]) == int(t.mtime)
-              and (m["size"] == size or not t.isreg()))
+              and (m["size"] == size or not t.isreg())
+              and (m["size"] == (t.devmajor << 32 | t.devminor)
+                   or not (t.ischr() or t.isblk())))
         if not ok:
             raise Fail(4, "index entry %r differs from the tar member %r at %d" % (m, name, t.offset))
     # the end of the last member: where the end-of-archive blocks start

@@ -142,6 +142,14 @@ static struct ae_tar_entry entries[] = {
 	{ "dir/old", NULL, AE_TAR_REG, 0644, 0, 0, 5, -1, 0, NULL, NULL },
 	{ "dir/spaces and\nnewline", NULL, AE_TAR_REG, 0644, 0, 0, 5,
 	    1700000007, 0, NULL, NULL },
+	/* devices keep their numbers (the largest minor Linux has); a FIFO
+	 * is a header alone */
+	{ "dev/null", NULL, AE_TAR_CHR, 0666, 0, 0, 0, 1700000008, 0, "root",
+	    "root", 1, 3 },
+	{ "dev/big", NULL, AE_TAR_BLK, 0660, 0, 6, 0, 1700000009, 0, NULL,
+	    NULL, 4095, 1048575 },
+	{ "dev/fifo", NULL, AE_TAR_FIFO, 0644, 0, 0, 0, 1700000010, 0, NULL,
+	    NULL, 0, 0 },
 };
 #define NENTRIES (sizeof entries / sizeof *entries)
 
@@ -200,6 +208,9 @@ read_back(const uint8_t *arc, size_t n, int check)
 			    m.mtime_nsec);
 			CHECK(m.size == (x->type == AE_TAR_REG ? x->size : 0),
 			    "size %zu", i);
+			CHECK(m.devmajor == x->devmajor
+			    && m.devminor == x->devminor, "device %zu: %u,%u",
+			    i, m.devmajor, m.devminor);
 			if (x->linkpath != NULL)
 				CHECK(strcmp(m.linkpath, x->linkpath) == 0,
 				    "link %zu", i);
@@ -591,9 +602,14 @@ main(void)
 		CHECK(ae_tar_header(&e, hdr, sizeof hdr, &len) == AE_EINVAL,
 		    "empty path");
 		e.path = "x";
-		e.type = '3';
+		e.type = 'Z';
 		CHECK(ae_tar_header(&e, hdr, sizeof hdr, &len) == AE_EINVAL,
-		    "device type");
+		    "unknown type");
+		e.type = AE_TAR_CHR;
+		e.devmajor = 07777777 + 1;
+		CHECK(ae_tar_header(&e, hdr, sizeof hdr, &len) == AE_ETOOBIG,
+		    "device number over ustar's field");
+		e.devmajor = 0;
 		e.type = AE_TAR_SYMLINK;
 		CHECK(ae_tar_header(&e, hdr, sizeof hdr, &len) == AE_EINVAL,
 		    "symlink without target");
