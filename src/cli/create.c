@@ -31,6 +31,7 @@
 #include "msg.h"
 #include "namelist.h"
 #include "names.h"
+#include "list.h"
 #include "members.h"
 #include "progress.h"
 #include "run.h"
@@ -120,6 +121,8 @@ struct producer {
 	struct ae_chan chan;
 	struct ae_writer w;
 	FILE *verbose;              /* -v: names go here, or NULL */
+	int long_list;              /* -vv: as tar -tv lists them */
+	size_t ugswidth;            /* (-vv's column, as list_entry keeps it) */
 	const char *self_name;      /* the archive's name, for a warning */
 	struct ae_index_builder *index;     /* or NULL (--no-index) */
 	struct ae_xattr_filter xf;  /* --xattrs-include, --xattrs-exclude */
@@ -172,7 +175,9 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 		if (index_member(pr, r->e, r->offset) != 0)
 			return -1;
 		progress_member(r->e->path);
-		if (pr->verbose != NULL) {
+		if (pr->verbose != NULL && pr->long_list) {
+			list_entry(pr->verbose, r->e, &pr->ugswidth);
+		} else if (pr->verbose != NULL) {
 			names_print(pr->verbose, r->e->path);
 			fputc('\n', pr->verbose);
 		}
@@ -383,6 +388,8 @@ create_producer(struct create *c, const struct opts *o)
 	if (o->verbose)
 		pr->verbose = c->io.out.in_place
 		    && c->io.out.fd == STDOUT_FILENO ? stderr : stdout;
+	pr->long_list = o->verbose >= 2;
+	pr->ugswidth = 19;
 	if (fstat(c->io.out.fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		dp->self[dp->nself].dev = st.st_dev;
 		dp->self[dp->nself++].ino = st.st_ino;

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,38 @@ print_verbose(FILE *fp, const struct ae_tar_member *m, size_t *ugswidth)
 		names_print(fp, m->linkpath);
 	}
 	fputc('\n', fp);
+}
+
+void
+list_entry(FILE *fp, const struct ae_tar_entry *e, size_t *ugswidth)
+{
+	/* (a member holds two 64 KiB names: not on the walk's stack) */
+	struct ae_tar_member *m = malloc(sizeof *m);
+
+	if (m == NULL) {
+		names_print(fp, e->path);
+		fputc('\n', fp);
+		return;
+	}
+	m->path[0] = m->linkpath[0] = '\0';
+	memset(&m->type, 0, sizeof *m - offsetof(struct ae_tar_member, type));
+	snprintf(m->path, sizeof m->path, "%s", e->path);
+	if (e->linkpath != NULL)
+		snprintf(m->linkpath, sizeof m->linkpath, "%s", e->linkpath);
+	snprintf(m->uname, sizeof m->uname, "%s", e->uname ? e->uname : "");
+	snprintf(m->gname, sizeof m->gname, "%s", e->gname ? e->gname : "");
+	m->type = e->type;
+	m->mode = e->mode;
+	m->uid = e->uid;
+	m->gid = e->gid;
+	m->size = e->map != NULL ? e->real_size :
+	    e->type == AE_TAR_REG ? e->size : 0;
+	m->mtime = e->mtime;
+	m->mtime_nsec = e->mtime_nsec;
+	m->devmajor = e->devmajor;
+	m->devminor = e->devminor;
+	print_verbose(fp, m, ugswidth);
+	free(m);
 }
 
 int

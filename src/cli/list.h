@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "archive/tar_read.h"
+#include "archive/tar_write.h"
 #include "members.h"
 
 /*
@@ -24,5 +25,12 @@
  */
 int list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
     struct members *sel, struct ae_diag *d, int *partial);
+
+/*
+ * One `tar -tv` line for e, a member -c is writing (-cvv, as tar -cvv
+ * prints it).  *ugswidth starts at 19 and is kept between calls, so the
+ * columns line up as tar's do.
+ */
+void list_entry(FILE *fp, const struct ae_tar_entry *e, size_t *ugswidth);
 
 #endif

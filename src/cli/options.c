@@ -420,6 +420,8 @@ opt_misc(struct cmdline *c, int key, const char *arg, char **argv)
 	(void)argv;
 	if (key == 'V')
 		c->want_version = 1;
+	else if (key == 'v')
+		c->o.verbose++;     /* -vv: -c's long listing, as tar's */
 	else if (key == 'h')
 		c->h_seen = 1;  /* tar's -h (dereference) with -c; help
 		                 * otherwise */
@@ -474,7 +476,7 @@ static const struct optdef table[] = {
 	{ "benchmark", OPT_BENCH, optional_argument, CALL(opt_bench) },
 	{ "file", 'f', required_argument, CALL(opt_string) },
 	{ "directory", 'C', required_argument, CALL(opt_list) },
-	{ "verbose", 'v', no_argument, SET(verbose, 1) },
+	{ "verbose", 'v', no_argument, CALL(opt_misc) },
 	{ "dereference", 'h', no_argument, CALL(opt_misc) },
 	{ "exclude", OPT_EXCLUDE, required_argument, CALL(opt_list) },
 	{ "exclude-from", 'X', required_argument, CALL(opt_list) },

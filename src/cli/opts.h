@@ -57,7 +57,7 @@ struct opts {
 	size_t ncdirs;
 	size_t *operand_cdir;       /* -c: per operand, how many of cdirs
 	                             * were given before it (0: none) */
-	int verbose;                /* -v */
+	int verbose;                /* -v: 1; -vv: 2 (-c lists as -tv) */
 	int follow;                 /* -h with -c: dereference symlinks */
 	int xattrs;                 /* --xattrs (-c, -x) */
 	char **xattrs_include;      /* --xattrs-include patterns */

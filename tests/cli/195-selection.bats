@@ -145,3 +145,19 @@ mk_tree() {
 	run_aescrypt 2 -x -k key -f v.aes --one-file-system -C o
 	assert_match "one-file-system does not apply to -x"
 }
+
+@test "-cvv lists each member as tar -cvv does (tar -tv's long lines); -cv the names" {
+	mk_tree
+	ln -s main.c d/src/link
+	ln d/a/i d/a/hard
+	"$AESCRYPT" -c -vv -k key -f v.aes d > ours.vv
+	# (which of two hard links is stored whole follows the walk's
+	# order, name order here, directory order in GNU tar: left out)
+	tar -cvvf v.tar d | grep -v ' d/a/\(i\|hard\)' | LC_ALL=C sort > tar.vv
+	grep -v ' d/a/\(i\|hard\)' ours.vv | LC_ALL=C sort | diff -u tar.vv -
+	grep -q '^lrwxrwxrwx .* d/src/link -> main.c$' ours.vv
+	grep -q '^hrw-r--r-- .* d/a/i link to d/a/hard$\|^hrw-r--r-- .* d/a/hard link to d/a/i$' ours.vv
+	"$AESCRYPT" -c -v -k key -f v1.aes d > ours.v
+	tar -cvf v1.tar d | LC_ALL=C sort > tar.v
+	LC_ALL=C sort ours.v | diff -u tar.v -
+}
