@@ -50,7 +50,11 @@ size_t ae_tar_padding(uint64_t size);
 /*
  * Extended attribute lists (ae_tar_member.xattr, ae_tar_entry.xattr):
  * entries of a NUL-terminated name (1 to 255 bytes), a 4-byte big-endian
- * value length (at most 64 KiB) and the value.
+ * value length (at most 64 KiB) and the value.  The ACL records of pax
+ * travel in the same list under their own names: an entry named
+ * "SCHILY.acl.access", "SCHILY.acl.default" or "SCHILY.acl.ace" is that
+ * record (its text), not an attribute; "SCHILY.acl.solaris" (empty)
+ * says a Solaris 'A' header came before the member.
  *
  * Append one to *buf (malloc'd, *len used of *cap; grown as needed, but
  * never past max bytes).  0, or -1 if the name or value is out of those

@@ -453,6 +453,13 @@ pax_record(struct ae_tar_reader *r, struct overrides *ov,
 		if (xattr_add(r, key + 13, kl - 13, val, vl) != 0)
 			ov->warning = "an extended attribute that is "
 			    "too large or badly named was dropped";
+	} else if (KEY("SCHILY.acl.access") || KEY("SCHILY.acl.default")
+	    || KEY("SCHILY.acl.ace")) {
+		/* ACLs as text (GNU tar, bsdtar, star), in the same list
+		 * under their own names (tar.h) */
+		if (xattr_add(r, key, kl, val, vl) != 0)
+			ov->warning = "an ACL record that is too large was "
+			    "dropped";
 	} else if (kl > 11 && memcmp(key, "GNU.sparse.", 11) == 0) {
 		if (pax_sparse(r, ov, key + 11, kl - 11, val, vl) != 0)
 			ov->unreadable = "its GNU sparse map is "
@@ -1149,6 +1156,9 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			return 1;
 		if (e == AE_OK && (t == 'x' || t == 'X'))
 			e = header_pax_extension(r, &nx, m, size, d);
+		else if (e == AE_OK && t == 'A')
+			/* Solaris's ACL header: not read, but said (tar.h) */
+			(void)xattr_add(r, "SCHILY.acl.solaris", 18, "", 0);
 		else if (e == AE_OK && (t == 'L' || t == 'K'))
 			e = header_gnu_longname(r, &nx, m, t, size, d);
 		if (e != AE_OK)

@@ -61,7 +61,8 @@ struct ae_tar_member {
 	 * into the reader, valid until the next ae_tar_next. */
 	const struct ae_tar_segment *map;
 	size_t nmap;
-	/* Extended attributes (pax SCHILY.xattr.NAME records): nxattr
+	/* Extended attributes (pax SCHILY.xattr.NAME records) and ACL
+	 * records (tar.h: SCHILY.acl.*, under their own names): nxattr
 	 * entries in xattr_len bytes at xattr, each a NUL-terminated name,
 	 * a 4-byte big-endian value length and the value
 	 * (ae_tar_xattr_walk walks them).  Valid until the next

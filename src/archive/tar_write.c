@@ -311,7 +311,11 @@ fill_header(const struct ae_tar_entry *e, uint8_t *ustar, struct records *r)
 	    &xname, &xval, &vl)) == 1;) {
 		char key[13 + 256];
 
-		snprintf(key, sizeof key, "SCHILY.xattr.%s", xname);
+		/* an ACL's text goes as its own record (tar.h) */
+		if (strncmp(xname, "SCHILY.acl.", 11) == 0)
+			snprintf(key, sizeof key, "%s", xname);
+		else
+			snprintf(key, sizeof key, "SCHILY.xattr.%s", xname);
 		add_record(r, key, (const char *)xval, vl);
 	}
 	return w == 0 ? AE_OK : AE_EINVAL;

@@ -40,6 +40,7 @@
 #include "crypto/wipe.h"
 #include "owners.h"
 #include "path.h"
+#include "acl.h"
 #include "xattr.h"
 
 /* The tar stream is gathered here and handed on in pieces this big:
@@ -99,6 +100,7 @@ struct packer {
 	size_t xcap;
 	char xnames[65536];
 	uint8_t xval[65536];
+	char acltext[AE_ACL_MAX];   /* an ACL as SCHILY.acl.* text */
 	int noted_xattrs;           /* -v said once that some were left */
 };
 
@@ -287,7 +289,22 @@ collect_xattrs(struct packer *p, const struct xsrc *x, size_t *count)
 			warn_errno(p, p->path, what);
 			continue;
 		}
-		if (ae_tar_xattr_append(&p->xbuf, &len, &p->xcap, SIZE_MAX,
+		if (k == AE_XATTR_ACL) {
+			/* as GNU tar and bsdtar store an ACL: as text in its
+			 * own pax record, which both read back (tar.h) */
+			ssize_t tl = ae_acl_to_text(&p->owners, p->xval,
+			    (size_t)vl, p->acltext, sizeof p->acltext);
+			const char *rec = strcmp(name, "system.posix_acl_access")
+			    == 0 ? "SCHILY.acl.access" : "SCHILY.acl.default";
+
+			if (tl < 0 || ae_tar_xattr_append(&p->xbuf, &len,
+			    &p->xcap, SIZE_MAX, rec, strlen(rec),
+			    (const uint8_t *)p->acltext, (size_t)tl) != 0) {
+				warn_plain(p, p->path, "its ACL cannot be read "
+				    "or stored; not archived");
+				continue;
+			}
+		} else if (ae_tar_xattr_append(&p->xbuf, &len, &p->xcap, SIZE_MAX,
 		    name, strlen(name), p->xval, (size_t)vl) != 0) {
 			char what[320];
 

@@ -49,6 +49,7 @@
 #include "crypto/wipe.h"
 #include "owners.h"
 #include "path.h"
+#include "acl.h"
 #include "xattr.h"
 
 #define DATA_BUF (256 * 1024)
@@ -72,6 +73,10 @@ struct dirfix {
 	struct timespec mtime;
 	uid_t uid;
 	gid_t gid;
+	uint8_t *dacl;          /* its default ACL (kernel form), or NULL:
+	                         * set last, so that what is made under it
+	                         * does not inherit it (GNU tar, bsdtar) */
+	size_t dacl_len;
 };
 
 struct ae_dw {
@@ -81,6 +86,9 @@ struct ae_dw {
 	int fatal;                  /* AE_E* that ends the run, or 0 */
 	int warned_abs;
 	int noted_xattrs;
+	int noted_foreign_acl;      /* --acls: said once that an NFSv4 or
+	                             * Solaris ACL was left out */
+	uint8_t aclbuf[AE_ACL_MAX]; /* an ACL's text, as the kernel takes it */
 	uint8_t *buf;               /* DATA_BUF bytes of member data */
 	struct made *made;          /* open addressing on an FNV-1a hash */
 	size_t nmade, capmade;      /* capmade: a power of two, or 0 */
@@ -138,6 +146,14 @@ warn_errno(struct ae_dw *w, const struct ae_tar_member *m, const char *name,
     const char *what)
 {
 	report(w, AE_DW_WARNING, m, name, what, errno);
+	w->partial = 1;
+}
+
+/* A member made, but not all as it was (no errno). */
+static void
+warn_plain(struct ae_dw *w, const struct ae_tar_member *m, const char *what)
+{
+	report(w, AE_DW_WARNING, m, m->path, what, 0);
 	w->partial = 1;
 }
 
@@ -622,6 +638,7 @@ xattr_wanted(const struct ae_dw *w, const char *name)
 
 	switch (ae_xattr_kind(name)) {
 	case AE_XATTR_ACL:
+	case AE_XATTR_ACL_TEXT:
 		return (f & AE_DW_ACLS) != 0;
 	case AE_XATTR_PLAIN:
 		return (f & AE_DW_XATTRS) && ae_xattr_wanted(w->p.xattrs, name, 1,
@@ -640,7 +657,8 @@ xattr_wanted(const struct ae_dw *w, const char *name)
  * has some that are not restored.
  */
 static void
-apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd)
+apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
+    struct dirfix *later)
 {
 	unsigned f = w->p.flags;
 	const uint8_t *val;
@@ -654,9 +672,49 @@ apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd)
 	    &len) == 1) {
 		struct ae_dw_report r;
 
-		if (!xattr_wanted(w, name)) {
-			left |= ae_xattr_kind(name) != AE_XATTR_NEVER;
+		enum ae_xattr_kind k = ae_xattr_kind(name);
+
+		if (k == AE_XATTR_ACL_FOREIGN && (f & AE_DW_ACLS)) {
+			if (!w->noted_foreign_acl) {
+				warn_plain(w, m, "it has an ACL of a kind this "
+				    "system cannot apply (NFSv4 or Solaris); "
+				    "left out (said once)");
+				w->noted_foreign_acl = 1;
+			}
 			continue;
+		}
+		if (!xattr_wanted(w, name)) {
+			left |= k != AE_XATTR_NEVER;
+			continue;
+		}
+		if (k == AE_XATTR_ACL_TEXT) {
+			/* GNU tar's and bsdtar's text, into the kernel's form */
+			ssize_t bl = ae_acl_from_text(&w->owners,
+			    (const char *)val, len, w->aclbuf, sizeof w->aclbuf);
+
+			if (bl < 0) {
+				warn_plain(w, m, "its ACL is not one this system "
+				    "takes; left out");
+				continue;
+			}
+			name = strcmp(name, "SCHILY.acl.access") == 0 ?
+			    "system.posix_acl_access" : "system.posix_acl_default";
+			val = w->aclbuf;
+			len = (size_t)bl;
+		}
+		if (later != NULL
+		    && strcmp(name, "system.posix_acl_default") == 0) {
+			/* a directory's default ACL: set with its mode, at
+			 * the end (fix_dir) */
+			uint8_t *c = malloc(len ? len : 1);
+
+			if (c != NULL) {
+				memcpy(c, val, len);
+				free(later->dacl);
+				later->dacl = c;
+				later->dacl_len = len;
+				continue;
+			}
 		}
 		if (ae_xattr_set(fd, name, val, len) == 0)
 			continue;
@@ -766,7 +824,7 @@ finish_file(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 		fatal_errno(w, m);
 		return -1;
 	}
-	apply_xattrs(w, m, fd);
+	apply_xattrs(w, m, fd, NULL);
 	if (futimens(fd, ts) != 0 || fstat(fd, st) != 0) {
 		fatal_errno(w, m);
 		return -1;
@@ -996,8 +1054,10 @@ extract_hardlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	close(tdir);
 }
 
-/* Note a directory whose mode, owner and time are set at the end. */
-static void
+/* Note a directory whose mode, owner, time (and default ACL) are set
+ * at the end.  Its note, valid until the next one, or NULL (no
+ * memory: then they are not set). */
+static struct dirfix *
 dir_later(struct ae_dw *w, const struct ae_tar_member *m, const char *norm)
 {
 	struct dirfix *f;
@@ -1007,23 +1067,27 @@ dir_later(struct ae_dw *w, const struct ae_tar_member *m, const char *norm)
 		struct dirfix *t = realloc(w->dirs, cap * sizeof *t);
 
 		if (t == NULL)
-			return;
+			return NULL;
 		w->dirs = t;
 		w->capdirs = cap;
 	}
 	f = &w->dirs[w->ndirs];
 	if ((f->path = strdup(norm)) == NULL)
-		return;
+		return NULL;
 	f->seq = w->ndirs;
 	f->mode = member_mode(w, m->mode);
 	f->mtime = mtime_of(m);
 	owner_ids(w, m, &f->uid, &f->gid);
+	f->dacl = NULL;
+	f->dacl_len = 0;
 	w->ndirs++;
+	return f;
 }
 
 static void
 extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 {
+	struct dirfix *later;
 	const char *leaf;
 	struct stat st;
 	int dirfd;
@@ -1053,17 +1117,17 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 			made_forget(w, norm);
 		}
 	}
+	later = dir_later(w, m, norm);
 	if (m->nxattr > 0) {
 		/* on the directory itself, never through a symlink */
 		int fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY
 		    | O_NOFOLLOW | O_CLOEXEC);
 
 		if (fd >= 0) {
-			apply_xattrs(w, m, fd);
+			apply_xattrs(w, m, fd, later);
 			close(fd);
 		}
 	}
-	dir_later(w, m, norm);
 }
 
 /* Later directories first among the same path, so the last member of a
@@ -1094,6 +1158,9 @@ fix_dir(struct ae_dw *w, const struct dirfix *f)
 		warn_errno(w, NULL, f->path, "cannot set its owner");
 	if (fchmod(fd, f->mode) != 0 || futimens(fd, ts) != 0)
 		warn_errno(w, NULL, f->path, "cannot set its mode or time");
+	if (f->dacl != NULL && ae_xattr_set(fd, "system.posix_acl_default",
+	    f->dacl, f->dacl_len) != 0)
+		warn_errno(w, NULL, f->path, "cannot set its default ACL");
 }
 
 /* Directory modes, owners and mtimes, deepest first. */
@@ -1110,8 +1177,10 @@ fix_dirs(struct ae_dw *w)
 		if (i == 0 || strcmp(f->path, w->dirs[i - 1].path) != 0)
 			fix_dir(w, f);
 	}
-	for (i = 0; i < w->ndirs; i++)
+	for (i = 0; i < w->ndirs; i++) {
 		free(w->dirs[i].path);
+		free(w->dirs[i].dacl);
+	}
 	free(w->dirs);
 	w->dirs = NULL;
 	w->ndirs = w->capdirs = 0;

@@ -18,6 +18,11 @@ ae_xattr_kind(const char *name)
 	if (strcmp(name, "system.posix_acl_access") == 0
 	    || strcmp(name, "system.posix_acl_default") == 0)
 		return AE_XATTR_ACL;
+	if (strcmp(name, "SCHILY.acl.access") == 0
+	    || strcmp(name, "SCHILY.acl.default") == 0)
+		return AE_XATTR_ACL_TEXT;
+	if (strncmp(name, "SCHILY.acl.", 11) == 0)
+		return AE_XATTR_ACL_FOREIGN;
 	return strncmp(name, "system.", 7) == 0 ? AE_XATTR_NEVER :
 	    AE_XATTR_PLAIN;
 }

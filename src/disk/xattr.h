@@ -15,7 +15,12 @@
 
 enum ae_xattr_kind {
 	AE_XATTR_PLAIN,         /* --xattrs: user.*, trusted.*, security.* */
-	AE_XATTR_ACL,           /* --acls: system.posix_acl_{access,default} */
+	AE_XATTR_ACL,           /* --acls: system.posix_acl_{access,default}
+	                         * (how this tool stored ACLs before 0.4) */
+	AE_XATTR_ACL_TEXT,      /* --acls: SCHILY.acl.access, .default, the
+	                         * text GNU tar and bsdtar write (tar.h) */
+	AE_XATTR_ACL_FOREIGN,   /* ACLs no Linux file takes: NFSv4's
+	                         * SCHILY.acl.ace, Solaris's 'A' header */
 	AE_XATTR_NEVER          /* any other system.* (the kernel's) */
 };
 
