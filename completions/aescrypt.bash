@@ -49,7 +49,7 @@ _aescrypt() {
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
-	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity|-X|--exclude-from)
+	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity|-X|--exclude-from|-N|--newer|--after-date|--newer-mtime)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
@@ -107,6 +107,7 @@ _aescrypt() {
 		    -X --exclude-from --exclude-vcs --exclude-caches
 		    --exclude-caches-under --exclude-caches-all --exclude-tag
 		    --exclude-tag-under --exclude-tag-all --one-file-system
+		    -N --newer --after-date --newer-mtime
 		    --keep-old-files -p --preserve-permissions --same-owner
 		    --skip-old-files --keep-newer-files --overwrite -U
 		    --unlink-first --overwrite-dir --no-same-owner

@@ -215,6 +215,12 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 		    "directory not dumped" : "contents not dumped");
 		break;
 	}
+	case AE_DR_UNCHANGED:
+		/* GNU tar's words, with -v only */
+		if (pr->verbose != NULL)
+			msg_warn("%s: file is unchanged; not dumped",
+			    names_quote(r->name, q, sizeof q));
+		break;
 	case AE_DR_OTHER_FS:
 		/* GNU tar says this with -v only */
 		if (pr->verbose != NULL) {
@@ -407,6 +413,9 @@ create_producer(struct create *c, const struct opts *o)
 	    | (o->one_fs ? AE_DR_ONE_FS : 0);
 	dp->tags = o->tags;
 	dp->ntags = o->ntags;
+	dp->newer_set = o->newer_set;
+	dp->newer_mtime_only = o->newer_mtime_only;
+	dp->newer = o->newer;
 	dp->stop = &signals_stop;
 	pr->xf.include = o->xattrs_include;
 	pr->xf.ninclude = o->nxattrs_include;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "container/deflate.h"
@@ -43,7 +45,8 @@ enum {
 	OPT_EXCLUDE_CACHES, OPT_EXCLUDE_CACHES_UNDER, OPT_EXCLUDE_CACHES_ALL,
 	OPT_EXCLUDE_TAG, OPT_EXCLUDE_TAG_UNDER, OPT_EXCLUDE_TAG_ALL,
 	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
-	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER
+	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER,
+	OPT_NEWER_MTIME
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -438,6 +441,65 @@ opt_misc(struct cmdline *c, int key, const char *arg, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * -N DATE, --newer=DATE, --after-date=DATE, --newer-mtime=DATE: DATE is
+ * "@SECONDS", "YYYY-MM-DD", "YYYY-MM-DD HH:MM[:SS]" (or with a 'T'), in
+ * local time, or, as in GNU tar, a file name when it starts with '/'
+ * or '.': that file's mtime.
+ */
+static int
+opt_newer(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	static const char *const forms[] = {
+		"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
+		"%Y-%m-%dT%H:%M", "%Y-%m-%d"
+	};
+	struct opts *o = &c->o;
+	struct stat st;
+	struct tm tm;
+	size_t i;
+
+	(void)argv;
+	o->newer_set = 1;
+	o->newer_mtime_only = key == OPT_NEWER_MTIME;
+	o->newer.tv_nsec = 0;
+	if (arg[0] == '/' || arg[0] == '.') {
+		if (stat(arg, &st) != 0) {
+			msg_error("%s: %s", arg, strerror(errno));
+			msg_hint("-N takes a date, or a file whose mtime is "
+			    "the date");
+			return EXIT_USAGE;
+		}
+		o->newer = st.st_mtim;
+		return EXIT_OK;
+	}
+	if (arg[0] == '@') {
+		char *end;
+		long long s;
+
+		errno = 0;
+		s = strtoll(arg + 1, &end, 10);
+		if (errno == 0 && end != arg + 1 && *end == '\0') {
+			o->newer.tv_sec = (time_t)s;
+			return EXIT_OK;
+		}
+	}
+	for (i = 0; arg[0] != '@' && i < sizeof forms / sizeof forms[0]; i++) {
+		const char *end;
+
+		memset(&tm, 0, sizeof tm);
+		tm.tm_isdst = -1;
+		if ((end = strptime(arg, forms[i], &tm)) != NULL
+		    && *end == '\0') {
+			o->newer.tv_sec = mktime(&tm);
+			return EXIT_OK;
+		}
+	}
+	return bad_value(key == OPT_NEWER_MTIME ? "--newer-mtime" : "-N", arg,
+	    "a date: @SECONDS, YYYY-MM-DD or 'YYYY-MM-DD HH:MM[:SS]', or a "
+	    "file name starting with '/' or '.'");
+}
+
 /* Options tar users reach for that a sealed stream cannot offer. */
 static int
 opt_refuse(struct cmdline *c, int key, const char *arg, char **argv)
@@ -492,6 +554,9 @@ static const struct optdef table[] = {
 	{ "exclude-tag-all", OPT_EXCLUDE_TAG_ALL, required_argument,
 	    CALL(opt_list) },
 	{ "one-file-system", OPT_ONE_FS, no_argument, SET(one_fs, 1) },
+	{ "newer", 'N', required_argument, CALL(opt_newer) },
+	{ "after-date", 'N', required_argument, CALL(opt_newer) },
+	{ "newer-mtime", OPT_NEWER_MTIME, required_argument, CALL(opt_newer) },
 	{ "files-from", 'T', required_argument, CALL(opt_string) },
 	{ "null", OPT_NULL, no_argument, SET(null_sep, 1) },
 	{ "keep-old-files", OPT_KEEP_OLD, no_argument, SET(old_files, OLD_KEEP) },
@@ -741,7 +806,7 @@ check_mode_options(const struct opts *o)
 		{ "--xattrs-include", "cx" }, { "--xattrs-exclude", "cx" },
 		{ "--max-size", "x" }, { "-X", "ctx" }, { "--exclude-vcs", "ctx" },
 		{ "--exclude-tag or --exclude-caches", "c" },
-		{ "--one-file-system", "c" },
+		{ "--one-file-system", "c" }, { "-N (--newer)", "c" },
 		{ NULL, NULL }
 	};
 	int set[] = {
@@ -754,7 +819,7 @@ check_mode_options(const struct opts *o)
 		o->nidentity_files > 0, o->salvage, o->no_index,
 		o->nxattrs_include > 0, o->nxattrs_exclude > 0,
 		o->max_size > 0, o->nexclude_from > 0, o->exclude_vcs,
-		o->ntags > 0, o->one_fs
+		o->ntags > 0, o->one_fs, o->newer_set
 	};
 	int i;
 

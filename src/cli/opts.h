@@ -76,6 +76,9 @@ struct opts {
 	struct ae_dr_tag *tags;     /* --exclude-tag*, --exclude-caches* */
 	size_t ntags;
 	int one_fs;                 /* --one-file-system */
+	int newer_set;              /* -N, --newer, --newer-mtime */
+	int newer_mtime_only;       /* --newer-mtime */
+	struct timespec newer;
 	const char *files_from;     /* -T */
 	size_t files_from_cdir;     /* -c: how many -C came before -T */
 	int null_sep;               /* --null: -T's list is NUL-separated */

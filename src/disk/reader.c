@@ -1157,6 +1157,19 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 	}
 }
 
+/* -N: whether st is no newer than the date (then it is not dumped). */
+static int
+unchanged(const struct ae_dr_params *po, const struct stat *st)
+{
+#define LATER(a, b) ((a).tv_sec > (b).tv_sec \
+	|| ((a).tv_sec == (b).tv_sec && (a).tv_nsec > (b).tv_nsec))
+	if (!po->newer_set || S_ISDIR(st->st_mode))
+		return 0;
+	return !LATER(st->st_mtim, po->newer)
+	    && (po->newer_mtime_only || !LATER(st->st_ctim, po->newer));
+#undef LATER
+}
+
 /* Whether path is left out by the caller's --exclude. */
 static int
 excluded(const struct ae_dr_params *po, const char *path)
@@ -1225,7 +1238,7 @@ visit(struct packer *p, int dirfd, const char *leaf)
 		return;
 	}
 	if (p->measuring) {
-		if (S_ISREG(st.st_mode))
+		if (S_ISREG(st.st_mode) && !unchanged(po, &st))
 			p->measured += (uint64_t)st.st_size;
 		else if (S_ISDIR(st.st_mode))
 			add_dir(p, dirfd, leaf, "", &st);
@@ -1240,6 +1253,10 @@ visit(struct packer *p, int dirfd, const char *leaf)
 	}
 	if (*name == '\0' || strlen(name) > AE_TAR_NAME_MAX) {
 		warn_plain(p, p->path, "no usable member name; not dumped");
+		return;
+	}
+	if (unchanged(po, &st)) {
+		report_path(p, AE_DR_UNCHANGED, p->path, NULL, 0);
 		return;
 	}
 	if (S_ISREG(st.st_mode))

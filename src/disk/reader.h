@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "archive/tar_write.h"
 #include "common/io.h"
@@ -69,6 +70,8 @@ enum ae_dr_event {
 	AE_DR_TAGGED,       /* directory name holds the tag file why: tag
 	                     * says what was left out (not a warning: tar
 	                     * exits 0) */
+	AE_DR_UNCHANGED,    /* name is no newer than ae_dr_params.newer:
+	                     * not dumped (tar -N says so with -v) */
 	AE_DR_OTHER_FS,     /* directory name is on another file system
 	                     * (AE_DR_ONE_FS): stored, its contents not */
 	AE_DR_FAILED        /* the walk cannot go on: why, err */
@@ -100,6 +103,11 @@ struct ae_dr_params {
 	const struct ae_xattr_filter *xattrs;
 	/* Whether a path is left out (--exclude); optional. */
 	int (*excluded)(void *ctx, const char *path);
+	/* -N/--newer: when newer_set, a file that is not a directory is
+	 * archived only if its mtime, or its ctime unless newer_mtime_only
+	 * (--newer-mtime), is later than newer (GNU tar's rule). */
+	int newer_set, newer_mtime_only;
+	struct timespec newer;
 	/* Tag files (ntags of them, or none); the strongest that a
 	 * directory holds decides. */
 	const struct ae_dr_tag *tags;

@@ -161,3 +161,30 @@ mk_tree() {
 	tar -cvf v1.tar d | LC_ALL=C sort > tar.v
 	LC_ALL=C sort ours.v | diff -u tar.v -
 }
+
+@test "-N/--newer and --newer-mtime keep what changed after a date or a file's mtime, as GNU tar; directories always" {
+	mkdir -p d/s && echo a > d/old && echo b > d/new && echo c > d/s/mid
+	touch -d '2020-01-01 00:00:00' d/old
+	touch -d '2023-06-01 00:00:00' d/s/mid
+	touch -d '2025-01-01 00:00:00' d/new
+	touch -d '2024-01-01 00:00:00' ref
+	same_as_tar --newer-mtime=2022-01-01 -- d
+	same_as_tar --newer-mtime=@1735000000 -- d
+	same_as_tar '--newer-mtime=2023-06-01 00:00:01' -- d
+	same_as_tar --newer-mtime=./ref -- d
+	grep -qx d/new ours.list && grep -qx d/s/ ours.list
+	refute grep -q 'd/old\|d/s/mid' ours.list
+	# (-N also takes the ctime, which is now for every file here)
+	same_as_tar -N 2099-01-01 -- d
+	refute grep -q 'd/new' ours.list
+	same_as_tar --newer=2000-01-01 -- d
+	same_as_tar --after-date=./ref -- d
+	run_aescrypt 0 -c -v -k key -f v.aes --newer-mtime=./ref d
+	assert_match "warning: d/old: file is unchanged; not dumped"
+	refute_match "d/new: file is unchanged"
+	run_aescrypt 2 -c -k key -f bad.aes -N yesterday-ish d
+	assert_match "error: -N: invalid value 'yesterday-ish'"
+	run_aescrypt 2 -c -k key -f bad.aes -N ./no-such-ref d
+	assert_match "no-such-ref: No such file or directory"
+	[ ! -e bad.aes ]
+}
