@@ -903,10 +903,40 @@ undo:
 		unlinkat(dirfd, tmp, 0);
 }
 
+/*
+ * Give what this run just made under the temp name tmp in dirfd (a
+ * symlink, a device, a FIFO: nothing else can be there, in a directory
+ * opened with no symlink in its path) m's owner, its mode unless it is
+ * a symlink, and its mtime; then move it to leaf.
+ */
+static void
+finish_temp(struct ae_dw *w, const struct ae_tar_member *m, char *norm,
+    int dirfd, const char *tmp, const char *leaf)
+{
+	struct timespec ts[2];
+
+	if (w->p.flags & AE_DW_OWNER) {
+		uid_t uid;
+		gid_t gid;
+
+		owner_ids(w, m, &uid, &gid);
+		if (fchownat(dirfd, tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
+			warn_errno(w, m, m->path, "cannot set its owner");
+	}
+	if (m->type != AE_TAR_SYMLINK
+	    && fchmodat(dirfd, tmp, member_mode(w, m->mode), 0) != 0)
+		warn_errno(w, m, m->path, "cannot set its mode");
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_NOW;
+	ts[1] = mtime_of(m);
+	utimensat(dirfd, tmp, ts, AT_SYMLINK_NOFOLLOW);
+	if (install(w, dirfd, tmp, leaf, m) == 0)
+		made_forget(w, norm);
+}
+
 static void
 extract_symlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 {
-	struct timespec ts[2];
 	const char *leaf;
 	char tmp[TMP_NAME];
 	int dirfd;
@@ -917,20 +947,7 @@ extract_symlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 		skip_errno(w, m, "cannot create it");
 		return;
 	}
-	if (w->p.flags & AE_DW_OWNER) {
-		uid_t uid;
-		gid_t gid;
-
-		owner_ids(w, m, &uid, &gid);
-		if (fchownat(dirfd, tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
-			warn_errno(w, m, m->path, "cannot set its owner");
-	}
-	ts[0].tv_sec = 0;
-	ts[0].tv_nsec = UTIME_NOW;
-	ts[1] = mtime_of(m);
-	utimensat(dirfd, tmp, ts, AT_SYMLINK_NOFOLLOW);
-	if (install(w, dirfd, tmp, leaf, m) == 0)
-		made_forget(w, norm);
+	finish_temp(w, m, norm, dirfd, tmp, leaf);
 }
 
 /* A character or block device ('3', '4') or a FIFO ('6'), as tar makes
@@ -940,7 +957,6 @@ static void
 extract_special(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 {
 	struct nodearg n;
-	struct timespec ts[2];
 	const char *leaf;
 	char tmp[TMP_NAME];
 	int dirfd;
@@ -956,24 +972,7 @@ extract_special(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 			skip_errno(w, m, "cannot create it");
 		return;
 	}
-	if (w->p.flags & AE_DW_OWNER) {
-		uid_t uid;
-		gid_t gid;
-
-		owner_ids(w, m, &uid, &gid);
-		if (fchownat(dirfd, tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
-			warn_errno(w, m, m->path, "cannot set its owner");
-	}
-	/* (by the temp name this run just made, in a directory opened
-	 * with no symlink in its path: nothing else can be there) */
-	if (fchmodat(dirfd, tmp, member_mode(w, m->mode), 0) != 0)
-		warn_errno(w, m, m->path, "cannot set its mode");
-	ts[0].tv_sec = 0;
-	ts[0].tv_nsec = UTIME_NOW;
-	ts[1] = mtime_of(m);
-	utimensat(dirfd, tmp, ts, AT_SYMLINK_NOFOLLOW);
-	if (install(w, dirfd, tmp, leaf, m) == 0)
-		made_forget(w, norm);
+	finish_temp(w, m, norm, dirfd, tmp, leaf);
 }
 
 /* A hard link's target: the directory that holds it, opened with no
