@@ -276,9 +276,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* -p, --keep-old-files and --strip-components=1 taken from the
 	 * input's length so both settings of each are reached; named temps
-	 * on every other input, so both ways of making a file run. */
+	 * on every other input, so both ways of making a file run; then
+	 * --xattrs with --acls (the ACL text parser), --skip-old-files and
+	 * --keep-newer-files. */
 	flags = (size & 1 ? AE_DW_PERMS : 0) | ((size >> 1) & 1 ?
-	    AE_DW_KEEP_OLD : 0) | ((size >> 3) & 1 ? AE_DW_NAMED_TEMPS : 0);
+	    AE_DW_KEEP_OLD : 0) | ((size >> 3) & 1 ? AE_DW_NAMED_TEMPS : 0)
+	    | ((size >> 4) & 1 ? AE_DW_XATTRS | AE_DW_ACLS : 0)
+	    | ((size >> 5) & 1 ? AE_DW_SKIP_OLD : 0)
+	    | ((size >> 6) & 1 ? AE_DW_KEEP_NEWER : 0);
 	extract(data, size, flags, (size >> 2) & 1);
 	check_outside();
 	empty_dest();
