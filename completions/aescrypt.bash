@@ -49,7 +49,7 @@ _aescrypt() {
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
-	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity|-X|--exclude-from|-N|--newer|--after-date|--newer-mtime)
+	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity|-X|--exclude-from|-N|--newer|--after-date|--newer-mtime|-g|--listed-incremental)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
@@ -58,6 +58,10 @@ _aescrypt() {
 		;;
 	--strip-components)
 		COMPREPLY=($(compgen -W '1 2 3' -- "$cur"))
+		return
+		;;
+	--level)
+		COMPREPLY=($(compgen -W '0' -- "$cur"))
 		return
 		;;
 	--passphrase-fd)
@@ -107,7 +111,8 @@ _aescrypt() {
 		    -X --exclude-from --exclude-vcs --exclude-caches
 		    --exclude-caches-under --exclude-caches-all --exclude-tag
 		    --exclude-tag-under --exclude-tag-all --one-file-system
-		    -N --newer --after-date --newer-mtime
+		    -N --newer --after-date --newer-mtime -g --listed-incremental
+		    --level
 		    --keep-old-files -p --preserve-permissions --same-owner
 		    --skip-old-files --keep-newer-files --overwrite -U
 		    --unlink-first --overwrite-dir --no-same-owner

@@ -87,6 +87,8 @@ complete -c aescrypt -n '__aescrypt_mode_in c' -l one-file-system -d "Stay on ea
 complete -c aescrypt -n '__aescrypt_mode_in c' -s N -l newer -r -F -d "Files changed after a date (or a file's mtime)"
 complete -c aescrypt -n '__aescrypt_mode_in c' -l after-date -r -F -d "Files changed after a date (or a file's mtime)"
 complete -c aescrypt -n '__aescrypt_mode_in c' -l newer-mtime -r -F -d 'Files modified after a date'
+complete -c aescrypt -n '__aescrypt_mode_in c t x' -s g -l listed-incremental -r -F -d 'Incremental backup with a GNU tar snapshot file'
+complete -c aescrypt -n '__aescrypt_mode_in c' -l level -x -a 0 -d 'With -g: a full dump'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -s T -l files-from -r -F -d 'Paths (-c) or patterns (-t, -x) from a file'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -l null -d 'The -T list is NUL-separated'
 complete -c aescrypt -n '__aescrypt_mode_in x' -s O -l to-stdout -d 'Write member data to standard output'

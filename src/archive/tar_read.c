@@ -33,6 +33,7 @@ struct overrides {
 	int64_t mtime;
 	uint32_t mtime_nsec;
 	int pending_offset;         /* 0.0: an offset waits for numbytes */
+	int has_dumpdir;            /* GNU.dumpdir (r->dumpdir) */
 	const char *warning;        /* a record worked around */
 	const char *unreadable;     /* why the member cannot be read */
 };
@@ -70,6 +71,8 @@ ae_tar_reader_free(struct ae_tar_reader *r)
 	free(r->pax);
 	free(r->map);
 	free(r->xattr);
+	free(r->dumpdir);
+	r->dumpdir = NULL;
 	r->pax = NULL;
 	r->map = NULL;
 	r->xattr = NULL;
@@ -453,6 +456,19 @@ pax_record(struct ae_tar_reader *r, struct overrides *ov,
 		if (xattr_add(r, key + 13, kl - 13, val, vl) != 0)
 			ov->warning = "an extended attribute that is "
 			    "too large or badly named was dropped";
+	} else if (KEY("GNU.dumpdir")) {
+		/* (a pax header is at most AE_TAR_PAX_MAX bytes, so vl is) */
+		if (vl > r->dumpdir_cap) {
+			uint8_t *t = realloc(r->dumpdir, vl);
+
+			if (t == NULL)
+				return PAX_BAD;
+			r->dumpdir = t;
+			r->dumpdir_cap = vl;
+		}
+		memcpy(r->dumpdir, val, vl);
+		r->dumpdir_len = vl;
+		ov->has_dumpdir = 1;
 	} else if (KEY("SCHILY.acl.access") || KEY("SCHILY.acl.default")
 	    || KEY("SCHILY.acl.ace")) {
 		/* ACLs as text (GNU tar, bsdtar, star), in the same list
@@ -727,6 +743,7 @@ forget(struct ae_tar_reader *r, struct next *nx, struct ae_tar_member *m)
 	memset((char *)m + names, 0, sizeof *m - names);
 	m->path[0] = m->linkpath[0] = '\0';
 	r->nmap = r->nxattr = r->xattr_len = 0;
+	r->dumpdir_len = 0;
 }
 
 enum { BLOCK_HEADER, BLOCK_PASSED, BLOCK_END };
@@ -1082,6 +1099,10 @@ header_member(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
 		m->xattr = r->xattr;
 		m->xattr_len = r->xattr_len;
 		m->nxattr = r->nxattr;
+	}
+	if (nx->ov.has_dumpdir && m->type == AE_TAR_DIR) {
+		m->dumpdir = r->dumpdir;
+		m->dumpdir_len = r->dumpdir_len;
 	}
 	/* Links, devices, directories (pre-POSIX ones too) and FIFOs carry
 	 * no data, whatever their size field says, as GNU tar reads them; a

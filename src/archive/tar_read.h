@@ -69,6 +69,12 @@ struct ae_tar_member {
 	 * ae_tar_next. */
 	const uint8_t *xattr;
 	size_t xattr_len, nxattr;
+	/* A directory of a listed-incremental archive (pax GNU.dumpdir):
+	 * what the directory held when it was dumped, as snapshot.h's
+	 * entries (Y, N, D; R and T for renames), the last closed by an
+	 * empty one; or NULL.  Valid until the next ae_tar_next. */
+	const uint8_t *dumpdir;
+	size_t dumpdir_len;
 	/* Set (static strings) when the reader worked around something in
 	 * the member's headers (a malformed pax time: warning), or when the
 	 * member cannot be extracted but the stream can go on past it (a
@@ -94,6 +100,8 @@ struct ae_tar_reader {
 	size_t seg;
 	uint8_t *xattr;             /* the current member's xattrs */
 	size_t xattr_len, xattr_cap, nxattr;
+	uint8_t *dumpdir;           /* the current member's GNU.dumpdir */
+	size_t dumpdir_len, dumpdir_cap;
 	/*
 	 * Salvage (optional, set by the caller after init): whether stream
 	 * offset off lies in a gap, the stand-in of a lost chunk (whole

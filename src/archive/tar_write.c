@@ -307,6 +307,9 @@ fill_header(const struct ae_tar_entry *e, uint8_t *ustar, struct records *r)
 		memcpy(ustar + F_GNAME, gname, strlen(gname));
 	else
 		add_record(r, "gname", gname, strlen(gname));
+	if (e->dumpdir != NULL && e->type == AE_TAR_DIR)
+		add_record(r, "GNU.dumpdir", (const char *)e->dumpdir,
+		    e->dumpdir_len);
 	for (xp = 0; (w = ae_tar_xattr_walk(e->xattr, e->xattr_len, &xp,
 	    &xname, &xval, &vl)) == 1;) {
 		char key[13 + 256];

@@ -49,6 +49,10 @@ struct ae_tar_entry {
 	 * big-endian length, value); or NULL. */
 	const uint8_t *xattr;
 	size_t xattr_len, nxattr;
+	/* A directory in a listed-incremental archive: its GNU.dumpdir
+	 * record (snapshot.h's entries, closed by an empty one), or NULL. */
+	const uint8_t *dumpdir;
+	size_t dumpdir_len;
 };
 
 /*

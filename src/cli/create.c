@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pipeline/chan.h"
@@ -33,6 +34,7 @@
 #include "names.h"
 #include "list.h"
 #include "members.h"
+#include "snapfile.h"
 #include "progress.h"
 #include "run.h"
 #include "signals.h"
@@ -340,6 +342,8 @@ struct create {
 	int indexed;
 	int keys;                   /* gcm (and igcm) hold keys */
 	uint64_t w0;
+	struct ae_snapshot prev, next;  /* -g: the last level's, this one's */
+	int have_prev;
 };
 
 /* The operands and -T's list, each with its -C directory, all checked
@@ -413,6 +417,11 @@ create_producer(struct create *c, const struct opts *o)
 	    | (o->one_fs ? AE_DR_ONE_FS : 0);
 	dp->tags = o->tags;
 	dp->ntags = o->ntags;
+	if (o->listed != NULL) {
+		dp->flags |= AE_DR_INCREMENTAL;
+		dp->prev = c->have_prev ? &c->prev : NULL;
+		dp->next = &c->next;
+	}
 	dp->newer_set = o->newer_set;
 	dp->newer_mtime_only = o->newer_mtime_only;
 	dp->newer = o->newer;
@@ -504,6 +513,14 @@ create_run(struct create *c, const struct opts *o)
 			    "see the warnings above");
 			st = EXIT_PARTIAL;
 		}
+		/* the next level starts from this one (after warnings too,
+		 * as GNU tar) */
+		if (o->listed != NULL) {
+			int sst = snapfile_save(o->listed, &c->next);
+
+			if (sst != EXIT_OK)
+				st = sst;
+		}
 	}
 	ae_chan_free(&c->pr.chan);
 	return st;
@@ -521,6 +538,20 @@ cmd_create(const struct opts *o)
 	}
 	c->w0 = ae_wall_ns();
 	c->indexed = !o->no_index;
+	ae_snapshot_init(&c->prev);
+	ae_snapshot_init(&c->next);
+	if (o->listed != NULL) {
+		struct timespec now;
+
+		/* the time this level starts: what changes after it goes in
+		 * the next one */
+		clock_gettime(CLOCK_REALTIME, &now);
+		c->next.time = now.tv_sec;
+		c->next.time_nsec = (uint32_t)now.tv_nsec;
+		if ((st = snapfile_load(o->listed, o->level0, &c->prev,
+		    &c->have_prev)) != EXIT_OK)
+			goto out;
+	}
 	ae_index_builder_init(&c->ib);
 	run_streams_init(&c->io);
 	if ((st = create_paths(c, o)) != EXIT_OK)
@@ -540,6 +571,8 @@ out:
 			ae_gcm_wipe(&c->igcm);
 	}
 	ae_index_builder_free(&c->ib);
+	ae_snapshot_free(&c->prev);
+	ae_snapshot_free(&c->next);
 	free(c->dirfd);
 	cdirs_close(&c->cd);
 	namelist_free(&c->paths);

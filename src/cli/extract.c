@@ -178,6 +178,7 @@ writer_flags(const struct opts *o)
 	    ? AE_DW_PERMS : 0)
 	    | (root && o->same_owner != 0 ? AE_DW_OWNER : 0)
 	    | (o->preserve > 0 ? AE_DW_CAPS : 0)
+	    | (o->listed != NULL ? AE_DW_INCREMENTAL : 0)
 	    | (o->xattrs ? AE_DW_XATTRS : 0) | (o->acls ? AE_DW_ACLS : 0)
 	    | (o->verbose ? AE_DW_NOTE_XATTRS : 0);
 }

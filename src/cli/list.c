@@ -141,6 +141,27 @@ list_entry(FILE *fp, const struct ae_tar_entry *e, size_t *ugswidth)
 	free(m);
 }
 
+/* -tvv -g: a directory's dumpdir, an entry a line ("Y name"), then an
+ * empty line, as GNU tar lists it. */
+static void
+print_dumpdir(FILE *fp, const struct ae_tar_member *m)
+{
+	size_t i = 0, n = m->dumpdir_len;
+
+	while (i < n && m->dumpdir[i] != 0) {
+		const char *e = (const char *)m->dumpdir + i;
+		size_t el = strnlen(e, n - i);
+
+		if (el == n - i)
+			break;
+		fprintf(fp, "%c ", e[0]);
+		names_print(fp, e + 1);
+		putc('\n', fp);
+		i += el + 1;
+	}
+	putc('\n', fp);
+}
+
 int
 list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
     struct members *sel, struct ae_diag *d, int *partial)
@@ -170,6 +191,8 @@ list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
 			print_name(fp, &m, 0);
 			putc('\n', fp);
 		}
+		if (verbose >= 3 && m.dumpdir != NULL)
+			print_dumpdir(fp, &m);
 		if (ferror(fp))
 			break;
 	}
@@ -320,8 +343,9 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 		ae_tar_reader_free(&tr);
 		return st;
 	}
-	next = list_members(o->test ? NULL : stdout, o->verbose, &tr, sel, &d,
-	    partial);
+	/* -tvv -g: the dumpdirs too (verbose 3) */
+	next = list_members(o->test ? NULL : stdout, o->verbose >= 2
+	    && o->listed != NULL ? 3 : o->verbose, &tr, sel, &d, partial);
 	if (next == 1 && tr.no_end_marker)
 		msg_warn("%s: the tar stream has no end-of-archive blocks (as "
 		    "older tars wrote it); the container authenticated its "
@@ -359,8 +383,11 @@ cmd_list(const struct opts *o)
 			ae_index_free(&ix);
 			u->salvage_ix = NULL;
 		}
-	} else if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix,
+	} else if (!(o->verbose >= 2 && o->listed != NULL)
+	    && indexed_load(&u->io, &u->h, &u->igcm, o, &ix,
 	    &u->index_stats)) {
+		/* (-tvv -g lists dumpdirs, which the index does not hold: the
+		 * archive is read in full) */
 		/* the index is used once every header it names is checked */
 		if ((st = indexed_verify(u, o, &ix)) == EXIT_OK)
 			st = list_indexed(u, o, &ix, &sel);

@@ -15,7 +15,8 @@
 
 /*
  * Print the members of tr that sel selects to fp, one line each, as
- * `tar -t` does (as `tar -tv` with verbose), or nothing if fp is NULL
+ * `tar -t` does (as `tar -tv` with verbose; verbose 3, for -tvv -g, adds
+ * each directory's dumpdir as `tar -tvv -g` does), or nothing if fp is NULL
  * (--test: every header is still read and checked), until the end of the
  * archive, a tar error or a write error on fp (ferror(fp) then says
  * so).  The reader's warnings about a member are printed; a member that

@@ -46,7 +46,7 @@ enum {
 	OPT_EXCLUDE_TAG, OPT_EXCLUDE_TAG_UNDER, OPT_EXCLUDE_TAG_ALL,
 	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
 	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER,
-	OPT_NEWER_MTIME
+	OPT_NEWER_MTIME, OPT_LEVEL_INC
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -268,6 +268,15 @@ opt_string(struct cmdline *c, int key, const char *arg, char **argv)
 	case 'f': o->archive = arg; break;
 	case 'o': o->output = arg; break;
 	case 'k': o->keyfile = arg; break;
+	case 'g': o->listed = arg; break;
+	case OPT_LEVEL_INC:
+		/* GNU tar takes 0 alone too: any other level is what the
+		 * snapshot file says */
+		if (strcmp(arg, "0") != 0)
+			return bad_value("--level", arg, "0 (a full dump; the "
+			    "snapshot file gives the other levels)");
+		o->level0 = 1;
+		break;
 	case 'T':
 		o->files_from = arg;
 		o->files_from_cdir = o->ncdirs;
@@ -557,6 +566,8 @@ static const struct optdef table[] = {
 	{ "newer", 'N', required_argument, CALL(opt_newer) },
 	{ "after-date", 'N', required_argument, CALL(opt_newer) },
 	{ "newer-mtime", OPT_NEWER_MTIME, required_argument, CALL(opt_newer) },
+	{ "listed-incremental", 'g', required_argument, CALL(opt_string) },
+	{ "level", OPT_LEVEL_INC, required_argument, CALL(opt_string) },
 	{ "files-from", 'T', required_argument, CALL(opt_string) },
 	{ "null", OPT_NULL, no_argument, SET(null_sep, 1) },
 	{ "keep-old-files", OPT_KEEP_OLD, no_argument, SET(old_files, OLD_KEEP) },
@@ -807,6 +818,7 @@ check_mode_options(const struct opts *o)
 		{ "--max-size", "x" }, { "-X", "ctx" }, { "--exclude-vcs", "ctx" },
 		{ "--exclude-tag or --exclude-caches", "c" },
 		{ "--one-file-system", "c" }, { "-N (--newer)", "c" },
+		{ "-g (--listed-incremental)", "ctx" }, { "--level", "c" },
 		{ NULL, NULL }
 	};
 	int set[] = {
@@ -819,7 +831,8 @@ check_mode_options(const struct opts *o)
 		o->nidentity_files > 0, o->salvage, o->no_index,
 		o->nxattrs_include > 0, o->nxattrs_exclude > 0,
 		o->max_size > 0, o->nexclude_from > 0, o->exclude_vcs,
-		o->ntags > 0, o->one_fs, o->newer_set
+		o->ntags > 0, o->one_fs, o->newer_set, o->listed != NULL,
+		o->level0
 	};
 	int i;
 

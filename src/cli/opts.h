@@ -78,6 +78,9 @@ struct opts {
 	int one_fs;                 /* --one-file-system */
 	int newer_set;              /* -N, --newer, --newer-mtime */
 	int newer_mtime_only;       /* --newer-mtime */
+	const char *listed;         /* -g: the snapshot file */
+	int level0;                 /* --level=0: a full dump, whatever
+	                             * the snapshot file holds */
 	struct timespec newer;
 	const char *files_from;     /* -T */
 	size_t files_from_cdir;     /* -c: how many -C came before -T */

@@ -69,6 +69,8 @@ struct frame {
 	char **ents;                /* its entries, sorted */
 	size_t n, next;             /* how many, and the next to visit */
 	size_t plen;                /* the path's length, up to it */
+	int all_new;                /* -g: new since the last level, so
+	                             * every file in it is archived */
 };
 
 struct packer {
@@ -106,6 +108,10 @@ struct packer {
 
 /* The most data runs a sparse file is stored with; one with more is
  * stored whole (the reader's cap, tar.c, is the same). */
+/* Timespec a is later than b. */
+#define LATER(a, b) ((a).tv_sec > (b).tv_sec \
+	|| ((a).tv_sec == (b).tv_sec && (a).tv_nsec > (b).tv_nsec))
+
 #define SPARSE_RUNS_MAX (1u << 20)
 
 static void
@@ -927,17 +933,13 @@ reopen(struct packer *p, size_t k)
 	return 0;
 }
 
-/* A new frame for the directory open as fd (named leaf in its parent),
- * with its entries.  0, or -1 (warned, or the walk stopped). */
+/* The entries of the directory open as fd, sorted, into *ents and *n
+ * (a read error is warned and what was read kept).  0, or -1 (warned;
+ * fd closed). */
 static int
-push_dir(struct packer *p, int fd, const char *leaf, const struct stat *st)
+load_dir(struct packer *p, int fd, char ***ents, size_t *n)
 {
-	struct frame *f;
-	char **ents = NULL;
-	size_t n = 0;
-	int r;
-
-	switch (r = list_dir(fd, &ents, &n)) {
+	switch (list_dir(fd, ents, n)) {
 	case -1:
 		warn_errno(p, p->path, "Cannot open");
 		close(fd);
@@ -946,6 +948,18 @@ push_dir(struct packer *p, int fd, const char *leaf, const struct stat *st)
 		warn_errno(p, p->path, "Cannot read directory");
 		break;
 	}
+	return 0;
+}
+
+/* Push the directory fd (leaf in its parent, st) with its entries
+ * ents[0, n) (taken over).  0, or -1 (stopped, or out of memory; fd
+ * closed, ents freed). */
+static int
+push_frame(struct packer *p, int fd, const char *leaf, const struct stat *st,
+    char **ents, size_t n, int all_new)
+{
+	struct frame *f;
+
 	if (p->depth == p->capfr) {
 		size_t cap = p->capfr ? 2 * p->capfr : 64;
 		struct frame *t = realloc(p->fr, cap * sizeof *t);
@@ -970,6 +984,7 @@ push_dir(struct packer *p, int fd, const char *leaf, const struct stat *st)
 	f->n = n;
 	f->next = 0;
 	f->plen = p->plen;
+	f->all_new = all_new;
 	p->depth++;
 	p->open_fds++;
 	return 0;
@@ -979,6 +994,19 @@ fail:
 	free(ents);
 	close(fd);
 	return -1;
+}
+
+/* A new frame for the directory open as fd (named leaf in its parent),
+ * with its entries.  0, or -1 (warned, or the walk stopped). */
+static int
+push_dir(struct packer *p, int fd, const char *leaf, const struct stat *st)
+{
+	char **ents = NULL;
+	size_t n = 0;
+
+	if (load_dir(p, fd, &ents, &n) != 0)
+		return -1;
+	return push_frame(p, fd, leaf, st, ents, n, 1);
 }
 
 static void
@@ -1054,19 +1082,19 @@ find_tag(const struct ae_dr_params *po, int fd)
 	return best;
 }
 
-/* Keep only the entry name (a tag file) of frame f. */
+/* Keep only the entry name (a tag file) of ents[0, *n). */
 static void
-keep_only(struct frame *f, const char *name)
+keep_only(char **ents, size_t *n, const char *name)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < f->n; i++) {
-		if (k == 0 && strcmp(f->ents[i], name) == 0)
-			f->ents[k++] = f->ents[i];
+	for (i = 0; i < *n; i++) {
+		if (k == 0 && strcmp(ents[i], name) == 0)
+			ents[k++] = ents[i];
 		else
-			free(f->ents[i]);
+			free(ents[i]);
 	}
-	f->n = k;
+	*n = k;
 }
 
 /* Report that the directory at p->path holds tag (not while only
@@ -1086,14 +1114,137 @@ tagged(struct packer *p, const struct ae_dr_tag *tag)
 	report(p, &r);
 }
 
-/* The directory leaf of dirfd: its header (unless it is the operand "."
- * or "/", whose stored name is empty), then its entries, later. */
+/* -g: whether st changed (data or status) after prev's time. */
+static int
+changed_since(const struct ae_snapshot *prev, const struct stat *st)
+{
+	struct timespec t;
+
+	t.tv_sec = (time_t)prev->time;
+	t.tv_nsec = (long)prev->time_nsec;
+	return LATER(st->st_mtim, t) || LATER(st->st_ctim, t);
+}
+
+/* -g: whether the file st, in a directory that is (all_new) or is not
+ * new since the last level, goes in this one. */
+static int
+incremental_dumps(const struct ae_dr_params *po, const struct stat *st,
+    int all_new)
+{
+	return po->prev == NULL || all_new || S_ISDIR(st->st_mode)
+	    || changed_since(po->prev, st);
+}
+
+/*
+ * -g: the dumpdir of the directory fd (st; member name name; entries
+ * ents[0, n)) into *dd (malloc'd, *ddlen bytes), and whether it is new
+ * since the last level; its record goes into po->next.  0, or -1 (out
+ * of memory: the walk stops).
+ */
+static int
+dumpdir_of(struct packer *p, int fd, const struct stat *st, const char *name,
+    char *const *ents, size_t n, uint8_t **dd, size_t *ddlen, int *all_new)
+{
+	const struct ae_dr_params *po = p->po;
+	const struct ae_snap_dir *old = NULL;
+	struct ae_snap_dir rec;
+	size_t nl = strlen(name), cap = 1, len = 0, i;
+	char *dname = strdup(name);
+	uint8_t *b;
+
+	if (dname == NULL)
+		goto nomem;
+	while (nl > 1 && dname[nl - 1] == '/')
+		dname[--nl] = '\0';
+	if (po->prev != NULL)
+		old = ae_snapshot_find(po->prev, st->st_dev, st->st_ino);
+	/* new: not in the last level, or there under another name (GNU
+	 * tar records a rename; all of it is dumped here instead, which
+	 * restores the same tree) */
+	*all_new = old == NULL || strcmp(old->name, dname) != 0;
+	for (i = 0; i < n; i++)
+		cap += strlen(ents[i]) + 2;
+	if ((b = malloc(cap)) == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		size_t el = strlen(ents[i]);
+		struct stat es;
+
+		if (fstatat(fd, ents[i], &es, po->flags & AE_DR_FOLLOW ? 0 :
+		    AT_SYMLINK_NOFOLLOW) != 0 || S_ISSOCK(es.st_mode))
+			continue;
+		b[len++] = S_ISDIR(es.st_mode) ? 'D' :
+		    incremental_dumps(po, &es, *all_new) ? 'Y' : 'N';
+		memcpy(b + len, ents[i], el + 1);
+		len += el + 1;
+	}
+	b[len++] = '\0';
+	*dd = b;
+	*ddlen = len;
+	memset(&rec, 0, sizeof rec);
+	rec.name = dname;
+	rec.dev = (uint64_t)st->st_dev;
+	rec.ino = (uint64_t)st->st_ino;
+	rec.mtime = st->st_mtim.tv_sec;
+	rec.mtime_nsec = (uint32_t)st->st_mtim.tv_nsec;
+	rec.dumpdir = b;
+	rec.dumpdir_len = len;
+	if (po->next != NULL && *dname != '\0'
+	    && ae_snapshot_add(po->next, &rec) != AE_OK) {
+		free(b);
+		goto nomem;
+	}
+	free(dname);
+	return 0;
+nomem:
+	free(dname);
+	p->stopped = AE_ENOMEM;
+	return -1;
+}
+
+/* The header of the directory fd (leaf in dirfd, st) as name, with
+ * its dumpdir (-g) or none.  0, or -1 (warned). */
+static int
+dir_header(struct packer *p, int fd, int dirfd, const char *leaf,
+    const char *name, const struct stat *st, const uint8_t *dd,
+    size_t ddlen)
+{
+	struct ae_tar_entry e;
+	size_t nl = strlen(name);
+	char *dname;
+	struct xsrc x = { fd, dirfd, leaf };
+	int r;
+
+	if (nl + 1 > AE_TAR_NAME_MAX) {
+		warn_plain(p, p->path, "file name is too long; not dumped");
+		return -1;
+	}
+	if ((dname = malloc(nl + 2)) == NULL) {
+		p->stopped = AE_ENOMEM;
+		return -1;
+	}
+	memcpy(dname, name, nl);
+	if (dname[nl - 1] != '/')
+		dname[nl++] = '/';
+	dname[nl] = '\0';
+	entry_from_stat(p, &e, dname, st, AE_TAR_DIR);
+	e.dumpdir = dd;
+	e.dumpdir_len = ddlen;
+	r = emit_header(p, &e, &x);
+	free(dname);
+	return r;
+}
+
+/* Directory leaf of dirfd (st), stored as name, then what it holds. */
 static void
 add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
     const struct stat *st)
 {
 	const struct ae_dr_tag *tag;
-	int fd, other_fs;
+	char **ents = NULL;
+	uint8_t *dd = NULL;
+	size_t n = 0, ddlen = 0;
+	int fd, other_fs, cut, listed = 0, all_new = 1;
 
 	if (is_loop(p, st))
 		return;
@@ -1113,37 +1264,23 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 		close(fd);
 		return;
 	}
-	if (*name != '\0' && !p->measuring) {
-		struct ae_tar_entry e;
-		size_t nl = strlen(name);
-		char *dname;
-		struct xsrc x = { fd, dirfd, leaf };
-		int r;
-
-		if (nl + 1 > AE_TAR_NAME_MAX) {
-			warn_plain(p, p->path, "file name is too long; not "
-			    "dumped");
-			close(fd);
+	cut = other_fs || (tag != NULL && tag->how == AE_DR_TAG_UNDER);
+	if ((p->po->flags & AE_DR_INCREMENTAL) && !p->measuring) {
+		/* its entries first: the dumpdir goes in its header */
+		if (!cut && load_dir(p, fd, &ents, &n) != 0)
 			return;
-		}
-		if ((dname = malloc(nl + 2)) == NULL) {
-			p->stopped = AE_ENOMEM;
-			close(fd);
-			return;
-		}
-		memcpy(dname, name, nl);
-		if (dname[nl - 1] != '/')
-			dname[nl++] = '/';
-		dname[nl] = '\0';
-		entry_from_stat(p, &e, dname, st, AE_TAR_DIR);
-		r = emit_header(p, &e, &x);
-		free(dname);
-		if (r != 0) {
-			close(fd);
-			return;
-		}
+		listed = !cut;
+		if (tag != NULL && listed)
+			keep_only(ents, &n, tag->name);
+		if (dumpdir_of(p, fd, st, name, ents, n, &dd, &ddlen,
+		    &all_new) != 0)
+			goto drop;
 	}
-	if (other_fs || (tag != NULL && tag->how == AE_DR_TAG_UNDER)) {
+	if (*name != '\0' && !p->measuring
+	    && dir_header(p, fd, dirfd, leaf, name, st, dd, ddlen) != 0)
+		goto drop;
+	free(dd);
+	if (cut) {
 		if (other_fs && !p->measuring)
 			report_path(p, AE_DR_OTHER_FS, p->path, NULL, 0);
 		else
@@ -1151,23 +1288,32 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 		close(fd);
 		return;
 	}
-	if (push_dir(p, fd, leaf, st) == 0 && tag != NULL) {
+	if (listed) {
+		if (push_frame(p, fd, leaf, st, ents, n, all_new) == 0
+		    && tag != NULL)
+			tagged(p, tag);
+	} else if (push_dir(p, fd, leaf, st) == 0 && tag != NULL) {
 		tagged(p, tag);
-		keep_only(&p->fr[p->depth - 1], tag->name);
+		keep_only(p->fr[p->depth - 1].ents, &p->fr[p->depth - 1].n,
+		    tag->name);
 	}
+	return;
+drop:
+	free(dd);
+	while (n > 0)
+		free(ents[--n]);
+	free(ents);
+	close(fd);
 }
 
 /* -N: whether st is no newer than the date (then it is not dumped). */
 static int
 unchanged(const struct ae_dr_params *po, const struct stat *st)
 {
-#define LATER(a, b) ((a).tv_sec > (b).tv_sec \
-	|| ((a).tv_sec == (b).tv_sec && (a).tv_nsec > (b).tv_nsec))
 	if (!po->newer_set || S_ISDIR(st->st_mode))
 		return 0;
 	return !LATER(st->st_mtim, po->newer)
 	    && (po->newer_mtime_only || !LATER(st->st_ctim, po->newer));
-#undef LATER
 }
 
 /* Whether path is left out by the caller's --exclude. */
@@ -1259,6 +1405,10 @@ visit(struct packer *p, int dirfd, const char *leaf)
 		report_path(p, AE_DR_UNCHANGED, p->path, NULL, 0);
 		return;
 	}
+	/* -g: listed as 'N' in its directory's dumpdir */
+	if ((po->flags & AE_DR_INCREMENTAL) && !incremental_dumps(po, &st,
+	    p->depth > 0 ? p->fr[p->depth - 1].all_new : 0))
+		return;
 	if (S_ISREG(st.st_mode))
 		add_file(p, dirfd, leaf, name, &st);
 	else if (S_ISLNK(st.st_mode))

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "archive/snapshot.h"
 #include "archive/tar_write.h"
 #include "common/io.h"
 #include "xattr.h"
@@ -32,9 +33,11 @@ enum {
 	AE_DR_ACLS = 1 << 2,        /* POSIX ACLs (as their xattrs) */
 	AE_DR_NOTE_XATTRS = 1 << 3, /* report once that a file has some
 	                             * the flags leave out (-v) */
-	AE_DR_ONE_FS = 1 << 4       /* do not descend into directories on
+	AE_DR_ONE_FS = 1 << 4,      /* do not descend into directories on
 	                             * another file system than their
 	                             * operand's (--one-file-system) */
+	AE_DR_INCREMENTAL = 1 << 5  /* -g: a listed-incremental archive,
+	                             * against ae_dr_params.prev */
 };
 
 /*
@@ -108,6 +111,14 @@ struct ae_dr_params {
 	 * (--newer-mtime), is later than newer (GNU tar's rule). */
 	int newer_set, newer_mtime_only;
 	struct timespec newer;
+	/* AE_DR_INCREMENTAL (GNU tar's -g): each directory gets a
+	 * GNU.dumpdir record listing what it holds; a file is archived if
+	 * its directory is new since prev (not there by device and inode
+	 * under the same name; prev NULL: level 0, all are new) or it
+	 * changed (mtime or ctime) after prev's time.  Every directory
+	 * walked is added to next, the snapshot the caller then writes. */
+	const struct ae_snapshot *prev;
+	struct ae_snapshot *next;
 	/* Tag files (ntags of them, or none); the strongest that a
 	 * directory holds decides. */
 	const struct ae_dr_tag *tags;

@@ -30,6 +30,7 @@
 #include "config.h"
 #include "writer.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -105,6 +106,7 @@ struct ae_dw {
 	struct ae_owners owners;    /* names to ids */
 	char norm[AE_TAR_NAME_MAX + 1];     /* the member's name, normalized */
 	char target[AE_TAR_NAME_MAX + 1];   /* a hard link's, normalized */
+	char norm2[AE_TAR_NAME_MAX + 1];    /* -g: a rename's source */
 };
 
 /* ---- reports ---- */
@@ -1053,6 +1055,178 @@ extract_hardlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	close(tdir);
 }
 
+/* -g: the letter the dumpdir dd[0, n) lists name with (Y, N or D), or
+ * 0 if it does not list it. */
+static int
+dumpdir_has(const uint8_t *dd, size_t n, const char *name)
+{
+	size_t i = 0;
+
+	while (i < n && dd[i] != 0) {
+		const char *e = (const char *)dd + i;
+		size_t el = strnlen(e, n - i);
+
+		if (el == n - i)
+			break;      /* not terminated: the rest is ignored */
+		if (e[0] != 'R' && e[0] != 'T' && strcmp(e + 1, name) == 0)
+			return e[0];
+		i += el + 1;
+	}
+	return 0;
+}
+
+/* The names in the directory fd (not . and ..), into *v (malloc'd, each
+ * malloc'd) and *n.  0, or -1 with errno. */
+static int
+names_in(int fd, char ***v, size_t *n)
+{
+	int dfd = dup(fd);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *de;
+	size_t cap = 0;
+
+	*v = NULL;
+	*n = 0;
+	if (d == NULL) {
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)) != NULL) {
+		char **t;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if ((t = realloc(*v, cap * sizeof *t)) == NULL)
+				break;
+			*v = t;
+		}
+		if (((*v)[*n] = strdup(de->d_name)) == NULL)
+			break;
+		(*n)++;
+	}
+	closedir(d);
+	return 0;
+}
+
+static void
+free_names(char **v, size_t n)
+{
+	while (n > 0)
+		free(v[--n]);
+	free(v);
+}
+
+/* Remove name in dirfd, and all under it if it is a directory, never
+ * following a symlink, at most depth levels down (each holds a
+ * descriptor).  0, or -1 with errno. */
+static int
+remove_tree(int dirfd, const char *name, int depth)
+{
+	struct stat st;
+	char **v;
+	size_t n, i;
+	int fd, r = 0;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dirfd, name, 0);
+	if (depth == 0) {
+		errno = EMLINK;
+		return -1;
+	}
+	if ((fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
+	    | O_CLOEXEC)) < 0)
+		return -1;
+	if (names_in(fd, &v, &n) != 0) {
+		close(fd);
+		return -1;
+	}
+	for (i = 0; i < n && r == 0; i++)
+		r = remove_tree(fd, v[i], depth - 1);
+	free_names(v, n);
+	close(fd);
+	return r == 0 ? unlinkat(dirfd, name, AT_REMOVEDIR) : -1;
+}
+
+/* -g: the renames of dumpdir entries R then T (paths from the root),
+ * each through the checked parents, never following a symlink. */
+static void
+dumpdir_renames(struct ae_dw *w, const struct ae_tar_member *m)
+{
+	const uint8_t *dd = m->dumpdir;
+	size_t n = m->dumpdir_len, i = 0;
+	const char *from = NULL;
+	char *src = w->norm2;
+
+	while (i < n && dd[i] != 0) {
+		const char *e = (const char *)dd + i;
+		size_t el = strnlen(e, n - i);
+		const char *sleaf, *dleaf;
+		int sfd, dfd;
+
+		if (el == n - i)
+			break;
+		i += el + 1;
+		if (e[0] == 'R') {
+			from = e + 1;
+			continue;
+		}
+		if (e[0] != 'T' || from == NULL)
+			continue;
+		if (safe_name(w, m, from, src, 0) == NULL
+		    || safe_name(w, m, e + 1, w->target, 0) == NULL
+		    || *src == '\0' || *w->target == '\0') {
+			from = NULL;
+			continue;
+		}
+		from = NULL;
+		/* (the cache's descriptors last until its next open: the
+		 * first is duplicated) */
+		if ((sfd = open_parent(w, m, src, &sleaf)) < 0
+		    || (sfd = dup(sfd)) < 0)
+			continue;
+		if ((dfd = open_parent(w, m, w->target, &dleaf)) >= 0
+		    && renameat(sfd, sleaf, dfd, dleaf) != 0 && errno != ENOENT)
+			warn_errno(w, m, m->path, "cannot rename what the "
+			    "dump renamed");
+		close(sfd);
+		ae_dircache_forget(&w->dc, -1);
+	}
+}
+
+/* -g: the directory open as fd (member m) keeps only what its dumpdir
+ * lists, as GNU tar -x -g makes it: a directory the dumpdir lists as a
+ * file (a directory replaced by a file) goes too. */
+static void
+purge_dir(struct ae_dw *w, const struct ae_tar_member *m, int fd)
+{
+	struct stat st;
+	char **v;
+	size_t n, i;
+	int removed = 0, letter;
+
+	if (names_in(fd, &v, &n) != 0)
+		return;
+	for (i = 0; i < n; i++) {
+		letter = dumpdir_has(m->dumpdir, m->dumpdir_len, v[i]);
+		if (letter == 'D' || (letter != 0 && (fstatat(fd, v[i], &st,
+		    AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))))
+			continue;
+		if (remove_tree(fd, v[i], 512) != 0)
+			warn_errno(w, m, m->path, "cannot remove what the dump "
+			    "no longer holds");
+		removed = 1;
+	}
+	free_names(v, n);
+	if (removed)
+		ae_dircache_forget(&w->dc, -1);
+}
+
 /* Note a directory whose mode, owner, time (and default ACL) are set
  * at the end.  Its note, valid until the next one, or NULL (no
  * memory: then they are not set). */
@@ -1117,13 +1291,20 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 		}
 	}
 	later = dir_later(w, m, norm);
-	if (m->nxattr > 0) {
+	if (m->nxattr > 0 || ((w->p.flags & AE_DW_INCREMENTAL)
+	    && m->dumpdir != NULL)) {
 		/* on the directory itself, never through a symlink */
 		int fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY
 		    | O_NOFOLLOW | O_CLOEXEC);
 
 		if (fd >= 0) {
 			apply_xattrs(w, m, fd, later);
+			if ((w->p.flags & AE_DW_INCREMENTAL)
+			    && m->dumpdir != NULL) {
+				/* (dirfd is the cache's: not used after) */
+				dumpdir_renames(w, m);
+				purge_dir(w, m, fd);
+			}
 			close(fd);
 		}
 	}

@@ -46,6 +46,10 @@ enum {
 	AE_DW_KEEP_NEWER = 1 << 8,  /* leave what exists if it is as new as
 	                             * the member or newer (tar's
 	                             * --keep-newer-files): AE_DW_KEPT */
+	AE_DW_INCREMENTAL = 1 << 10, /* -g: a directory with a dumpdir gets
+	                             * its renames (R, T) and loses what the
+	                             * dumpdir does not list, as GNU tar -x
+	                             * -g does */
 	AE_DW_CAPS = 1 << 9         /* a file capability (security.
 	                             * capability) may be set when the
 	                             * xattr filter names it: the caller's

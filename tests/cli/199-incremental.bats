@@ -1,0 +1,197 @@
+#!/usr/bin/env bats
+# Listed-incremental archives as GNU tar makes them (issue 25): -g FILE
+# keeps GNU tar's snapshot file (format 2), each directory carries a
+# GNU.dumpdir record, and -x -g restores a chain, removals and renames
+# included.  Every chain is restored by this tool and by GNU tar from
+# the same payloads, and snapshots are continued across the two tools.
+
+load test_helper
+
+setup() {
+	test_dir
+	make_key key
+}
+
+# A file system a test mounts in its own directory is taken down
+# whatever the outcome (only that path, and only if T is set).
+teardown() {
+	if [ -n "${T:-}" ] && mountpoint -q "$T/d/mnt" 2> /dev/null; then
+		umount "$T/d/mnt"
+	fi
+	cd / && rm -rf "$T"
+}
+
+# after_snapshot SNAP: wait until a file changed now gets a ctime later
+# than the time SNAP's dump started (file times come from a coarser
+# clock than the dump's start): a condition, not a fixed sleep.
+after_snapshot() {
+	local t
+	t=$(sed -n '2p' "$1" | tr '\0' ' ' | awk '{ printf "%s.%09d", $1, $2 }')
+	[ -n "$t" ] || t=$(head -c 200 "$1" | tail -c +16 | tr '\0' ' ' |
+	    awk '{ printf "%s.%09d", $1, $2 }')
+	for _ in $(seq 1 2000); do
+		touch probe
+		awk -v a="$(stat -c %.9Z probe)" -v b="$t" 'BEGIN { exit !(a > b) }' && return 0
+	done
+	echo "the clock did not pass $t" >&2
+	return 1
+}
+
+# sig DIR: what a restore must give back: each path's type, mode and
+# contents (symlink targets), with directories' times left out.
+sig() {
+	(cd "$1" && find . -mindepth 1 -printf '%p %y %m %l\n' | LC_ALL=C sort
+	 find . -type f | LC_ALL=C sort | xargs -r md5sum)
+}
+
+# restore_both N: restore levels 0..N-1 (l0.aes ...) with aescrypt into
+# ours/ and with GNU tar from the same payloads into gnu/.
+restore_both() {
+	local i
+	mkdir ours gnu
+	for i in $(seq 0 $(($1 - 1))); do
+		run_aescrypt 0 -x -g /dev/null -k key -f "l$i.aes" -C ours
+		"$AESCRYPT" -d -k key "l$i.aes" | tar -x -g /dev/null -C gnu
+	done
+}
+
+@test "a chain of five levels over a changing tree restores the final tree, with this tool and with GNU tar" {
+	mkdir -p d/s d/keep d/gone/sub d/swap
+	echo a > d/a && echo b > d/b && echo c > d/s/c && echo k > d/keep/k
+	echo g1 > d/gone/g1 && echo g2 > d/gone/sub/g2 && echo w > d/swap/w
+	ln -s b d/link
+	run_aescrypt 0 -c -g snap -k key -f l0.aes d
+	[ "$(stat -c %a snap)" = 600 ]
+	# 1: a file added, one changed, one removed
+	after_snapshot snap
+	echo new > d/new && echo b2 >> d/b && rm d/a
+	run_aescrypt 0 -c -g snap -k key -f l1.aes d
+	# level 1 holds what changed, and every directory with its dumpdir
+	"$AESCRYPT" -t -k key -f l1.aes > l1.list
+	grep -qx d/new l1.list && grep -qx d/b l1.list
+	refute grep -q 'd/s/c\|d/keep/k' l1.list
+	# 2: a directory and a file renamed
+	after_snapshot snap
+	mv d/s d/s2 && mv d/keep/k d/keep/k2
+	run_aescrypt 0 -c -g snap -k key -f l2.aes d
+	# 3: a directory replaced by a file, a tree removed
+	after_snapshot snap
+	rm -r d/swap && echo now-a-file > d/swap && rm -r d/gone
+	run_aescrypt 0 -c -g snap -k key -f l3.aes d
+	# 4: a new mount point, left out with --one-file-system
+	after_snapshot snap
+	mkdir d/mnt
+	if mount -t tmpfs -o size=1m aescrypt-test d/mnt 2> /dev/null; then
+		echo inside > d/mnt/x
+		mounted=1
+	fi
+	echo last > d/last
+	run_aescrypt 0 -c -g snap --one-file-system -k key -f l4.aes d
+	if [ -n "${mounted:-}" ]; then
+		refute grep -q 'd/mnt/x' <<< "$("$AESCRYPT" -t -k key -f l4.aes)"
+	fi
+	restore_both 5
+	sig d | grep -v '^\./mnt/x \|  \./mnt/x$' > want
+	sig ours/d > got
+	diff -u want got
+	sig gnu/d > got-gnu
+	diff -u want got-gnu
+}
+
+@test "snapshots continue across the two tools: GNU tar's by aescrypt, aescrypt's by GNU tar" {
+	mkdir -p d/s d/u && echo a > d/a && echo b > d/s/b && echo u > d/u/u
+	run_aescrypt 0 -c -g snap -k key -f l0.aes d
+	after_snapshot snap
+	echo x > d/x && rm -r d/u
+	tar --format=posix -g snap -cf l1.tar d
+	"$AESCRYPT" -e -q -k key -o l1.aes l1.tar
+	after_snapshot snap
+	echo y > d/s/y && rm d/a && mv d/s d/t
+	run_aescrypt 0 -c -g snap -k key -f l2.aes d
+	after_snapshot snap
+	echo z > d/z && echo b2 > d/t/b
+	tar --format=posix -g snap -cf l3.tar d
+	"$AESCRYPT" -e -q -k key -o l3.aes l3.tar
+	restore_both 4
+	sig d > want
+	sig ours/d > got
+	diff -u want got
+	sig gnu/d > got-gnu
+	diff -u want got-gnu
+	# GNU tar's renames (R, T) restore here as there
+	mkdir g2
+	for i in 0 1 2 3; do
+		"$AESCRYPT" -d -k key "l$i.aes" > "p$i.tar"
+		tar -x -g /dev/null -f "p$i.tar" -C g2
+	done
+	sig g2/d | diff -u want -
+}
+
+@test "-tvv -g lists the dumpdirs as GNU tar does; -tv lists as from the index" {
+	mkdir -p d/s && echo a > d/a && echo b > d/s/b
+	tar --format=posix -g snap -cf l0.tar d
+	after_snapshot snap
+	echo c > d/c && rm d/a && mv d/s d/t
+	tar --format=posix -g snap -cf l1.tar d
+	"$AESCRYPT" -e -q -k key -o l1.aes l1.tar
+	"$AESCRYPT" -tvv -g /dev/null -k key -f l1.aes > ours
+	tar -tvv -g /dev/null -f l1.tar > gnu
+	diff -u gnu ours
+	grep -qx 'R d/s' ours && grep -qx 'T d/t' ours
+	# ours, through the index
+	rm snap
+	run_aescrypt 0 -c -g snap -k key -f a.aes d
+	"$AESCRYPT" -tv -k key -f a.aes > ix
+	"$AESCRYPT" -tv --no-index -k key -f a.aes > full
+	diff -u full ix
+}
+
+@test "--level=0 dumps all again; a file that is not a snapshot is refused and left alone; the snapshot changes only when the dump succeeds" {
+	mkdir -p d && echo a > d/a
+	run_aescrypt 0 -c -g snap -k key -f l0.aes d
+	cp snap snap.0
+	run_aescrypt 0 -c -g snap --level=0 -k key -f full.aes d
+	grep -qx d/a <<< "$("$AESCRYPT" -t -k key -f full.aes)"
+	echo "not a snapshot" > bad
+	run_aescrypt 2 -c -g bad -k key -f x.aes d
+	assert_match "bad: not a GNU tar snapshot file of format 2"
+	[ "$(cat bad)" = "not a snapshot" ] && [ ! -e x.aes ]
+	cp snap snap.1
+	run_aescrypt 2 -c -g snap -k key -f y.aes d no-such-path
+	cmp snap snap.1
+	run_aescrypt 2 -c --level=1 -g snap -k key -f z.aes d
+	assert_match "error: --level: invalid value '1'"
+}
+
+@test "-x -g never goes outside the target: renames and removals by the path rules, symlinks removed, not followed" {
+	mkdir -p outside/keep && echo precious > outside/keep/f
+	mkdir -p dest/d/sub && ln -s ../../outside dest/d/link && echo old > dest/d/old
+	/usr/bin/python3 - "$T/outside" <<'PY'
+import io, sys, tarfile
+def add(tf, name, typ, dumpdir=None, data=b""):
+    ti = tarfile.TarInfo(name)
+    ti.type = typ
+    ti.mode = 0o755
+    ti.size = len(data)
+    if dumpdir is not None:
+        ti.pax_headers = {"GNU.dumpdir": dumpdir}
+    tf.addfile(ti, io.BytesIO(data) if data else None)
+with tarfile.open("h.tar", "w", format=tarfile.PAX_FORMAT) as tf:
+    # renames out of and into places outside, by '..' and by absolute
+    # names, and through the symlink; then a dumpdir that keeps nothing
+    add(tf, "d", tarfile.DIRTYPE,
+        "Rd/../../outside/keep\0Td/stolen\0R" + sys.argv[1] + "/keep\0Td/stolen2\0"
+        "Rd/link/keep\0Td/stolen3\0Rd/sub\0Td/../escaped\0Ynew\0\0")
+    add(tf, "d/new", tarfile.REGTYPE, data=b"new\n")
+PY
+	"$AESCRYPT" -e -q -k key -o h.aes h.tar
+	run "$AESCRYPT" -x -g /dev/null -k key -f h.aes -C dest
+	[ "$(cat outside/keep/f)" = precious ]
+	[ ! -e "$T/escaped" ] && [ ! -e dest/escaped ]
+	[ ! -e dest/d/stolen ] && [ ! -e dest/d/stolen2 ] && [ ! -e dest/d/stolen3 ]
+	# the purge: the symlink itself is gone, what it pointed at is not
+	[ ! -e dest/d/link ] && [ ! -L dest/d/link ] && [ ! -e dest/d/old ]
+	[ "$(cat dest/d/new)" = new ]
+	[ -d outside/keep ] && [ "$(cat outside/keep/f)" = precious ]
+	assert_no_temps dest
+}
