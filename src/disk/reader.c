@@ -1136,20 +1136,22 @@ incremental_dumps(const struct ae_dr_params *po, const struct stat *st,
 }
 
 /*
- * -g: the dumpdir of the directory fd (st; member name name; entries
+ * -g: the dumpdir of the directory fd (st, at p->path; entries
  * ents[0, n)) into *dd (malloc'd, *ddlen bytes), and whether it is new
- * since the last level; its record goes into po->next.  0, or -1 (out
- * of memory: the walk stops).
+ * since the last level; its record goes into po->next, under its path
+ * as walked ("/home/a" for an operand "/home", as GNU tar records it,
+ * though the member is "home/a").  0, or -1 (out of memory: the walk
+ * stops).
  */
 static int
-dumpdir_of(struct packer *p, int fd, const struct stat *st, const char *name,
+dumpdir_of(struct packer *p, int fd, const struct stat *st,
     char *const *ents, size_t n, uint8_t **dd, size_t *ddlen, int *all_new)
 {
 	const struct ae_dr_params *po = p->po;
 	const struct ae_snap_dir *old = NULL;
 	struct ae_snap_dir rec;
-	size_t nl = strlen(name), cap = 1, len = 0, i;
-	char *dname = strdup(name);
+	size_t nl = strlen(p->path), cap = 1, len = 0, i;
+	char *dname = strdup(p->path);
 	uint8_t *b;
 
 	if (dname == NULL)
@@ -1272,8 +1274,7 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 		listed = !cut;
 		if (tag != NULL && listed)
 			keep_only(ents, &n, tag->name);
-		if (dumpdir_of(p, fd, st, name, ents, n, &dd, &ddlen,
-		    &all_new) != 0)
+		if (dumpdir_of(p, fd, st, ents, n, &dd, &ddlen, &all_new) != 0)
 			goto drop;
 	}
 	if (*name != '\0' && !p->measuring

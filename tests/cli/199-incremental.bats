@@ -195,3 +195,19 @@ PY
 	[ -d outside/keep ] && [ "$(cat outside/keep/f)" = precious ]
 	assert_no_temps dest
 }
+
+@test "an absolute operand: the snapshot names directories as given, as GNU tar does, so either tool continues the other's" {
+	mkdir -p d/s && echo a > d/a && echo b > d/s/b
+	run_aescrypt 0 -c -g snap -k key -f l0.aes "$T/d"
+	tr '\0' '\n' < snap | grep -qx "$T/d/s"
+	after_snapshot snap
+	echo c > d/c
+	tar --format=posix -g snap -cf l1.tar "$T/d" 2> /dev/null
+	# GNU tar knew the directories: only the new file is in level 1
+	[ "$(tar -tf l1.tar | grep -vc '/$')" = 1 ]
+	after_snapshot snap
+	echo e > d/s/e
+	run_aescrypt 0 -c -g snap -k key -f l2.aes "$T/d"
+	"$AESCRYPT" -t -k key -f l2.aes | grep -v '/$' > l2.files
+	[ "$(cat l2.files)" = "${T#/}/d/s/e" ]
+}
