@@ -12,13 +12,8 @@ setup() {
 	make_key key
 }
 
-# The one mount a test here makes, in its own directory: taken down
-# whatever the test's outcome (only that path, and only if T is set).
 teardown() {
-	if [ -n "${T:-}" ] && mountpoint -q "$T/m/sub" 2> /dev/null; then
-		umount "$T/m/sub"
-	fi
-	cd / && rm -rf "$T"
+	teardown_mount m/sub
 }
 
 # same_as_tar OPTIONS... -- PATHS...: aescrypt -c and tar -c with the

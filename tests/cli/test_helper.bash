@@ -26,6 +26,16 @@ teardown() {
 	cd / && rm -rf "$T"
 }
 
+# teardown_mount REL: a teardown for a file whose tests mount a file
+# system at $T/REL: that one mount is taken down whatever the outcome
+# (only if T is set), then the directory goes.
+teardown_mount() {
+	if [ -n "${T:-}" ] && mountpoint -q "$T/$1" 2> /dev/null; then
+		umount "$T/$1"
+	fi
+	cd / && rm -rf "$T"
+}
+
 # run_aescrypt RC ARGS...: run aescrypt, check its exit status is RC.
 # $output and $status are set as by bats' run.
 run_aescrypt() {
