@@ -51,6 +51,9 @@
 #define SR_LANE(o) o+0, o+5, o+10, o+15, o+4, o+9, o+14, o+3, \
 	o+8, o+13, o+2, o+7, o+12, o+1, o+6, o+11
 /* Cell (row, col) takes (row + 1, col), and (row + 2, col). */
+/* The inverse: cell (row, col) takes (row, col - row). */
+#define ISR_LANE(o) o+0, o+13, o+10, o+7, o+4, o+1, o+14, o+11, \
+	o+8, o+5, o+2, o+15, o+12, o+9, o+6, o+3
 #define ROT1_LANE(o) o+1, o+2, o+3, o+0, o+5, o+6, o+7, o+4, \
 	o+9, o+10, o+11, o+8, o+13, o+14, o+15, o+12
 #define ROT2_LANE(o) o+2, o+3, o+0, o+1, o+6, o+7, o+4, o+5, \
@@ -64,6 +67,7 @@
 #define CT_W 16
 #define CT_SUFFIX _w16
 #define CT_SHUF_SR SR_LANE(0)
+#define CT_SHUF_ISR ISR_LANE(0)
 #define CT_SHUF_ROT1 ROT1_LANE(0)
 #define CT_SHUF_ROT2 ROT2_LANE(0)
 #if defined(HAVE_TARGET_CLONES)
@@ -75,6 +79,7 @@
 #undef CT_W
 #undef CT_SUFFIX
 #undef CT_SHUF_SR
+#undef CT_SHUF_ISR
 #undef CT_SHUF_ROT1
 #undef CT_SHUF_ROT2
 #undef CT_TARGET
@@ -84,6 +89,7 @@
 #define CT_W 32
 #define CT_SUFFIX _w32
 #define CT_SHUF_SR SR_LANE(0), SR_LANE(16)
+#define CT_SHUF_ISR ISR_LANE(0), ISR_LANE(16)
 #define CT_SHUF_ROT1 ROT1_LANE(0), ROT1_LANE(16)
 #define CT_SHUF_ROT2 ROT2_LANE(0), ROT2_LANE(16)
 #define CT_TARGET __attribute__((target("avx2")))
@@ -172,4 +178,17 @@ ae_aes_ct_encrypt_block(const struct ae_aes_ct_key *k, const uint8_t in[16],
 	encrypt_w16(k, buf);
 	memcpy(out, buf, 16);
 	ae_wipe(buf, sizeof buf);
+}
+
+void
+ae_aes_ct_cbc_decrypt(const struct ae_aes_ct_key *k, uint8_t iv[16],
+    const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+#ifdef HAVE_TARGET_AVX2
+	if (ae_cpu_features()->avx2) {
+		cbc_decrypt_w32(k, iv, in, out, nblocks);
+		return;
+	}
+#endif
+	cbc_decrypt_w16(k, iv, in, out, nblocks);
 }

@@ -37,4 +37,15 @@ void ae_aes_ct_ctr32(const struct ae_aes_ct_key *k, uint8_t ctr[16],
 void ae_aes_ct_encrypt_block(const struct ae_aes_ct_key *k, const uint8_t in[16],
     uint8_t out[16]);
 
+/*
+ * CBC decryption (the inverse cipher of FIPS 197, SP 800-38A 6.2) of
+ * nblocks whole blocks from in to out (in == out is allowed; partial
+ * overlap is not).  iv is the previous ciphertext block; on return it
+ * holds the last ciphertext block, so a stream can be decrypted in
+ * pieces.  Constant-time as the rest of this tier: the inverse S-box is
+ * the forward circuit between two affine maps.
+ */
+void ae_aes_ct_cbc_decrypt(const struct ae_aes_ct_key *k, uint8_t iv[16],
+    const uint8_t *in, uint8_t *out, size_t nblocks);
+
 #endif

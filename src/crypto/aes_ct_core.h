@@ -230,6 +230,122 @@ F(encrypt)(const struct ae_aes_ct_key *k, uint8_t *buf)
 	ae_wipe(q, sizeof q);
 }
 
+/*
+ * The inverse S-box from the forward circuit.  S(x) = A(x^-1) + 0x63,
+ * so with D(v) = A^-1(v + 0x63) (InvSubBytes' affine step),
+ * D(S(D(y))) = D(S(A^-1(y + 0x63))) = (A^-1(y + 0x63))^-1 = S^-1(y).
+ * D is linear plus a constant: bit i of D(v) is v[i+2] + v[i+5] +
+ * v[i+7] (indices mod 8) + bit i of 0x05, so it moves whole planes and
+ * stays free of tables and branches.
+ */
+CT_INLINE void
+F(inv_affine)(V q[8])
+{
+	V r[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		r[i] = q[(i + 2) & 7] ^ q[(i + 5) & 7] ^ q[(i + 7) & 7];
+	r[0] = ~r[0];
+	r[2] = ~r[2];
+	for (i = 0; i < 8; i++)
+		q[i] = r[i];
+}
+
+CT_INLINE void
+F(inv_sub_bytes)(V q[8])
+{
+	F(inv_affine)(q);
+	F(sub_bytes)(q);
+	F(inv_affine)(q);
+}
+
+CT_INLINE void
+F(inv_shift_rows)(V q[8])
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		q[i] = CT_SHUF(q[i], CT_SHUF_ISR);
+}
+
+/*
+ * InvMixColumns = MixColumns after the map a[r] += 4(a[r] + a[r+2]),
+ * since the matrix {0e,0b,0d,09} is {02,03,01,01} times {05,00,04,00}.
+ * 4v is xtime twice, plane moves only.
+ */
+CT_INLINE void
+F(inv_mix_columns)(V q[8])
+{
+	V t[8], u[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		t[i] = q[i] ^ CT_SHUF(q[i], CT_SHUF_ROT2);
+	/* u = xtime(t) */
+	u[0] = t[7]; u[1] = t[0] ^ t[7]; u[2] = t[1]; u[3] = t[2] ^ t[7];
+	u[4] = t[3] ^ t[7]; u[5] = t[4]; u[6] = t[5]; u[7] = t[6];
+	/* t = xtime(u) */
+	t[0] = u[7]; t[1] = u[0] ^ u[7]; t[2] = u[1]; t[3] = u[2] ^ u[7];
+	t[4] = u[3] ^ u[7]; t[5] = u[4]; t[6] = u[5]; t[7] = u[6];
+	for (i = 0; i < 8; i++)
+		q[i] ^= t[i];
+	F(mix_columns)(q);
+}
+
+/* Decrypt CT_BLOCKS blocks in place: the inverse cipher of FIPS 197
+ * section 5.3, with the encryption round keys in reverse order. */
+CT_INLINE void
+F(decrypt)(const struct ae_aes_ct_key *k, uint8_t *buf)
+{
+	V q[8];
+	int r;
+
+	F(load)(q, buf);
+	F(add_round_key)(q, k->sk[AE_AES_CT_ROUNDS]);
+	for (r = AE_AES_CT_ROUNDS - 1; r > 0; r--) {
+		F(inv_shift_rows)(q);
+		F(inv_sub_bytes)(q);
+		F(add_round_key)(q, k->sk[r]);
+		F(inv_mix_columns)(q);
+	}
+	F(inv_shift_rows)(q);
+	F(inv_sub_bytes)(q);
+	F(add_round_key)(q, k->sk[0]);
+	F(store)(q, buf);
+	ae_wipe(q, sizeof q);
+}
+
+/* CBC decryption over nblocks, CT_BLOCKS at a time: every block's
+ * inverse cipher is independent, only the XOR chains. */
+static CT_TARGET void
+F(cbc_decrypt)(const struct ae_aes_ct_key *k, uint8_t iv[16],
+    const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+	uint8_t buf[16 * CT_BLOCKS], prev[16];
+	size_t i;
+
+	memcpy(prev, iv, 16);
+	while (nblocks > 0) {
+		size_t n = nblocks < CT_BLOCKS ? nblocks : CT_BLOCKS;
+
+		memset(buf, 0, sizeof buf);
+		memcpy(buf, in, 16 * n);
+		F(decrypt)(k, buf);
+		for (i = 0; i < 16; i++)
+			buf[i] ^= prev[i];
+		for (i = 16; i < 16 * n; i++)
+			buf[i] ^= in[i - 16];
+		memcpy(prev, in + 16 * (n - 1), 16);
+		memcpy(out, buf, 16 * n);   /* after in is read: in == out */
+		in += 16 * n;
+		out += 16 * n;
+		nblocks -= n;
+	}
+	memcpy(iv, prev, 16);
+	ae_wipe(buf, sizeof buf);
+}
+
 /* CTR with inc32 over nblocks, CT_BLOCKS at a time. */
 static CT_TARGET void
 F(ctr32)(const struct ae_aes_ct_key *k, uint8_t ctr[16], const uint8_t *in,

@@ -7,14 +7,18 @@
  * public inside ae_gcm_open (AE_DECLASSIFY), since a caller must branch on
  * it.  The key handling of the container runs too: a key file's hex
  * encoding, and a key slot's wrap and unwrap (HKDF, HMAC, the XOR pad and
- * the MAC compare), with the slot secret and the file key undefined.  Run: valgrind --error-exitcode=1 ctgrind.  Zero errors is a pass.
+ * the MAC compare), with the slot secret and the file key undefined.
+ * CBC decryption (both tiers) and PBKDF2-HMAC-SHA512, which read AES
+ * Crypt files, run with their key and passphrase undefined.  Run: valgrind --error-exitcode=1 ctgrind.  Zero errors is a pass.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <valgrind/memcheck.h>
 
+#include "crypto/cbc.h"
 #include "crypto/gcm.h"
+#include "crypto/pbkdf2.h"
 #include "container/bech32.h"
 #include "container/keyfile.h"
 #include "container/recipient.h"
@@ -65,6 +69,54 @@ run_tier(enum ae_gcm_tier t)
 	    r2 != 0 ? "rejected" : "ACCEPTED", r3 == 0 ? "accepted" : "REJECTED",
 	    r4 != 0 ? "rejected" : "ACCEPTED");
 	return (r1 == 0 && r2 != 0 && r3 == 0 && r4 != 0) ? 0 : 1;
+}
+
+/* CBC decryption (AES Crypt files) on the software tier and AES-NI:
+ * the key and the plaintext it yields are secret, the ciphertext not.
+ * 37 blocks cross the 8- and 16-block batches and a tail. */
+static int
+run_cbc(enum ae_gcm_tier t)
+{
+	static uint8_t key[32], ct[37 * 16], pt[37 * 16];
+	uint8_t iv[16] = { 7 };
+	struct ae_cbc_key k;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		key[i] = (uint8_t)(i * 31 + 5);
+	for (i = 0; i < (int)sizeof ct; i++)
+		ct[i] = (uint8_t)(i * 7);
+	VALGRIND_MAKE_MEM_UNDEFINED(key, sizeof key);
+	if (ae_cbc_init_tier(&k, key, t) != 0) {
+		printf("cbc %s: not available, skipped\n", ae_gcm_tier_name(t));
+		return 0;
+	}
+	/* the round keys are secret; which tier runs is not */
+	VALGRIND_MAKE_MEM_UNDEFINED(&k.ct, sizeof k.ct);
+	VALGRIND_MAKE_MEM_UNDEFINED(k.dk, sizeof k.dk);
+	ae_cbc_decrypt(&k, iv, ct, pt, 37);
+	ae_cbc_decrypt(&k, iv, ct, pt, 3);
+	ae_cbc_wipe(&k);
+	printf("cbc %s: decrypted 40 blocks under a secret key\n",
+	    ae_gcm_tier_name(t));
+	return 0;
+}
+
+/* PBKDF2-HMAC-SHA512 and the AES Crypt key derivation of versions 0-2
+ * on a secret passphrase: no branch or index may depend on it. */
+static int
+run_pbkdf2(void)
+{
+	static uint8_t pass[24], out[32];
+	const uint8_t salt[16] = { 1, 2, 3 };
+	int r;
+
+	memcpy(pass, "correct horse battery st", sizeof pass);
+	VALGRIND_MAKE_MEM_UNDEFINED(pass, sizeof pass);
+	r = ae_pbkdf2_sha512(pass, sizeof pass, salt, sizeof salt, 50, out,
+	    sizeof out);
+	printf("pbkdf2-sha512: %s\n", r == 0 ? "ran" : "FAILED");
+	return r == 0 ? 0 : 1;
 }
 
 static int
@@ -149,6 +201,9 @@ main(void)
 
 	for (t = 0; t < AE_GCM_TIER_COUNT; t++)
 		bad |= run_tier((enum ae_gcm_tier)t);
+	bad |= run_cbc(AE_GCM_TIER_SOFT);
+	bad |= run_cbc(AE_GCM_TIER_NI);
+	bad |= run_pbkdf2();
 	bad |= run_keys();
 	bad |= run_identity();
 	return bad;
