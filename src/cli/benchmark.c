@@ -501,9 +501,12 @@ print_chart(const struct cell *cells, size_t nc, int codec, int engine)
 		for (k = 0; k < width; k++)
 			bar[k] = k < z ? '#' : k < z + a ? '=' : '.';
 		bar[width] = '\0';
-		printf("  -%d %-13s |%s| AES %5.1f%%  %8.1f MB/s\n", c->level,
-		    ae_gcm_tier_name(c->tier), bar, 100.0 * c->share_aes,
-		    c->total.median);
+		/* the table's marks: ~ a wide spread, ? too few trials */
+		printf("  -%d %-13s |%s| AES %5.1f%%  %8.1f MB/s%s\n",
+		    c->level, ae_gcm_tier_name(c->tier), bar,
+		    100.0 * c->share_aes, c->total.median,
+		    c->trials < FEW_TRIALS ? " ?" : noisy(&c->total) ? " ~" :
+		    "");
 	}
 	printf("\n");
 }
@@ -544,7 +547,12 @@ print_json(const struct bench *b, const struct cell *cells, size_t nc,
 		    c->codec == AE_CODEC_ZSTD ? "zstd" : "deflate",
 		    coder_name(c), (1u << c->log2) / 1024,
 		    ae_gcm_tier_name(c->tier), c->trials);
-		json_spread("zip_mb_s", &c->zip);
+		/* -0 stores: no compression stage ran, and a rate of
+		 * nothing over no time is not a figure */
+		if (c->level == 0)
+			printf("\"zip_mb_s\":null");
+		else
+			json_spread("zip_mb_s", &c->zip);
 		printf(",");
 		json_spread("aes_mb_s", &c->aes);
 		printf(",");
@@ -635,6 +643,16 @@ print_intro(const struct bench *b, double seconds, unsigned zstd_log2,
 	char feat[256];
 
 	ae_cpu_describe(feat, sizeof feat);
+	{
+		/* a busy machine makes every figure here noise: say so first */
+		double load[1];
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		if (getloadavg(load, 1) == 1 && cpus > 0 && load[0] > (double)cpus)
+			msg_warn("the load average (%.1f) is over the %ld CPUs: "
+			    "other work is running, and the figures below will "
+			    "be noisy", load[0], cpus);
+	}
 	printf("aescrypt --benchmark: %u worker thread%s, %u KiB chunks, in "
 	    "memory, about %.0f s\n", b->threads, b->threads == 1 ? "" : "s",
 	    (1u << b->log2) / 1024, seconds);

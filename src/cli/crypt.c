@@ -19,6 +19,7 @@
 #include "exitcode.h"
 #include "indexed.h"
 #include "keys.h"
+#include "legacy.h"
 #include "msg.h"
 #include "progress.h"
 #include "run.h"
@@ -207,6 +208,12 @@ cmd_decrypt(const struct opts *o)
 		goto out;
 	ae_fd_init(&c->io.rd, c->io.in.fd, &signals_stop, &c->io.cancel);
 	st = keys_unlock(o, &c->io, &c->h, file_key, &c->rs);
+	if (st == KEYS_LEGACY) {
+		st = legacy_decrypt(o, &c->io);
+		ae_secret_free(c->io.early_pass, sizeof *c->io.early_pass);
+		run_input_close(&c->io.in);
+		goto out;
+	}
 	if (st != EXIT_OK) {
 		run_input_close(&c->io.in);
 		goto out;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "crypto/wipe.h"
 #include "exitcode.h"
@@ -123,7 +125,13 @@ recipient_line(char *line, const char *where, void *arg)
 		    "skipped", where);
 		return EXIT_OK;
 	}
-	if ((e = ae_recipient_parse(line, &r, &d)) != AE_OK)
+	if ((e = ae_recipient_parse(line, &r, &d)) == AE_ENOTSUP) {
+		/* another key type (ssh-rsa, ECDSA, ...): as age does, a
+		 * list keeps working with the keys it can use */
+		msg_warn("%s: %s; skipped", where, d.what);
+		return EXIT_OK;
+	}
+	if (e != AE_OK)
 		return bad_recipient(line, where, e, &d);
 	if (add_recipient(l->v, l->n, &r) != 0) {
 		msg_error("out of memory");
@@ -249,7 +257,8 @@ identity_line(char *line, const char *where, void *arg)
 
 /* One -i file: a PEM OpenSSH key or an age identity file. */
 static int
-read_one(const char *path, char *text, struct ilist *l)
+read_one(const struct opts *o, const char *path, char *text,
+    struct ilist *l)
 {
 	struct ae_identity id;
 	struct ae_diag d = { 0 };
@@ -257,23 +266,54 @@ read_one(const char *path, char *text, struct ilist *l)
 	char q[1024];
 	int st, e;
 
-	st = secret_read_file(path, text, LIST_MAX + 1, &len, "identity file");
+	names_quote(path, q, sizeof q);
+	st = secret_read_file(path, text, LIST_MAX + 1, &len, NULL);
 	if (st != EXIT_OK)
 		return st;
-	names_quote(path, q, sizeof q);
+	/* a public key given as an identity: say so before anything about
+	 * its mode or its case, which would mislead */
+	if (len >= 4 && (memcmp(text, "ssh-", 4) == 0
+	    || memcmp(text, "age1", 4) == 0
+	    || (len >= 6 && memcmp(text, "ecdsa-", 6) == 0))) {
+		msg_error("%s is a public key (a recipient), not an identity",
+		    q);
+		msg_hint("-i takes the private key (for an ssh key, the file "
+		    "without .pub); a public key encrypts to it, with -r or -R");
+		return EXIT_KEY;
+	}
+	if (strcmp(path, "-") != 0) {
+		/* only now is it a secret's file, whose mode matters */
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			secret_check_mode(fd, path, "identity file");
+			close(fd);
+		}
+	}
 	if (len > LIST_MAX) {
 		msg_error("%s: too large for an identity file", q);
 		return EXIT_KEY;
 	}
 	if (memmem(text, len, "-----BEGIN", 10) != NULL) {
-		e = ae_identity_parse_ssh(text, len, &id, &d);
-		if (e == AE_EKEY) {
-			msg_error("%s: %s", q, d.what);
-			msg_hint("aescrypt reads unencrypted OpenSSH keys only: "
-			    "use an age identity (aescrypt --gen-identity), or "
-			    "a copy of the key without its passphrase "
-			    "(ssh-keygen -p)");
-			return EXIT_KEY;
+		e = ae_identity_parse_ssh(text, len, NULL, 0, &id, &d);
+		if (e == AE_EKEY && d.what != NULL
+		    && strcmp(d.what, AE_SSH_NEEDS_PASSPHRASE) == 0) {
+			/* ssh-keygen -N: ask, as ssh and age do */
+			struct passphrase pass;
+
+			memset(&d, 0, sizeof d);
+			if ((st = secret_key_passphrase(o->pass_src, o->pass_arg,
+			    q, &pass)) != EXIT_OK)
+				return st;
+			e = ae_identity_parse_ssh(text, len, pass.buf, pass.len,
+			    &id, &d);
+			secret_wipe(&pass);
+		}
+		if (e == AE_ELIMIT) {
+			msg_error("%s: the OpenSSH key asks for %llu bcrypt "
+			    "rounds, over the limit of %llu (ssh-keygen's "
+			    "default is 16)", q, d.have, d.limit);
+			return EXIT_LIMIT;
 		}
 		if (e != AE_OK) {
 			msg_error("%s: %s", q, d.what);
@@ -310,7 +350,7 @@ identity_read(const struct opts *o, struct ae_identity **out, size_t *n)
 		return EXIT_SYSTEM;
 	}
 	for (i = 0; i < o->nidentity_files && st == EXIT_OK; i++)
-		st = read_one(o->identity_files[i], text, &l);
+		st = read_one(o, o->identity_files[i], text, &l);
 	ae_wipe(text, LIST_MAX + 1);
 	free(text);
 	if (st != EXIT_OK) {

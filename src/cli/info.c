@@ -12,9 +12,15 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "common/bytes.h"
 #include "container/header.h"
+#include "container/index.h"
+#include "container/legacy.h"
 #include "exitcode.h"
+#include "foreign.h"
 #include "msg.h"
 #include "opts.h"
 #include "run.h"
@@ -58,8 +64,11 @@ json_string(FILE *fp, const char *s)
 	}
 }
 
+enum whole { WHOLE_UNKNOWN, WHOLE_YES, WHOLE_NO };
+
 static void
-print_text(FILE *fp, const char *name, const struct ae_header *h)
+print_text(FILE *fp, const char *name, const struct ae_header *h,
+    enum whole w, const char *why)
 {
 	char mem[32];
 	unsigned i;
@@ -79,6 +88,8 @@ print_text(FILE *fp, const char *name, const struct ae_header *h)
 	    "key: use --test)%s\n", h->len, h->copy ? "; a copy ends the "
 	    "file (for --salvage)" : "; no copy at the end (made before "
 	    "aescrypt 0.3)");
+	fprintf(fp, "whole:       %s (%s)\n", w == WHOLE_YES ? "yes" :
+	    w == WHOLE_NO ? "NO" : "unknown", why);
 	fprintf(fp, "key slots:   %u\n", h->nstanzas);
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];
@@ -111,7 +122,8 @@ print_text(FILE *fp, const char *name, const struct ae_header *h)
 }
 
 static void
-print_json(FILE *fp, const char *name, const struct ae_header *h)
+print_json(FILE *fp, const char *name, const struct ae_header *h,
+    enum whole w)
 {
 	unsigned i;
 
@@ -119,11 +131,12 @@ print_json(FILE *fp, const char *name, const struct ae_header *h)
 	json_string(fp, name);
 	fprintf(fp, "\",\"version\":%d,\"payload\":\"%s\",\"index\":%s,"
 	    "\"codec\":\"%s\",\"chunk_size\":%u,\"header_bytes\":%zu,"
-	    "\"header_copy\":%s,\"slots\":[", AE_VERSION,
+	    "\"header_copy\":%s,\"whole\":%s,\"slots\":[", AE_VERSION,
 	    payload_name(h->payload_type),
 	    h->payload_type == AE_PAYLOAD_PAX_INDEXED ? "true" : "false",
 	    h->codec == AE_CODEC_ZSTD ? "zstd" : "deflate",
-	    1u << h->chunk_log2, h->len, h->copy ? "true" : "false");
+	    1u << h->chunk_log2, h->len, h->copy ? "true" : "false",
+	    w == WHOLE_YES ? "true" : w == WHOLE_NO ? "false" : "null");
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];
 
@@ -145,6 +158,125 @@ print_json(FILE *fp, const char *name, const struct ae_header *h)
 	fputs("]}\n", fp);
 }
 
+/* An AES Crypt file's header: everything in it is in the clear, and
+ * nothing in it (the extensions least of all) is authenticated. */
+static void
+print_legacy(FILE *fp, const char *name, const struct ae_legacy *lg,
+    int json)
+{
+	char creator[AE_LEGACY_CREATOR_MAX];
+	size_t i;
+
+	for (i = 0; lg->creator[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)lg->creator[i];
+
+		creator[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	creator[i] = '\0';
+	if (json) {
+		fputs("{\"file\":\"", fp);
+		json_string(fp, name);
+		fprintf(fp, "\",\"format\":\"aes-crypt\",\"version\":%d,"
+		    "\"kdf\":\"%s\",\"iterations\":%lu,\"extensions\":%u,"
+		    "\"created_by\":\"", lg->version, lg->version == 3 ?
+		    "pbkdf2-hmac-sha512" : "sha256-8192", lg->version == 3 ?
+		    (unsigned long)lg->iterations : 8192ul, lg->extensions);
+		json_string(fp, creator);
+		fputs("\"}\n", fp);
+		return;
+	}
+	fprintf(fp, "file:        %s\n", name);
+	fprintf(fp, "format:      AES Crypt, stream format version %d (not an "
+	    "aescrypt container; -d and --test read it)\n", lg->version);
+	if (lg->version == 3)
+		fprintf(fp, "key:         passphrase, PBKDF2-HMAC-SHA512, %lu "
+		    "iterations\n", (unsigned long)lg->iterations);
+	else
+		fprintf(fp, "key:         passphrase, 8,192 rounds of SHA-256\n");
+	fprintf(fp, "cipher:      AES-256-CBC, HMAC-SHA256 (checked only at "
+	    "the end of the file)\n");
+	if (lg->version >= 2)
+		fprintf(fp, "extensions:  %u%s%s\n", lg->extensions,
+		    creator[0] != '\0' ? "; created by " : "", creator);
+}
+
+static int
+info_legacy(const struct opts *o, struct streams *io)
+{
+	struct ae_legacy lg;
+	struct ae_diag d = { 0 };
+	int err = ae_legacy_read_header(&io->reader, &lg, &d);
+
+	if (err != AE_OK)
+		return msg_core_error(io->in.name, err, &d);
+	print_legacy(stdout, io->in.name, &lg, o->info_json);
+	return EXIT_OK;
+}
+
+/* Is the file whole?  What can be seen without a key (format 6.8,
+ * 6.9): the copy of the header must end the file, byte for byte; an
+ * index's footer must sit before it and name an index offset the
+ * payload records could end at.  Nothing here is authenticated (that is
+ * --test): a file can look whole and still be damaged inside. */
+
+static enum whole
+whole_check(int fd, const struct ae_header *h, const char **why)
+{
+	uint8_t buf[AE_HEADER_MAX], foot[AE_FOOTER_LEN];
+	uint64_t size, end, ixoff, records, lo, hi;
+	struct stat sb;
+	off_t start;
+
+	*why = "cannot tell without a key: the file has no copy of its "
+	    "header at the end (made before aescrypt 0.3); --test can";
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)
+	    || (start = lseek(fd, 0, SEEK_CUR)) < (off_t)h->len) {
+		*why = "cannot tell: not a regular file";
+		return WHOLE_UNKNOWN;
+	}
+	start -= (off_t)h->len;
+	size = (uint64_t)(sb.st_size - start);
+	end = size;
+	if (h->copy) {
+		if (size < 2 * (uint64_t)h->len + AE_COPY_LEN_LEN
+		    || pread(fd, buf, h->len + AE_COPY_LEN_LEN, start
+		    + (off_t)(size - h->len - AE_COPY_LEN_LEN))
+		    != (ssize_t)(h->len + AE_COPY_LEN_LEN)
+		    || memcmp(buf, h->raw, h->len) != 0
+		    || ((size_t)buf[h->len] << 8 | buf[h->len + 1]) != h->len) {
+			*why = "the file is cut short (or has bytes after its "
+			    "end): the copy of the header is not where it "
+			    "ends";
+			return WHOLE_NO;
+		}
+		end = size - h->len - AE_COPY_LEN_LEN;
+		*why = "the copy of the header ends the file";
+	}
+	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED)
+		return h->copy ? WHOLE_YES : WHOLE_UNKNOWN;
+	if (end < h->len + AE_FOOTER_LEN || pread(fd, foot, AE_FOOTER_LEN,
+	    start + (off_t)(end - AE_FOOTER_LEN)) != AE_FOOTER_LEN) {
+		*why = "the file is cut short: there is no room for the footer";
+		return WHOLE_NO;
+	}
+	ixoff = load_be64(foot);
+	records = load_be64(foot + 8);
+	/* every payload record is a frame and a tag around at most a chunk */
+	lo = records * (AE_FRAME_LEN + AE_TAG_LEN);
+	hi = records * AE_RECORD_MAX((uint64_t)1 << h->chunk_log2);
+	if (records == 0 || ixoff < h->len || ixoff - h->len < lo
+	    || ixoff - h->len > hi || ixoff + AE_FRAME_LEN + AE_TAG_LEN
+	    > end - AE_FOOTER_LEN) {
+		*why = "the file is cut short or damaged: its footer does not "
+		    "fit the file's length";
+		return WHOLE_NO;
+	}
+	*why = h->copy ? "the copy of the header ends the file, and the "
+	    "index's footer fits its length" : "the index's footer fits the "
+	    "file's length";
+	return WHOLE_YES;
+}
+
 int
 cmd_info(const struct opts *o)
 {
@@ -152,19 +284,40 @@ cmd_info(const struct opts *o)
 	struct ae_diag d = { 0 };
 	struct streams io;
 	int st, err;
+	enum ae_kind kind;
 
 	run_streams_init(&io);
 	if ((st = run_input_open(&io.in, o->archive, o)) != EXIT_OK)
 		return st;
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
+	if ((st = foreign_peek(&io, &kind)) != EXIT_OK
+	    || (kind != AE_KIND_AESCRYPT_LEGACY
+	    && (st = foreign_refuse(io.in.name, kind)) != EXIT_OK)) {
+		run_input_close(&io.in);
+		return st;
+	}
+	if (kind == AE_KIND_AESCRYPT_LEGACY) {
+		st = info_legacy(o, &io);
+		if (st == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
+			st = msg_sys_error("standard output");
+		run_input_close(&io.in);
+		return st;
+	}
 	err = ae_header_read(&io.reader, &h, &d);
 	if (err != AE_OK) {
 		st = msg_core_error(io.in.name, err, &d);
 	} else {
+		const char *why;
+		enum whole w = whole_check(io.in.fd, &h, &why);
+
 		if (o->info_json)
-			print_json(stdout, io.in.name, &h);
+			print_json(stdout, io.in.name, &h, w);
 		else
-			print_text(stdout, io.in.name, &h);
+			print_text(stdout, io.in.name, &h, w, why);
+		if (w == WHOLE_NO) {
+			msg_error("%s: %s", io.in.name, why);
+			st = EXIT_DATA;
+		}
 		if (fflush(stdout) != 0 || ferror(stdout))
 			st = msg_sys_error("standard output");
 	}

@@ -17,6 +17,7 @@
 #include "exitcode.h"
 #include "identity.h"
 #include "msg.h"
+#include "foreign.h"
 #include "signals.h"
 
 /* Which passphrase source -e or -d should use, if any. */
@@ -238,6 +239,7 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	size_t nids = 0;
 	unsigned nk, np, nr;
 	int err, st, use_key, use_pass, use_ids, have_pass = 0;
+	enum ae_kind kind;
 
 	/* A descriptor may be the input itself (--passphrase-fd 0 with the
 	 * container after the first line), so its line is taken first. */
@@ -247,6 +249,19 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 		if (st != EXIT_OK)
 			return st;
 		have_pass = 1;
+	}
+	if ((st = foreign_peek(io, &kind)) != EXIT_OK
+	    || (kind != AE_KIND_AESCRYPT_LEGACY
+	    && (st = foreign_refuse(name, kind)) != EXIT_OK)) {
+		secret_wipe(&pass);
+		return st;
+	}
+	if (kind == AE_KIND_AESCRYPT_LEGACY) {
+		if (have_pass
+		    && (io->early_pass = ae_secret_alloc(sizeof pass)) != NULL)
+			*io->early_pass = pass;
+		secret_wipe(&pass);
+		return KEYS_LEGACY;
 	}
 	if ((err = ae_header_read(&io->reader, h, &d)) != AE_OK
 	    && (st = run_header_damaged(o, io, err, &d, h)) != EXIT_OK) {

@@ -31,6 +31,11 @@ int keys_new_header(const struct opts *o, int payload_type,
  * With --salvage, a damaged header is replaced by its copy at the end of
  * the file, if it has one (run_header_copy; h->from_copy is then set).
  */
+/* keys_unlock's answer for an AES Crypt file (legacy.h): nothing was
+ * unlocked; a passphrase already read from a descriptor is in
+ * io->early_pass. */
+#define KEYS_LEGACY (-1)
+
 int keys_unlock(const struct opts *o, struct streams *io,
     struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
     struct run_stats *rs);

@@ -164,7 +164,7 @@ print_dumpdir(FILE *fp, const struct ae_tar_member *m)
 
 int
 list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
-    struct members *sel, struct ae_diag *d, int *partial)
+    struct members *sel, struct ae_diag *d, int *partial, uint64_t *count)
 {
 	struct ae_tar_member m;
 	size_t ugswidth = 19;
@@ -174,6 +174,8 @@ list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
 	while ((r = ae_tar_next(tr, &m, d)) == AE_OK) {
 		if (!members_select(sel, m.path))
 			continue;
+		if (count != NULL)
+			(*count)++;
 		if (m.warning != NULL)
 			msg_warn("%s: %s", names_quote(m.path, q, sizeof q),
 			    m.warning);
@@ -257,6 +259,8 @@ list_salvaged(FILE *fp, int verbose, struct ae_tar_reader *tr,
 			continue;
 		}
 		lost_done(l, m, LOST_WHOLE);
+		if (fp == NULL)
+			continue;       /* --test --salvage: the summary only */
 		progress_hide();
 		if (verbose)
 			print_verbose(fp, m, &ugswidth);
@@ -295,7 +299,7 @@ list_indexed(struct unpack *u, const struct opts *o, struct ae_index *ix,
 /* -t (or --test) reading the whole payload; the exit status. */
 static int
 list_all(struct unpack *u, const struct opts *o, struct members *sel,
-    int *partial)
+    int *partial, uint64_t *count)
 {
 	struct ae_tar_reader tr;
 	struct ae_diag d = { 0 };
@@ -328,7 +332,8 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 			msg_error("out of memory");
 			return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
 		}
-		next = list_salvaged(stdout, o->verbose, &tr, sel, &l, &d);
+		next = list_salvaged(o->test ? NULL : stdout, o->verbose, &tr,
+		    sel, &l, &d);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			st = msg_sys_error("standard output");
 		st = unpack_end(u, o, next, &d, st);
@@ -345,7 +350,8 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 	}
 	/* -tvv -g: the dumpdirs too (verbose 3) */
 	next = list_members(o->test ? NULL : stdout, o->verbose >= 2
-	    && o->listed != NULL ? 3 : o->verbose, &tr, sel, &d, partial);
+	    && o->listed != NULL ? 3 : o->verbose, &tr, sel, &d, partial,
+	    count);
 	if (next == 1 && tr.no_end_marker)
 		msg_warn("%s: the tar stream has no end-of-archive blocks (as "
 		    "older tars wrote it); the container authenticated its "
@@ -356,12 +362,35 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 	return unpack_end(u, o, next, &d, st);
 }
 
+/* --test -v: one verdict line, as gzip -tv and 7z t give. */
+static void
+verdict(const struct unpack *u, uint64_t members)
+{
+	char n[32], size[32], chunks[32];
+
+	bytes_words(u->rs.pipe.plain_bytes, size, sizeof size);
+	count_words(u->rs.pipe.records, chunks, sizeof chunks);
+	if (AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type)) {
+		count_words(members, n, sizeof n);
+		printf("%s: OK, %s member%s, %s, %s chunk%s, %s\n",
+		    u->io.in.name, n, members == 1 ? "" : "s", size, chunks,
+		    u->rs.pipe.records == 1 ? "" : "s",
+		    u->h.payload_type == AE_PAYLOAD_PAX_INDEXED ?
+		    "index OK (every entry matches the member read)" :
+		    "no index");
+	} else {
+		printf("%s: OK, a stream of %s, %s chunk%s\n", u->io.in.name,
+		    size, chunks, u->rs.pipe.records == 1 ? "" : "s");
+	}
+}
+
 int
 cmd_list(const struct opts *o)
 {
 	struct unpack *u;
 	struct members sel;
 	struct ae_index ix;
+	uint64_t count = 0;
 	int st, partial = 0;
 
 	if ((st = members_init(&sel, o)) != EXIT_OK)
@@ -371,14 +400,17 @@ cmd_list(const struct opts *o)
 		members_free(&sel);
 		return EXIT_SYSTEM;
 	}
-	if ((st = unpack_open_keys(u, o)) != EXIT_OK)
+	if ((st = unpack_open_keys(u, o)) != EXIT_OK) {
+		if (st == UNPACK_DONE)
+			st = EXIT_OK;   /* an AES Crypt file, tested */
 		goto out;
+	}
 	if (o->salvage) {
 		/* in full; the index, on a regular file, names what is lost
 		 * and steps over damaged frames (as for -x) */
 		if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, NULL))
 			u->salvage_ix = &ix;
-		st = list_all(u, o, &sel, &partial);
+		st = list_all(u, o, &sel, &partial, &count);
 		if (u->salvage_ix != NULL) {
 			ae_index_free(&ix);
 			u->salvage_ix = NULL;
@@ -395,15 +427,20 @@ cmd_list(const struct opts *o)
 			ae_index_free(&ix);
 		if (st == INDEXED_MISMATCH) {
 			indexed_rewind(&u->io, &u->h);
-			st = list_all(u, o, &sel, &partial);
+			st = list_all(u, o, &sel, &partial, &count);
 		}
 	} else {
-		st = list_all(u, o, &sel, &partial);
+		st = list_all(u, o, &sel, &partial, &count);
 	}
 	if (st == EXIT_OK && members_report_missing(&sel) > 0)
 		st = EXIT_PARTIAL;
 	if (st == EXIT_OK && partial)
 		st = EXIT_PARTIAL;
+	if (st == EXIT_OK && o->test && o->verbose) {
+		verdict(u, count);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			st = msg_sys_error("standard output");
+	}
 out:
 	if (u != NULL && o->salvage)
 		salvage_free(&u->salvage);

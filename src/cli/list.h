@@ -21,11 +21,12 @@
  * archive, a tar error or a write error on fp (ferror(fp) then says
  * so).  The reader's warnings about a member are printed; a member that
  * cannot be extracted is listed, warned about, and sets *partial.
+ * *count (NULL: not counted) is increased by each member selected.
  * Returns the last ae_tar_next result: 1 at the end marker, its error
  * (with d), or 0 if it stopped on a write error.
  */
 int list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
-    struct members *sel, struct ae_diag *d, int *partial);
+    struct members *sel, struct ae_diag *d, int *partial, uint64_t *count);
 
 /*
  * One `tar -tv` line for e, a member -c is writing (-cvv, as tar -cvv

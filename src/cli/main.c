@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <stdatomic.h>
 #ifdef HAVE_MALLOPT
 #include <malloc.h>
 #endif
@@ -51,12 +52,36 @@ no_core_dumps(void)
 #endif
 }
 
+/* --info and --test on each file named, as gzip -t: every file is
+ * looked at, and the exit status is the worst of theirs. */
+static int
+each_file(const struct opts *o, int (*cmd)(const struct opts *))
+{
+	struct opts one = *o;
+	size_t i;
+	int st, s;
+
+	one.operands = NULL;
+	one.noperands = 0;
+	secret_keep(1);   /* one passphrase line or variable for them all */
+	st = cmd(&one);
+	for (i = 0; i < o->noperands && !atomic_load(&signals_stop); i++) {
+		one.archive = o->operands[i];
+		if ((s = cmd(&one)) > st)
+			st = s;
+	}
+	secret_keep(0);
+	return st;
+}
+
 /* The mode the command line chose; its exit status. */
 static int
 dispatch(const struct cmdline *c)
 {
 	const struct opts *o = &c->o;
 
+	if ((o->mode == 'i' || o->test) && o->noperands > 0)
+		return each_file(o, o->mode == 'i' ? cmd_info : cmd_list);
 	switch (o->mode) {
 	case 'b':
 		return benchmark_run(c->bench_time, o->threads, o->chunk_log2,

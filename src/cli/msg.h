@@ -7,6 +7,7 @@
 #define AE_CLI_MSG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/error.h"
 
@@ -28,6 +29,12 @@ int msg_interrupted(void);
 
 /* A KiB count in the largest binary unit that divides it exactly
  * ("256 MiB"; compact: "256M", as options take it). */
+/* "1.5 GiB" (binary units, one decimal; bytes below 1 KiB). */
+void bytes_words(uint64_t n, char *buf, size_t cap);
+
+/* "21,344": digits grouped by thousands, as the verdicts print counts. */
+void count_words(uint64_t n, char *buf, size_t cap);
+
 void kib_words(unsigned long long kib, char *buf, size_t n, int compact);
 
 /* The exit status (exitcode.h) for a core error code. */

@@ -524,6 +524,13 @@ opt_refuse(struct cmdline *c, int key, const char *arg, char **argv)
 		    "ARCHIVE'");
 		return EXIT_USAGE;
 	}
+	if (strcmp(name, "--delete") == 0) {
+		msg_error("--delete: an aescrypt archive is a sealed, "
+		    "write-once stream; nothing can be removed from it");
+		msg_hint("make a new archive without those members: aescrypt "
+		    "-x them out, or aescrypt -c with --exclude");
+		return EXIT_USAGE;
+	}
 	msg_error("%s: an aescrypt archive is a sealed, write-once stream; "
 	    "nothing can be added to it", name);
 	msg_hint("create a new archive with everything in it, or a second "
@@ -889,8 +896,9 @@ check_pairs(const struct opts *o)
 		msg_hint("extract with --salvage into a directory (-C DIR)");
 		return EXIT_USAGE;
 	}
-	if (o->test && (o->verbose || o->output != NULL)) {
-		msg_error("--test prints nothing; use -t -v to list");
+	if (o->test && (o->verbose > 1 || o->output != NULL)) {
+		msg_error("--test prints nothing but, with -v, a verdict; use "
+		    "-t -v to list");
 		return EXIT_USAGE;
 	}
 	if ((o->mode == 'c' || o->mode == 'e') && check_slots(o) != EXIT_OK)
@@ -898,8 +906,8 @@ check_pairs(const struct opts *o)
 	return check_mode_options(o);
 }
 
-/* How many operands each mode takes: --test and --info a file (as gzip
- * -t and age-inspect take it), -e and -d one input, the others none. */
+/* How many operands each mode takes: --test and --info files (as gzip
+ * -t takes them), -e and -d one input, the others none. */
 static int
 check_operands(struct opts *o)
 {
@@ -909,12 +917,7 @@ check_operands(struct opts *o)
 		o->operands++;
 		o->noperands--;
 	}
-	if ((o->mode == 'i' || o->test) && o->noperands > 0) {
-		msg_error("unexpected argument '%s'", o->operands[0]);
-		msg_hint("--%s takes one file", o->mode == 'i' ? "info" :
-		    "test");
-		return EXIT_USAGE;
-	}
+	/* more operands of --info and --test are more files (main.c) */
 	if ((o->mode == 'b' || o->mode == 'g' || o->mode == 'G')
 	    && o->noperands > 0) {
 		msg_error("unexpected argument '%s'", o->operands[0]);
@@ -1022,6 +1025,51 @@ nomem:
 	return EXIT_SYSTEM;
 }
 
+static int
+is_stdin(const char *path)
+{
+	return path != NULL && strcmp(path, "-") == 0;
+}
+
+/* Standard input can carry one thing: a key list (-R -, -i -) or the
+ * data, not both and not two lists. */
+static int
+check_stdin(const struct opts *o)
+{
+	const char *first = NULL, *second = NULL;
+	size_t i;
+
+#define USE(what) do { if (first == NULL) first = (what); \
+	else if (second == NULL) second = (what); } while (0)
+	for (i = 0; i < o->nrecipient_files; i++)
+		if (is_stdin(o->recipient_files[i]))
+			USE("-R -");
+	for (i = 0; i < o->nidentity_files; i++)
+		if (is_stdin(o->identity_files[i]))
+			USE("-i -");
+	if (is_stdin(o->keyfile))
+		USE("-k -");
+	if (first == NULL)
+		return EXIT_OK;
+	if (((o->mode == 'd' || o->mode == 'e')
+	    && (o->input == NULL || is_stdin(o->input)))
+	    || ((o->mode == 't' || o->mode == 'x')
+	    && (o->archive == NULL || is_stdin(o->archive))))
+		USE("the data");
+	if (is_stdin(o->files_from))
+		USE("-T -");
+	if (o->pass_src == PASS_FD && o->pass_arg != NULL
+	    && strcmp(o->pass_arg, "0") == 0)
+		USE("--passphrase-fd 0");
+#undef USE
+	if (second == NULL)
+		return EXIT_OK;
+	msg_error("%s and %s cannot both come from standard input", first,
+	    second);
+	msg_hint("give one of them as a file");
+	return EXIT_USAGE;
+}
+
 int
 options_check(struct cmdline *c)
 {
@@ -1046,7 +1094,9 @@ options_check(struct cmdline *c)
 		    "xattr calls)", o->xattrs ? "xattrs" : "acls");
 		return EXIT_USAGE;
 	}
-	return check_operands(o);
+	if ((st = check_operands(o)) != EXIT_OK)
+		return st;
+	return check_stdin(o);
 }
 
 /* ---- set-up ---- */

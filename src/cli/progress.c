@@ -17,15 +17,19 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "msg.h"
 #include "names.h"
 
 #define SHOW_AFTER_NS 1000000000ull     /* a second */
 #define REDRAW_NS     100000000ull      /* ten a second at most */
+/* Off a terminal (--progress into a log): a whole line this often. */
+#define LOG_NS        5000000000ull
 
 static struct {
 	pthread_mutex_t lock;
 	atomic_int on;      /* read without the lock on the fast path */
 	int shown;
+	int tty;            /* stderr is a terminal: redraw one line */
 	enum progress_count count;
 	uint64_t total, base, done;
 	uint64_t plain;     /* payload bytes so far (written, on decode) */
@@ -48,6 +52,7 @@ progress_start(int on, enum progress_count count, uint64_t total,
 	pthread_mutex_lock(&P.lock);
 	atomic_store(&P.on, on);
 	P.shown = 0;
+	P.tty = isatty(STDERR_FILENO);
 	P.count = count;
 	P.total = total;
 	P.base = base;
@@ -57,24 +62,6 @@ progress_start(int on, enum progress_count count, uint64_t total,
 	P.last = 0;
 	P.member[0] = '\0';
 	pthread_mutex_unlock(&P.lock);
-}
-
-/* "1.5 GiB" */
-static void
-human(uint64_t n, char *buf, size_t cap)
-{
-	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)n;
-	int u = 0;
-
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, cap, "%llu B", (unsigned long long)n);
-	else
-		snprintf(buf, cap, "%.1f %s", v, unit[u]);
 }
 
 /* "1:05" or "2:03:07" */
@@ -114,16 +101,16 @@ draw(uint64_t now)
 
 	bps = ns > 0 ? (uint64_t)((double)(P.done - P.base) * 1e9 /
 	    (double)ns) : 0;
-	human(P.done, done, sizeof done);
-	human(bps, rate, sizeof rate);
+	bytes_words(P.done, done, sizeof done);
+	bytes_words(bps, rate, sizeof rate);
 	clock_text(ns / 1000000000ull, el, sizeof el);
 	n = 0;
 	if (P.count == PROGRESS_WIRE) {
-		human(P.plain, out, sizeof out);
+		bytes_words(P.plain, out, sizeof out);
 		n = (size_t)snprintf(line, sizeof line, "%s written, ", out);
 	}
 	if (P.total > 0 && P.done <= P.total && bps > 0) {
-		human(P.total, total, sizeof total);
+		bytes_words(P.total, total, sizeof total);
 		clock_text((P.total - P.done) / bps, eta, sizeof eta);
 		n += (size_t)snprintf(line + n, sizeof line - n, "%s of %s%s "
 		    "(%u%%), %s/s, %s, ETA %s", done, total,
@@ -141,6 +128,17 @@ draw(uint64_t now)
 		names_quote(P.member, name, room + 1 < sizeof name ? room + 1 :
 		    sizeof name);
 		snprintf(line + n, sizeof line - n, "  %s", name);
+	}
+	if (!P.tty) {
+		/* a log: one plain line, no \r and no escapes, the member
+		 * named as the listings name it */
+		if (P.member[0] != '\0')
+			snprintf(line + n, sizeof line - n, "  %s",
+			    names_quote(P.member, name, sizeof name));
+		fprintf(stderr, "aescrypt: progress: %s\n", line);
+		fflush(stderr);
+		P.last = now;
+		return;
 	}
 	if (strlen(line) > width)
 		line[width] = '\0';
@@ -164,7 +162,8 @@ progress_tick(void *ctx, uint64_t plain_bytes, uint64_t wire_bytes)
 	P.done = P.base + (P.count == PROGRESS_PLAIN ? plain_bytes :
 	    wire_bytes);
 	P.plain = plain_bytes;
-	if (now - P.t0 >= SHOW_AFTER_NS && now - P.last >= REDRAW_NS)
+	if (now - P.t0 >= SHOW_AFTER_NS
+	    && now - P.last >= (P.tty ? REDRAW_NS : LOG_NS))
 		draw(now);
 	pthread_mutex_unlock(&P.lock);
 }

@@ -34,6 +34,16 @@ struct input {
 int run_input_open(struct input *in, const char *path, const struct opts *o);
 void run_input_close(struct input *in);
 
+/* Bytes read ahead to name the input's format (foreign.h), handed back
+ * before the rest: used only where the input cannot be read again at
+ * its offset (a pipe). */
+struct peek {
+	uint8_t buf[512];
+	size_t len, pos;
+};
+
+struct passphrase;
+
 /* The streams of one run: input, output, and their I/O objects. */
 struct streams {
 	struct input in;
@@ -42,6 +52,10 @@ struct streams {
 	struct ae_reader reader;    /* reads in.fd through rd */
 	struct ae_writer writer;    /* writes out.fd through wr */
 	atomic_int cancel;
+	struct peek peek;
+	/* a passphrase line read from a descriptor before the data was
+	 * found to be an AES Crypt file (keys.c); legacy.c takes it */
+	struct passphrase *early_pass;
 };
 
 /* The output's calls (disk/outfile.h) as the commands use them: they

@@ -22,9 +22,21 @@
 
 #define ENV_NAME "AESCRYPT_PASSPHRASE"
 
+/* secret_keep: a passphrase that can be read only once (a descriptor's
+ * line, the environment, which from_env wipes) kept for the next file
+ * of the same run. */
+static struct {
+	int on;
+	enum pass_source src;
+	struct passphrase *p;
+} kept;
+
 enum pass_source
 secret_env_source(void)
 {
+	/* (from_env unsets the variable; a kept copy still counts) */
+	if (kept.p != NULL && kept.src == PASS_ENV)
+		return PASS_ENV;
 	return getenv(ENV_NAME) != NULL ? PASS_ENV : PASS_NONE;
 }
 
@@ -132,6 +144,31 @@ from_tty(int confirm, struct passphrase *p)
 	return st;
 }
 
+int
+secret_key_passphrase(enum pass_source src, const char *arg,
+    const char *name, struct passphrase *p)
+{
+	char text[1200];
+	int tty, st;
+
+	if (src == PASS_NONE)
+		src = secret_env_source();
+	if (src != PASS_NONE && src != PASS_TTY)
+		return secret_passphrase(src, arg, 0, p);
+	tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (tty < 0) {
+		msg_error("%s: the OpenSSH key is protected by a passphrase, "
+		    "and there is no terminal to ask for it", name);
+		msg_hint("give it with --passphrase-file, --passphrase-fd or "
+		    "AESCRYPT_PASSPHRASE");
+		return EXIT_KEY;
+	}
+	snprintf(text, sizeof text, "Passphrase for %s: ", name);
+	st = prompt(tty, text, p);
+	close(tty);
+	return st;
+}
+
 static int
 from_fd(int fd, const char *what, struct passphrase *p)
 {
@@ -174,6 +211,16 @@ from_env(struct passphrase *p)
 	return EXIT_OK;
 }
 
+void
+secret_keep(int on)
+{
+	kept.on = on;
+	if (!on && kept.p != NULL) {
+		ae_secret_free(kept.p, sizeof *kept.p);
+		kept.p = NULL;
+	}
+}
+
 int
 secret_passphrase(enum pass_source src, const char *arg, int confirm,
     struct passphrase *p)
@@ -183,6 +230,10 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 	long v;
 
 	memset(p, 0, sizeof *p);
+	if (kept.p != NULL && kept.src == src) {
+		*p = *kept.p;
+		return EXIT_OK;
+	}
 	switch (src) {
 	case PASS_NONE:
 	case PASS_TTY:
@@ -220,6 +271,12 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 	}
 	if (st != EXIT_OK)
 		secret_wipe(p);
+	else if (kept.on && (src == PASS_FD || src == PASS_ENV)
+	    && kept.p == NULL
+	    && (kept.p = ae_secret_alloc(sizeof *kept.p)) != NULL) {
+		*kept.p = *p;
+		kept.src = src;
+	}
 	return st;
 }
 
@@ -249,13 +306,17 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 	int fd, st = EXIT_OK, e;
 
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (strcmp(path, "-") == 0) {
+		/* -i - and -R -: options.c saw that nothing else is read
+		 * from standard input */
+		fd = STDIN_FILENO;
+		path = "standard input";
+	} else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		e = errno;
 		msg_error("%s: %s", path, strerror(e));
 		return e == ENOENT || e == ENOTDIR ? EXIT_USAGE : EXIT_SYSTEM;
 	}
-	if (what != NULL)
+	if (what != NULL && fd != STDIN_FILENO)
 		secret_check_mode(fd, path, what);
 	while (*len < cap) {
 		n = read(fd, buf + *len, cap - *len);
@@ -270,7 +331,8 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 			break;
 		*len += (size_t)n;
 	}
-	close(fd);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	return st;
 }
 

@@ -46,7 +46,25 @@ int secret_passphrase(enum pass_source src, const char *arg, int confirm,
 void secret_check_mode(int fd, const char *path, const char *what);
 
 /*
- * Read the file at path into buf (its first cap bytes; *len set: cap
+ * The passphrase of a protected key file called name (quoted): from the
+ * source given (src, or AESCRYPT_PASSPHRASE), else asked for on the
+ * terminal ("Passphrase for NAME: ", no echo).  0 or an exit status
+ * (EXIT_KEY without a terminal).  The caller wipes p.
+ */
+int secret_key_passphrase(enum pass_source src, const char *arg,
+    const char *name, struct passphrase *p);
+
+/*
+ * On: a passphrase read from a descriptor or the environment (which can
+ * be read once) is kept, in memory kept out of core dumps, and handed
+ * to the next secret_passphrase from the same source (--test and --info
+ * of several files).  Off: it is wiped.
+ */
+void secret_keep(int on);
+
+/*
+ * Read the file at path ("-": standard input, left open) into buf (its
+ * first cap bytes; *len set: cap
  * means it may hold more), warning as secret_check_mode does if `what`
  * is not NULL (a secret's file).  Prints errors; 0 or an exit status:
  * EXIT_USAGE if path does not exist, EXIT_SYSTEM if it cannot be read.

@@ -19,6 +19,7 @@
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
+#include "legacy.h"
 #include "msg.h"
 #include "progress.h"
 #include "signals.h"
@@ -175,6 +176,13 @@ unpack_open_keys(struct unpack *u, const struct opts *o)
 		return st;
 	ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop, &u->io.cancel);
 	st = keys_unlock(o, &u->io, &u->h, file_key, &u->rs);
+	if (st == KEYS_LEGACY) {
+		st = o->test ? legacy_test(o, &u->io)
+		    : legacy_not_archive(u->io.in.name);
+		ae_secret_free(u->io.early_pass, sizeof *u->io.early_pass);
+		run_input_close(&u->io.in);
+		return st == EXIT_OK ? UNPACK_DONE : st;
+	}
 	if (st != EXIT_OK) {
 		run_input_close(&u->io.in);
 		return st;

@@ -101,6 +101,9 @@ int unpack_open(struct unpack *u, const struct opts *o);
  * (unpack_end does, and so does a failed unpack_start).
  */
 int unpack_open_keys(struct unpack *u, const struct opts *o);
+/* unpack_open_keys's answer when the input was an AES Crypt file and
+ * --test checked it: nothing is open, nothing more to do. */
+#define UNPACK_DONE (-1)
 int unpack_start(struct unpack *u, const struct opts *o,
     const struct unpack_range *range);
 void unpack_close(struct unpack *u);

@@ -36,6 +36,13 @@ store_be64(uint8_t *p, uint64_t x)
 	store_be32(p + 4, (uint32_t)x);
 }
 
+static inline void
+store_le16(uint8_t *p, uint16_t x)
+{
+	p[0] = (uint8_t)x;
+	p[1] = (uint8_t)(x >> 8);
+}
+
 static inline uint32_t
 load_le32(const uint8_t *p)
 {

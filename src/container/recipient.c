@@ -17,6 +17,7 @@
 #include "crypto/sha256.h"
 #include "crypto/wipe.h"
 #include "crypto/x25519.h"
+#include "sshkey.h"
 
 #define HRP_RECIPIENT "age"
 #define HRP_IDENTITY "age-secret-key-"
@@ -265,8 +266,8 @@ ae_identity_parse_age(const char *s, struct ae_identity *id,
 #define OPENSSH_MAGIC "openssh-key-v1"    /* and its NUL */
 
 int
-ae_identity_parse_ssh(const char *text, size_t len, struct ae_identity *id,
-    struct ae_diag *d)
+ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
+    size_t passlen, struct ae_identity *id, struct ae_diag *d)
 {
 	static const char *const other[] = {
 		"-----BEGIN RSA PRIVATE KEY-----",
@@ -275,8 +276,9 @@ ae_identity_parse_ssh(const char *text, size_t len, struct ae_identity *id,
 		"-----BEGIN PRIVATE KEY-----",
 		"-----BEGIN ENCRYPTED PRIVATE KEY-----",
 	};
-	uint8_t buf[8192];
+	uint8_t buf[8192], plain[8192];
 	const uint8_t *p, *end, *s1, *s2, *s3, *pub, *priv, *t, *k, *sk;
+	int encrypted;
 	const char *b, *e;
 	size_t n, l1, l2, l3, publ, privl, tl, kl, skl, at, i;
 	uint32_t nkeys;
@@ -313,9 +315,10 @@ ae_identity_parse_ssh(const char *text, size_t len, struct ae_identity *id,
 	    || ssh_string(&p, end, &s3, &l3) != 0      /* kdf options */
 	    || end - p < 4)
 		goto malformed;
-	if (!ssh_string_is(s1, l1, "none") || !ssh_string_is(s2, l2, "none")) {
-		r = bad(d, AE_EKEY, "the OpenSSH key is protected by a "
-		    "passphrase", 0);
+	encrypted = !ssh_string_is(s1, l1, "none")
+	    || !ssh_string_is(s2, l2, "none");
+	if (encrypted && pass == NULL) {
+		r = bad(d, AE_EKEY, AE_SSH_NEEDS_PASSPHRASE, 0);
 		goto out;
 	}
 	nkeys = load_be32(p);
@@ -323,6 +326,23 @@ ae_identity_parse_ssh(const char *text, size_t len, struct ae_identity *id,
 	if (nkeys != 1 || ssh_string(&p, end, &pub, &publ) != 0
 	    || ssh_string(&p, end, &priv, &privl) != 0)
 		goto malformed;
+	if (encrypted) {
+		/* the GCM tag follows the section's string */
+		const uint8_t *tag = NULL;
+
+		if (ae_sshkey_cipher_is_gcm(s1, l1)) {
+			if (end - p < 16)
+				goto malformed;
+			tag = p;
+		}
+		if (privl > sizeof plain)
+			goto malformed;
+		r = ae_sshkey_decrypt(s1, l1, s2, l2, s3, l3, priv, privl, tag,
+		    pass, passlen, plain, d);
+		if (r != AE_OK)
+			goto out;
+		priv = plain;
+	}
 	{
 		const uint8_t *q = pub, *qe = pub + publ;
 
@@ -341,8 +361,18 @@ ae_identity_parse_ssh(const char *text, size_t len, struct ae_identity *id,
 	/* The private section: two equal check words, then the key. */
 	p = priv;
 	end = priv + privl;
-	if (privl < 8 || load_be32(p) != load_be32(p + 4))
+	if (privl < 8)
 		goto malformed;
+	if (load_be32(p) != load_be32(p + 4)) {
+		/* the check words: for aes256-ctr, where a wrong passphrase
+		 * shows */
+		if (encrypted) {
+			r = bad(d, AE_EKEY, "wrong passphrase for the OpenSSH "
+			    "key", 0);
+			goto out;
+		}
+		goto malformed;
+	}
 	p += 8;
 	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
 	    SSH_ED25519) || ssh_string(&p, end, &k, &kl) != 0 || kl != 32
@@ -358,6 +388,7 @@ malformed:
 	r = bad(d, AE_EFORMAT, "a malformed OpenSSH private key", 0);
 out:
 	ae_wipe(buf, sizeof buf);
+	ae_wipe(plain, sizeof plain);
 	if (r != AE_OK)
 		ae_wipe(id, sizeof *id);
 	return r;

@@ -83,15 +83,23 @@ int ae_recipient_equal(const struct ae_recipient *a,
 int ae_identity_parse_age(const char *s, struct ae_identity *id,
     struct ae_diag *d);
 
+/* d->what of ae_identity_parse_ssh for a protected key and no
+ * passphrase: compare the pointer. */
+#define AE_SSH_NEEDS_PASSPHRASE "the OpenSSH key is protected by a passphrase"
+
 /*
  * Parse an OpenSSH private key file's text (the PEM block
- * "-----BEGIN OPENSSH PRIVATE KEY-----").  Returns 0 for an
- * unencrypted ssh-ed25519 key; AE_EKEY if it is protected by a
- * passphrase; AE_ENOTSUP for another key type (d->what names it);
+ * "-----BEGIN OPENSSH PRIVATE KEY-----").  A key protected by a
+ * passphrase (ssh-keygen -N: bcrypt with aes256-ctr or
+ * aes256-gcm@openssh.com, sshkey.h) is opened with pass; with pass NULL
+ * it is AE_EKEY with d->what AE_SSH_NEEDS_PASSPHRASE, so the caller can
+ * ask for one.  Returns 0 for an ssh-ed25519 key; AE_EKEY for a wrong
+ * passphrase; AE_ELIMIT for KDF rounds over AE_SSHKEY_MAX_ROUNDS;
+ * AE_ENOTSUP for another key type, cipher or KDF (d->what names it);
  * AE_EFORMAT if it is malformed.
  */
-int ae_identity_parse_ssh(const char *text, size_t len,
-    struct ae_identity *id, struct ae_diag *d);
+int ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
+    size_t passlen, struct ae_identity *id, struct ae_diag *d);
 
 /* A new random X25519 identity.  0, or the random source's error. */
 int ae_identity_generate(struct ae_identity *id);

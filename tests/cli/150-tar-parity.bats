@@ -126,8 +126,20 @@ listing() {
 	head -c 200 s.aes > cut.aes
 	run_aescrypt 4 --test cut.aes
 	AESCRYPT_PASSPHRASE=wrong run_aescrypt 3 --test x.aes
-	run_aescrypt 2 --test -v x.aes
-	run_aescrypt 2 --test x.aes s.aes
+	run_aescrypt 2 --test -vv x.aes
+}
+
+@test "--test -v gives one verdict line per file, and checks every file named" {
+	seq 100000 | "$AESCRYPT" -e -q "${FAST_KDF[@]}" > s.aes
+	run_aescrypt 0 --test -v x.aes s.aes
+	assert_match '^x.aes: OK, [0-9,]+ members?, .*, [0-9,]+ chunks?, index OK'
+	assert_match 's.aes: OK, a stream of 575.1 KiB, 3 chunks$'
+	[ "$(echo "$output" | wc -l)" -eq 2 ]
+	cp s.aes bad.aes
+	flip_byte bad.aes 300
+	run_aescrypt 4 --test -v bad.aes x.aes
+	assert_match 'bad.aes: .*failed authentication'
+	assert_match 'x.aes: OK'
 }
 
 @test "--info describes the header without a key, as text and JSON" {
@@ -240,11 +252,14 @@ blocked() {
 
 @test "-r (as tar's append), -u, -A, --append, --update, --delete, --verify explain the sealed stream" {
 	local o
-	for o in -u -A --append --update --concatenate --delete; do
+	for o in -u -A --append --update --concatenate; do
 		run_aescrypt 2 $o -f x.aes proj
-		assert_match "sealed, write-once stream"
+		assert_match "sealed, write-once stream; nothing can be added"
 		assert_match "hint: create a new archive"
 	done
+	run_aescrypt 2 --delete -f x.aes proj
+	assert_match "sealed, write-once stream; nothing can be removed from it"
+	assert_match "hint: make a new archive without those members"
 	# -r is age's recipient here: a value that is none gets both stories
 	run_aescrypt 2 -rf x.aes proj
 	assert_match "-r names a recipient .*, not 'f'"

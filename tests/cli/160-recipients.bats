@@ -154,14 +154,21 @@ setup() {
 @test "RSA and passphrase-protected SSH keys get clear errors; identity files are checked like key files" {
 	ssh-keygen -q -t rsa -b 2048 -N '' -f rsa.key
 	run_aescrypt 2 -e -R rsa.key.pub -o x.aes data.bin
+	assert_match "warning: rsa.key.pub: line 1: RSA SSH keys are not supported \(only ssh-ed25519\); skipped"
+	assert_match "error: no recipient in the files given with -R"
+	run_aescrypt 2 -e -r "$(cat rsa.key.pub)" -o x.aes data.bin
 	assert_match "RSA SSH keys are not supported \(only ssh-ed25519\)"
 	"$AESCRYPT" -e -q -r "$AGE_R" -o a.aes data.bin
 	run_aescrypt 3 -d -q -i rsa.key a.aes
 	assert_match "an RSA SSH key \(only ssh-ed25519 is supported\)"
 	ssh-keygen -q -t ed25519 -N 'secret words' -f locked.key
-	run_aescrypt 3 -d -q -i locked.key a.aes
-	assert_match "locked.key: the OpenSSH key is protected by a passphrase"
-	assert_match "hint: aescrypt reads unencrypted OpenSSH keys only"
+	run bash -c "'$AESCRYPT' -d -q -i locked.key a.aes < /dev/null"
+	[ "$status" -eq 3 ]
+	[ -n "$(command -v setsid)" ] && {
+		run setsid -w "$AESCRYPT" -d -q -i locked.key -o o.bin a.aes < /dev/null
+		[ "$status" -eq 3 ]
+		assert_match "locked.key: the OpenSSH key is protected by a passphrase, and there is no terminal to ask for it"
+	}
 	chmod 644 age.key
 	run_aescrypt 0 -d -q -i age.key -o out.bin a.aes
 	assert_match "warning: age.key: identity file is accessible by others \(mode 0644\)"
@@ -265,4 +272,112 @@ setup() {
 	head -1 keys > ca-only
 	run_aescrypt 2 -e -q -R ca-only -o y.aes data.bin
 	assert_match "no recipient in the files given with -R"
+}
+
+@test "-R skips the lines it cannot use, one warning each with its line number, as age does" {
+	ssh-keygen -q -t rsa -b 2048 -N '' -f rsa.key
+	ssh-keygen -q -t ecdsa -N '' -f ec.key
+	{
+		echo "# a mixed authorized_keys"
+		cat rsa.key.pub
+		echo "command=\"backup\",no-pty $(cat ssh.key.pub)"
+		cat ec.key.pub
+		echo "cert-authority $(cat ec.key.pub)"
+		echo "$AGE_R"
+	} > authorized_keys
+	run_aescrypt 0 -e -R authorized_keys -o a.aes data.bin
+	assert_match "authorized_keys: line 2: RSA SSH keys are not supported \(only ssh-ed25519\); skipped"
+	assert_match "authorized_keys: line 4: .*ECDSA|authorized_keys: line 4: only ssh-ed25519"
+	assert_match "authorized_keys: line 5: a certificate authority.s key, not a recipient; skipped"
+	[ "$(echo "$output" | grep -c warning)" -eq 3 ]
+	"$AESCRYPT" -d -q -i ssh.key -o out1 a.aes
+	"$AESCRYPT" -d -q -i age.key -o out2 a.aes
+	assert_same data.bin out1
+	assert_same data.bin out2
+	# a malformed key of a known type is still an error
+	echo "ssh-ed25519 AAAAnot-base64" >> authorized_keys
+	run_aescrypt 2 -e -R authorized_keys -o b.aes data.bin
+	assert_match "authorized_keys: line 7"
+	[ ! -e b.aes ]
+}
+
+@test "-R - and -i - read standard input, never beside data or another list from it" {
+	cat ssh.key.pub | "$AESCRYPT" -e -q -R - -o a.aes data.bin
+	cat ssh.key | "$AESCRYPT" -d -q -i - -o out a.aes
+	assert_same data.bin out
+	run bash -c "cat data.bin | '$AESCRYPT' -e -R - -o b.aes"
+	[ "$status" -eq 2 ]
+	assert_match "-R - and the data cannot both come from standard input"
+	run bash -c "cat ssh.key | '$AESCRYPT' -d -i - -i - -o out2 a.aes"
+	[ "$status" -eq 2 ]
+	assert_match "-i - and -i - cannot both come from standard input"
+	run bash -c "cat ssh.key | '$AESCRYPT' -d -i - --passphrase-fd 0 -o out2 a.aes"
+	[ "$status" -eq 2 ]
+	[ ! -e b.aes ] && [ ! -e out2 ]
+}
+
+# ssh_locked NAME CIPHER [ROUNDS]: an ed25519 key under "secret words",
+# as ssh-keygen -N writes it, and a file encrypted to it.
+ssh_locked() {
+	ssh-keygen -q -t ed25519 -N 'secret words' -Z "$2" -a "${3:-16}" -f "$1"
+	"$AESCRYPT" -e -q -R "$1.pub" -o "$1.aes" data.bin
+}
+
+@test "passphrase-protected OpenSSH keys open: aes256-ctr and aes256-gcm, any rounds" {
+	printf 'secret words\n' > kp
+	printf 'wrong words\n' > bad
+	local c
+	for c in aes256-ctr aes256-gcm@openssh.com; do
+		ssh_locked "k-${c%%@*}" "$c"
+		"$AESCRYPT" -d -q -i "k-${c%%@*}" --passphrase-file kp -o out.bin "k-${c%%@*}.aes"
+		assert_same data.bin out.bin
+		rm out.bin
+		AESCRYPT_PASSPHRASE='secret words' "$AESCRYPT" -d -q -i "k-${c%%@*}" -o out.bin "k-${c%%@*}.aes"
+		assert_same data.bin out.bin
+		rm out.bin
+		run_aescrypt 3 -d -q -i "k-${c%%@*}" --passphrase-file bad -o out.bin "k-${c%%@*}.aes"
+		assert_match "k-${c%%@*}: wrong passphrase for the OpenSSH key"
+		[ ! -e out.bin ]
+	done
+	ssh_locked k-few aes256-ctr 1
+	"$AESCRYPT" -d -q -i k-few --passphrase-file kp -o out.bin k-few.aes
+	assert_same data.bin out.bin
+	# -t and -x take the same identity
+	"$AESCRYPT" -c -q -R k-aes256-ctr.pub -f t.aes data.bin
+	run_aescrypt 0 -t -q -i k-aes256-ctr --passphrase-file kp -f t.aes
+	[ "$output" = data.bin ]
+}
+
+@test "a protected OpenSSH key is asked for on the terminal, without echo" {
+	ssh_locked k aes256-ctr
+	tty_run "$T/tty.log" "env -u AESCRYPT_PASSPHRASE '$AESCRYPT' -d -q -i k -o out.bin k.aes" \
+	    "Passphrase for k: " "secret words"
+	[ "$status" -eq 0 ]
+	assert_same data.bin out.bin
+	! grep -q "secret words" "$T/tty.log"
+}
+
+@test "a protected OpenSSH key asking for absurd bcrypt rounds is refused" {
+	ssh-keygen -q -t ed25519 -N 'secret words' -f slow
+	"$AESCRYPT" -e -q -R slow.pub -o s.aes data.bin
+	# the rounds field rewritten to 100000 (making such a key takes
+	# ssh-keygen minutes)
+	python3 - slow <<'PY'
+import base64, struct, sys
+text = open(sys.argv[1]).read().splitlines()
+blob = bytearray(base64.b64decode(''.join(text[1:-1])))
+p = 15                                   # after "openssh-key-v1" and its NUL
+for _ in range(2):                       # cipher, kdf names
+    p += 4 + struct.unpack('>I', blob[p:p + 4])[0]
+p += 4                                   # the options' length
+p += 4 + struct.unpack('>I', blob[p:p + 4])[0]   # the salt
+blob[p:p + 4] = struct.pack('>I', 100000)
+b = base64.b64encode(bytes(blob)).decode()
+nl = chr(10)
+open(sys.argv[1], 'w').write(text[0] + nl + nl.join(
+    b[i:i + 70] for i in range(0, len(b), 70)) + nl + text[-1] + nl)
+PY
+	printf 'secret words\n' > kp
+	run_aescrypt 5 -d -q -i slow --passphrase-file kp -o out.bin s.aes
+	assert_match "slow: the OpenSSH key asks for 100000 bcrypt rounds, over the limit of 1024"
 }

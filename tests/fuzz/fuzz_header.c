@@ -38,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(ae_identity_parse_age(test_age_secret, &ids[0], NULL)
 		    == AE_OK);
 		FUZZ_ASSERT(ae_identity_parse_ssh(test_ssh_private,
-		    sizeof test_ssh_private - 1, &ids[1], NULL) == AE_OK);
+		    sizeof test_ssh_private - 1, NULL, 0, &ids[1], NULL) == AE_OK);
 	}
 	one(data, size);
 	if (size < 11 || size > AE_HEADER_MAX)

@@ -51,7 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rd.seek = NULL;
 	FUZZ_ASSERT(ae_tar_reader_init(&tr, &rd) == AE_OK);
 	memset(&d, 0, sizeof d);
-	r = list_members(devnull, 1, &tr, &sel, &d, &partial);
+	r = list_members(devnull, 1, &tr, &sel, &d, &partial, NULL);
 	FUZZ_ASSERT(expected(r));
 	ae_tar_reader_free(&tr);
 	members_free(&sel);

@@ -114,6 +114,41 @@ def other_writers():
     return out
 
 
+def legacy_seeds(outdir):
+    """fuzz_legacy: AES Crypt files of every version under the passphrase
+    "fuzz" (made by tests/interop/aescrypt_legacy.py, fixed seeds), and
+    the first bytes of the other formats ae_sniff names."""
+    gen = os.path.join(HERE, "..", "interop", "aescrypt_legacy.py")
+    with tempfile.TemporaryDirectory() as t:
+        pw = os.path.join(t, "pw")
+        with open(pw, "w") as f:
+            f.write("fuzz\n")
+        for name, plain in (("empty", b""), ("block", b"0123456789abcdef"),
+                            ("text", b"aes crypt seed\n" * 40)):
+            src = os.path.join(t, name)
+            with open(src, "wb") as f:
+                f.write(plain)
+            for v in range(4):
+                dst = os.path.join(t, "out")
+                subprocess.run([sys.executable, gen, "encode", "-v", str(v),
+                                "-p", pw, "--iterations", "8", "--seed",
+                                str(v), "--creator", "fuzz", src, dst],
+                               check=True)
+                with open(dst, "rb") as f:
+                    put(outdir, "legacy", "aescrypt-v%d-%s" % (v, name),
+                        f.read())
+    magics = {
+        "gzip": b"\x1f\x8b\x08\x00", "zstd": b"\x28\xb5\x2f\xfd",
+        "xz": b"\xfd7zXZ\x00", "7z": b"7z\xbc\xaf\x27\x1c",
+        "zip": b"PK\x03\x04", "age": b"age-encryption.org/v1\n",
+        "pgp-skesk": b"\x8c\x0d\x04\x09\x03\x08", "pgp-new": b"\xc3\x0d\x04",
+        "openssl": b"Salted__", "bzip2": b"BZh9",
+    }
+    for name, m in magics.items():
+        put(outdir, "legacy", "magic-" + name, m + bytes(16))
+    put(outdir, "legacy", "magic-tar", bytes(257) + b"ustar\x0000" + bytes(248))
+
+
 def main():
     outdir, targen = sys.argv[1], sys.argv[2]
     for name in sorted(os.listdir(SAMPLES)):
@@ -184,6 +219,7 @@ def main():
     }
     for name, data in texts.items():
         put(outdir, "roundtrip", name, data)
+    legacy_seeds(outdir)
 
 
 if __name__ == "__main__":

@@ -188,6 +188,55 @@ test_x25519(void)
 	free(b);
 }
 
+/* Passphrase-protected OpenSSH keys, made by ssh-keygen: the right
+ * passphrase opens each to the key its .pub names; a wrong one, none,
+ * and a damaged section are each refused as what they are. */
+static void
+test_locked(void)
+{
+	static const struct {
+		const char *key, *pub, *name;
+	} k[] = {
+		{ test_ssh_locked_ctr, test_ssh_locked_ctr_public, "ctr" },
+		{ test_ssh_locked_gcm, test_ssh_locked_gcm_public, "gcm" },
+	};
+	const uint8_t *pass = (const uint8_t *)TEST_SSH_LOCKED_PASS;
+	size_t plen = strlen(TEST_SSH_LOCKED_PASS), i;
+	struct ae_identity id;
+	struct ae_recipient r;
+	struct ae_diag d;
+
+	for (i = 0; i < 2; i++) {
+		char bad[1024];
+		char *body;
+
+		memset(&d, 0, sizeof d);
+		CHECK(ae_identity_parse_ssh(k[i].key, strlen(k[i].key), pass,
+		    plen, &id, &d) == AE_OK, "locked %s: %s", k[i].name,
+		    d.what ? d.what : "");
+		CHECK(ae_recipient_parse(k[i].pub, &r, NULL) == AE_OK
+		    && ae_recipient_equal(&id.r, &r), "locked %s: its .pub",
+		    k[i].name);
+		memset(&d, 0, sizeof d);
+		CHECK(ae_identity_parse_ssh(k[i].key, strlen(k[i].key), NULL, 0,
+		    &id, &d) == AE_EKEY && d.what != NULL
+		    && strcmp(d.what, AE_SSH_NEEDS_PASSPHRASE) == 0,
+		    "locked %s: no passphrase", k[i].name);
+		memset(&d, 0, sizeof d);
+		CHECK(ae_identity_parse_ssh(k[i].key, strlen(k[i].key),
+		    (const uint8_t *)"test pasS", plen, &id, &d) == AE_EKEY
+		    && strstr(d.what, "wrong passphrase") != NULL,
+		    "locked %s: a wrong passphrase", k[i].name);
+		/* a changed byte inside the private section (the line
+		 * before the last base64 line) */
+		snprintf(bad, sizeof bad, "%s", k[i].key);
+		body = strstr(bad, "-----END") - 20;
+		*body = *body == 'A' ? 'B' : 'A';
+		CHECK(ae_identity_parse_ssh(bad, strlen(bad), pass, plen, &id,
+		    &d) != AE_OK, "locked %s: damaged", k[i].name);
+	}
+}
+
 static void
 test_keys(void)
 {
@@ -232,8 +281,8 @@ test_keys(void)
 
 	/* ssh: the private key's public half is the .pub line's key, and
 	 * an authorized_keys line with options reads the same */
-	CHECK(ae_identity_parse_ssh(test_ssh_private, strlen(test_ssh_private), &sid,
-	    &d) == AE_OK, "ssh id: %s", d.what ? d.what : "");
+	CHECK(ae_identity_parse_ssh(test_ssh_private, strlen(test_ssh_private),
+	    NULL, 0, &sid, &d) == AE_OK, "ssh id: %s", d.what ? d.what : "");
 	CHECK(ae_recipient_parse(test_ssh_public, &sr, &d) == AE_OK, "ssh rcpt");
 	CHECK(ae_recipient_equal(&sid.r, &sr) && sr.type ==
 	    AE_STANZA_SSH_ED25519 && memcmp(sid.r.tag, sr.tag, 4) == 0,
@@ -255,18 +304,19 @@ test_keys(void)
 		 * (Change the base64 of the cipher name's first bytes.) */
 		memcpy(enc, test_ssh_private, sizeof enc);
 		memcpy(strstr(enc, "AAAABG5vbmUA"), "AAAABGFlczIA", 12);
-		CHECK(ae_identity_parse_ssh(enc, strlen(enc), &id, &d)
+		CHECK(ae_identity_parse_ssh(enc, strlen(enc), NULL, 0, &id, &d)
 		    == AE_EKEY, "encrypted key");
 		static const char rsa[] =
 		    "-----BEGIN RSA PRIVATE KEY-----\nx\n";
 
-		CHECK(ae_identity_parse_ssh(rsa, strlen(rsa), &id, &d)
+		CHECK(ae_identity_parse_ssh(rsa, strlen(rsa), NULL, 0, &id, &d)
 		    == AE_ENOTSUP, "rsa pem");
 		memcpy(enc, test_ssh_private, sizeof enc);
 		enc[200] = enc[200] == 'A' ? 'B' : 'A';
-		CHECK(ae_identity_parse_ssh(enc, strlen(enc), &id, &d) != AE_OK,
-		    "a damaged key is refused");
+		CHECK(ae_identity_parse_ssh(enc, strlen(enc), NULL, 0, &id, &d)
+		    != AE_OK, "a damaged key is refused");
 	}
+	test_locked();
 }
 
 static void
@@ -280,7 +330,8 @@ test_slots(void)
 
 	ae_identity_parse_age(test_age_secret, &id, NULL);
 	ae_recipient_parse(test_age_public, &r, NULL);
-	ae_identity_parse_ssh(test_ssh_private, strlen(test_ssh_private), &sid, NULL);
+	ae_identity_parse_ssh(test_ssh_private, strlen(test_ssh_private), NULL,
+	    0, &sid, NULL);
 	ae_recipient_parse(test_ssh_public, &sr, NULL);
 	CHECK(ae_identity_generate(&other) == AE_OK, "generate");
 	for (i = 0; i < 2; i++) {

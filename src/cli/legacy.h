@@ -1,0 +1,29 @@
+/*
+ * legacy.h -- files of AES Crypt (container/legacy.h) in the modes
+ * that read one.  The input is open and its first bytes showed the
+ * format (foreign.h); each function reads the header itself, prints,
+ * and returns an exit status.
+ */
+#ifndef AE_CLI_LEGACY_H
+#define AE_CLI_LEGACY_H
+
+#include "opts.h"
+#include "run.h"
+
+/*
+ * -d: decrypt to o->output.  Nothing unverified reaches its final
+ * place: a file is written under a temporary name and committed after
+ * the MAC; standard output (or a device) gets the plaintext only after a
+ * first pass has checked the MAC, which needs an input that can be read
+ * twice (a pipe with standard output is refused, with a hint).
+ */
+int legacy_decrypt(const struct opts *o, struct streams *io);
+
+/* --test: check the passphrase and the MAC; -v prints a verdict line. */
+int legacy_test(const struct opts *o, struct streams *io);
+
+/* -t and -x: an AES Crypt file holds one file's bytes, not an archive:
+ * say so, and what to run instead.  Returns EXIT_DATA. */
+int legacy_not_archive(const char *name);
+
+#endif

@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# AES Crypt files (stream format versions 0-3) are read: -d decrypts
+# them, --test checks them, --info shows their header; -t and -x say
+# what they are.  The files come from tests/interop/aescrypt_legacy.py,
+# an implementation written from the published format that shares
+# nothing with aescrypt's C (OpenSSL's AES through python3-cryptography).
+
+load test_helper
+
+PY=/usr/bin/python3
+GEN=$BATS_TEST_DIRNAME/../interop/aescrypt_legacy.py
+LEGACY=$SAMPLES/aes-crypt
+
+@test "the AES Crypt samples are made again byte for byte by make.sh" {
+	PYTHON=$PY sh "$LEGACY/make.sh" "$T/made"
+	local f n=0
+	for f in "$T"/made/*.aes; do
+		cmp "$f" "$LEGACY/${f##*/}"
+		n=$((n + 1))
+	done
+	[ "$n" -eq "$(ls "$LEGACY"/*.aes | wc -l)" ]
+	[ "$n" -ge 16 ]
+}
+
+@test "every AES Crypt sample in its MANIFEST behaves as recorded" {
+	local n=0 file key rc sum msg got
+	while IFS=$'\t' read -r file key rc sum msg; do
+		case $file in ''|'#'*) continue ;; esac
+		[ "$key" = pass ]
+		run "$AESCRYPT" -d --passphrase-file "$SAMPLES/sample.pass" \
+		    -o "$T/out" "$LEGACY/$file"
+		if [ "$status" -ne "$rc" ]; then
+			echo "$file: exit $status, expected $rc: $output" >&2
+			return 1
+		fi
+		if [ "$sum" != - ]; then
+			got=$(sha256sum < "$T/out" | cut -d' ' -f1)
+			[ "$got" = "$sum" ] || { echo "$file: sha256 $got" >&2; return 1; }
+			rm -f "$T/out"
+		else
+			assert_no_output "$T" out
+			[[ $output =~ aescrypt:\ error:\ .*$msg ]] || {
+				echo "$file: '$output' does not match /$msg/" >&2
+				return 1
+			}
+		fi
+		n=$((n + 1))
+	done < "$LEGACY/MANIFEST"
+	[ "$n" -ge 16 ]
+}
+
+@test "the python decoder agrees with every good AES Crypt sample" {
+	local f
+	for f in v0 v1 v2 v3 v0-block v3-block v2-empty v3-empty; do
+		"$PY" "$GEN" decode -p "$SAMPLES/sample.pass" "$LEGACY/$f.aes" py.out
+		"$AESCRYPT" -d --passphrase-file "$SAMPLES/sample.pass" -o c.out \
+		    "$LEGACY/$f.aes"
+		assert_same py.out c.out
+	done
+}
+
+@test "AES Crypt files of every size and version decrypt, both tiers" {
+	printf 'pässwörd\n' > pw
+	local v n
+	for v in 0 1 2 3; do
+		for n in 0 1 15 16 17 4096 100000 1048576 1048625; do
+			head -c "$n" /dev/urandom > p.bin
+			"$PY" "$GEN" encode -v $v -p pw --iterations 1000 p.bin c.aes
+			"$AESCRYPT" -d --passphrase-file pw -o a.out c.aes
+			assert_same p.bin a.out
+			"$AESCRYPT" -d --no-hw --passphrase-file pw -o b.out c.aes
+			assert_same p.bin b.out
+			rm -f a.out b.out
+		done
+	done
+}
+
+@test "a wrong passphrase is exit 3 and writes nothing, in every version" {
+	printf 'right\n' > pw
+	printf 'wrong\n' > bad
+	printf 'data' > p
+	local v
+	for v in 0 1 2 3; do
+		"$PY" "$GEN" encode -v $v -p pw --iterations 1000 p c$v.aes
+		run_aescrypt 3 -d --passphrase-file bad -o out c$v.aes
+		assert_no_output "$T" out
+	done
+	run_aescrypt 3 -d --passphrase-file bad -o out c3.aes
+	assert_match 'c3.aes: wrong passphrase \(AES Crypt file, stream format version 3\)'
+	run_aescrypt 3 -d --passphrase-file bad -o out c0.aes
+	assert_match 'version 0 files cannot tell which'
+}
+
+@test "to standard output, an AES Crypt file is checked before any byte is written" {
+	cp "$LEGACY/bad-v3-ciphertext.aes" bad.aes
+	"$AESCRYPT" -d --passphrase-file "$SAMPLES/sample.pass" bad.aes > out && return 1
+	[ ! -s out ]
+	"$AESCRYPT" -d --passphrase-file "$SAMPLES/sample.pass" "$LEGACY/v2.aes" > out
+	[ "$(sha256sum < out | cut -d' ' -f1)" = \
+	    bdc2458a0c103e8d1fb7bcd0546807d91b7589b0f44e43c70df8558909f6225e ]
+	# from a pipe, to a file: kept only once verified
+	cat "$LEGACY/v1.aes" | "$AESCRYPT" -d --passphrase-file "$SAMPLES/sample.pass" -o f.out
+	cmp out f.out
+	# from a pipe to standard output: refused, nothing written
+	run bash -c "cat '$LEGACY/v1.aes' | '$AESCRYPT' -d --passphrase-file '$SAMPLES/sample.pass' > o2"
+	[ "$status" -eq 2 ]
+	[ ! -s o2 ]
+	assert_match 'verified only at its end, so it is not decrypted from a pipe'
+}
+
+@test "the passphrase may come on descriptor 0 before the AES Crypt file" {
+	{ printf 'correct horse battery staple\n'; cat "$LEGACY/v3-block.aes"; } |
+	    "$AESCRYPT" -d --passphrase-fd 0 -o out
+	[ "$(cat out)" = 0123456789abcdef ]
+}
+
+@test "a key file alone cannot open an AES Crypt file, and says why" {
+	run_aescrypt 3 -d -k "$SAMPLES/sample.key" -o out "$LEGACY/v3.aes"
+	assert_match 'v3.aes is an AES Crypt file \(stream format version 3\): it opens with a passphrase'
+	assert_no_output "$T" out
+}
+
+@test "--test checks an AES Crypt file; -v gives a verdict" {
+	run_aescrypt 0 --test -v --passphrase-file "$SAMPLES/sample.pass" -f "$LEGACY/v3.aes"
+	assert_match 'v3.aes: OK, AES Crypt stream format version 3, 8896 bytes of ciphertext, MAC verified'
+	run_aescrypt 0 --test --passphrase-file "$SAMPLES/sample.pass" -f "$LEGACY/v0.aes"
+	[ -z "$output" ]
+	run_aescrypt 4 --test --passphrase-file "$SAMPLES/sample.pass" -f "$LEGACY/bad-v3-mac.aes"
+	run_aescrypt 4 --test --passphrase-file "$SAMPLES/sample.pass" -f "$LEGACY/bad-v3-padding.aes"
+}
+
+@test "-t and -x name an AES Crypt file and say to use -d" {
+	run_aescrypt 4 -tf "$LEGACY/v3.aes"
+	assert_match 'v3.aes is an AES Crypt file: it holds one file.s bytes, not an aescrypt archive'
+	assert_match 'decrypt it with: aescrypt -d .*v3.aes -o FILE'
+	mkdir x
+	run_aescrypt 4 -xf "$LEGACY/v3.aes" -C x
+	[ -z "$(ls x)" ]
+}
+
+@test "--info shows an AES Crypt header without a key, in text and JSON" {
+	run_aescrypt 0 --info "$LEGACY/v3.aes"
+	assert_match 'format: +AES Crypt, stream format version 3'
+	assert_match 'PBKDF2-HMAC-SHA512, 300000 iterations'
+	assert_match 'created by aescrypt tests'
+	run_aescrypt 0 --info=json "$LEGACY/v1.aes"
+	echo "$output" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["format"]=="aes-crypt" and d["version"]==1, d'
+}
