@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "crypto/wipe.h"
 #include "exitcode.h"
@@ -173,7 +171,8 @@ identity_recipients(const struct opts *o, struct ae_recipient **out,
 	for (i = 0; i < o->nrecipient_files && st == EXIT_OK; i++) {
 		const char *path = o->recipient_files[i];
 
-		st = secret_read_file(path, text, LIST_MAX + 1, &len, NULL);
+		st = secret_read_file(path, text, LIST_MAX + 1, &len, NULL,
+		    NULL);
 		if (st == EXIT_OK && len > LIST_MAX) {
 			msg_error("%s: too large for a list of recipients", path);
 			st = EXIT_USAGE;
@@ -263,11 +262,12 @@ read_one(const struct opts *o, const char *path, char *text,
 	struct ae_identity id;
 	struct ae_diag d = { 0 };
 	size_t len;
+	unsigned mode;
 	char q[1024];
 	int st, e;
 
 	names_quote(path, q, sizeof q);
-	st = secret_read_file(path, text, LIST_MAX + 1, &len, NULL);
+	st = secret_read_file(path, text, LIST_MAX + 1, &len, NULL, &mode);
 	if (st != EXIT_OK)
 		return st;
 	/* a public key given as an identity: say so before anything about
@@ -281,15 +281,8 @@ read_one(const struct opts *o, const char *path, char *text,
 		    "without .pub); a public key encrypts to it, with -r or -R");
 		return EXIT_KEY;
 	}
-	if (strcmp(path, "-") != 0) {
-		/* only now is it a secret's file, whose mode matters */
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd >= 0) {
-			secret_check_mode(fd, path, "identity file");
-			close(fd);
-		}
-	}
+	/* only now is it a secret's file, whose mode matters */
+	secret_warn_mode(mode, path, "identity file");
 	if (len > LIST_MAX) {
 		msg_error("%s: too large for an identity file", q);
 		return EXIT_KEY;

@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "foreign.h"
 #include "msg.h"
+#include "names.h"
 #include "opts.h"
 #include "run.h"
 #include "signals.h"
@@ -164,15 +165,8 @@ static void
 print_legacy(FILE *fp, const char *name, const struct ae_legacy *lg,
     int json)
 {
-	char creator[AE_LEGACY_CREATOR_MAX];
-	size_t i;
+	char creator[4 * AE_LEGACY_CREATOR_MAX];
 
-	for (i = 0; lg->creator[i] != '\0'; i++) {
-		unsigned char c = (unsigned char)lg->creator[i];
-
-		creator[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	creator[i] = '\0';
 	if (json) {
 		fputs("{\"file\":\"", fp);
 		json_string(fp, name);
@@ -181,7 +175,7 @@ print_legacy(FILE *fp, const char *name, const struct ae_legacy *lg,
 		    "\"created_by\":\"", lg->version, lg->version == 3 ?
 		    "pbkdf2-hmac-sha512" : "sha256-8192", lg->version == 3 ?
 		    (unsigned long)lg->iterations : 8192ul, lg->extensions);
-		json_string(fp, creator);
+		json_string(fp, lg->creator);   /* (it escapes controls) */
 		fputs("\"}\n", fp);
 		return;
 	}
@@ -195,9 +189,12 @@ print_legacy(FILE *fp, const char *name, const struct ae_legacy *lg,
 		fprintf(fp, "key:         passphrase, 8,192 rounds of SHA-256\n");
 	fprintf(fp, "cipher:      AES-256-CBC, HMAC-SHA256 (checked only at "
 	    "the end of the file)\n");
+	/* the creator is the file's to say: quoted as names are */
 	if (lg->version >= 2)
 		fprintf(fp, "extensions:  %u%s%s\n", lg->extensions,
-		    creator[0] != '\0' ? "; created by " : "", creator);
+		    lg->creator[0] != '\0' ? "; created by " : "",
+		    lg->creator[0] != '\0' ? names_quote(lg->creator, creator,
+		    sizeof creator) : "");
 }
 
 static int

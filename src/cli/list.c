@@ -230,11 +230,12 @@ list_index(FILE *fp, int verbose, const struct ae_index *ix,
 /*
  * -t --salvage: the members that survive, each listed once its data has
  * been read through (only then has the decoder said whether a chunk it
- * lay in was lost); the others named, as -x --salvage names them.
+ * lay in was lost); the others named, as -x --salvage names them.  fp
+ * NULL (--test): nothing listed.  *count counts the members read whole.
  */
 static int
 list_salvaged(FILE *fp, int verbose, struct ae_tar_reader *tr,
-    struct members *sel, struct lost *l, struct ae_diag *d)
+    struct members *sel, struct lost *l, struct ae_diag *d, uint64_t *count)
 {
 	static const size_t BUF = 65536;
 	struct ae_tar_member *m = malloc(sizeof *m);
@@ -259,6 +260,7 @@ list_salvaged(FILE *fp, int verbose, struct ae_tar_reader *tr,
 			continue;
 		}
 		lost_done(l, m, LOST_WHOLE);
+		(*count)++;
 		if (fp == NULL)
 			continue;       /* --test --salvage: the summary only */
 		progress_hide();
@@ -333,7 +335,7 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 			return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
 		}
 		next = list_salvaged(o->test ? NULL : stdout, o->verbose, &tr,
-		    sel, &l, &d);
+		    sel, &l, &d, count);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			st = msg_sys_error("standard output");
 		st = unpack_end(u, o, next, &d, st);
@@ -375,9 +377,11 @@ verdict(const struct unpack *u, uint64_t members)
 		printf("%s: OK, %s member%s, %s, %s chunk%s, %s\n",
 		    u->io.in.name, n, members == 1 ? "" : "s", size, chunks,
 		    u->rs.pipe.records == 1 ? "" : "s",
-		    u->h.payload_type == AE_PAYLOAD_PAX_INDEXED ?
-		    "index OK (every entry matches the member read)" :
-		    "no index");
+		    u->h.payload_type != AE_PAYLOAD_PAX_INDEXED ? "no index"
+		    : !u->check_index ? "index not compared (--salvage)"
+		    : u->ixc.too_big || u->ixc.oom ? "index not compared (too "
+		    "large to hold)" :
+		    "index OK (every entry matches the member read)");
 	} else {
 		printf("%s: OK, a stream of %s, %s chunk%s\n", u->io.in.name,
 		    size, chunks, u->rs.pipe.records == 1 ? "" : "s");

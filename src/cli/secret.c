@@ -116,21 +116,16 @@ prompt(int tty, const char *text, struct passphrase *p)
 	return EXIT_OK;
 }
 
+/* Ask on the terminal: 0 or an exit status; -1 if there is none. */
 static int
-from_tty(int confirm, struct passphrase *p)
+ask_tty(const char *text, int confirm, struct passphrase *p)
 {
 	struct passphrase again;
 	int tty, st;
 
-	tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (tty < 0) {
-		msg_error("a passphrase is needed and there is no terminal "
-		    "to ask for it");
-		msg_hint("use --passphrase-file FILE, --passphrase-fd N, "
-		    "AESCRYPT_PASSPHRASE, or -k KEYFILE");
-		return EXIT_KEY;
-	}
-	st = prompt(tty, confirm ? "Enter passphrase: " : "Passphrase: ", p);
+	if ((tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
+		return -1;
+	st = prompt(tty, text, p);
 	if (st == EXIT_OK && confirm && p->len > 0) {
 		st = prompt(tty, "Confirm passphrase: ", &again);
 		if (st == EXIT_OK && (again.len != p->len
@@ -144,28 +139,41 @@ from_tty(int confirm, struct passphrase *p)
 	return st;
 }
 
+static int
+from_tty(int confirm, struct passphrase *p)
+{
+	int st = ask_tty(confirm ? "Enter passphrase: " : "Passphrase: ",
+	    confirm, p);
+
+	if (st < 0) {
+		msg_error("a passphrase is needed and there is no terminal "
+		    "to ask for it");
+		msg_hint("use --passphrase-file FILE, --passphrase-fd N, "
+		    "AESCRYPT_PASSPHRASE, or -k KEYFILE");
+		return EXIT_KEY;
+	}
+	return st;
+}
+
 int
 secret_key_passphrase(enum pass_source src, const char *arg,
     const char *name, struct passphrase *p)
 {
 	char text[1200];
-	int tty, st;
+	int st;
 
 	if (src == PASS_NONE)
 		src = secret_env_source();
 	if (src != PASS_NONE && src != PASS_TTY)
 		return secret_passphrase(src, arg, 0, p);
-	tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (tty < 0) {
+	snprintf(text, sizeof text, "Passphrase for %s: ", name);
+	if ((st = ask_tty(text, 0, p)) < 0) {
 		msg_error("%s: the OpenSSH key is protected by a passphrase, "
 		    "and there is no terminal to ask for it", name);
 		msg_hint("give it with --passphrase-file, --passphrase-fd or "
 		    "AESCRYPT_PASSPHRASE");
 		return EXIT_KEY;
 	}
-	snprintf(text, sizeof text, "Passphrase for %s: ", name);
-	st = prompt(tty, text, p);
-	close(tty);
 	return st;
 }
 
@@ -281,31 +289,32 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 }
 
 void
-secret_check_mode(int fd, const char *path, const char *what)
+secret_warn_mode(unsigned mode, const char *path, const char *what)
 {
-	struct stat st;
 	char q[1024];
 
 	/* As ssh does for private keys, but a warning: a key file on a
 	 * shared backup volume may be meant to be read by a group. */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
-	    && (st.st_mode & 077) != 0) {
+	if (S_ISREG(mode) && (mode & 077) != 0) {
 		names_quote(path, q, sizeof q);
 		msg_warn("%s: %s is accessible by others (mode %04o); anyone "
 		    "who can read it can decrypt what it protects", q, what,
-		    (unsigned)(st.st_mode & 07777));
+		    mode & 07777);
 		msg_hint("chmod 600 %s", q);
 	}
 }
 
 int
 secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
-    const char *what)
+    const char *what, unsigned *mode)
 {
+	struct stat sb;
 	ssize_t n;
 	int fd, st = EXIT_OK, e;
 
 	*len = 0;
+	if (mode != NULL)
+		*mode = 0;
 	if (strcmp(path, "-") == 0) {
 		/* -i - and -R -: options.c saw that nothing else is read
 		 * from standard input */
@@ -316,8 +325,12 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 		msg_error("%s: %s", path, strerror(e));
 		return e == ENOENT || e == ENOTDIR ? EXIT_USAGE : EXIT_SYSTEM;
 	}
-	if (what != NULL && fd != STDIN_FILENO)
-		secret_check_mode(fd, path, what);
+	if (fd != STDIN_FILENO && fstat(fd, &sb) == 0) {
+		if (what != NULL)
+			secret_warn_mode((unsigned)sb.st_mode, path, what);
+		if (mode != NULL)
+			*mode = (unsigned)sb.st_mode;
+	}
 	while (*len < cap) {
 		n = read(fd, buf + *len, cap - *len);
 		if (n < 0 && errno == EINTR && !atomic_load(&signals_stop))
@@ -345,7 +358,7 @@ secret_keyfile_read(const char *path, uint8_t key[32])
 
 	/* (one byte more than a key file holds: a longer file fails the
 	 * parse) */
-	st = secret_read_file(path, text, sizeof text, &len, "key file");
+	st = secret_read_file(path, text, sizeof text, &len, "key file", NULL);
 	if (st == EXIT_OK && ae_keyfile_parse(text, len, key) != AE_OK) {
 		msg_error("%s: not an aescrypt key file", path);
 		if (len >= AE_MAGIC_LEN && memcmp(text, AE_MAGIC,

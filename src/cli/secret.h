@@ -40,10 +40,11 @@ int secret_passphrase(enum pass_source src, const char *arg, int confirm,
     struct passphrase *p);
 
 /*
- * Warn (with a chmod hint) if fd, opened from path, is a regular file
- * that group or others may access; `what` names it ("key file").
+ * Warn (with a chmod hint) if mode (a file's st_mode, read from path) is
+ * a regular file's that group or others may access; `what` names it
+ * ("key file").
  */
-void secret_check_mode(int fd, const char *path, const char *what);
+void secret_warn_mode(unsigned mode, const char *path, const char *what);
 
 /*
  * The passphrase of a protected key file called name (quoted): from the
@@ -64,14 +65,16 @@ void secret_keep(int on);
 
 /*
  * Read the file at path ("-": standard input, left open) into buf (its
- * first cap bytes; *len set: cap
- * means it may hold more), warning as secret_check_mode does if `what`
- * is not NULL (a secret's file).  Prints errors; 0 or an exit status:
- * EXIT_USAGE if path does not exist, EXIT_SYSTEM if it cannot be read.
- * The caller wipes buf if it held a secret.
+ * first cap bytes; *len set: cap means it may hold more), warning as
+ * secret_warn_mode does if `what` is not NULL (a secret's file).  *mode
+ * (mode may be NULL) is the file's st_mode, 0 for standard input, for a
+ * caller that warns only once it knows what the file holds.  Prints
+ * errors; 0 or an exit status: EXIT_USAGE if path does not exist,
+ * EXIT_SYSTEM if it cannot be read.  The caller wipes buf if it held a
+ * secret.
  */
 int secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
-    const char *what);
+    const char *what, unsigned *mode);
 
 /* Read the key in key file `path` (warning if others may read it).
  * Prints errors; 0 or an exit status: EXIT_KEY if it is not a key

@@ -282,6 +282,13 @@ body(struct ae_legacy_keys *k, uint8_t iv[16], struct ae_hmac_sha256 *h,
 	return AE_OK;
 }
 
+/* What follows the ciphertext: the MAC, after v1-2's length byte. */
+static size_t
+trailer_len(const struct ae_legacy *lg)
+{
+	return lg->version == 1 || lg->version == 2 ? 33 : 32;
+}
+
 /* The last block, after the MAC: how many of its bytes are data. */
 static int
 last_len(const struct ae_legacy *lg, const uint8_t *last, uint8_t mod,
@@ -309,7 +316,7 @@ finish(const struct ae_legacy *lg, struct ae_legacy_keys *k, uint8_t iv[16],
     struct ae_hmac_sha256 *h, uint8_t *buf, size_t fill, uint64_t at,
     struct ae_writer *w, int flags, uint64_t *plain, struct ae_diag *d)
 {
-	size_t tail = lg->version == 1 || lg->version == 2 ? 33 : 32;
+	size_t tail = trailer_len(lg);
 	size_t nb, keep;
 	uint8_t mac[32];
 	int e;
@@ -391,6 +398,9 @@ ae_legacy_decrypt(const struct ae_legacy *lg, struct ae_legacy_keys *k,
 		fill -= n;
 		at += n;
 	}
+	/* what was read past the ciphertext was the trailer */
+	if (e == AE_OK)
+		*cipher -= trailer_len(lg);
 	ae_wipe(&h, sizeof h);
 	ae_wipe(iv, sizeof iv);
 	ae_secret_free(buf, cap);

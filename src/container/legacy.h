@@ -77,7 +77,8 @@ int ae_legacy_unlock(const struct ae_legacy *lg, const uint8_t *pass,
  * at a block boundary, or for version 0 a wrong passphrase: say so);
  * AE_ETRUNC if the input ends where no trailer can; AE_EFORMAT for bad
  * padding after a good MAC; AE_EIO, AE_EINTR from r or w.  *plain (may
- * be NULL) counts bytes written, *cipher the ciphertext bytes read.
+ * be NULL) counts bytes written, *cipher (may be NULL) the ciphertext
+ * bytes read, the trailer (MAC, and v1-2's length byte) not counted.
  * k is not changed, so a verifying pass can be followed by a real one.
  */
 int ae_legacy_decrypt(const struct ae_legacy *lg, struct ae_legacy_keys *k,

@@ -31,8 +31,8 @@ ae_sshkey_cipher_is_gcm(const uint8_t *cipher, size_t cipherlen)
 	return is(cipher, cipherlen, "aes256-gcm@openssh.com");
 }
 
-/* AES-256-CTR with a 128-bit big-endian counter. */
-static void
+/* AES-256-CTR with a 128-bit big-endian counter.  0 or AE_ENOMEM. */
+static int
 ctr128(const uint8_t key[32], uint8_t ctr[16], const uint8_t *in,
     uint8_t *out, size_t len)
 {
@@ -41,10 +41,8 @@ ctr128(const uint8_t key[32], uint8_t ctr[16], const uint8_t *in,
 	size_t i, n;
 	int j;
 
-	if (k == NULL) {
-		memset(out, 0, len);   /* fails the check words */
-		return;
-	}
+	if (k == NULL)
+		return AE_ENOMEM;
 	ae_aes_ct_init(k, key);
 	while (len > 0) {
 		ae_aes_ct_encrypt_block(k, ctr, ks);
@@ -59,6 +57,7 @@ ctr128(const uint8_t key[32], uint8_t ctr[16], const uint8_t *in,
 	}
 	ae_wipe(ks, sizeof ks);
 	ae_secret_free(k, sizeof *k);
+	return AE_OK;
 }
 
 int
@@ -118,7 +117,7 @@ ae_sshkey_decrypt(const uint8_t *cipher, size_t cipherlen,
 			    "for the OpenSSH key", 0, 0);
 		return AE_OK;
 	}
-	ctr128(kiv, kiv + 32, enc, out, enclen);
+	r = ctr128(kiv, kiv + 32, enc, out, enclen);
 	ae_wipe(kiv, sizeof kiv);
-	return AE_OK;
+	return r == AE_OK ? AE_OK : ae_fail(d, r, AE_AT_NONE, NULL, 0, 0);
 }

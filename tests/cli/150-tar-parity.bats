@@ -140,6 +140,45 @@ listing() {
 	run_aescrypt 4 --test -v bad.aes x.aes
 	assert_match 'bad.aes: .*failed authentication'
 	assert_match 'x.aes: OK'
+	# --salvage reads past the index: the verdict does not claim it, and
+	# the members it counts are those read whole
+	run_aescrypt 0 --test -v x.aes
+	local plain=$output
+	run_aescrypt 0 --test -v --salvage x.aes
+	[ "$output" = "${plain/index OK (every entry matches the member read)/index not compared (--salvage)}" ]
+}
+
+@test "--info says whether a file is whole, from what a file without a key shows" {
+	local f
+	for f in good-copy-index good-index good-copy; do
+		run_aescrypt 0 --info "$SAMPLES/$f.aes"
+		assert_match "whole: +yes"
+	done
+	run_aescrypt 0 --info "$SAMPLES/good-one-chunk.aes"
+	assert_match "whole: +unknown \(cannot tell without a key: the file has no copy"
+	for f in bad-copy-truncated bad-copy-trailing; do
+		run_aescrypt 4 --info "$SAMPLES/$f.aes"
+		assert_match "whole: +NO \(the file is cut short \(or has bytes after its end\)"
+		assert_match "error: .*$f.aes: the file is cut short"
+	done
+	for f in bad-index-truncated bad-index-missing; do
+		run_aescrypt 4 --info "$SAMPLES/$f.aes"
+		assert_match "whole: +NO \(the file is cut short or damaged: its footer does not fit"
+	done
+	# a footer that lies about where the index starts, the copy intact
+	python3 - "$SAMPLES/good-copy-index.aes" lie.aes <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+L = d[-2] << 8 | d[-1]
+foot = len(d) - L - 2 - 32
+d[foot:foot + 8] = (len(d) * 2).to_bytes(8, 'big')
+open(sys.argv[2], 'wb').write(d)
+PY
+	run_aescrypt 4 --info=json lie.aes
+	assert_match '"whole":false'
+	# several files: each judged, the worst status wins
+	run_aescrypt 4 --info "$SAMPLES/good-copy.aes" lie.aes "$SAMPLES/good-index.aes"
+	[ "$(echo "$output" | grep -c '^whole:')" -eq 3 ]
 }
 
 @test "--info describes the header without a key, as text and JSON" {

@@ -314,6 +314,29 @@ setup() {
 	run bash -c "cat ssh.key | '$AESCRYPT' -d -i - --passphrase-fd 0 -o out2 a.aes"
 	[ "$status" -eq 2 ]
 	[ ! -e b.aes ] && [ ! -e out2 ]
+	# a key file too
+	make_key k
+	cat k | "$AESCRYPT" -e -q -k - -o k.aes data.bin
+	"$AESCRYPT" -d -q -k k -o out3 k.aes
+	assert_same data.bin out3
+	run bash -c "cat k | '$AESCRYPT' -e -k - > k2.aes"
+	[ "$status" -eq 2 ]
+	assert_match "-k - and the data cannot both come from standard input"
+}
+
+@test "a public key given to -i is named as one, with no warning about its mode" {
+	"$AESCRYPT" -e -q -R ssh.key.pub -o a.aes data.bin
+	chmod 644 ssh.key.pub
+	echo "$AGE_R" > age.pub
+	chmod 644 age.pub
+	local f
+	for f in ssh.key.pub age.pub; do
+		run_aescrypt 3 -d -q -i "$f" -o out a.aes
+		assert_match "error: $f is a public key \(a recipient\), not an identity"
+		refute_match "accessible by others"
+		refute_match "mixes upper and lower case"
+		[ ! -e out ]
+	done
 }
 
 # ssh_locked NAME CIPHER [ROUNDS]: an ed25519 key under "secret words",

@@ -146,3 +146,12 @@ LEGACY=$SAMPLES/aes-crypt
 	run_aescrypt 0 --info=json "$LEGACY/v1.aes"
 	echo "$output" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); assert d["format"]=="aes-crypt" and d["version"]==1, d'
 }
+
+@test "an AES Crypt header whose extensions never end is refused" {
+	python3 -c 'import sys; sys.stdout.buffer.write(b"AES\x02\x00" + b"\x00\x01x" * 1100 + bytes(200))' > many.aes
+	run_aescrypt 4 -d --passphrase-file "$SAMPLES/sample.pass" -o out many.aes
+	assert_match "many.aes: the AES Crypt header.s extensions do not end"
+	[ ! -e out ]
+	run_aescrypt 4 --info many.aes
+	assert_match "extensions do not end"
+}
