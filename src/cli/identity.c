@@ -54,8 +54,9 @@ bad_recipient(const char *s, const char *where, int err,
 			msg_error("-r was given a secret key, not a recipient "
 			    "(it is not shown)");
 		msg_hint("did you mean -i (an identity, for -d, -t and -x)? A "
-		    "recipient is the public half: age1... or 'ssh-ed25519 "
-		    "AAAA...' (age-keygen -y or ssh-keygen -y prints it)");
+		    "recipient is the public half: age1..., 'ssh-ed25519 "
+		    "AAAA...' or 'ssh-rsa AAAA...' (age-keygen -y or "
+		    "ssh-keygen -y prints it)");
 		return EXIT_USAGE;
 	}
 	names_quote(s, q, sizeof q);
@@ -67,7 +68,7 @@ bad_recipient(const char *s, const char *where, int err,
 		msg_hint("at character %llu of '%s'", d->offset + 1, q);
 	else if (err == AE_EFORMAT)
 		msg_hint("a recipient is an age1... key or an 'ssh-ed25519 "
-		    "AAAA...' line");
+		    "AAAA...' or 'ssh-rsa AAAA...' line");
 	return EXIT_USAGE;
 }
 
@@ -124,8 +125,9 @@ recipient_line(char *line, const char *where, void *arg)
 		return EXIT_OK;
 	}
 	if ((e = ae_recipient_parse(line, &r, &d)) == AE_ENOTSUP) {
-		/* another key type (ssh-rsa, ECDSA, ...): as age does, a
-		 * list keeps working with the keys it can use */
+		/* another key type (ECDSA, ...), or RSA this build or this
+		 * format cannot take: as age does, a list keeps working with
+		 * the keys it can use */
 		msg_warn("%s: %s; skipped", where, d.what);
 		return EXIT_OK;
 	}

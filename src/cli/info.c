@@ -45,6 +45,8 @@ slot_name(int type)
 		return "x25519";
 	case AE_STANZA_SSH_ED25519:
 		return "ssh-ed25519";
+	case AE_STANZA_SSH_RSA:
+		return "ssh-rsa";
 	}
 	return "unknown";
 }
@@ -115,6 +117,11 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 			    "%02x%02x%02x%02x)\n", st->tag[0], st->tag[1],
 			    st->tag[2], st->tag[3]);
 			break;
+		case AE_STANZA_SSH_RSA:
+			fprintf(fp, "recipient, ssh-rsa %zu-bit (key tag "
+			    "%02x%02x%02x%02x)\n", st->ct_len * 8, st->tag[0],
+			    st->tag[1], st->tag[2], st->tag[3]);
+			break;
 		default:
 			fprintf(fp, "unknown type 0x%02x (%zu bytes; made by "
 			    "a later aescrypt?)\n", st->type, st->len);
@@ -147,11 +154,13 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 			fprintf(fp, ",\"kdf\":\"argon2id\",\"memory_kib\":%u,"
 			    "\"time\":%u,\"parallelism\":%u", st->kdf.m_kib,
 			    st->kdf.t, st->kdf.p);
-		else if (st->type == AE_STANZA_SSH_ED25519)
+		else if (st->type == AE_STANZA_SSH_ED25519
+		    || st->type == AE_STANZA_SSH_RSA)
 			fprintf(fp, ",\"tag\":\"%02x%02x%02x%02x\"",
 			    st->tag[0], st->tag[1], st->tag[2], st->tag[3]);
-		else if (st->type != AE_STANZA_KEYFILE
-		    && st->type != AE_STANZA_X25519)
+		if (st->type == AE_STANZA_SSH_RSA)
+			fprintf(fp, ",\"bits\":%zu", st->ct_len * 8);
+		if (!ae_stanza_known(st->type))
 			fprintf(fp, ",\"code\":%u,\"bytes\":%zu", st->type,
 			    st->len);
 		fputc('}', fp);

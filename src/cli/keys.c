@@ -71,15 +71,47 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 		free(rcpt);
 		return EXIT_USAGE;
 	}
+	{
+		/* RSA slots are large: the header's 4096 bytes (format 3.2)
+		 * hold six 4096-bit keys' slots, twelve 2048-bit ones */
+		size_t need = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN
+		    + (o->keyfile != NULL ? AE_STANZA_HEAD_LEN
+		    + AE_KEYFILE_BODY_LEN : 0) + (use_pass ? AE_STANZA_HEAD_LEN
+		    + AE_ARGON2ID_BODY_LEN : 0);
+
+		for (i = 0; i < nrcpt; i++)
+			need += ae_recipient_slot_len(&rcpt[i]);
+		if (need > AE_HEADER_MAX) {
+			msg_error("%zu recipients need %zu bytes of key slots "
+			    "and header; a header holds %d (an RSA key's slot "
+			    "is its size in bytes plus 71: 583 for 4096 bits)",
+			    nrcpt, need, AE_HEADER_MAX);
+			msg_hint("split the recipients over two files, or use "
+			    "ssh-ed25519 or age1 keys (about 100 bytes each)");
+			free(rcpt);
+			return EXIT_USAGE;
+		}
+	}
 	for (i = 0; i < nrcpt; i++) {
 		s = &h->stanza[h->nstanzas++];
 		err = ae_stanza_secret_recipient(s, &rcpt[i], S);
 		if (err != AE_OK) {
 			char txt[AE_RECIPIENT_TEXT_MAX];
+			int rsa = rcpt[i].type == AE_STANZA_SSH_RSA;
 
 			if (ae_recipient_format(&rcpt[i], txt, sizeof txt) == 0)
-				snprintf(txt, sizeof txt, "ssh-ed25519 key");
+				snprintf(txt, sizeof txt, "%s",
+				    rsa ? "ssh-rsa key" : "ssh-ed25519 key");
 			free(rcpt);
+			if (err == AE_EINVAL && rsa) {
+				msg_error("recipient %s: libcrypto refused the "
+				    "key (not a valid RSA key?)", txt);
+				return EXIT_USAGE;
+			}
+			if (err == AE_ENOMEM) {
+				msg_error("out of memory");
+				return EXIT_SYSTEM;
+			}
 			if (err == AE_EINVAL) {
 				msg_error("recipient %s is a key of low order, "
 				    "which anyone could decrypt to", txt);
@@ -148,7 +180,8 @@ static unsigned
 recipient_slots(const struct ae_header *h)
 {
 	return ae_header_count(h, AE_STANZA_X25519)
-	    + ae_header_count(h, AE_STANZA_SSH_ED25519);
+	    + ae_header_count(h, AE_STANZA_SSH_ED25519)
+	    + ae_header_count(h, AE_STANZA_SSH_RSA);
 }
 
 /* Word a failure to open any key slot, given what was tried. */

@@ -714,7 +714,7 @@ check_recipient_arg(const char *v)
 	    || strstr(v, "ecdsa-") != NULL || ae_recipient_is_secret(v))
 		return EXIT_OK;     /* (a secret is named later, unshown) */
 	msg_error("-r names a recipient (an age1... key or an 'ssh-ed25519 "
-	    "AAAA...' line), not '%s'", v);
+	    "AAAA...' or 'ssh-rsa AAAA...' line), not '%s'", v);
 	msg_hint("tar's -r (append) has no equivalent: an aescrypt archive "
 	    "is a sealed, write-once stream; create a new archive, or a "
 	    "second one beside it");

@@ -16,6 +16,7 @@
 #include "container/format.h"
 #include "crypto/cpu.h"
 #include "crypto/gcm.h"
+#include "crypto/rsa.h"
 #include "crypto/x25519.h"
 
 /* --help: one screen, grouped as tar's is; --help=all has the rest. */
@@ -45,7 +46,8 @@ usage_short(FILE *fp)
 	    "  -o, --output FILE         -e, -d: where the stream goes\n"
 	    "\n"
 	    "Keys (secrets never on the command line):\n"
-	    "  -r, --recipient KEY       -c, -e: to a public key (age1..., ssh-ed25519)\n"
+	    "  -r, --recipient KEY       -c, -e: to a public key (age1..., ssh-ed25519,\n"
+	    "                            ssh-rsa)\n"
 	    "  -i, --identity FILE       -d, -t, -x: its private key (age, OpenSSH)\n"
 	    "  -k, --key-file FILE       a key file (made by --gen-key)\n"
 	    "  -P, --passphrase          a passphrase too; else from --passphrase-file F,\n"
@@ -135,14 +137,15 @@ usage_all(FILE *fp)
 	    "  -o, --output FILE         -e, -d: write FILE (default: standard output)\n"
 	    "\n"
 	    "Keys (secrets never on the command line):\n"
-	    "  -r, --recipient KEY       -c, -e: encrypt to a public key: age1... or\n"
-	    "                            'ssh-ed25519 AAAA...' (repeatable)\n"
+	    "  -r, --recipient KEY       -c, -e: encrypt to a public key: age1...,\n"
+	    "                            'ssh-ed25519 AAAA...' or 'ssh-rsa AAAA...'\n"
+	    "                            (2048-8192 bits) (repeatable)\n"
 	    "  -R, --recipients-file F   -c, -e: recipients from F, one a line ('#'\n"
 	    "                            comments; a .pub or authorized_keys file;\n"
 	    "                            lines of other key types are skipped; -:\n"
 	    "                            standard input)\n"
 	    "  -i, --identity FILE       -d, -t, -x: a private key: an age identity\n"
-	    "                            file or an OpenSSH ed25519 key (its\n"
+	    "                            file or an OpenSSH ed25519 or RSA key (its\n"
 	    "                            passphrase asked for, as ssh does)\n"
 	    "                            (-: standard input)\n"
 	    "  -k, --key-file FILE       use a key file (from --gen-key)\n"
@@ -296,5 +299,10 @@ usage_version(void)
 	    ae_x25519_library_version());
 	if (ae_zstd_available())
 		printf("libzstd %s\n", ae_zstd_version());
+	if (ae_rsa_available())
+		printf("libcrypto: %s (RSA-OAEP for ssh-rsa recipients)\n",
+		    ae_rsa_version());
+	else
+		printf("libcrypto: not built in (no ssh-rsa recipients)\n");
 	version_system();
 }

@@ -50,7 +50,8 @@ enum ae_stanza_type {
 	AE_STANZA_ARGON2ID = 0x01,
 	AE_STANZA_KEYFILE = 0x02,
 	AE_STANZA_X25519 = 0x03,        /* 4.5: a public-key recipient */
-	AE_STANZA_SSH_ED25519 = 0x04    /* 4.6: an SSH Ed25519 key */
+	AE_STANZA_SSH_ED25519 = 0x04,   /* 4.6: an SSH Ed25519 key */
+	AE_STANZA_SSH_RSA = 0x05        /* 4.7: an SSH RSA key */
 };
 #define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
 #define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
@@ -58,7 +59,13 @@ enum ae_stanza_type {
 #define AE_SSH_TAG_LEN 4
 #define AE_X25519_BODY_LEN (AE_SHARE_LEN + AE_WRAP_LEN)         /* 96 */
 #define AE_SSH_BODY_LEN (AE_SSH_TAG_LEN + AE_SHARE_LEN + AE_WRAP_LEN) /* 100 */
-#define AE_STANZA_MAX_LEN (AE_STANZA_HEAD_LEN + AE_SSH_BODY_LEN)
+/* ssh-rsa: tag || OAEP ciphertext (the key's modulus length, 256 to
+ * 1024 bytes: 2048- to 8192-bit keys) || wrap */
+#define AE_RSA_CT_MIN 256
+#define AE_RSA_CT_MAX 1024
+#define AE_SSH_RSA_BODY_LEN(k) (AE_SSH_TAG_LEN + (k) + AE_WRAP_LEN)
+#define AE_STANZA_MAX_LEN (AE_STANZA_HEAD_LEN \
+	+ AE_SSH_RSA_BODY_LEN(AE_RSA_CT_MAX))
 
 /* 4.3 and 5. Keys: the HKDF info labels. */
 #define AE_LABEL_WRAP "aescrypt-v1 wrap"
@@ -67,6 +74,8 @@ enum ae_stanza_type {
 #define AE_LABEL_PAYLOAD "aescrypt-v1 payload"
 #define AE_LABEL_X25519 "aescrypt-v1 x25519"
 #define AE_LABEL_SSH_ED25519 "aescrypt-v1 ssh-ed25519"
+#define AE_LABEL_SSH_RSA "aescrypt-v1 ssh-rsa"   /* OAEP label and HKDF
+                                                   * info (4.7) */
 
 /* 6. Payload */
 #define AE_CHUNK_LOG2_MIN 16      /* 64 KiB */

@@ -58,9 +58,9 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 		return AE_EINVAL;
 	len = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN;
 	for (i = 0; i < h->nstanzas; i++) {
-		if (ae_stanza_len(h->stanza[i].type) == 0)
+		if (!ae_stanza_known(h->stanza[i].type))
 			return AE_EINVAL;
-		len += ae_stanza_len(h->stanza[i].type);
+		len += ae_stanza_len(&h->stanza[i]);
 	}
 	if (len > AE_HEADER_MAX)
 		return AE_EINVAL;
@@ -77,7 +77,7 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 	memcpy(h->raw + OFF_SALT, h->payload_salt, AE_SALT_LEN);
 	for (i = 0; i < h->nstanzas; i++) {
 		h->stanza[i].offset = off;
-		h->stanza[i].len = ae_stanza_len(h->stanza[i].type);
+		h->stanza[i].len = ae_stanza_len(&h->stanza[i]);
 		ae_stanza_encode(&h->stanza[i], h->raw + off);
 		off += h->stanza[i].len;
 	}
@@ -158,7 +158,7 @@ check_slots(const struct ae_header *h, struct ae_diag *d)
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *s = &h->stanza[i];
 
-		known += ae_stanza_len(s->type) != 0;
+		known += ae_stanza_known(s->type);
 		if ((s->type == AE_STANZA_X25519
 		    || s->type == AE_STANZA_SSH_ED25519)
 		    && ae_x25519_low_order(s->share))
@@ -387,7 +387,8 @@ ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
 			const struct ae_stanza *s = &h->stanza[i];
 
 			if (pass == 0 && (s->type == AE_STANZA_X25519
-			    || s->type == AE_STANZA_SSH_ED25519)) {
+			    || s->type == AE_STANZA_SSH_ED25519
+			    || s->type == AE_STANZA_SSH_RSA)) {
 				size_t k;
 
 				for (k = 0; k < u->nids && r != AE_OK; k++) {

@@ -14,6 +14,7 @@
 #include "common/bytes.h"
 #include "crypto/hkdf.h"
 #include "crypto/random.h"
+#include "crypto/rsa.h"
 #include "crypto/sha256.h"
 #include "crypto/wipe.h"
 #include "crypto/x25519.h"
@@ -22,6 +23,7 @@
 #define HRP_RECIPIENT "age"
 #define HRP_IDENTITY "age-secret-key-"
 #define SSH_ED25519 "ssh-ed25519"
+#define SSH_RSA "ssh-rsa"
 
 static int
 bad(struct ae_diag *d, int err, const char *what, size_t at)
@@ -83,7 +85,122 @@ ssh_string_is(const uint8_t *s, size_t n, const char *want)
 	return n == strlen(want) && memcmp(s, want, n) == 0;
 }
 
-/* Fill r from an ssh-ed25519 public key blob. */
+/*
+ * An SSH mpint at *p that must be positive: its magnitude (without the
+ * sign byte a set top bit needs) in *v, *vl.  -1 if it is cut short,
+ * negative, or has a zero byte it does not need (OpenSSH writes the
+ * shortest form, and so one key has one blob and one tag).
+ */
+static int
+ssh_mpint(const uint8_t **p, const uint8_t *end, const uint8_t **v,
+    size_t *vl)
+{
+	if (ssh_string(p, end, v, vl) != 0 || *vl == 0 || ((*v)[0] & 0x80))
+		return -1;
+	if ((*v)[0] == 0) {
+		if (*vl == 1 || !((*v)[1] & 0x80))
+			return -1;
+		(*v)++;
+		(*vl)--;
+	}
+	return 0;
+}
+
+/* The public numbers of an ssh-rsa blob (string, e, n), checked.  0 or
+ * -1. */
+static int
+rsa_numbers(const uint8_t *blob, size_t n, struct ae_rsa_public *k)
+{
+	const uint8_t *p = blob, *end = blob + n, *t;
+	size_t tl;
+
+	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl, SSH_RSA)
+	    || ssh_mpint(&p, end, &k->e, &k->elen) != 0
+	    || ssh_mpint(&p, end, &k->n, &k->nlen) != 0 || p != end)
+		return -1;
+	return 0;
+}
+
+/* The bits of the big-endian number v[0..n), v[0] != 0. */
+static unsigned
+bits_of(const uint8_t *v, size_t n)
+{
+	unsigned b = (unsigned)n * 8;
+	uint8_t top = v[0];
+
+	while (!(top & 0x80)) {
+		top = (uint8_t)(top << 1);
+		b--;
+	}
+	return b;
+}
+
+size_t
+ae_recipient_slot_len(const struct ae_recipient *r)
+{
+	struct ae_stanza s;
+	struct ae_rsa_public k;
+
+	s.type = r->type;
+	s.ct_len = 0;
+	if (r->type == AE_STANZA_SSH_RSA && rsa_numbers(r->blob, r->bloblen,
+	    &k) == 0)
+		s.ct_len = k.nlen;
+	return ae_stanza_len(&s);
+}
+
+unsigned
+ae_recipient_rsa_bits(const struct ae_recipient *r)
+{
+	struct ae_rsa_public k;
+
+	if (r->type != AE_STANZA_SSH_RSA || rsa_numbers(r->blob, r->bloblen,
+	    &k) != 0)
+		return 0;
+	return bits_of(k.n, k.nlen);
+}
+
+/* Fill r from an ssh-rsa public key blob. */
+static int
+rsa_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
+    struct ae_diag *d, size_t at)
+{
+	struct ae_rsa_public k;
+	uint8_t h[AE_SHA256_LEN];
+	unsigned bits;
+
+	if (n > sizeof r->blob || rsa_numbers(blob, n, &k) != 0
+	    || k.elen > AE_RSA_MAX_E_BYTES || !(k.e[k.elen - 1] & 1)
+	    || (k.elen == 1 && k.e[0] < 3)) {
+		/* (a blob over the cap is a modulus over 8192 bits or an
+		 * exponent no one uses) */
+		if (n > sizeof r->blob && rsa_numbers(blob, n, &k) == 0)
+			return bad(d, AE_ENOTSUP, "an RSA key of more than "
+			    "8192 bits, or with a public exponent over 64 "
+			    "bits (aescrypt takes 2048 to 8192 bits)", at);
+		return bad(d, AE_EFORMAT, "the key data is not an ssh-rsa "
+		    "public key", at);
+	}
+	bits = bits_of(k.n, k.nlen);
+	if (bits < 8 * AE_RSA_CT_MIN || k.nlen > AE_RSA_CT_MAX)
+		return bad(d, AE_ENOTSUP, bits < 8 * AE_RSA_CT_MIN ?
+		    "an RSA key of fewer than 2048 bits (too weak; aescrypt "
+		    "takes 2048 to 8192)" : "an RSA key of more than 8192 "
+		    "bits (aescrypt takes 2048 to 8192)", at);
+	if (!ae_rsa_available())
+		return bad(d, AE_ENOTSUP, "an RSA SSH key, and this aescrypt "
+		    "was built without libcrypto (./configure found no "
+		    "libssl-dev), so it has no RSA", at);
+	memset(r, 0, sizeof *r);
+	r->type = AE_STANZA_SSH_RSA;
+	memcpy(r->blob, blob, n);
+	r->bloblen = n;
+	ae_sha256(blob, n, h);
+	memcpy(r->tag, h, AE_SSH_TAG_LEN);
+	return AE_OK;
+}
+
+/* Fill r from an ssh-ed25519 or ssh-rsa public key blob. */
 static int
 recipient_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
     struct ae_diag *d, size_t at)
@@ -92,6 +209,9 @@ recipient_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
 	size_t tl, kl;
 	uint8_t h[AE_SHA256_LEN];
 
+	if (ssh_string(&p, end, &t, &tl) == 0 && ssh_string_is(t, tl, SSH_RSA))
+		return rsa_from_blob(blob, n, r, d, at);
+	p = blob;
 	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
 	    SSH_ED25519) || ssh_string(&p, end, &k, &kl) != 0 || kl != 32
 	    || p != end)
@@ -134,7 +254,7 @@ ca_token(const char *p, size_t n)
 static int
 parse_ssh_line(const char *s, struct ae_recipient *r, struct ae_diag *d)
 {
-	uint8_t blob[512];
+	uint8_t blob[AE_SSH_RSA_BLOB_MAX + 64];
 	const char *p = s, *tok = NULL, *b64;
 	size_t tl = 0, bl, len, at;
 
@@ -158,14 +278,11 @@ parse_ssh_line(const char *s, struct ae_recipient *r, struct ae_diag *d)
 	}
 	if (tok == NULL)
 		return bad(d, AE_EFORMAT, "not an age1... recipient or an "
-		    "ssh-ed25519 public key", 0);
-	if (!(tl == strlen(SSH_ED25519) && memcmp(tok, SSH_ED25519, tl) == 0)) {
-		if (strncmp(tok, "ssh-rsa", tl) == 0 && tl == 7)
-			return bad(d, AE_ENOTSUP, "RSA SSH keys are not supported "
-			    "(only ssh-ed25519)", (size_t)(tok - s));
-		return bad(d, AE_ENOTSUP, "only ssh-ed25519 SSH keys are "
-		    "supported", (size_t)(tok - s));
-	}
+		    "ssh-ed25519 or ssh-rsa public key", 0);
+	if (!(tl == strlen(SSH_ED25519) && memcmp(tok, SSH_ED25519, tl) == 0)
+	    && !(tl == strlen(SSH_RSA) && memcmp(tok, SSH_RSA, tl) == 0))
+		return bad(d, AE_ENOTSUP, "only ssh-ed25519 and ssh-rsa SSH "
+		    "keys are supported", (size_t)(tok - s));
 	b64 = tok + tl;
 	while (*b64 == ' ' || *b64 == '\t')
 		b64++;
@@ -173,9 +290,24 @@ parse_ssh_line(const char *s, struct ae_recipient *r, struct ae_diag *d)
 	if (bl == 0)
 		return bad(d, AE_EFORMAT, "the key data is missing",
 		    (size_t)(b64 - s));
-	if (ae_base64_decode(b64, bl, blob, sizeof blob, &len, &at) != 0)
+	switch (ae_base64_decode(b64, bl, blob, sizeof blob, &len, &at)) {
+	case 0:
+		break;
+	case -2:
+		return bad(d, AE_ENOTSUP, "the key data is longer than any "
+		    "key aescrypt takes (RSA keys: 2048 to 8192 bits)",
+		    (size_t)(b64 - s));
+	default:
 		return bad(d, AE_EFORMAT, "the key data is not base64",
 		    (size_t)(b64 - s) + (at < bl ? at : bl));
+	}
+	/* the blob names its type again: it must be the line's */
+	if (len < 4 + tl || load_be32(blob) != tl || memcmp(blob + 4, tok,
+	    tl) != 0)
+		return bad(d, AE_EFORMAT, tl == strlen(SSH_RSA) ?
+		    "the key data is not an ssh-rsa public key" :
+		    "the key data is not an ssh-ed25519 public key",
+		    (size_t)(b64 - s));
 	return recipient_from_blob(blob, len, r, d, (size_t)(b64 - s));
 }
 
@@ -240,7 +372,8 @@ int
 ae_recipient_equal(const struct ae_recipient *a, const struct ae_recipient *b)
 {
 	return a->type == b->type && memcmp(a->pub, b->pub, 32) == 0
-	    && memcmp(a->ed, b->ed, 32) == 0;
+	    && memcmp(a->ed, b->ed, 32) == 0 && a->bloblen == b->bloblen
+	    && memcmp(a->blob, b->blob, a->bloblen) == 0;
 }
 
 int
@@ -259,6 +392,55 @@ ae_identity_parse_age(const char *s, struct ae_identity *id,
 		return bad(d, AE_EFORMAT, "not a usable X25519 key", 0);
 	}
 	return AE_OK;
+}
+
+/*
+ * The private numbers of an ssh-rsa key from its private section at p
+ * (after the check words): string "ssh-rsa", mpints n, e, d, iqmp, p,
+ * q.  n and e must be the public half's (id->r).  Kept as they stand in
+ * id->rsa.  0 or AE_EFORMAT.
+ */
+static int
+rsa_private(const uint8_t *p, const uint8_t *end, struct ae_identity *id)
+{
+	struct ae_rsa_public pub;
+	const uint8_t *t, *v[6], *start;
+	size_t tl, vl[6], i;
+
+	if (rsa_numbers(id->r.blob, id->r.bloblen, &pub) != 0
+	    || ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
+	    SSH_RSA))
+		return AE_EFORMAT;
+	start = p;
+	for (i = 0; i < 6; i++)
+		if (ssh_mpint(&p, end, &v[i], &vl[i]) != 0)
+			return AE_EFORMAT;
+	if (vl[0] != pub.nlen || memcmp(v[0], pub.n, pub.nlen) != 0
+	    || vl[1] != pub.elen || memcmp(v[1], pub.e, pub.elen) != 0
+	    || (size_t)(p - start) > sizeof id->rsa
+	    || vl[2] > pub.nlen || vl[3] > pub.nlen || vl[4] > pub.nlen
+	    || vl[5] > pub.nlen)
+		return AE_EFORMAT;
+	memcpy(id->rsa, start, (size_t)(p - start));
+	id->rsalen = (size_t)(p - start);
+	id->type = AE_STANZA_SSH_RSA;
+	return AE_OK;
+}
+
+/* id's private key for crypto/rsa.h, pointing into id->rsa.  0 or -1. */
+static int
+rsa_key(const struct ae_identity *id, struct ae_rsa_private *k)
+{
+	const uint8_t *p = id->rsa, *end = id->rsa + id->rsalen;
+
+	if (ssh_mpint(&p, end, &k->pub.n, &k->pub.nlen) != 0
+	    || ssh_mpint(&p, end, &k->pub.e, &k->pub.elen) != 0
+	    || ssh_mpint(&p, end, &k->d, &k->dlen) != 0
+	    || ssh_mpint(&p, end, &k->iqmp, &k->iqmplen) != 0
+	    || ssh_mpint(&p, end, &k->p, &k->plen) != 0
+	    || ssh_mpint(&p, end, &k->q, &k->qlen) != 0)
+		return -1;
+	return 0;
 }
 
 #define PEM_BEGIN "-----BEGIN OPENSSH PRIVATE KEY-----"
@@ -290,9 +472,9 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 		for (i = 0; i < sizeof other / sizeof *other; i++)
 			if (memmem(text, len, other[i], strlen(other[i])))
 				return bad(d, AE_ENOTSUP, "a PEM private key "
-				    "that is not an OpenSSH ed25519 key (RSA, "
-				    "ECDSA and PKCS#8 keys are not supported)",
-				    0);
+				    "in a format other than OpenSSH's (convert "
+				    "it: ssh-keygen -p -f KEY rewrites it as "
+				    "OpenSSH's)", 0);
 		return bad(d, AE_EFORMAT, "not an OpenSSH private key", 0);
 	}
 	b += strlen(PEM_BEGIN);
@@ -348,10 +530,10 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 
 		if (ssh_string(&q, qe, &t, &tl) != 0)
 			goto malformed;
-		if (!ssh_string_is(t, tl, SSH_ED25519)) {
-			r = bad(d, AE_ENOTSUP, ssh_string_is(t, tl, "ssh-rsa") ?
-			    "an RSA SSH key (only ssh-ed25519 is supported)" :
-			    "an SSH key of a type other than ssh-ed25519", 0);
+		if (!ssh_string_is(t, tl, SSH_ED25519)
+		    && !ssh_string_is(t, tl, SSH_RSA)) {
+			r = bad(d, AE_ENOTSUP, "an SSH key of a type other "
+			    "than ssh-ed25519 and ssh-rsa", 0);
 			goto out;
 		}
 		if ((r = recipient_from_blob(pub, publ, &id->r, d, 0)) != AE_OK)
@@ -374,6 +556,12 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 		goto malformed;
 	}
 	p += 8;
+	if (id->r.type == AE_STANZA_SSH_RSA) {
+		if (rsa_private(p, end, id) != AE_OK)
+			goto malformed;
+		r = AE_OK;
+		goto out;
+	}
 	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
 	    SSH_ED25519) || ssh_string(&p, end, &k, &kl) != 0 || kl != 32
 	    || memcmp(k, id->r.ed, 32) != 0 || ssh_string(&p, end, &sk, &skl)
@@ -448,6 +636,41 @@ slot_secret(uint8_t type, const uint8_t share[32], const uint8_t R[32],
 		    sizeof AE_LABEL_X25519 - 1, S, 32);
 }
 
+/* ssh-rsa (4.7): S = HKDF(Z, blob, label). */
+static void
+rsa_slot_secret(const struct ae_recipient *r, const uint8_t Z[32],
+    uint8_t S[32])
+{
+	ae_hkdf_sha256(r->blob, r->bloblen, Z, 32,
+	    (const uint8_t *)AE_LABEL_SSH_RSA, sizeof AE_LABEL_SSH_RSA - 1,
+	    S, 32);
+}
+
+/* An ssh-rsa slot to r: Z OAEP-encrypted into s->ct, with the OAEP
+ * seed given (samples) or libcrypto's own (seed NULL). */
+static int
+rsa_slot(struct ae_stanza *s, const struct ae_recipient *r,
+    const uint8_t Z[32], const uint8_t *seed, uint8_t S[32])
+{
+	struct ae_rsa_public k;
+	int err;
+
+	if (rsa_numbers(r->blob, r->bloblen, &k) != 0
+	    || k.nlen > sizeof s->ct)
+		return AE_EINVAL;
+	s->type = r->type;
+	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
+	s->ct_len = k.nlen;
+	err = seed != NULL ? ae_rsa_oaep_encrypt_with(&k,
+	    (const uint8_t *)AE_LABEL_SSH_RSA, sizeof AE_LABEL_SSH_RSA - 1, Z,
+	    32, seed, s->ct) : ae_rsa_oaep_encrypt(&k,
+	    (const uint8_t *)AE_LABEL_SSH_RSA, sizeof AE_LABEL_SSH_RSA - 1, Z,
+	    32, s->ct);
+	if (err == AE_OK)
+		rsa_slot_secret(r, Z, S);
+	return err;
+}
+
 int
 ae_stanza_secret_recipient_with(struct ae_stanza *s,
     const struct ae_recipient *r, const uint8_t e[32], uint8_t S[32])
@@ -455,6 +678,14 @@ ae_stanza_secret_recipient_with(struct ae_stanza *s,
 	uint8_t Z[32];
 	int err;
 
+	if (r->type == AE_STANZA_SSH_RSA) {
+		uint8_t seed[AE_SHA256_LEN];
+
+		ae_sha256(e, 32, seed);
+		err = rsa_slot(s, r, e, seed, S);
+		ae_wipe(seed, sizeof seed);
+		return err;
+	}
 	s->type = r->type;
 	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
 	if ((err = ae_x25519_base(s->share, e)) == AE_OK
@@ -473,8 +704,38 @@ ae_stanza_secret_recipient(struct ae_stanza *s, const struct ae_recipient *r,
 
 	if ((err = ae_random(e, sizeof e)) != AE_OK)
 		return err;
-	err = ae_stanza_secret_recipient_with(s, r, e, S);
+	if (r->type == AE_STANZA_SSH_RSA)
+		err = rsa_slot(s, r, e, NULL, S);
+	else
+		err = ae_stanza_secret_recipient_with(s, r, e, S);
 	ae_wipe(e, sizeof e);
+	return err;
+}
+
+/* The slot secret of ssh-rsa slot s for identity id (tags equal). */
+static int
+rsa_open(const struct ae_stanza *s, const struct ae_identity *id,
+    uint8_t S[32])
+{
+	struct ae_rsa_private k;
+	uint8_t Z[32];
+	size_t zl;
+	int err;
+
+	if (rsa_key(id, &k) != 0)
+		return AE_EKEY;
+	if (s->ct_len != k.pub.nlen)
+		return AE_EKEY;         /* the tag matched by chance */
+	err = ae_rsa_oaep_decrypt(&k, (const uint8_t *)AE_LABEL_SSH_RSA,
+	    sizeof AE_LABEL_SSH_RSA - 1, s->ct, s->ct_len, Z, sizeof Z, &zl);
+	if (err == AE_OK && zl != sizeof Z)
+		err = AE_EKEY;
+	if (err == AE_OK)
+		rsa_slot_secret(&id->r, Z, S);
+	else if (err != AE_ENOMEM)
+		err = AE_EKEY;
+	ae_wipe(Z, sizeof Z);
+	ae_wipe(&k, sizeof k);
 	return err;
 }
 
@@ -485,9 +746,12 @@ ae_stanza_secret_identity(const struct ae_stanza *s,
 	uint8_t Z[32];
 	int err;
 
-	if (s->type != id->type || (s->type == AE_STANZA_SSH_ED25519
+	if (s->type != id->type || ((s->type == AE_STANZA_SSH_ED25519
+	    || s->type == AE_STANZA_SSH_RSA)
 	    && memcmp(s->tag, id->r.tag, AE_SSH_TAG_LEN) != 0))
 		return AE_EKEY;
+	if (s->type == AE_STANZA_SSH_RSA)
+		return rsa_open(s, id, S);
 	err = ae_x25519(Z, id->secret, s->share);
 	if (err == AE_EINVAL)
 		return AE_EFORMAT;      /* a low-order share: malformed */

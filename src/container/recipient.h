@@ -4,12 +4,16 @@
  * secrets they give.
  *
  *   recipients  "age1..." (an X25519 key in Bech32, as age prints it)
- *               "ssh-ed25519 AAAA... [comment]" (an OpenSSH public key
- *               line, as in id_ed25519.pub or authorized_keys)
+ *               "ssh-ed25519 AAAA... [comment]" or "ssh-rsa AAAA..."
+ *               (an OpenSSH public key line, as in id_ed25519.pub or
+ *               authorized_keys)
  *   identities  "AGE-SECRET-KEY-1..." (a line of an age identity file)
- *               an unencrypted OpenSSH ed25519 private key (PEM)
+ *               an OpenSSH ed25519 or RSA private key (PEM), protected
+ *               by a passphrase or not
  *
- * The curve arithmetic is libsodium's (crypto/x25519.h).
+ * The curve arithmetic is libsodium's (crypto/x25519.h), the RSA
+ * libcrypto's (crypto/rsa.h: a build without it refuses ssh-rsa keys
+ * with AE_ENOTSUP).
  */
 #ifndef AE_RECIPIENT_H
 #define AE_RECIPIENT_H
@@ -21,17 +25,30 @@
 #include "format.h"
 #include "stanza.h"
 
+/* An ssh-rsa key's SSH wire blob: string "ssh-rsa", mpint e (at most 8
+ * bytes and a sign byte), mpint n (at most 1024 bytes and a sign byte). */
+#define AE_SSH_RSA_BLOB_MAX (4 + 7 + 4 + 9 + 4 + AE_RSA_CT_MAX + 1)
+/* Its private numbers as the key file's private section holds them:
+ * mpints n, e, d, iqmp, p, q. */
+#define AE_SSH_RSA_PRIV_MAX (6 * 4 + 2 * (AE_RSA_CT_MAX + 1) + 9 \
+	+ 3 * (AE_RSA_CT_MAX / 2 + 1))
+
 struct ae_recipient {
-	uint8_t type;                   /* AE_STANZA_X25519 or _SSH_ED25519 */
+	uint8_t type;                   /* AE_STANZA_X25519, _SSH_ED25519
+	                                 * or _SSH_RSA */
 	uint8_t pub[32];                /* its X25519 public key */
 	uint8_t ed[32];                 /* ssh-ed25519: the Ed25519 key */
-	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh-ed25519: which key (4.6) */
+	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh keys: which key (4.6, 4.7) */
+	size_t bloblen;                 /* ssh-rsa: the key's wire blob */
+	uint8_t blob[AE_SSH_RSA_BLOB_MAX];
 };
 
 /* An identity holds a secret: the caller wipes it (ae_wipe) after use. */
 struct ae_identity {
 	uint8_t type;                   /* as for a recipient */
 	uint8_t secret[32];             /* the X25519 scalar */
+	size_t rsalen;                  /* ssh-rsa: the private numbers */
+	uint8_t rsa[AE_SSH_RSA_PRIV_MAX];
 	struct ae_recipient r;          /* its public half */
 };
 
@@ -58,7 +75,8 @@ int ae_recipient_is_ca(const char *s);
  * skipped).  Returns 0; AE_EFORMAT for a malformed one (d->what says
  * why, d->offset is the 0-based position of the bad character, or the
  * string's length for a checksum or length error); AE_ENOTSUP for an
- * SSH key of another type (d->what names it: RSA, ECDSA, ...) or a
+ * SSH key of another type (d->what names it: ECDSA, ...), an RSA key
+ * under 2048 or over 8192 bits or in a build without libcrypto, or a
  * certificate authority's key (the authorized_keys option
  * "cert-authority", the known_hosts marker "@cert-authority", or
  * "@revoked"), which is trusted to sign keys and is no one's recipient;
@@ -66,6 +84,12 @@ int ae_recipient_is_ca(const char *s);
  */
 int ae_recipient_parse(const char *s, struct ae_recipient *r,
     struct ae_diag *d);
+
+/* The encoded length of r's slot in a header (4.5 to 4.7). */
+size_t ae_recipient_slot_len(const struct ae_recipient *r);
+
+/* The bits of an ssh-rsa recipient's modulus (0 for other types). */
+unsigned ae_recipient_rsa_bits(const struct ae_recipient *r);
 
 /* "age1..." for an X25519 recipient, into out (cap bytes).  Returns the
  * length, or 0 if it does not fit. */
@@ -93,7 +117,9 @@ int ae_identity_parse_age(const char *s, struct ae_identity *id,
  * passphrase (ssh-keygen -N: bcrypt with aes256-ctr or
  * aes256-gcm@openssh.com, sshkey.h) is opened with pass; with pass NULL
  * it is AE_EKEY with d->what AE_SSH_NEEDS_PASSPHRASE, so the caller can
- * ask for one.  Returns 0 for an ssh-ed25519 key; AE_EKEY for a wrong
+ * ask for one.  Returns 0 for an ssh-ed25519 key or an ssh-rsa key
+ * (one ae_recipient_parse takes; n and e must match the public half's,
+ * or it is malformed); AE_EKEY for a wrong
  * passphrase; AE_ELIMIT for KDF rounds over AE_SSHKEY_MAX_ROUNDS;
  * AE_ENOTSUP for another key type, cipher or KDF (d->what names it);
  * AE_EFORMAT if it is malformed.
@@ -110,25 +136,29 @@ size_t ae_identity_format(const struct ae_identity *id, char *out,
     size_t cap);
 
 /*
- * The slot secret S for a new slot to recipient r (4.5, 4.6): a fresh
- * ephemeral key, whose public half goes to s->share (and r's tag to
- * s->tag); s->type is set.  0; AE_EINVAL if r's key is of low order
- * (the shared secret would be all zeros); the random source's errors.
+ * The slot secret S for a new slot to recipient r (4.5, 4.6, 4.7): a
+ * fresh ephemeral key, whose public half goes to s->share (and r's tag
+ * to s->tag), or for ssh-rsa a fresh secret RSA-OAEP-encrypted to r in
+ * s->ct; s->type is set.  0; AE_EINVAL if r's key is of low order (the
+ * shared secret would be all zeros) or an RSA key libcrypto refuses;
+ * AE_ENOTSUP for ssh-rsa without libcrypto; the random source's errors.
  */
 int ae_stanza_secret_recipient(struct ae_stanza *s,
     const struct ae_recipient *r, uint8_t S[32]);
 
 /* The same with the ephemeral scalar e given, for the committed samples
  * and the spec's worked example: never for real files, whose e MUST be
- * fresh and random (4.5). */
+ * fresh and random (4.5).  For ssh-rsa, e is the secret Z and SHA-256(e)
+ * the OAEP seed. */
 int ae_stanza_secret_recipient_with(struct ae_stanza *s,
     const struct ae_recipient *r, const uint8_t e[32], uint8_t S[32]);
 
 /*
  * The slot secret S that identity id gives for recipient slot s.
  * Returns 0; AE_EKEY if the slot is for another kind of key, or (ssh)
- * its tag names another key; AE_EFORMAT if s->share is of low order
- * (all-zero shared secret: the slot is malformed).
+ * its tag names another key, or (ssh-rsa) it does not decrypt to a
+ * 32-byte secret; AE_EFORMAT if s->share is of low order (all-zero
+ * shared secret: the slot is malformed); AE_ENOMEM.
  */
 int ae_stanza_secret_identity(const struct ae_stanza *s,
     const struct ae_identity *id, uint8_t S[32]);

@@ -8,10 +8,16 @@
 #include "crypto/hmac_sha256.h"
 #include "crypto/wipe.h"
 
-size_t
-ae_stanza_len(uint8_t type)
+int
+ae_stanza_known(uint8_t type)
 {
-	switch (type) {
+	return type >= AE_STANZA_ARGON2ID && type <= AE_STANZA_SSH_RSA;
+}
+
+size_t
+ae_stanza_len(const struct ae_stanza *s)
+{
+	switch (s->type) {
 	case AE_STANZA_ARGON2ID:
 		return AE_STANZA_HEAD_LEN + AE_ARGON2ID_BODY_LEN;
 	case AE_STANZA_KEYFILE:
@@ -20,6 +26,8 @@ ae_stanza_len(uint8_t type)
 		return AE_STANZA_HEAD_LEN + AE_X25519_BODY_LEN;
 	case AE_STANZA_SSH_ED25519:
 		return AE_STANZA_HEAD_LEN + AE_SSH_BODY_LEN;
+	case AE_STANZA_SSH_RSA:
+		return AE_STANZA_HEAD_LEN + AE_SSH_RSA_BODY_LEN(s->ct_len);
 	}
 	return 0;
 }
@@ -40,9 +48,19 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 	if (s->len > avail)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "key slot overruns the header", 0, 0);
-	want = ae_stanza_len(s->type);
-	if (want == 0)
+	if (!ae_stanza_known(s->type))
 		return AE_OK;           /* unknown: skipped by the caller */
+	if (s->type == AE_STANZA_SSH_RSA) {
+		/* the ciphertext is as long as the key's modulus, which the
+		 * body's length gives (4.7) */
+		if (body < AE_SSH_RSA_BODY_LEN(AE_RSA_CT_MIN)
+		    || body > AE_SSH_RSA_BODY_LEN(AE_RSA_CT_MAX))
+			return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
+			    "key slot has the wrong length for its type", 0,
+			    0);
+		s->ct_len = body - AE_SSH_RSA_BODY_LEN(0);
+	}
+	want = ae_stanza_len(s);
 	if (s->len != want)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "key slot has the wrong length for its type", 0, 0);
@@ -57,6 +75,11 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 	case AE_STANZA_KEYFILE:
 		memcpy(s->salt, p, AE_SALT_LEN);
 		p += AE_SALT_LEN;
+		break;
+	case AE_STANZA_SSH_RSA:
+		memcpy(s->tag, p, AE_SSH_TAG_LEN);
+		memcpy(s->ct, p + AE_SSH_TAG_LEN, s->ct_len);
+		p += AE_SSH_TAG_LEN + s->ct_len;
 		break;
 	case AE_STANZA_SSH_ED25519:
 		memcpy(s->tag, p, AE_SSH_TAG_LEN);
@@ -74,7 +97,7 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 void
 ae_stanza_encode(const struct ae_stanza *s, uint8_t *out)
 {
-	size_t len = ae_stanza_len(s->type);
+	size_t len = ae_stanza_len(s);
 
 	out[0] = s->type;
 	out[1] = (uint8_t)((len - AE_STANZA_HEAD_LEN) >> 8);
@@ -90,6 +113,11 @@ ae_stanza_encode(const struct ae_stanza *s, uint8_t *out)
 	case AE_STANZA_KEYFILE:
 		memcpy(out, s->salt, AE_SALT_LEN);
 		out += AE_SALT_LEN;
+		break;
+	case AE_STANZA_SSH_RSA:
+		memcpy(out, s->tag, AE_SSH_TAG_LEN);
+		memcpy(out + AE_SSH_TAG_LEN, s->ct, s->ct_len);
+		out += AE_SSH_TAG_LEN + s->ct_len;
 		break;
 	case AE_STANZA_SSH_ED25519:
 		memcpy(out, s->tag, AE_SSH_TAG_LEN);
@@ -138,7 +166,7 @@ wrap_mac(const struct ae_stanza *s, const uint8_t mackey[32],
     const uint8_t enc[32], uint8_t mac[32])
 {
 	uint8_t buf[AE_STANZA_MAX_LEN];
-	size_t len = ae_stanza_len(s->type);
+	size_t len = ae_stanza_len(s);
 	struct ae_stanza t = *s;
 
 	/* MAC input: the stanza's encoding minus its trailing 32-byte MAC. */

@@ -26,12 +26,18 @@ struct ae_stanza {
 	uint8_t salt[AE_SALT_LEN];      /* passphrase and key-file slots */
 	uint8_t share[AE_SHARE_LEN];    /* recipient slots: the ephemeral
 	                                 * X25519 public key */
-	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh-ed25519 slots: which key */
+	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh slots: which key */
+	size_t ct_len;                  /* ssh-rsa: the OAEP ciphertext's */
+	uint8_t ct[AE_RSA_CT_MAX];      /* length, and its bytes */
 	uint8_t wrap[AE_WRAP_LEN];      /* known types only */
 };
 
-/* The encoded length of a known stanza type, or 0 for an unknown one. */
-size_t ae_stanza_len(uint8_t type);
+/* Whether this code knows the stanza type.  1 or 0. */
+int ae_stanza_known(uint8_t type);
+
+/* The encoded length of a known stanza (an ssh-rsa one's depends on its
+ * ct_len), or 0 for an unknown type. */
+size_t ae_stanza_len(const struct ae_stanza *s);
 
 /*
  * Parse one stanza from p (avail bytes left in the header).  Unknown

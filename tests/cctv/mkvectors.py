@@ -257,7 +257,7 @@ def build():
         container("slots-0", lambda r, fk: [], length=69, gap=b"\x00" * 3))
     vec("slot-unknown-empty-body", 0, "key", "4", "",
         container("slot-unknown-empty-body",
-                  lambda r, fk: [unknown_slot(0x05, b""), key_slot(r, fk)]))
+                  lambda r, fk: [unknown_slot(0x06, b""), key_slot(r, fk)]))
     vec("slot-unknown-3000", 0, "key", "4", "",
         container("slot-unknown-3000",
                   lambda r, fk: [unknown_slot(0xbb, b"\x5a" * 3000),
@@ -265,7 +265,7 @@ def build():
     vec("slot-unknown-only", 4, "key", "4.4",
         "no key slot of a type this version knows",
         container("slot-unknown-only",
-                  lambda r, fk: [unknown_slot(0x05, b"\x00" * 80)]))
+                  lambda r, fk: [unknown_slot(0x06, b"\x00" * 80)]))
     vec("slot-keyfile-short-body", 4, "key", "4",
         "wrong length for its type",
         container("slot-keyfile-short-body",
@@ -281,6 +281,21 @@ def build():
         container("slot-ssh-ed25519-body-101",
                   lambda r, fk: [key_slot(r, fk),
                                  unknown_slot(0x04, b"\x00" * 101)]))
+    # 4.7: an ssh-rsa body is 68 + k for k of 256 to 1024 bytes
+    vec("slot-ssh-rsa-body-323", 4, "key", "4.7",
+        "wrong length for its type",
+        container("slot-ssh-rsa-body-323",
+                  lambda r, fk: [key_slot(r, fk),
+                                 unknown_slot(0x05, b"\x00" * 323)]))
+    vec("slot-ssh-rsa-body-1093", 4, "key", "4.7",
+        "wrong length for its type",
+        container("slot-ssh-rsa-body-1093",
+                  lambda r, fk: [key_slot(r, fk),
+                                 unknown_slot(0x05, b"\x00" * 1093)]))
+    vec("slot-ssh-rsa-other-key", 0, "key", "4.7", "",
+        container("slot-ssh-rsa-other-key",
+                  lambda r, fk: [unknown_slot(0x05, b"\x00" * 324),
+                                 key_slot(r, fk)]))
     vec("slot-overruns-header", 4, "key", "3.2", "overruns the header",
         container("slot-overruns-header",
                   lambda r, fk: [key_slot(r, fk)[:1] + b"\x0f\xff"

@@ -26,6 +26,7 @@ setup_file() {
 		both) args=(-k "$SAMPLES/sample.key" -p "$SAMPLES/sample.pass") ;;
 		identity) args=(-i "$SAMPLES/sample-identity.txt") ;;
 		ssh) args=(-i "$SAMPLES/sample-ssh-ed25519") ;;
+		rsa) has_rsa || continue; args=(-i "$SAMPLES/sample-ssh-rsa") ;;
 		key+salvage) args=(-k "$SAMPLES/sample.key" --salvage) ;;
 		*) echo "MANIFEST: bad key column '$key'" >&2; return 1 ;;
 		esac

@@ -175,6 +175,11 @@ build_has() {
 	"$AESCRYPT" --version | grep -q "^system calls:.* $1\( \|\$\)"
 }
 
+# has_rsa: the build under test has ssh-rsa (libcrypto; --version says).
+has_rsa() {
+	"$AESCRYPT" --version | grep -q '^libcrypto: OpenSSL'
+}
+
 # has_tmpfile DIR: the build makes files with no name, and the file
 # system of DIR can.
 has_tmpfile() {

@@ -32,8 +32,8 @@ import sys
 import zlib
 
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ed25519, x25519
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ed25519, padding, rsa, x25519
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from argon2.low_level import Type, hash_secret_raw
 
@@ -162,24 +162,54 @@ def ssh_blob(A):
     return struct.pack(">I", len(t)) + t + struct.pack(">I", 32) + A
 
 
+def mpint(v):
+    """RFC 4251 mpint of a non-negative integer."""
+    b = v.to_bytes((v.bit_length() + 8) // 8, "big") if v else b""
+    return struct.pack(">I", len(b)) + b
+
+
+def rsa_blob(pub):
+    n = pub.public_numbers()
+    t = b"ssh-rsa"
+    return struct.pack(">I", len(t)) + t + mpint(n.e) + mpint(n.n)
+
+
+RSA_LABEL = b"aescrypt-v1 ssh-rsa"
+
+
+def rsa_oaep():
+    return padding.OAEP(mgf=padding.MGF1(algorithm=hashes.SHA256()),
+                        algorithm=hashes.SHA256(), label=RSA_LABEL)
+
+
 def read_recipient(text):
-    """age1... or an ssh-ed25519 line: (type, R, A, tag)."""
+    """age1... or an ssh-ed25519 line: (type, R, A, tag); an ssh-rsa
+    line: (5, public key, blob, tag)."""
     text = text.strip()
     if text.lower().startswith("age1"):
         return (3, bech32_decode(text, "age"), None, None)
     k = serialization.load_ssh_public_key(text.encode())
+    if isinstance(k, rsa.RSAPublicKey):
+        if k.key_size < 2048 or k.key_size > 8192:
+            raise Fail(2, "RSA keys of 2048 to 8192 bits only")
+        blob = rsa_blob(k)
+        return (5, k, blob, hashlib.sha256(blob).digest()[:4])
     if not isinstance(k, ed25519.Ed25519PublicKey):
-        raise Fail(2, "only ssh-ed25519 SSH keys")
+        raise Fail(2, "only ssh-ed25519 and ssh-rsa SSH keys")
     A = k.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return (4, ed_to_x(A), A, hashlib.sha256(ssh_blob(A)).digest()[:4])
 
 
 def read_identities(path):
     """An age identity file or an unencrypted OpenSSH ed25519 key:
-    [(type, scalar, R, A, tag)]."""
+    [(type, scalar, R, A, tag)]; an ssh-rsa key: [(5, private key, None,
+    blob, tag)]."""
     data = open(path, "rb").read()
     if b"-----BEGIN OPENSSH PRIVATE KEY-----" in data:
         k = serialization.load_ssh_private_key(data, None)
+        if isinstance(k, rsa.RSAPrivateKey):
+            blob = rsa_blob(k.public_key())
+            return [(5, k, None, blob, hashlib.sha256(blob).digest()[:4])]
         seed = k.private_bytes(serialization.Encoding.Raw,
                                serialization.PrivateFormat.Raw,
                                serialization.NoEncryption())
@@ -295,6 +325,8 @@ def parse_header(f):
             raise Fail(4, "slot overruns the header")
         if {1: 92, 2: 80, 3: 96, 4: 100}.get(typ, blen) != blen:
             raise Fail(4, "slot has the wrong length")
+        if typ == 5 and not 68 + 256 <= blen <= 68 + 1024:
+            raise Fail(4, "slot has the wrong length")
         slots.append((typ, raw[off:off + 3 + blen]))
         off += 3 + blen
     if off != end:
@@ -316,7 +348,7 @@ def parse_header(f):
             E[31] &= 0x7F
             if bytes(E) in LOW_ORDER:
                 raise Fail(4, "key slot %d: its ephemeral key is of low order" % i)
-    if not any(typ in (1, 2, 3, 4) for typ, _ in slots):
+    if not any(typ in (1, 2, 3, 4, 5) for typ, _ in slots):
         raise Fail(4, "no key slot of a known type")
     return raw, dict(L=L, ptype=ptype, codec=codec, copy=copy, log2=log2,
                      salt=raw[14:30]), slots
@@ -359,7 +391,20 @@ def unlock(raw, slots, key, pw, max_m, ids=()):
             S = hkdf(key, slot[3:19], b"aescrypt-v1 key-file", 32)
             fk = unwrap(slot, S)
         for ityp, scalar, R, A, tag in ids:
-            if fk or typ != ityp or typ not in (3, 4):
+            if fk or typ != ityp or typ not in (3, 4, 5):
+                continue
+            if typ == 5:
+                # 4.7: tag, then C of the modulus length, then the wrap
+                k = len(slot) - 3 - 68
+                if slot[3:7] != tag or k != (scalar.key_size + 7) // 8:
+                    continue
+                try:
+                    Z = scalar.decrypt(slot[7:7 + k], rsa_oaep())
+                except ValueError:
+                    continue
+                if len(Z) != 32:
+                    continue
+                fk = unwrap(slot, hkdf(Z, A, RSA_LABEL, 32))
                 continue
             if typ == 4 and slot[3:7] != tag:
                 continue
@@ -605,6 +650,11 @@ def encode(f, out, key, pw, log2, level, kdf, rcpts=(), copy=True,
     fk, salt = os.urandom(32), os.urandom(16)
     slots = []
     for typ, R, A, tag in rcpts:
+        if typ == 5:
+            Z = os.urandom(32)
+            C = R.encrypt(Z, rsa_oaep())
+            slots.append(make_slot(5, tag + C, hkdf(Z, A, RSA_LABEL, 32), fk))
+            continue
         e = os.urandom(32)
         E = x25519_pub(e)
         S = recipient_secret(typ, E, R, A, x25519_dh(e, R))

@@ -35,6 +35,7 @@
 #include "container/keyfile.h"
 #include "crypto/sha256.h"
 #include "container/recipient.h"
+#include "crypto/rsa.h"
 #include "container/stanza.h"
 #include "crypto/x25519.h"
 #include "test_keys.h"
@@ -115,13 +116,15 @@ enum {
 	SLOT_SSH = 32,              /* to sample-ssh-ed25519 */
 	SLOT_OTHER_X25519 = 64,     /* to an identity that is not given */
 	SLOT_LOW_ORDER = 128,       /* an X25519 slot whose share is 0 */
-	SLOT_LOW_ORDER_LAST = 256   /* one whose share is p (u = 0 encoded
+	SLOT_LOW_ORDER_LAST = 256,  /* one whose share is p (u = 0 encoded
 	                             * past p), after the others */
+	SLOT_RSA = 512              /* to sample-ssh-rsa (the OAEP seed
+	                             * fixed too: 4.7) */
 };
 
 /* The sample identities: an X25519 one from a fixed scalar, and an
  * OpenSSH ed25519 key made by ssh-keygen (as in test_recipient.c). */
-static struct ae_identity sample_id, other_id, sample_ssh;
+static struct ae_identity sample_id, other_id, sample_ssh, sample_rsa;
 
 static void
 fixed_identity(const char *label, struct ae_identity *id)
@@ -187,6 +190,8 @@ make_header(const char *name, int slots, unsigned log2, int type,
 		recipient_slot(h, name, "other x25519", &other_id.r, fk);
 	if (slots & SLOT_SSH)
 		recipient_slot(h, name, "ssh-ed25519", &sample_ssh.r, fk);
+	if (slots & SLOT_RSA)
+		recipient_slot(h, name, "ssh-rsa", &sample_rsa.r, fk);
 	if (slots & SLOT_KEY) {
 		s = &h->stanza[h->nstanzas++];
 		s->type = AE_STANZA_KEYFILE;
@@ -566,6 +571,24 @@ main(int argc, char **argv)
 		save("sample-identity.pub", file, n);
 	}
 	save("sample-ssh-ed25519", test_ssh_private, sizeof test_ssh_private - 1);
+	/* RSA needs libcrypto: a build without it makes the other samples
+	 * (check-samples compares what was made) */
+	if (ae_rsa_available()) {
+		char pub[1024];
+
+		if (ae_identity_parse_ssh(test_rsa_private,
+		    sizeof test_rsa_private - 1, NULL, 0, &sample_rsa, NULL)
+		    != AE_OK) {
+			fprintf(stderr, "the sample rsa key does not parse\n");
+			return 1;
+		}
+		save("sample-ssh-rsa", test_rsa_private,
+		    sizeof test_rsa_private - 1);
+		n = (size_t)snprintf(pub, sizeof pub, "%s\n", test_rsa_public);
+		save("sample-ssh-rsa.pub", pub, n);
+	} else
+		fprintf(stderr, "mksamples: no libcrypto in this build: the "
+		    "ssh-rsa samples are not made\n");
 	{
 		char pub[256];
 
@@ -648,6 +671,17 @@ main(int argc, char **argv)
 	    16, 6, text, 100000, starts, 16);
 	save("good-recipients-pass.aes", b.p, b.len);
 	b.len = 0;
+	if (ae_rsa_available()) {
+		/* spec 4.7 */
+		build(&b, "good-ssh-rsa", SLOT_RSA, 16, 6,
+		    (const uint8_t *)"hello, rsa key\n", 15, starts, 16);
+		save("good-ssh-rsa.aes", b.p, b.len);
+		b.len = 0;
+		build(&b, "good-recipients-rsa", SLOT_X25519 | SLOT_SSH
+		    | SLOT_RSA, 16, 6, text, 100000, starts, 16);
+		save("good-recipients-rsa.aes", b.p, b.len);
+		b.len = 0;
+	}
 
 	/* ---- bad: each breaks one rule ---- */
 	build(&b, "bad-x25519-other", SLOT_OTHER_X25519, 16, 6,

@@ -11,6 +11,8 @@
 #include "common/base64.h"
 #include "container/bech32.h"
 #include "container/recipient.h"
+#include "crypto/rsa.h"
+#include "crypto/wipe.h"
 #include "crypto/x25519.h"
 
 /* BIP-173's valid strings: each checksum verifies.  The decoder also
@@ -291,7 +293,10 @@ test_keys(void)
 	CHECK(ae_recipient_parse(line, &t, &d) == AE_OK
 	    && ae_recipient_equal(&t, &sr), "authorized_keys options");
 	CHECK(ae_recipient_parse("ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ x",
-	    &t, &d) == AE_ENOTSUP && strstr(d.what, "RSA") != NULL, "rsa");
+	    &t, &d) == AE_EFORMAT && strstr(d.what, "ssh-rsa") != NULL,
+	    "a cut rsa key");
+	CHECK(ae_recipient_parse("ecdsa-sha2-nistp256 AAAAE2VjZHNh x", &t, &d)
+	    == AE_ENOTSUP && strstr(d.what, "ssh-rsa") != NULL, "ecdsa");
 	CHECK(ae_recipient_parse("ssh-ed25519 AAAA!!!!", &t, &d) == AE_EFORMAT
 	    && d.offset == 16, "bad base64 at %llu", d.offset);
 	/* the blob of another type under the ssh-ed25519 name */
@@ -369,6 +374,175 @@ test_slots(void)
 	    "low-order recipient");
 }
 
+/* ssh-rsa (format 4.7): keys, slots, and what is refused. */
+static void
+test_rsa(void)
+{
+	struct ae_identity id, lid, ed;
+	struct ae_recipient r, lr, t;
+	struct ae_stanza s, s2;
+	struct ae_diag d;
+	uint8_t S1[32], S2[32], e[32];
+	char line[1200];
+	int i;
+
+	memset(&d, 0, sizeof d);
+	if (!ae_rsa_available()) {
+		CHECK(ae_recipient_parse(test_rsa_public, &r, &d) == AE_ENOTSUP
+		    && strstr(d.what, "libcrypto") != NULL,
+		    "a build without libcrypto says so");
+		printf("test_recipient: no libcrypto in this build: ssh-rsa "
+		    "refused, as checked; the rest of the RSA tests skipped\n");
+		return;
+	}
+	CHECK(ae_recipient_parse(test_rsa_public, &r, &d) == AE_OK
+	    && r.type == AE_STANZA_SSH_RSA, "rsa rcpt: %s", d.what ? d.what : "");
+	CHECK(ae_recipient_rsa_bits(&r) == 2048, "2048 bits");
+	CHECK(ae_identity_parse_ssh(test_rsa_private, strlen(test_rsa_private),
+	    NULL, 0, &id, &d) == AE_OK && id.type == AE_STANZA_SSH_RSA,
+	    "rsa id: %s", d.what ? d.what : "");
+	CHECK(ae_recipient_equal(&id.r, &r) && memcmp(id.r.tag, r.tag, 4) == 0,
+	    "rsa identity -> recipient");
+	CHECK(ae_identity_parse_ssh(test_rsa_locked, strlen(test_rsa_locked),
+	    NULL, 0, &ed, &d) == AE_EKEY
+	    && strcmp(d.what, AE_SSH_NEEDS_PASSPHRASE) == 0,
+	    "a protected rsa key asks");
+	CHECK(ae_identity_parse_ssh(test_rsa_locked, strlen(test_rsa_locked),
+	    (const uint8_t *)"test pass", 9, &lid, &d) == AE_OK
+	    && ae_recipient_parse(test_rsa_locked_public, &lr, NULL) == AE_OK
+	    && ae_recipient_equal(&lid.r, &lr), "protected rsa key opens");
+	CHECK(ae_identity_parse_ssh(test_rsa_locked, strlen(test_rsa_locked),
+	    (const uint8_t *)"test pasS", 9, &ed, &d) == AE_EKEY,
+	    "protected rsa key, wrong passphrase");
+	CHECK(ae_recipient_parse(test_rsa_small_public, &t, &d) == AE_ENOTSUP
+	    && strstr(d.what, "2048") != NULL, "1024 bits refused");
+	snprintf(line, sizeof line, "no-pty,command=\"x\" %s",
+	    test_rsa_public);
+	CHECK(ae_recipient_parse(line, &t, &d) == AE_OK
+	    && ae_recipient_equal(&t, &r), "rsa with options");
+	CHECK(!ae_recipient_equal(&r, &lr), "two rsa keys differ");
+
+	/* slots: each key opens its own, not the other's */
+	for (i = 0; i < 2; i++) {
+		const struct ae_recipient *rr = i == 0 ? &r : &lr;
+		const struct ae_identity *ii = i == 0 ? &id : &lid;
+
+		memset(&s, 0, sizeof s);
+		CHECK(ae_stanza_secret_recipient(&s, rr, S1) == AE_OK
+		    && s.ct_len == 256, "rsa wrap %d", i);
+		CHECK(ae_stanza_secret_identity(&s, ii, S2) == AE_OK
+		    && memcmp(S1, S2, 32) == 0, "rsa unwrap %d", i);
+		CHECK(ae_stanza_secret_identity(&s, i ? &id : &lid, S2)
+		    == AE_EKEY, "the other rsa key is not tried (%d)", i);
+		/* the same tag by chance: OAEP refuses */
+		s2 = s;
+		memcpy(s2.tag, (i ? &id : &lid)->r.tag, 4);
+		CHECK(ae_stanza_secret_identity(&s2, i ? &id : &lid, S2)
+		    == AE_EKEY, "another key under a matching tag (%d)", i);
+	}
+	/* every byte of C matters (OAEP's checks) */
+	memset(&s, 0, sizeof s);
+	ae_stanza_secret_recipient(&s, &r, S1);
+	for (i = 0; i < 256; i += 17) {
+		s2 = s;
+		s2.ct[i] ^= 0x40;
+		CHECK(ae_stanza_secret_identity(&s2, &id, S2) == AE_EKEY,
+		    "C byte %d flipped", i);
+	}
+	s2 = s;
+	s2.ct_len = 255;
+	CHECK(ae_stanza_secret_identity(&s2, &id, S2) == AE_EKEY,
+	    "C of the wrong length");
+	/* two slots to one key differ (fresh Z and seed) */
+	ae_stanza_secret_recipient(&s2, &r, S2);
+	CHECK(memcmp(s.ct, s2.ct, 256) != 0 && memcmp(S1, S2, 32) != 0,
+	    "fresh secrets");
+	/* the samples' OAEP encoding (seed given) decodes with libcrypto's
+	 * OAEP, and is fixed by its inputs */
+	memset(e, 7, sizeof e);
+	CHECK(ae_stanza_secret_recipient_with(&s, &r, e, S1) == AE_OK
+	    && ae_stanza_secret_recipient_with(&s2, &r, e, S2) == AE_OK
+	    && memcmp(s.ct, s2.ct, 256) == 0 && memcmp(S1, S2, 32) == 0,
+	    "a given seed repeats");
+	CHECK(ae_stanza_secret_identity(&s, &id, S2) == AE_OK
+	    && memcmp(S1, S2, 32) == 0, "our OAEP encoding, libcrypto's "
+	    "decoding");
+	/* an ed25519 identity is not tried on an rsa slot */
+	ae_identity_parse_ssh(test_ssh_private, strlen(test_ssh_private), NULL,
+	    0, &ed, NULL);
+	CHECK(ae_stanza_secret_identity(&s, &ed, S2) == AE_EKEY,
+	    "ed25519 identity, rsa slot");
+	/* a slot's encoding parses back, with its length rules */
+	{
+		uint8_t enc[AE_STANZA_MAX_LEN + 8];
+		size_t len = ae_stanza_len(&s);
+
+		CHECK(len == 3 + 4 + 256 + 64, "rsa slot length %zu", len);
+		ae_stanza_encode(&s, enc);
+		CHECK(ae_stanza_parse(enc, len, &s2, &d) == AE_OK
+		    && s2.ct_len == 256 && memcmp(s2.ct, s.ct, 256) == 0
+		    && memcmp(s2.wrap, s.wrap, 64) == 0, "rsa slot parses back");
+		enc[1] = (68 + 255) >> 8;
+		enc[2] = (uint8_t)(68 + 255);
+		CHECK(ae_stanza_parse(enc, len, &s2, &d) == AE_EFORMAT,
+		    "an rsa slot below 2048 bits is malformed");
+		enc[1] = (68 + 1025) >> 8;
+		enc[2] = (uint8_t)(68 + 1025);
+		CHECK(ae_stanza_parse(enc, sizeof enc, &s2, &d) == AE_EFORMAT,
+		    "an rsa slot over 8192 bits is malformed");
+	}
+	/* a private key whose n is not its public half's is malformed */
+	{
+		char text[sizeof test_rsa_private];
+		uint8_t blob[4096];
+		size_t bl, at;
+		const char *b = strchr(test_rsa_private, '\n') + 1;
+		const char *en = strstr(test_rsa_private, "-----END");
+		CHECK(ae_base64_decode(b, (size_t)(en - b), blob, sizeof blob,
+		    &bl, &at) == 0, "the test key decodes");
+		/* flip a bit of the private section's copy of n: after the
+		 * last "ssh-rsa" string (the private section's: n, then e)
+		 * come n's length, its sign byte, then n */
+		{
+			uint8_t *n1 = NULL;
+			size_t j;
+
+			for (j = 0; j + 11 < bl; j++)
+				if (memcmp(blob + j, "\0\0\0\7ssh-rsa", 11) == 0)
+					n1 = blob + j;
+			CHECK(n1 != NULL && n1 + 11 + 4 + 1 + 16 < blob + bl,
+			    "the private section's ssh-rsa");
+			if (n1 != NULL)
+				n1[11 + 4 + 1 + 15] ^= 1;
+		}
+		{
+			size_t o = 0, j;
+			static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+
+			o = (size_t)snprintf(text, sizeof text,
+			    "-----BEGIN OPENSSH PRIVATE KEY-----\n");
+			for (j = 0; j < bl; j += 3) {
+				uint32_t v = (uint32_t)blob[j] << 16
+				    | (j + 1 < bl ? (uint32_t)blob[j + 1] << 8 : 0)
+				    | (j + 2 < bl ? blob[j + 2] : 0);
+
+				text[o++] = b64[v >> 18 & 63];
+				text[o++] = b64[v >> 12 & 63];
+				text[o++] = j + 1 < bl ? b64[v >> 6 & 63] : '=';
+				text[o++] = j + 2 < bl ? b64[v & 63] : '=';
+			}
+			o += (size_t)snprintf(text + o, sizeof text - o,
+			    "\n-----END OPENSSH PRIVATE KEY-----\n");
+			CHECK(ae_identity_parse_ssh(text, o, NULL, 0, &lid,
+			    &d) == AE_EFORMAT,
+			    "n differs from the public half's");
+		}
+	}
+	ae_wipe(&id, sizeof id);
+	ae_wipe(&lid, sizeof lid);
+}
+
 int
 main(void)
 {
@@ -377,5 +551,6 @@ main(void)
 	test_x25519();
 	test_keys();
 	test_slots();
+	test_rsa();
 	return t_finish("recipient");
 }

@@ -1,0 +1,178 @@
+#!/usr/bin/env bats
+# ssh-rsa recipients (format/aescrypt-v1.md 4.7): keys made by ssh-keygen
+# at 2048, 3072 and 4096 bits, plain and under a passphrase, through
+# -e/-d and -c/-x, beside other recipient types, through the interop
+# implementation (OpenSSL's OAEP via python3-cryptography) both ways;
+# what is refused, and the header's room.
+
+load test_helper
+
+PY=/usr/bin/python3
+IMPL=$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py
+
+# The keys are made once for the file (ssh-keygen takes about a second
+# for a 4096-bit one); each test copies what it uses into its own
+# directory.
+setup_file() {
+	command -v ssh-keygen > /dev/null || return 0
+	K=$BATS_FILE_TMPDIR/keys
+	mkdir -p "$K"
+	for b in 2048 3072 4096; do
+		ssh-keygen -q -t rsa -b $b -N '' -C "rsa$b@test" -f "$K/rsa$b"
+	done
+	ssh-keygen -q -t rsa -b 3072 -N 'rsa words' -a 4 -f "$K/locked"
+	ssh-keygen -q -t rsa -b 1024 -N '' -f "$K/small"
+	ssh-keygen -q -t ed25519 -N '' -f "$K/ed"
+	for i in 1 2 3 4 5 6; do
+		ssh-keygen -q -t rsa -b 4096 -N '' -f "$K/more$i"
+	done
+}
+
+setup() {
+	test_dir
+	unset AESCRYPT_PASSPHRASE
+	command -v ssh-keygen > /dev/null || skip "openssh-client is not installed"
+	if [ "$BATS_TEST_DESCRIPTION" != "a build without libcrypto refuses ssh-rsa keys and says why" ]; then
+		has_rsa || skip "this build has no libcrypto (make check-norsa tests that build)"
+	fi
+	K=$BATS_FILE_TMPDIR/keys
+	cp "$K"/* .
+	chmod 600 rsa2048 rsa3072 rsa4096 locked small ed more*
+	head -c 300000 /dev/urandom > data.bin
+	mkdir -p tree/sub && echo one > tree/a && echo two > tree/sub/b
+}
+
+@test "RSA keys of 2048, 3072 and 4096 bits round-trip -e/-d and -c/-x; --info names each slot" {
+	for b in 2048 3072 4096; do
+		"$AESCRYPT" -e -q -R rsa$b.pub -o s$b.aes data.bin
+		"$AESCRYPT" -d -q -i rsa$b -o out$b s$b.aes
+		assert_same data.bin out$b
+		run_aescrypt 0 --info s$b.aes
+		assert_match "slot 0: +recipient, ssh-rsa $b-bit \(key tag [0-9a-f]{8}\)"
+		# the slot is the modulus's bytes plus 71 (4.7), in a header
+		# of 30 + slot + 36 bytes
+		assert_match "header: +$((30 + b / 8 + 71 + 36)) bytes"
+	done
+	"$AESCRYPT" -c -q -r "$(cat rsa3072.pub)" -f a.aes tree
+	mkdir x && "$AESCRYPT" -x -q -i rsa3072 -f a.aes -C x
+	assert_same tree/sub/b x/tree/sub/b
+	run_aescrypt 0 -t -i rsa3072 -f a.aes
+	assert_match "tree/sub/b"
+	run_aescrypt 0 --info=json s4096.aes
+	assert_match '"type":"ssh-rsa","tag":"[0-9a-f]{8}","bits":4096'
+}
+
+@test "a passphrase-protected RSA key opens with its passphrase, and a wrong one is exit 3" {
+	"$AESCRYPT" -e -q -R locked.pub -o a.aes data.bin
+	AESCRYPT_PASSPHRASE='rsa words' "$AESCRYPT" -d -q -i locked -o out a.aes
+	assert_same data.bin out
+	echo 'rsa words' > pw && chmod 600 pw
+	"$AESCRYPT" -d -q -i locked --passphrase-file pw -o out2 a.aes
+	assert_same data.bin out2
+	AESCRYPT_PASSPHRASE='rsa wordz' run_aescrypt 3 -d -q -i locked -o out3 a.aes
+	assert_match "wrong passphrase for the OpenSSH key"
+	assert_no_output . out3
+}
+
+@test "the interop implementation (OpenSSL's OAEP) reads aescrypt's RSA slots and writes ones aescrypt reads" {
+	for b in 2048 3072 4096; do
+		"$AESCRYPT" -e -q -R rsa$b.pub -o a$b.aes data.bin
+		"$PY" "$IMPL" decode -i rsa$b a$b.aes py$b.out
+		assert_same data.bin py$b.out
+		"$PY" "$IMPL" encode -r "$(cat rsa$b.pub)" data.bin p$b.aes
+		"$AESCRYPT" -d -q -i rsa$b -o c$b.out p$b.aes
+		assert_same data.bin c$b.out
+	done
+	run "$PY" "$IMPL" decode -i rsa2048 a4096.aes nope
+	[ "$status" -eq 3 ]
+	run_aescrypt 3 -d -q -i rsa2048 -o nope p4096.aes
+	assert_no_output . nope
+}
+
+@test "RSA beside ed25519 and age recipients: each key opens the file alone; another RSA key is exit 3" {
+	age_ok=0
+	if command -v age-keygen > /dev/null; then
+		age-keygen -o age.key 2> /dev/null && age_ok=1
+	fi
+	{
+		cat rsa2048.pub ed.pub
+		[ $age_ok = 1 ] && age-keygen -y age.key
+		true
+	} > rcpts
+	"$AESCRYPT" -e -q -R rcpts -o a.aes data.bin
+	for id in rsa2048 ed; do
+		"$AESCRYPT" -d -q -i $id -o out.$id a.aes
+		assert_same data.bin out.$id
+	done
+	if [ $age_ok = 1 ]; then
+		"$AESCRYPT" -d -q -i age.key -o out.age a.aes
+		assert_same data.bin out.age
+	fi
+	run_aescrypt 3 -d -q -i rsa4096 -o out.x a.aes
+	assert_match "no identity matched"
+	assert_no_output . out.x
+	# several identities at once: the right one is found among them
+	"$AESCRYPT" -d -q -i rsa4096 -i rsa3072 -i rsa2048 -o out.y a.aes
+	assert_same data.bin out.y
+}
+
+@test "weak keys are refused by -r and skipped by -R; a damaged RSA slot is a corrupt header" {
+	run_aescrypt 2 -e -r "$(cat small.pub)" -o x.aes data.bin
+	assert_match "fewer than 2048 bits"
+	[ ! -e x.aes ]
+	cat small.pub rsa2048.pub > list
+	run_aescrypt 0 -e -R list -o y.aes data.bin
+	assert_match "list: line 1: an RSA key of fewer than 2048 bits .*; skipped"
+	"$AESCRYPT" -d -q -i rsa2048 -o out y.aes
+	assert_same data.bin out
+	# a private key in PEM (PKCS#1) form: named, with how to convert it
+	ssh-keygen -q -t rsa -b 2048 -m PEM -N '' -f pem
+	run_aescrypt 3 -d -q -i pem -o out2 y.aes
+	assert_match "ssh-keygen -p -f KEY"
+	# one byte of the OAEP ciphertext changed: the header's CRC says so
+	# (exit 4), never "wrong key"
+	cp y.aes z.aes
+	printf '\x55' | dd of=z.aes bs=1 seek=100 conv=notrunc 2>/dev/null
+	run_aescrypt 4 -d -q -i rsa2048 -o out3 z.aes
+	assert_match "corrupt|damaged"
+	assert_no_output . out3
+}
+
+@test "a header holds six 4096-bit RSA slots; a seventh is refused with the arithmetic" {
+	cat rsa4096.pub more1.pub more2.pub more3.pub more4.pub more5.pub > six
+	"$AESCRYPT" -e -q -R six -o six.aes data.bin
+	"$AESCRYPT" -d -q -i more5 -o out six.aes
+	assert_same data.bin out
+	cat six more6.pub > seven
+	run_aescrypt 2 -e -R seven -o seven.aes data.bin
+	assert_match "7 recipients need 4147 bytes of key slots and header; a header holds 4096"
+	[ ! -e seven.aes ]
+}
+
+# make check-norsa runs this with AESCRYPT_NORSA set to a build made with
+# -DAE_NO_RSA (as ./configure --without-rsa, or no libssl-dev, makes).
+@test "a build without libcrypto refuses ssh-rsa keys and says why" {
+	[ -n "${AESCRYPT_NORSA:-}" ] || skip "make check-norsa runs this (AESCRYPT_NORSA unset)"
+	A=$AESCRYPT_NORSA
+	run "$A" --version
+	assert_match "libcrypto: not built in \(no ssh-rsa recipients\)"
+	run "$A" -e -r "$(cat rsa2048.pub)" -o x.aes data.bin
+	[ "$status" -eq 2 ]
+	assert_match "built without libcrypto"
+	[ ! -e x.aes ]
+	cat rsa2048.pub ed.pub > list
+	run "$A" -e -q -R list -o y.aes data.bin
+	[ "$status" -eq 0 ]
+	assert_match "list: line 1: .*built without libcrypto.*; skipped"
+	"$A" -d -q -i ed -o out y.aes
+	assert_same data.bin out
+	run "$A" -d -q -i rsa2048 -o out2 y.aes
+	[ "$status" -eq 3 ]
+	assert_match "built without libcrypto"
+	# a file with an RSA slot still parses, and its other slots open
+	"$AESCRYPT" -e -q -R list -o z.aes data.bin
+	"$A" -d -q -i ed -o out3 z.aes
+	assert_same data.bin out3
+	run "$A" --info z.aes
+	assert_match "ssh-rsa 2048-bit"
+}
