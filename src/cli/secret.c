@@ -253,6 +253,14 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 			msg_error("%s: %s", arg, strerror(errno));
 			return EXIT_SYSTEM;
 		}
+		{
+			/* as for a key file: the passphrase is the key */
+			struct stat sb;
+
+			if (fstat(fd, &sb) == 0)
+				secret_warn_mode((unsigned)sb.st_mode, arg,
+				    "passphrase file");
+		}
 		st = from_fd(fd, arg, p);
 		close(fd);
 		break;

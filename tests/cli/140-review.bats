@@ -254,6 +254,24 @@ EOC
 	[ -z "$output" ]
 }
 
+@test "a passphrase file others may read gets the key file's warning; 0600 gets none" {
+	printf 'file words\n' > pw
+	chmod 644 pw
+	run_aescrypt 0 -e --passphrase-file pw -o p.aes plain
+	assert_match "warning: pw: passphrase file is accessible by others \(mode 0644\)"
+	assert_match "hint: chmod 600 pw"
+	chmod 640 pw
+	run_aescrypt 0 -d --passphrase-file pw -o p.out p.aes
+	assert_match "passphrase file is accessible by others \(mode 0640\)"
+	cmp plain p.out
+	chmod 600 pw
+	run_aescrypt 0 -d --passphrase-file pw -o p.out2 p.aes
+	[ -z "$output" ]
+	# a descriptor or the environment has no mode to speak of
+	run_aescrypt 0 -d --passphrase-fd 3 -o p.out3 p.aes 3< pw
+	[ -z "$output" ]
+}
+
 @test "spec 8: a key file line ends in LF or CR LF only" {
 	local line
 	line=$(grep AESCRYPT-KEY key)
