@@ -499,6 +499,8 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 		goto malformed;
 	encrypted = !ssh_string_is(s1, l1, "none")
 	    || !ssh_string_is(s2, l2, "none");
+	if (encrypted && (r = ae_sshkey_supported(s1, l1, s2, l2, d)) != AE_OK)
+		goto out;
 	if (encrypted && pass == NULL) {
 		r = bad(d, AE_EKEY, AE_SSH_NEEDS_PASSPHRASE, 0);
 		goto out;
@@ -509,10 +511,10 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 	    || ssh_string(&p, end, &priv, &privl) != 0)
 		goto malformed;
 	if (encrypted) {
-		/* the GCM tag follows the section's string */
+		/* a GCM or Poly1305 tag follows the section's string */
 		const uint8_t *tag = NULL;
 
-		if (ae_sshkey_cipher_is_gcm(s1, l1)) {
+		if (ae_sshkey_cipher_has_tag(s1, l1)) {
 			if (end - p < 16)
 				goto malformed;
 			tag = p;

@@ -3,16 +3,21 @@
  * (contract in sshkey.h).
  *
  * bcrypt_pbkdf(passphrase, salt, rounds) gives key || IV: 32 + 16 bytes
- * for aes256-ctr, 32 + 12 for aes256-gcm@openssh.com.  OpenSSH's CTR
- * counts over the whole 128-bit block, not GCM's last 32 bits, so the
- * keystream is made a block at a time here (a key's private section is
- * a few hundred bytes).  GCM has no associated data and its tag comes
- * after the section.
+ * for aes256-ctr and aes256-cbc, 32 + 12 for aes256-gcm@openssh.com, 64
+ * for chacha20-poly1305@openssh.com (no IV: the nonce is a sequence
+ * number, 0).  OpenSSH's CTR counts over the whole 128-bit block, not
+ * GCM's last 32 bits, so the keystream is made a block at a time here (a
+ * key's private section is a few hundred bytes).  GCM has no associated
+ * data; its tag, and ChaCha20-Poly1305's, come after the section.  These
+ * are OpenSSH's ciphers with 256-bit keys; the 128- and 192-bit AES ones
+ * and 3DES would need key schedules written for them alone.
  */
 #include "config.h"
 #include "sshkey.h"
 #include "crypto/aes_ct.h"
 #include "crypto/bcrypt_pbkdf.h"
+#include "crypto/cbc.h"
+#include "crypto/chachapoly.h"
 #include "crypto/gcm.h"
 #include "crypto/wipe.h"
 #include "common/bytes.h"
@@ -25,10 +30,53 @@ is(const uint8_t *s, size_t n, const char *want)
 	return n == strlen(want) && memcmp(s, want, n) == 0;
 }
 
-int
-ae_sshkey_cipher_is_gcm(const uint8_t *cipher, size_t cipherlen)
+enum mode { CTR, CBC, GCM, CHACHAPOLY };
+
+static const struct cipher {
+	const char *name;
+	enum mode mode;
+	size_t keyiv;           /* bytes of bcrypt_pbkdf output */
+	size_t block;           /* the section is whole blocks */
+} ciphers[] = {
+	{ "aes256-ctr", CTR, 32 + 16, 16 },
+	{ "aes256-cbc", CBC, 32 + 16, 16 },
+	{ "aes256-gcm@openssh.com", GCM, 32 + 12, 16 },
+	{ "chacha20-poly1305@openssh.com", CHACHAPOLY, 64, 8 },
+};
+
+static const struct cipher *
+find(const uint8_t *name, size_t n)
 {
-	return is(cipher, cipherlen, "aes256-gcm@openssh.com");
+	size_t i;
+
+	for (i = 0; i < sizeof ciphers / sizeof *ciphers; i++)
+		if (is(name, n, ciphers[i].name))
+			return &ciphers[i];
+	return NULL;
+}
+
+int
+ae_sshkey_supported(const uint8_t *cipher, size_t cipherlen,
+    const uint8_t *kdf, size_t kdflen, struct ae_diag *d)
+{
+	if (find(cipher, cipherlen) == NULL)
+		return ae_fail(d, AE_ENOTSUP, AE_AT_NONE, "the OpenSSH key is "
+		    "encrypted with a cipher aescrypt does not read (it reads "
+		    "aes256-ctr, the default, aes256-cbc, aes256-gcm and "
+		    "chacha20-poly1305; ssh-keygen -p -Z aes256-ctr -f KEY "
+		    "re-encrypts it)", 0, 0);
+	if (!is(kdf, kdflen, "bcrypt"))
+		return ae_fail(d, AE_ENOTSUP, AE_AT_NONE, "the OpenSSH key uses "
+		    "a KDF other than bcrypt", 0, 0);
+	return AE_OK;
+}
+
+int
+ae_sshkey_cipher_has_tag(const uint8_t *cipher, size_t cipherlen)
+{
+	const struct cipher *c = find(cipher, cipherlen);
+
+	return c != NULL && (c->mode == GCM || c->mode == CHACHAPOLY);
 }
 
 /* AES-256-CTR with a 128-bit big-endian counter.  0 or AE_ENOMEM. */
@@ -66,23 +114,21 @@ ae_sshkey_decrypt(const uint8_t *cipher, size_t cipherlen,
     const uint8_t *enc, size_t enclen, const uint8_t *tag,
     const uint8_t *pass, size_t passlen, uint8_t *out, struct ae_diag *d)
 {
-	uint8_t kiv[48];
+	uint8_t kiv[64];
 	const uint8_t *salt;
-	size_t saltlen, ivlen;
+	size_t saltlen;
 	uint32_t rounds;
-	int gcm = ae_sshkey_cipher_is_gcm(cipher, cipherlen), r;
+	const struct cipher *c = find(cipher, cipherlen);
+	int r;
 
-	if (!gcm && !is(cipher, cipherlen, "aes256-ctr"))
-		return ae_fail(d, AE_ENOTSUP, AE_AT_NONE, "the OpenSSH key is "
-		    "encrypted with a cipher other than aes256-ctr or "
-		    "aes256-gcm@openssh.com", 0, 0);
-	if (!is(kdf, kdflen, "bcrypt"))
-		return ae_fail(d, AE_ENOTSUP, AE_AT_NONE, "the OpenSSH key uses "
-		    "a KDF other than bcrypt", 0, 0);
+	if ((r = ae_sshkey_supported(cipher, cipherlen, kdf, kdflen, d))
+	    != AE_OK)
+		return r;
 	/* options: string salt, uint32 rounds */
 	if (optslen < 4 || (saltlen = load_be32(opts)) > optslen - 4
 	    || optslen - 4 - saltlen != 4 || saltlen == 0
-	    || enclen == 0 || enclen % 16 != 0 || (gcm && tag == NULL))
+	    || enclen == 0 || enclen % c->block != 0
+	    || (ae_sshkey_cipher_has_tag(cipher, cipherlen) && tag == NULL))
 		return ae_fail(d, AE_EFORMAT, AE_AT_NONE, "a malformed "
 		    "OpenSSH private key", 0, 0);
 	salt = opts + 4;
@@ -95,11 +141,34 @@ ae_sshkey_decrypt(const uint8_t *cipher, size_t cipherlen,
 		return ae_fail(d, rounds == 0 ? AE_EFORMAT : AE_ELIMIT,
 		    AE_AT_NONE, "bcrypt KDF rounds out of range", 0, 0);
 	}
-	ivlen = gcm ? 12 : 16;
 	if (ae_bcrypt_pbkdf(pass, passlen, salt, saltlen, rounds, kiv,
-	    32 + ivlen) != 0)
+	    c->keyiv) != 0)
 		return ae_fail(d, AE_ENOMEM, AE_AT_NONE, NULL, 0, 0);
-	if (gcm) {
+	if (c->mode == CHACHAPOLY) {
+		r = ae_ssh_chachapoly_open(kiv, enc, enclen, tag, out);
+		ae_wipe(kiv, sizeof kiv);
+		if (r == AE_EAUTH)
+			return ae_fail(d, AE_EKEY, AE_AT_NONE, "wrong passphrase "
+			    "for the OpenSSH key", 0, 0);
+		return r == AE_OK ? AE_OK : ae_fail(d, r, AE_AT_NONE, NULL, 0,
+		    0);
+	}
+	if (c->mode == CBC) {
+		struct ae_cbc_key *k = ae_secret_alloc(sizeof *k);
+
+		if (k == NULL) {
+			ae_wipe(kiv, sizeof kiv);
+			return ae_fail(d, AE_ENOMEM, AE_AT_NONE, NULL, 0, 0);
+		}
+		/* a wrong passphrase shows in the check words, as for CTR */
+		ae_cbc_init(k, kiv);
+		ae_cbc_decrypt(k, kiv + 32, enc, out, enclen / 16);
+		ae_cbc_wipe(k);
+		ae_secret_free(k, sizeof *k);
+		ae_wipe(kiv, sizeof kiv);
+		return AE_OK;
+	}
+	if (c->mode == GCM) {
 		ae_gcm_ctx *g = ae_secret_alloc(sizeof *g);
 
 		if (g == NULL) {

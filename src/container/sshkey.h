@@ -1,7 +1,8 @@
 /*
  * sshkey.h -- the encrypted private section of an OpenSSH private key
- * (OpenSSH's PROTOCOL.key): the "bcrypt" KDF with aes256-ctr or
- * aes256-gcm@openssh.com, as ssh-keygen -N writes it.
+ * (OpenSSH's PROTOCOL.key): the "bcrypt" KDF with aes256-ctr (what
+ * ssh-keygen -N writes), aes256-cbc, aes256-gcm@openssh.com or
+ * chacha20-poly1305@openssh.com (ssh-keygen -Z).
  */
 #ifndef AE_SSHKEY_H
 #define AE_SSHKEY_H
@@ -18,21 +19,29 @@
 /*
  * Decrypt enc[0..enclen) (the private section's string) into out
  * (enclen bytes), given the key file's cipher and KDF names and KDF
- * options and, for aes256-gcm@openssh.com, the 16 bytes after the
- * string (tag; NULL otherwise).  Returns 0; AE_ENOTSUP for another
- * cipher or KDF (d->what names it); AE_EFORMAT for malformed options or
- * a length that is not whole blocks; AE_ELIMIT for rounds over the cap;
- * AE_EKEY when the GCM tag fails (a wrong passphrase).  For aes256-ctr
- * nothing can tell a wrong passphrase here: the caller checks the
- * private section's two check words.  The caller wipes out.
+ * options and, for a cipher with a tag (ae_sshkey_cipher_has_tag), the
+ * 16 bytes after the string (tag; NULL otherwise).  Returns 0;
+ * AE_ENOTSUP for another cipher or KDF (d->what says which it reads);
+ * AE_EFORMAT for malformed options or a length that is not whole
+ * blocks; AE_ELIMIT for rounds over the cap; AE_EKEY when the tag fails
+ * (a wrong passphrase).  For aes256-ctr and aes256-cbc nothing can tell
+ * a wrong passphrase here: the caller checks the private section's two
+ * check words.  The caller wipes out.
  */
 int ae_sshkey_decrypt(const uint8_t *cipher, size_t cipherlen,
     const uint8_t *kdf, size_t kdflen, const uint8_t *opts, size_t optslen,
     const uint8_t *enc, size_t enclen, const uint8_t *tag,
     const uint8_t *pass, size_t passlen, uint8_t *out, struct ae_diag *d);
 
-/* Whether the cipher name is aes256-gcm@openssh.com (its tag follows
- * the private section's string). */
-int ae_sshkey_cipher_is_gcm(const uint8_t *cipher, size_t cipherlen);
+/* Whether this code reads the cipher and KDF (asked before a
+ * passphrase is: no one should type one for a key that cannot open).
+ * 0, or AE_ENOTSUP with d->what saying what it reads. */
+int ae_sshkey_supported(const uint8_t *cipher, size_t cipherlen,
+    const uint8_t *kdf, size_t kdflen, struct ae_diag *d);
+
+/* Whether the cipher (aes256-gcm@openssh.com,
+ * chacha20-poly1305@openssh.com) has a 16-byte tag after the private
+ * section's string. */
+int ae_sshkey_cipher_has_tag(const uint8_t *cipher, size_t cipherlen);
 
 #endif

@@ -353,12 +353,12 @@ ssh_locked() {
 	"$AESCRYPT" -e -q -R "$1.pub" -o "$1.aes" data.bin
 }
 
-@test "passphrase-protected OpenSSH keys open: aes256-ctr and aes256-gcm, any rounds" {
+@test "passphrase-protected OpenSSH keys open: the 256-bit ciphers, any rounds; the others are named" {
 	printf 'secret words\n' > kp
 	printf 'wrong words\n' > bad
 	chmod 600 kp bad
-	local c
-	for c in aes256-ctr aes256-gcm@openssh.com; do
+	local c n=0
+	for c in aes256-ctr aes256-cbc aes256-gcm@openssh.com chacha20-poly1305@openssh.com; do
 		ssh_locked "k-${c%%@*}" "$c"
 		"$AESCRYPT" -d -q -i "k-${c%%@*}" --passphrase-file kp -o out.bin "k-${c%%@*}.aes"
 		assert_same data.bin out.bin
@@ -370,6 +370,18 @@ ssh_locked() {
 		assert_match "k-${c%%@*}: wrong passphrase for the OpenSSH key"
 		[ ! -e out.bin ]
 	done
+	# every other cipher ssh-keygen offers (ssh -Q cipher): refused
+	# with what is read and how to convert, before any passphrase
+	for c in $(ssh -Q cipher); do
+		case $c in aes256-ctr|aes256-cbc|aes256-gcm@openssh.com|chacha20-poly1305@openssh.com) continue ;; esac
+		ssh-keygen -q -t ed25519 -N 'secret words' -Z "$c" -a 2 -f "o-$c" || continue
+		run_aescrypt 3 -d -q -i "o-$c" -o out.bin k-aes256-ctr.aes < /dev/null
+		assert_match "o-$c: the OpenSSH key is encrypted with a cipher aescrypt does not read"
+		assert_match "ssh-keygen -p -Z aes256-ctr -f KEY"
+		[ ! -e out.bin ]
+		n=$((n + 1))
+	done
+	[ "$n" -ge 1 ]
 	ssh_locked k-few aes256-ctr 1
 	"$AESCRYPT" -d -q -i k-few --passphrase-file kp -o out.bin k-few.aes
 	assert_same data.bin out.bin
