@@ -21,6 +21,7 @@
 #include "keys.h"
 #include "legacy.h"
 #include "msg.h"
+#include "names.h"
 #include "progress.h"
 #include "run.h"
 #include "salvage.h"
@@ -96,6 +97,7 @@ static int
 keep_damaged(struct decrypt *c, int err)
 {
 	size_t lost = salvage_count(&c->sv);
+	char q[1024];
 	int st;
 
 	if (lost > 0)
@@ -105,15 +107,16 @@ keep_damaged(struct decrypt *c, int err)
 	if ((st = run_out_retarget(&c->io.out, ".damaged")) != EXIT_OK
 	    || (st = run_out_commit(&c->io.out)) != EXIT_OK)
 		return st;
+	names_quote(c->io.out.name, q, sizeof q);
 	if (err != AE_OK)
 		msg_hint("the first %llu bytes, every one verified%s, are in %s; "
 		    "what followed could not be read", (unsigned long long)
 		    c->rs.pipe.plain_bytes, lost > 0 ? " (zeros where chunks "
-		    "were lost)" : "", c->io.out.name);
+		    "were lost)" : "", q);
 	else
 		msg_hint("%zu chunk%s lost; what could be read is in %s, with "
 		    "zeros where the lost bytes were", lost, lost == 1 ? "" :
-		    "s", c->io.out.name);
+		    "s", q);
 	return EXIT_DATA;
 }
 
@@ -129,8 +132,12 @@ decrypt_failed(struct decrypt *c, int err)
 		msg_error("the output is incomplete: only the first %llu bytes "
 		    "were written, and they must not be used as a whole",
 		    (unsigned long long)c->rs.pipe.plain_bytes);
-	else if (!c->io.out.in_place)
-		msg_hint("%s was not written", c->io.out.name);
+	else if (!c->io.out.in_place) {
+		char q[1024];
+
+		msg_hint("%s was not written", names_quote(c->io.out.name, q,
+		    sizeof q));
+	}
 	ae_outfile_abort(&c->io.out);
 	return st;
 }

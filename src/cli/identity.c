@@ -176,7 +176,10 @@ identity_recipients(const struct opts *o, struct ae_recipient **out,
 		st = secret_read_file(path, text, LIST_MAX + 1, &len, NULL,
 		    NULL);
 		if (st == EXIT_OK && len > LIST_MAX) {
-			msg_error("%s: too large for a list of recipients", path);
+			char q[1024];
+
+			msg_error("%s: too large for a list of recipients",
+			    names_quote(path, q, sizeof q));
 			st = EXIT_USAGE;
 		}
 		if (st == EXIT_OK)

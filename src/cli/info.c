@@ -215,7 +215,8 @@ info_legacy(const struct opts *o, struct streams *io)
 
 	if (err != AE_OK)
 		return msg_core_error(io->in.name, err, &d);
-	print_legacy(stdout, io->in.name, &lg, o->info_json);
+	print_legacy(stdout, o->info_json && io->in.path != NULL ?
+	    io->in.path : io->in.name, &lg, o->info_json);
 	return EXIT_OK;
 }
 
@@ -317,7 +318,8 @@ cmd_info(const struct opts *o)
 		enum whole w = whole_check(io.in.fd, &h, &why);
 
 		if (o->info_json)
-			print_json(stdout, io.in.name, &h, w);
+			print_json(stdout, io.in.path != NULL ? io.in.path :
+			    io.in.name, &h, w);
 		else
 			print_text(stdout, io.in.name, &h, w, why);
 		if (w == WHOLE_NO) {

@@ -19,6 +19,7 @@
 #include "exitcode.h"
 #include "legacy.h"
 #include "msg.h"
+#include "names.h"
 #include "secret.h"
 #include "signals.h"
 
@@ -171,10 +172,13 @@ decrypt_to(const struct opts *o, struct streams *io, struct ae_legacy *lg,
 		return st;
 	if (io->out.in_place) {
 		if (!rewindable(io, &start)) {
+			char q[1024];
+
 			ae_outfile_abort(&io->out);
 			msg_error("%s: an AES Crypt file is verified only at its "
 			    "end, so it is not decrypted from a pipe to %s",
-			    io->in.name, io->out.name);
+			    io->in.name, names_quote(io->out.name, q,
+			    sizeof q));
 			msg_hint("give the file by name, or write to a file "
 			    "with -o FILE (kept only if it verifies)");
 			return EXIT_USAGE;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exitcode.h"
+#include "names.h"
 #include "progress.h"
 #include "signals.h"
 
@@ -60,6 +61,14 @@ msg_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("note", fmt, ap);
 	va_end(ap);
+}
+
+void
+msg_file_error(const char *path, int err)
+{
+	char q[1024];
+
+	msg_error("%s: %s", names_quote(path, q, sizeof q), strerror(err));
 }
 
 int

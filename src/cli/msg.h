@@ -20,6 +20,10 @@ void msg_hint(const char *fmt, ...)
 void msg_note(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* "aescrypt: error: PATH: the error's text", the path quoted as listings
+ * quote names (names.h). */
+void msg_file_error(const char *path, int err);
+
 /* Report errno against `what`; returns EXIT_SYSTEM (or, for EPIPE,
  * EXIT_PIPE without a word, as msg_core_error does). */
 int msg_sys_error(const char *what);

@@ -45,7 +45,7 @@ namelist_read(struct namelist *l, const char *file, int null_sep, size_t tag)
 	if (strcmp(file, "-") != 0
 	    && (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
 		e = errno;
-		msg_error("%s: %s", file, strerror(e));
+		msg_file_error(file, e);
 		return e == ENOENT || e == ENOTDIR ? EXIT_USAGE : EXIT_SYSTEM;
 	}
 	for (;;) {
@@ -54,7 +54,7 @@ namelist_read(struct namelist *l, const char *file, int null_sep, size_t tag)
 
 			cap = cap ? 2 * cap : 65536;
 			if ((t = realloc(l->text, cap)) == NULL) {
-				msg_error("out of memory reading %s", file);
+				msg_error("out of memory reading a list of names");
 				goto fail;
 			}
 			l->text = t;
@@ -63,7 +63,7 @@ namelist_read(struct namelist *l, const char *file, int null_sep, size_t tag)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			msg_error("%s: %s", file, strerror(errno));
+			msg_file_error(file, errno);
 			goto fail;
 		}
 		if (n == 0)
@@ -79,7 +79,7 @@ namelist_read(struct namelist *l, const char *file, int null_sep, size_t tag)
 		end = memchr(p, sep, (size_t)(l->text + len + 1 - p));
 		*end = '\0';
 		if (*p != '\0' && namelist_add(l, p, tag) != 0) {
-			msg_error("out of memory reading %s", file);
+			msg_error("out of memory reading a list of names");
 			return EXIT_SYSTEM;
 		}
 	}

@@ -474,7 +474,7 @@ opt_newer(struct cmdline *c, int key, const char *arg, char **argv)
 	o->newer.tv_nsec = 0;
 	if (arg[0] == '/' || arg[0] == '.') {
 		if (stat(arg, &st) != 0) {
-			msg_error("%s: %s", arg, strerror(errno));
+			msg_file_error(arg, errno);
 			msg_hint("-N takes a date, or a file whose mtime is "
 			    "the date");
 			return EXIT_USAGE;

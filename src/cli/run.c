@@ -20,6 +20,7 @@
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"
+#include "names.h"
 #include "progress.h"
 #include "signals.h"
 
@@ -55,13 +56,17 @@ run_input_open(struct input *in, const char *path, const struct opts *o)
 	if (path == NULL || strcmp(path, "-") == 0) {
 		in->fd = STDIN_FILENO;
 		in->name = "standard input";
+		in->path = NULL;
 	} else {
-		in->name = path;
+		/* every message names it as -t lists names: control and
+		 * bidi characters shown, not obeyed */
+		in->name = names_quote(path, in->qname, sizeof in->qname);
+		in->path = path;
 		in->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (in->fd < 0) {
 			int e = errno;
 
-			msg_error("%s: %s", path, strerror(e));
+			msg_error("%s: %s", in->name, strerror(e));
 			/* A name that does not exist is a mistake on the
 			 * command line, in every mode (-c's paths too). */
 			return e == ENOENT || e == ENOTDIR ? EXIT_USAGE :
@@ -115,8 +120,9 @@ run_pipe_params(const struct opts *o, const ae_gcm_ctx *g,
 int
 run_pipe_error(struct streams *io, int r, const struct ae_diag *d)
 {
-	const char *name = d->where == AE_AT_OUTPUT ? io->out.name :
-	    io->in.name;
+	char q[1024];
+	const char *name = d->where == AE_AT_OUTPUT ? names_quote(io->out.name,
+	    q, sizeof q) : io->in.name;
 
 	return msg_core_error(name, r, d);
 }

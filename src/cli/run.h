@@ -18,10 +18,14 @@
 #include "disk/outfile.h"
 #include "stats.h"
 
-/* The input as a descriptor and a name for messages. */
+/* The input as a descriptor, its path, and a name for messages. */
 struct input {
 	int fd;
-	const char *name;
+	const char *name;       /* for messages: "standard input", or the
+	                         * path quoted as listings quote names */
+	const char *path;       /* as given (NULL: standard input), for
+	                         * JSON, which escapes by its own rules */
+	char qname[1024];
 };
 
 /*

@@ -250,8 +250,13 @@ secret_passphrase(enum pass_source src, const char *arg, int confirm,
 	case PASS_FILE:
 		fd = open(arg, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			msg_error("%s: %s", arg, strerror(errno));
-			return EXIT_SYSTEM;
+			int e = errno;
+
+			/* a name that does not exist is a mistake on the
+			 * command line, as for a key file */
+			msg_file_error(arg, e);
+			return e == ENOENT || e == ENOTDIR ? EXIT_USAGE :
+			    EXIT_SYSTEM;
 		}
 		{
 			/* as for a key file: the passphrase is the key */
@@ -330,7 +335,7 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 		path = "standard input";
 	} else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		e = errno;
-		msg_error("%s: %s", path, strerror(e));
+		msg_file_error(path, e);
 		return e == ENOENT || e == ENOTDIR ? EXIT_USAGE : EXIT_SYSTEM;
 	}
 	if (fd != STDIN_FILENO && fstat(fd, &sb) == 0) {
@@ -344,7 +349,7 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 		if (n < 0 && errno == EINTR && !atomic_load(&signals_stop))
 			continue;
 		if (n < 0) {
-			msg_error("%s: %s", path, strerror(errno));
+			msg_file_error(path, errno);
 			st = EXIT_SYSTEM;
 			break;
 		}
@@ -368,7 +373,10 @@ secret_keyfile_read(const char *path, uint8_t key[32])
 	 * parse) */
 	st = secret_read_file(path, text, sizeof text, &len, "key file", NULL);
 	if (st == EXIT_OK && ae_keyfile_parse(text, len, key) != AE_OK) {
-		msg_error("%s: not an aescrypt key file", path);
+		char q[1024];
+
+		msg_error("%s: not an aescrypt key file", names_quote(path, q,
+		    sizeof q));
 		if (len >= AE_MAGIC_LEN && memcmp(text, AE_MAGIC,
 		    AE_MAGIC_LEN) == 0)
 			msg_hint("it is an aescrypt file: -k names a key file "
@@ -394,7 +402,7 @@ secret_write_new(const char *path, const char *text, size_t len,
 	} else {
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd < 0) {
-			msg_error("%s: %s", path, strerror(errno));
+			msg_file_error(path, errno);
 			if (errno == EEXIST)
 				msg_hint("%s is never overwritten; remove it "
 				    "first if you mean to", what);
@@ -414,11 +422,10 @@ secret_write_new(const char *path, const char *text, size_t len,
 	if (st == EXIT_OK && !to_stdout && fsync(fd) != 0)
 		st = EXIT_SYSTEM;
 	if (st != EXIT_OK)
-		msg_error("%s: %s", to_stdout ? "standard output" : path,
-		    strerror(errno));
+		msg_file_error(to_stdout ? "standard output" : path, errno);
 	if (!to_stdout) {
 		if (close(fd) != 0 && st == EXIT_OK) {
-			msg_error("%s: %s", path, strerror(errno));
+			msg_file_error(path, errno);
 			st = EXIT_SYSTEM;
 		}
 		/* Never leave half a key behind under the name. */

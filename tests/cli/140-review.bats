@@ -272,6 +272,35 @@ EOC
 	[ -z "$output" ]
 }
 
+@test "a file named with control characters is shown escaped in every message, as -t shows names" {
+	local nl=$'no\nsuch\e[31m.aes'
+	run_aescrypt 2 -d -k key -o out "$nl"
+	assert_match 'error: no\\nsuch\\033\[31m\.aes: No such file'
+	[ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
+	[[ $output != *$'\e'* ]]
+	# a foreign file, its name in the error and in the hint's command
+	printf 'hello' | gzip > $'g\tz\e[1m.gz'
+	run_aescrypt 4 -d -k key -o out $'g\tz\e[1m.gz'
+	assert_match 'error: g\\tz\\033\[1m\.gz is a gzip file'
+	[[ $output != *$'\e'* && $output != *$'\t'* ]]
+	# a key file and a passphrase file that cannot be opened
+	run_aescrypt 2 -e -k $'k\ey' -o out plain
+	assert_match 'k\\033y: No such file'
+	run_aescrypt 2 -e --passphrase-file $'p\nw' -o out plain
+	assert_match 'p\\nw: No such file'
+	# --info: the text escapes it, the JSON carries it by JSON's rules
+	cp c.aes $'one\nc.aes'
+	run_aescrypt 0 --info $'one\nc.aes'
+	assert_match 'file: +one\\nc\.aes'
+	"$AESCRYPT" --info=json $'one\nc.aes' > i.json
+	/usr/bin/python3 -c 'import json,sys; assert json.load(open("i.json"))["file"] == "one\nc.aes"'
+	# a wrong key names it escaped too
+	make_key other
+	run_aescrypt 3 -d -k other -o out $'one\nc.aes'
+	assert_match 'error: one\\nc\.aes: wrong key file'
+	assert_no_output . out
+}
+
 @test "spec 8: a key file line ends in LF or CR LF only" {
 	local line
 	line=$(grep AESCRYPT-KEY key)
