@@ -121,6 +121,18 @@ draw(uint64_t now)
 		    "%s", done, P.count == PROGRESS_WIRE ? " read" : "", rate,
 		    el);
 	}
+	/* On a narrow terminal (-x and -d say more: what was written and
+	 * what was read), the short form keeps the share, the rate and the
+	 * ETA, which the cut at the width would lose first. */
+	if (P.tty && n + (P.member[0] != '\0' ? 2 + 16 : 0) > width) {
+		if (P.total > 0 && P.done <= P.total && bps > 0)
+			n = (size_t)snprintf(line, sizeof line, "%u%% of %s, "
+			    "%s/s, ETA %s", (unsigned)(P.done * 100 /
+			    P.total), total, rate, eta);
+		else
+			n = (size_t)snprintf(line, sizeof line, "%s, %s/s",
+			    P.count == PROGRESS_WIRE ? out : done, rate);
+	}
 	/* The member gets what the terminal has left, shortened in the
 	 * middle ("usr/share/...ME.md"), never cut to a stub. */
 	room = width > n + 2 ? width - n - 2 : 0;

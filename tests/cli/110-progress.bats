@@ -99,3 +99,22 @@ on_tty() {
 	[[ $line == *"src/ddd"*"..."*"the-end.bin" ]]
 	[ "${#line}" -le 99 ]
 }
+
+@test "on a narrow terminal -d keeps the share, the rate and the ETA within the width" {
+	"$AESCRYPT" -e -1 -j1 "${FAST_KDF[@]}" -o big.aes src/big.bin
+	# the input is a file (its size is the total); a consumer that
+	# reads after two seconds gives the line its second
+	on_tty "stty cols 50; '$AESCRYPT' -d -j1 big.aes | { sleep 2; cat > out.bin; }"
+	local lines
+	lines=$(sed 's/\x1b\[K//g' tty.log | grep -E '[0-9] (B|KiB|MiB|GiB)/s')
+	[ -n "$lines" ] || { cat -A tty.log >&2; return 1; }
+	# every redraw within 49 columns, each with its share, rate and ETA
+	while IFS= read -r l; do
+		[ "${#l}" -le 49 ] || { echo "too wide (${#l}): $l" >&2; return 1; }
+		[[ $l =~ ^[0-9]+%\ of\ [0-9.]+\ MiB,\ [0-9.]+\ (B|KiB|MiB|GiB)/s,\ ETA\ [0-9]+:[0-9]{2}$ ]] || {
+			echo "not the short form: $l" >&2
+			return 1
+		}
+	done <<< "$lines"
+	cmp out.bin src/big.bin
+}
