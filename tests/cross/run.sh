@@ -121,6 +121,7 @@ AE_EMULATED=1 AE_EMULATED_TIER=$tier AE_SECOND_PASS=1 AESCRYPT=$dir/bin/aescrypt
     bats tests/cli/001-basics.bats tests/cli/010-samples.bats \
     tests/cli/020-stream.bats tests/cli/080-archive.bats \
     tests/cli/120-tamper-campaign.bats tests/cli/160-recipients.bats \
+    tests/cli/162-ssh-rsa.bats \
     tests/cli/165-salvage.bats tests/cli/170-index.bats \
     tests/cli/190-zstd.bats
 AE_EMULATED=1 AE_SECOND_PASS=1 AESCRYPT=$dir/bin/aescrypt-soft AE_TAR_GEN=$dir/bin/test_tar \
