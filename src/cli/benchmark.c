@@ -180,7 +180,6 @@ struct cell {
 	double share_zip, share_aes, share_io;  /* of the CPU, sum 1 */
 	double ratio;           /* record bytes / plaintext bytes */
 	double ns_per_byte;     /* wall, of the floor's counted trial */
-	uint64_t floor_ns;      /* its warm-up and that trial, wall */
 };
 
 struct bench {
@@ -309,7 +308,6 @@ measure_floor(struct bench *b, struct cell *c)
 	struct ae_pipe_stats st;
 	ae_gcm_ctx g;
 	size_t lo = trial_min(c);
-	uint64_t t0 = ae_wall_ns();
 	int r;
 
 	ae_gcm_init_tier(&g, BENCH_KEY, c->tier);
@@ -319,7 +317,6 @@ measure_floor(struct bench *b, struct cell *c)
 		cell_stats(c, &st, 1);
 		c->ns_per_byte = (double)st.wall_ns / (double)lo;
 	}
-	c->floor_ns = ae_wall_ns() - t0;
 	ae_gcm_wipe(&g);
 	return r;
 }
@@ -332,7 +329,7 @@ measure_floor(struct bench *b, struct cell *c)
  * after its encrypt cell did: it reads those records).
  */
 static int
-measure_more(struct bench *b, struct cell *c, int may, int *ran)
+measure_more(struct bench *b, struct cell *c, size_t made, size_t *size)
 {
 	static struct ae_pipe_stats st[MAX_TRIALS];
 	uint64_t share = next_share(b), t0;
@@ -341,7 +338,7 @@ measure_more(struct bench *b, struct cell *c, int may, int *ran)
 	ae_gcm_ctx g;
 	int r = AE_OK;
 
-	*ran = 0;
+	*size = 0;
 	if (c->dir == ENCRYPT) {
 		want = c->ns_per_byte > 0 ? (double)share / 5.0 /
 		    c->ns_per_byte : (double)DATA_BYTES;
@@ -350,14 +347,16 @@ measure_more(struct bench *b, struct cell *c, int may, int *ran)
 		n -= n % ((size_t)1 << c->log2);
 		if (n < lo)
 			n = lo;
-		may = may && c->ns_per_byte * (double)n < (double)share;
+		if (c->ns_per_byte * (double)n >= (double)share)
+			return AE_OK;
 	} else {
+		/* the records of the encrypt cell's trials, n bytes of
+		 * plaintext each, or none: nothing of this cell's to read */
 		n = 0;
-		may = may && c->ns_per_byte * (double)trial_min(c)
-		    < (double)share;
+		if (made == 0 || c->ns_per_byte * (double)made
+		    >= (double)share)
+			return AE_OK;
 	}
-	if (!may)
-		return AE_OK;
 	ae_gcm_init_tier(&g, BENCH_KEY, c->tier);
 	t0 = ae_wall_ns();
 	do {
@@ -367,7 +366,7 @@ measure_more(struct bench *b, struct cell *c, int may, int *ran)
 	} while (k < MAX_TRIALS && ae_wall_ns() - t0 < share);
 	if (r == AE_OK) {
 		cell_stats(c, st, k);
-		*ran = 1;
+		*size = c->dir == ENCRYPT ? n : made;
 	}
 	ae_gcm_wipe(&g);
 	return r;
@@ -559,13 +558,14 @@ json_spread(const char *key, const struct spread *s)
 static void
 print_json(const struct bench *b, const struct cell *cells, size_t nc,
     const struct raw *raws, size_t nr, double budget, double elapsed,
-    double floor_s)
+    double floor_s, size_t more)
 {
 	size_t i;
 
 	printf("{\"threads\":%u,\"chunk_kib\":%u,\"time_budget_s\":%.3f,"
-	    "\"elapsed_s\":%.3f,\"floor_s\":%.3f,\"cipher_alone\":[",
-	    b->threads, (1u << b->log2) / 1024, budget, elapsed, floor_s);
+	    "\"elapsed_s\":%.3f,\"floor_s\":%.3f,\"cells_with_more_trials\":"
+	    "%zu,\"cipher_alone\":[", b->threads, (1u << b->log2) / 1024,
+	    budget, elapsed, floor_s, more);
 	for (i = 0; i < nr; i++) {
 		printf("%s{\"tier\":\"%s\",", i ? "," : "",
 		    ae_gcm_tier_name(raws[i].tier));
@@ -860,7 +860,8 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	unsigned least = chunk_log2 < zstd_log2 ? chunk_log2 : zstd_log2;
 	int engine = ae_deflate_default_engine(), other = -1, d, t;
 	int r = AE_OK;
-	uint64_t w0 = ae_wall_ns(), floor_ns = 0, floor_end = 0;
+	uint64_t w0 = ae_wall_ns(), floor_end = 0;
+	size_t more = 0;            /* cells that ran more than the floor */
 
 #ifdef HAVE_MALLOPT
 	/* Every trial builds a pipeline, whose buffers glibc would take
@@ -923,16 +924,16 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	}
 	for (i = 0; i < nc && r == AE_OK; i++) {
 		r = measure_floor(&b, &cells[i]);
-		floor_ns += cells[i].floor_ns;
 	}
 	floor_end = ae_wall_ns();
 	b.left = nc;
 	for (i = 0; i + 1 < nc && r == AE_OK; i += 2) {
-		int ran = 0, ran2 = 0;
+		size_t made = 0, read = 0;
 
-		r = measure_more(&b, &cells[i], 1, &ran);
+		r = measure_more(&b, &cells[i], 0, &made);
 		if (r == AE_OK)
-			r = measure_more(&b, &cells[i + 1], ran, &ran2);
+			r = measure_more(&b, &cells[i + 1], made, &read);
+		more += (made > 0) + (read > 0);
 	}
 	for (d = 0; d < 2; d++) {
 		free(b.sealed[d]);
@@ -951,7 +952,7 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	if (format == BENCH_JSON) {
 		print_json(&b, cells, nc, raws, nr, seconds,
 		    (double)(ae_wall_ns() - w0) / 1e9,
-		    (double)(floor_end - w0) / 1e9);
+		    (double)(floor_end - w0) / 1e9, more);
 		return EXIT_OK;
 	}
 	if (format == BENCH_CSV) {
@@ -963,16 +964,17 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 		double all = (double)(ae_wall_ns() - w0) / 1e9;
 		double fl = (double)(floor_end - w0) / 1e9;
 
-		printf("\n%.1f s in all (budget %.1f s).  The floor, %.1f s, "
-		    "was the data, the cipher\nalone and a warm-up and one "
-		    "trial of each of the %zu pipeline measurements", all,
-		    seconds, fl, nc);
-		if (fl > seconds)
-			printf(";\nthe budget was less, so each got that one "
-			    "trial (marked ?).\n");
-		else
-			printf(";\nthe rest of the budget went to more "
-			    "trials.\n");
+		char end[512];
+
+		/* counted, not assumed: a share may fit no trial */
+		snprintf(end, sizeof end, "%.1f s in all (budget %.1f s).  The "
+		    "floor, %.1f s, was the data, the cipher alone and a "
+		    "warm-up and one trial of each of the %zu pipeline "
+		    "measurements; %zu of them had more trials from the rest "
+		    "of the budget%s.", all, seconds, fl, nc, more, more < nc ?
+		    ", the others that one (marked ?)" : "");
+		printf("\n");
+		print_wrapped("", end);
 	}
 	return EXIT_OK;
 }

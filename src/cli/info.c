@@ -118,8 +118,10 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 			    st->tag[2], st->tag[3]);
 			break;
 		case AE_STANZA_SSH_RSA:
-			fprintf(fp, "recipient, ssh-rsa %zu-bit (key tag "
-			    "%02x%02x%02x%02x)\n", st->ct_len * 8, st->tag[0],
+			/* the slot gives the modulus's length in bytes,
+			 * not its bits (a 3071-bit key has 384 too) */
+			fprintf(fp, "recipient, ssh-rsa (%zu-byte modulus; key "
+			    "tag %02x%02x%02x%02x)\n", st->ct_len, st->tag[0],
 			    st->tag[1], st->tag[2], st->tag[3]);
 			break;
 		default:
@@ -159,7 +161,7 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 			fprintf(fp, ",\"tag\":\"%02x%02x%02x%02x\"",
 			    st->tag[0], st->tag[1], st->tag[2], st->tag[3]);
 		if (st->type == AE_STANZA_SSH_RSA)
-			fprintf(fp, ",\"bits\":%zu", st->ct_len * 8);
+			fprintf(fp, ",\"modulus_bytes\":%zu", st->ct_len);
 		if (!ae_stanza_known(st->type))
 			fprintf(fp, ",\"code\":%u,\"bytes\":%zu", st->type,
 			    st->len);
