@@ -2,20 +2,18 @@
  * test_beneath.c -- the no-symlinks directory opener, through openat2
  * and through the component walk, against a tree with the traps a
  * hostile archive lays: a link to outside, a link inside, a chain, a
- * file where a directory should be, and paths of the wrong shape.  Also
- * the in-process pipe (chan.c) the archive commands run on.
+ * file where a directory should be, and paths of the wrong shape; and
+ * the directory cache over a deep chain.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "disk/beneath.h"
 #include "disk/dircache.h"
-#include "pipeline/chan.h"
 #include "check.h"
 #include "common/error.h"
 
@@ -113,106 +111,6 @@ test_beneath(int flags, const char *how)
 	close(root);
 }
 
-/* ---- chan ---- */
-
-struct feeder {
-	struct ae_chan *c;
-	const uint8_t *data;
-	size_t n;
-	int close_status;
-	int write_rc;       /* the first failing write's code */
-};
-
-static void *
-feed(void *arg)
-{
-	struct feeder *f = arg;
-	size_t pos = 0, k = 1;
-	int r = AE_OK;
-
-	/* Writes of growing, odd sizes, so reads straddle them. */
-	while (pos < f->n && r == AE_OK) {
-		if (k > f->n - pos)
-			k = f->n - pos;
-		r = ae_chan_write(f->c, f->data + pos, k);
-		pos += k;
-		k = k * 3 + 1;
-	}
-	f->write_rc = r;
-	ae_chan_close_write(f->c, f->close_status);
-	return NULL;
-}
-
-static void
-test_chan(void)
-{
-	static uint8_t data[100000], got[100000 + 10];
-	struct ae_chan c;
-	struct feeder f;
-	pthread_t t;
-	size_t i, pos, n, k;
-	int r;
-
-	for (i = 0; i < sizeof data; i++)
-		data[i] = (uint8_t)(i * 131 + (i >> 8));
-
-	/* A clean run: every byte, in order, then a short count, then 0;
-	 * rings smaller than a write, of odd sizes (so copies wrap at
-	 * every offset), and the default. */
-	for (i = 0; i < 4 * 4; i++) {
-		static const size_t caps[4] = { 1, 7, 4096, 0 };
-		size_t cap = caps[i / 4];
-
-		k = 1 + (i % 4) * 1366;
-		CHECK(ae_chan_init(&c, cap) == AE_OK, "init");
-		f = (struct feeder){ &c, data, sizeof data, AE_OK, 0 };
-		pthread_create(&t, NULL, feed, &f);
-		pos = 0;
-		do {
-			r = ae_chan_read(&c, got + pos, k, &n);
-			pos += n;
-		} while (r == AE_OK && n == k);
-		CHECK(r == AE_OK && pos == sizeof data, "clean: r=%d pos=%zu",
-		    r, pos);
-		CHECK_MEM(got, data, sizeof data, "clean: bytes differ (k=%zu, "
-		    "ring %zu)", k, cap);
-		r = ae_chan_read(&c, got, k, &n);
-		CHECK(r == AE_OK && n == 0, "read after the end");
-		pthread_join(t, NULL);
-		CHECK(f.write_rc == AE_OK && c.bytes == sizeof data, "counts");
-		ae_chan_free(&c);
-	}
-
-	/* A writer that fails: the reader gets the bytes, then the error,
-	 * never a short count that looks like a clean end. */
-	CHECK(ae_chan_init(&c, 1000) == AE_OK, "init");
-	f = (struct feeder){ &c, data, 5000, AE_EAUTH, 0 };
-	pthread_create(&t, NULL, feed, &f);
-	pos = 0;
-	do {
-		r = ae_chan_read(&c, got + pos, 4096, &n);
-		pos += n;
-	} while (r == AE_OK && n == 4096);
-	CHECK(r == AE_EAUTH, "failed writer: r=%d (pos %zu)", r, pos);
-	CHECK(pos <= 5000, "failed writer: %zu bytes", pos);
-	pthread_join(t, NULL);
-	ae_chan_free(&c);
-
-	/* A reader that leaves: the writer, blocked on a full ring, is
-	 * released. */
-	CHECK(ae_chan_init(&c, 4096) == AE_OK, "init");
-	f = (struct feeder){ &c, data, sizeof data, AE_OK, 0 };
-	pthread_create(&t, NULL, feed, &f);
-	r = ae_chan_read(&c, got, 10, &n);
-	CHECK(r == AE_OK && n == 10, "first read");
-	ae_chan_close_read(&c);
-	pthread_join(t, NULL);
-	CHECK(f.write_rc == AE_EINTR, "writer after reader left: %d",
-	    f.write_rc);
-	ae_chan_free(&c);
-	ae_chan_free(&c);       /* twice is safe */
-}
-
 /*
  * The directory cache over a chain 2,000 levels deep (4,000 bytes of
  * path with the root's, past what one openat2 takes): opened one level
@@ -289,7 +187,6 @@ main(void)
 		test_dircache(root);
 		close(root);
 	}
-	test_chan();
 	{
 		char cmd[512];
 
