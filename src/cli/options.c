@@ -789,6 +789,9 @@ options_parse(struct cmdline *c, int argc, char **argv)
 	memset(&longopts[n], 0, sizeof longopts[n]);
 	short_options(shortopts, sizeof shortopts);
 	opterr = 0;
+	/* 0, not 1: glibc's and musl's getopt start afresh, so a second
+	 * command line in one process (command.h) is read from its start. */
+	optind = 0;
 	while ((key = getopt_long(argc, argv, shortopts, longopts, NULL))
 	    != -1)
 		if ((st = apply(c, key, optarg, argv)) != EXIT_OK)

@@ -1,0 +1,95 @@
+/*
+ * command.c -- one command line, run (contract in command.h).
+ */
+#include "config.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "container/format.h"
+#include "benchmark.h"
+#include "command.h"
+#include "exitcode.h"
+#include "identity.h"
+#include "options.h"
+#include "secret.h"
+#include "signals.h"
+#include "usage.h"
+
+/* --info and --test on each file named, as gzip -t: every file is
+ * looked at, and the exit status is the worst of theirs. */
+static int
+each_file(const struct opts *o, int (*cmd)(const struct opts *))
+{
+	struct opts one = *o;
+	size_t i;
+	int st, s;
+
+	one.operands = NULL;
+	one.noperands = 0;
+	secret_keep(1);   /* one passphrase line or variable for them all */
+	st = cmd(&one);
+	for (i = 0; i < o->noperands && !atomic_load(&signals_stop); i++) {
+		one.archive = o->operands[i];
+		if ((s = cmd(&one)) > st)
+			st = s;
+	}
+	secret_keep(0);
+	return st;
+}
+
+/* The mode the command line chose; its exit status. */
+static int
+dispatch(const struct cmdline *c)
+{
+	const struct opts *o = &c->o;
+
+	if ((o->mode == 'i' || o->test) && o->noperands > 0)
+		return each_file(o, o->mode == 'i' ? cmd_info : cmd_list);
+	switch (o->mode) {
+	case 'b':
+		return benchmark_run(c->bench_time, o->threads, o->chunk_log2,
+		    o->chunk_set ? o->chunk_log2 : AE_CHUNK_LOG2_ZSTD,
+		    c->bench_format, isatty(STDOUT_FILENO));
+	case 'g':
+		return secret_keyfile_generate(c->genkey);
+	case 'G':
+		return identity_generate(c->genkey);
+	case 'i':
+		return cmd_info(o);
+	case 'e':
+		return cmd_encrypt(o);
+	case 'd':
+		return cmd_decrypt(o);
+	case 'c':
+		return cmd_create(o);
+	case 't':
+		return cmd_list(o);
+	case 'x':
+		return cmd_extract(o);
+	}
+	usage_short(stderr);
+	return EXIT_USAGE;
+}
+
+int
+command_main(int argc, char **argv)
+{
+	struct cmdline c;
+	int st;
+
+	if ((st = options_init(&c, argc)) == EXIT_OK
+	    && (st = options_parse(&c, argc, argv)) == EXIT_OK) {
+		if (c.want_help)
+			(c.want_help == 2 ? usage_all : usage_short)(stdout);
+		else if (c.want_version)
+			usage_version();
+		else if ((st = options_check(&c)) == EXIT_OK) {
+			signals_init();
+			st = dispatch(&c);
+		}
+	}
+	options_free(&c);
+	return st;
+}
