@@ -359,8 +359,7 @@ rt() {
 	for sig in INT TERM; do
 		mkfifo in.fifo
 		# a writer that sends some data, then stalls with the pipe open
-		( head -c 1000000 /dev/urandom; sleep 5 ) > in.fifo &
-		local writer=$!
+		feed in.fifo "head -c 1000000 /dev/urandom; sleep 60"
 		"$AESCRYPT" -e -k k -o out.aes in.fifo 2> err &
 		local pid=$!
 		# wait until the output holds data, so the signal lands
@@ -369,8 +368,7 @@ rt() {
 		kill -s "$sig" "$pid"
 		rc=0
 		wait "$pid" || rc=$?
-		kill "$writer" 2>/dev/null || true
-		wait "$writer" 2>/dev/null || true
+		kill_feeder
 		rm -f in.fifo
 		[ "$rc" -eq $((128 + $(kill -l "$sig"))) ] || {
 			echo "SIG$sig: exit $rc; $(cat err)" >&2

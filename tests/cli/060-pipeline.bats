@@ -66,11 +66,9 @@ load test_helper
 @test "a closed pipe while the input is stalled still ends the run" {
 	make_key k
 	mkfifo in.fifo
-	( head -c 3000000 /dev/urandom; sleep 30 ) > in.fifo &
-	local writer=$!
+	feed in.fifo "head -c 3000000 /dev/urandom; sleep 60"
 	run timeout 20 bash -c "'$AESCRYPT' -e -k k -j2 -0 in.fifo | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
-	kill "$writer" 2>/dev/null || true
-	wait "$writer" 2>/dev/null || true
+	kill_feeder
 	[ "$status" -eq 141 ]
 }
 

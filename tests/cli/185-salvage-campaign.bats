@@ -7,21 +7,21 @@
 # member clear of the damage back (with the index), every missing one
 # named.  Each line of the TAP output says what share of the files came
 # back.  AE_CAMPAIGN_SEED changes the damage; the default replays.  The
-# second passes of CI (sanitizers, zlib) run a few cases of each model:
-# the campaign is slow, and one full pass is enough.
+# count of cases per model comes from AE_TEST_SCALE: 4 (2 from a pipe)
+# at the quick scale, 24 (8) at the full one (make check-long).  The
+# cases run in process where the build has tests/inproc/ (inproc.py),
+# in a directory on tmpfs.
 
 load test_helper
 
 SEED=${AE_CAMPAIGN_SEED:-20261201}
-N=24
-NP=8
-if [ -n "${AE_SANITIZED:-}" ] || [ -n "${AE_SECOND_PASS:-}" ]; then
-	N=3
-	NP=1
-fi
+N=$(scaled 4 24)
+NP=$(scaled 2 8)
 
 setup_file() {
-	cd "$BATS_FILE_TMPDIR" || return 1
+	W=$(fast_tmpdir salvage)
+	export W
+	cd "$W" || return 1
 	"$AESCRYPT" --gen-key k
 	mkdir tree
 	/usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import damage; damage.make_tree("tree", 22)' "$BATS_TEST_DIRNAME"
@@ -29,14 +29,18 @@ setup_file() {
 	"$AESCRYPT" -d -q -k k -o plain.tar a.aes
 }
 
+teardown_file() {
+	rm -rf "$W"
+}
+
 setup() {
-	cd "$BATS_FILE_TMPDIR" || return 1
+	cd "$W" || return 1
 }
 
 # campaign MODEL COUNT [pipe]
 campaign() {
 	run /usr/bin/python3 "$BATS_TEST_DIRNAME/salvage_campaign.py" \
-	    "$AESCRYPT" k a.aes tree "$BATS_FILE_TMPDIR" "$1" "$2" "$SEED" ${3:+"$3"}
+	    "$AESCRYPT" k a.aes tree "$W" "$1" "$2" "$SEED" ${3:+"$3"}
 	echo "# ${lines[0]}" >&3
 	if [ "$status" -ne 0 ]; then
 		echo "$output" >&2

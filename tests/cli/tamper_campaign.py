@@ -5,7 +5,8 @@ KEY is a key file, or identity:FILE for an identity (recipient files).
 
 One class of the tamper campaign (120-tamper-campaign.bats) against a
 multi-chunk archive: each case writes a damaged copy, runs
-`aescrypt -d -k KEYFILE -o out.tar` on it, and checks the exit status
+`aescrypt -d -k KEYFILE -o out.tar` on it (in process where the build
+has aescrypt_inproc: inproc.py), and checks the exit status
 (4), the error class in the message, and that neither out.tar nor a temp
 file beside it was left.  CLASS is header, payload, truncate, reorder or
 trailing.  Prints "<class>: N cases, M wrong" and each wrong case;
@@ -17,11 +18,11 @@ import glob
 import os
 import random
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import damage as D  # noqa: E402
+import inproc  # noqa: E402
 
 
 def layout(data):
@@ -39,7 +40,8 @@ def layout(data):
 
 class Campaign:
     def __init__(self, aescrypt, key, workdir):
-        self.aescrypt, self.key, self.workdir = aescrypt, key, workdir
+        self.runner = inproc.Runner(aescrypt)
+        self.key, self.workdir = key, workdir
         self.cases, self.wrong = 0, []
 
     def run(self, data, want, name):
@@ -53,16 +55,13 @@ class Campaign:
         # KEYFILE is a key file
         keyarg = ["-i", self.key[9:]] if self.key.startswith("identity:") \
             else ["-k", self.key]
-        p = subprocess.run([self.aescrypt, "-d", "-q"] + keyarg +
-                           ["-o", out, path],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        msg = p.stdout.decode("utf-8", "replace")
+        st, msg = self.runner.run(["-d", "-q"] + keyarg + ["-o", out, path])
         left = os.path.exists(out) or glob.glob(
             os.path.join(self.workdir, ".out.tar.aescrypt-*"))
         self.cases += 1
-        if p.returncode != 4 or not re.search(want, msg) or left:
+        if st != 4 or not re.search(want, msg) or left:
             self.wrong.append("%s: exit %d, wanted 4 and /%s/%s: %s" % (
-                name, p.returncode, want,
+                name, st, want,
                 " (output left behind)" if left else "", msg.strip()))
 
 
@@ -188,6 +187,7 @@ def main():
             c.run(data + data[footer:], after, "a second footer")
     else:
         sys.exit("unknown class " + cls)
+    c.runner.close()
     print("%s: %d cases, %d wrong (%d records of 64 KiB chunks, %d of "
           "index, header %d)"
           % (cls, c.cases, len(c.wrong), len(recs), len(irecs), hlen))

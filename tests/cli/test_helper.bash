@@ -23,7 +23,26 @@ setup() {
 }
 
 teardown() {
+	kill_feeder
 	cd / && rm -rf "$T"
+}
+
+# feed PATH CMD: run the shell command CMD in the background with its
+# output to PATH (a FIFO, usually), for a test that needs an input which
+# stalls.  Without bats' fd 3: a background job that holds it makes bats
+# wait for the job to end (a "sleep 30" was 30 s a run).  In a session
+# of its own, so kill_feeder ends it and its children (the sleep
+# included); the default teardown calls kill_feeder.  Sets $feeder.
+feed() {
+	setsid sh -c "$2" > "$1" 3>&- &
+	feeder=$!
+}
+
+kill_feeder() {
+	[ -n "${feeder:-}" ] || return 0
+	kill -- -"$feeder" 2>/dev/null || kill "$feeder" 2>/dev/null || true
+	wait "$feeder" 2>/dev/null || true
+	feeder=
 }
 
 # teardown_mount REL: a teardown for a file whose tests mount a file
@@ -68,6 +87,28 @@ refute_match() {
 }
 
 SAMPLES=$BATS_TEST_DIRNAME/../samples
+
+# AE_TEST_SCALE: quick (make check; the default) or full (make
+# check-long).  A long test takes its size from it, so the same code
+# runs at both scales: n=$(scaled QUICK FULL).
+AE_TEST_SCALE=${AE_TEST_SCALE:-quick}
+case $AE_TEST_SCALE in
+quick|full) ;;
+*) echo "AE_TEST_SCALE must be quick or full, not '$AE_TEST_SCALE'" >&2; exit 2 ;;
+esac
+scaled() {
+	if [ "$AE_TEST_SCALE" = full ]; then echo "$2"; else echo "$1"; fi
+}
+
+# fast_tmpdir NAME: a new private directory on tmpfs where the machine
+# has one (/dev/shm), else under bats' temp dir: for campaigns that
+# write thousands of damaged copies (the disk here swings 5x).  The
+# caller removes it.
+fast_tmpdir() {
+	local base=${BATS_TMPDIR:-/tmp}
+	[ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+	mktemp -d "$base/aescrypt-$1.XXXXXX"
+}
 
 # Small Argon2id costs, so the suite runs in seconds; the defaults are
 # measured and documented, not tested for speed.
