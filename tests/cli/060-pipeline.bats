@@ -171,6 +171,7 @@ stats_field() {
 	run_aescrypt 2 -e --threads 257
 }
 
+# bats test_tags=benchmark
 @test "--benchmark: the cipher alone and every tier, engine and codec at every level, medians with spreads, no chart on a pipe" {
 	run_aescrypt 0 --benchmark --benchmark-time 2 -j2
 	assert_match 'aescrypt --benchmark: 2 worker threads, 256 KiB chunks, in memory'
@@ -229,6 +230,7 @@ stats_field() {
 	assert_match "'text', 'json' or 'csv'"
 }
 
+# bats test_tags=benchmark
 @test "--benchmark on a terminal starts with the chart of CPU shares" {
 	script -qec "'$AESCRYPT' --benchmark --benchmark-time 1 -j2" /dev/null > tty.raw 2>&1
 	tr '\r' '\n' < tty.raw > tty.log
@@ -244,6 +246,7 @@ stats_field() {
 	grep -q 'The cipher alone' tty.log
 }
 
+# bats test_tags=benchmark
 @test "--benchmark=json: valid, shares add up to 1 in every cell, the budget or the floor is kept; csv has a row per cell" {
 	"$AESCRYPT" --benchmark=json --benchmark-time 3 -j2 > b.json
 	build_has mallopt || local no_mallopt=1
