@@ -16,8 +16,22 @@ setup_file() {
 	fi
 }
 
+# py_batch JOBS: run the implementation once for every job in the file
+# JOBS (a command line a line, arguments separated by tabs), leaving
+# each job's exit status, a line each, in JOBS.st and the messages in
+# JOBS.err.  (A process a job cost most of this file's time.)
+py_batch() {
+	"$PY" "$IMPL" batch < "$1" > "$1.st" 2> "$1.err"
+}
+
+# job ARG...: one batch line
+job() {
+	local IFS=$'\t'
+	printf '%s\n' "$*"
+}
+
 @test "the second implementation gives every sample the recorded result" {
-	local n=0 file key rc sum msg args
+	local n=0 file key rc sum msg args got
 	while IFS=$'\t' read -r file key rc sum msg; do
 		case $file in ''|'#'*) continue ;; esac
 		case $key in
@@ -30,19 +44,27 @@ setup_file() {
 		key+salvage) args=(-k "$SAMPLES/sample.key" --salvage) ;;
 		*) echo "MANIFEST: bad key column '$key'" >&2; return 1 ;;
 		esac
-		run "$PY" "$IMPL" decode "${args[@]}" "$SAMPLES/$file" "$T/out"
-		if [ "$status" -ne "$rc" ]; then
-			echo "$file: python exit $status, expected $rc: $output" >&2
+		n=$((n + 1))
+		job decode "${args[@]}" "$SAMPLES/$file" "$T/out$n" >> jobs
+		printf '%s\t%s\t%s\n' "$file" "$rc" "$sum" >> want
+	done < "$SAMPLES/MANIFEST"
+	py_batch jobs
+	[ "$(wc -l < jobs.st)" -eq "$n" ] || { cat jobs.err >&2; return 1; }
+	n=0
+	while IFS=$'\t' read -r file rc sum <&5 && read -r got <&6; do
+		n=$((n + 1))
+		if [ "$got" -ne "$rc" ]; then
+			echo "$file: python exit $got, expected $rc" >&2
+			cat jobs.err >&2
 			return 1
 		fi
 		if [ "$sum" != - ]; then
-			[ "$(sha256sum < "$T/out" | cut -d' ' -f1)" = "$sum" ] || {
+			[ "$(sha256sum < "$T/out$n" | cut -d' ' -f1)" = "$sum" ] || {
 				echo "$file: python plaintext differs" >&2
 				return 1
 			}
 		fi
-		n=$((n + 1))
-	done < "$SAMPLES/MANIFEST"
+	done 5< want 6< jobs.st
 	[ "$n" -ge 25 ]
 }
 
@@ -55,33 +77,49 @@ inputs_of_size() {
 @test "python decodes what aescrypt encodes: sizes, levels, chunk sizes, slots" {
 	make_key k
 	printf 'pw\n' > pw
+	local n f i=0
 	for n in 0 1 65535 65536 65537 300000; do
 		inputs_of_size "$n"
 		for f in r.bin t.bin; do
 			for opt in "-0 --chunk-size 64K" "-6" "-9 --chunk-size 1M"; do
-				"$AESCRYPT" -e -k k $opt -o c.aes "$f"
-				"$PY" "$IMPL" decode -k k c.aes out.bin
-				assert_same "$f" out.bin
+				i=$((i + 1))
+				cp "$f" in$i
+				"$AESCRYPT" -e -k k $opt -o c$i.aes "$f"
+				job decode -k k c$i.aes out$i >> jobs
 			done
 		done
 	done
-	"$AESCRYPT" -e -k k --passphrase-file pw "${FAST_KDF[@]}" -o c.aes t.bin
-	"$PY" "$IMPL" decode -p pw c.aes out.bin
-	assert_same t.bin out.bin
+	i=$((i + 1))
+	cp t.bin in$i
+	"$AESCRYPT" -e -k k --passphrase-file pw "${FAST_KDF[@]}" -o c$i.aes t.bin
+	job decode -p pw c$i.aes out$i >> jobs
+	py_batch jobs
+	[ "$(grep -cx 0 jobs.st)" -eq "$i" ] || { cat jobs.st jobs.err >&2; return 1; }
+	for n in $(seq 1 "$i"); do
+		assert_same in$n out$n
+	done
 }
 
 @test "aescrypt decodes what python encodes: sizes, levels, chunk sizes, slots" {
 	make_key k
 	printf 'pw\n' > pw
+	local n f i=0
 	for n in 0 1 65535 65536 65537 300000; do
 		inputs_of_size "$n"
 		for f in r.bin t.bin; do
 			for opt in "--level 0 --chunk-log2 16" "--level 6" "--level 9 --chunk-log2 22"; do
-				"$PY" "$IMPL" encode -k k $opt "$f" c.aes
-				"$AESCRYPT" -d -k k -o out.bin c.aes
-				assert_same "$f" out.bin
+				i=$((i + 1))
+				cp "$f" in$i
+				# shellcheck disable=SC2086
+				job encode -k k $opt in$i c$i.aes >> jobs
 			done
 		done
+	done
+	py_batch jobs
+	[ "$(grep -cx 0 jobs.st)" -eq "$i" ] || { cat jobs.st jobs.err >&2; return 1; }
+	for n in $(seq 1 "$i"); do
+		"$AESCRYPT" -d -k k -o out$n c$n.aes
+		assert_same in$n out$n
 	done
 	"$PY" "$IMPL" encode -k k -p pw --kdf 8192,2,2 t.bin c.aes
 	"$AESCRYPT" -d --passphrase-file pw -o out.bin c.aes
@@ -98,17 +136,23 @@ inputs_of_size() {
 @test "zstd (6.4): each implementation reads the other's files, streams and archives" {
 	[ "${AE_HAVE_ZSTD:-1}" = 1 ] || skip "built without zstd (make check-nozstd tests that build)"
 	make_key k
-	local n f
+	local n f i=0
 	for n in 0 1 65535 65536 65537 300000; do
 		inputs_of_size "$n"
 		for f in r.bin t.bin; do
-			"$AESCRYPT" -e -k k --zstd --chunk-size 64K -o c.aes "$f"
-			"$PY" "$IMPL" decode -k k c.aes out.bin
-			assert_same "$f" out.bin
-			"$PY" "$IMPL" encode -k k --zstd --level 5 --chunk-log2 16 "$f" p.aes
-			"$AESCRYPT" -d -k k -o out2.bin p.aes
-			assert_same "$f" out2.bin
+			i=$((i + 1))
+			cp "$f" in$i
+			"$AESCRYPT" -e -k k --zstd --chunk-size 64K -o c$i.aes "$f"
+			job decode -k k c$i.aes out$i >> jobs
+			job encode -k k --zstd --level 5 --chunk-log2 16 in$i p$i.aes >> jobs
 		done
+	done
+	py_batch jobs
+	[ "$(grep -cx 0 jobs.st)" -eq $((2 * i)) ] || { cat jobs.st jobs.err >&2; return 1; }
+	for n in $(seq 1 "$i"); do
+		assert_same in$n out$n
+		"$AESCRYPT" -d -k k -o back$n p$n.aes
+		assert_same in$n back$n
 	done
 	# the default: 8 MiB chunks
 	"$AESCRYPT" -e -k k --zstd -o c.aes t.bin

@@ -61,17 +61,27 @@ LEGACY=$SAMPLES/aes-crypt
 
 @test "AES Crypt files of every size and version decrypt, both tiers" {
 	printf 'pässwörd\n' > pw
-	local v n
+	local v n c
+	# every file made by one run of the implementation (batch: a job
+	# a line, its status a line)
+	head -c 1048625 /dev/urandom > all.bin
 	for v in 0 1 2 3; do
 		for n in 0 1 15 16 17 4096 100000 1048576 1048625; do
-			head -c "$n" /dev/urandom > p.bin
-			"$PY" "$GEN" encode -v $v -p pw --iterations 1000 p.bin c.aes
-			"$AESCRYPT" -d --passphrase-file pw -o a.out c.aes
-			assert_same p.bin a.out
-			"$AESCRYPT" -d --no-hw --passphrase-file pw -o b.out c.aes
-			assert_same p.bin b.out
-			rm -f a.out b.out
+			head -c "$n" all.bin > p$n.bin
+			printf 'encode\t-v\t%s\t-p\tpw\t--iterations\t1000\tp%s.bin\tc%s-%s.aes\n' \
+			    "$v" "$n" "$v" "$n" >> jobs
 		done
+	done
+	"$PY" "$GEN" batch < jobs > jobs.st
+	[ "$(grep -cx 0 jobs.st)" -eq 36 ]
+	for c in c*-*.aes; do
+		n=${c#*-}
+		n=${n%.aes}
+		"$AESCRYPT" -d --passphrase-file pw -o a.out "$c"
+		assert_same "p$n.bin" a.out
+		"$AESCRYPT" -d --no-hw --passphrase-file pw -o b.out "$c"
+		assert_same "p$n.bin" b.out
+		rm -f a.out b.out
 	done
 }
 

@@ -141,7 +141,26 @@ def decode(data, password):
     return pt
 
 
-def main():
+def batch():
+    """Many jobs in one process (a start costs more than most jobs):
+    each line of standard input is a command line, its arguments
+    separated by tabs; each job's exit status is printed on a line of
+    its own once it is done."""
+    for line in sys.stdin:
+        line = line.rstrip('\n')
+        if not line:
+            continue
+        try:
+            main(line.split('\t'))
+            st = 0
+        except SystemExit as e:
+            st = e.code if isinstance(e.code, int) else 2
+        print(st, flush=True)
+
+
+def main(argv=None):
+    if argv is None and sys.argv[1:2] == ['batch']:
+        return batch()
     ap = argparse.ArgumentParser()
     ap.add_argument('cmd', choices=['encode', 'decode'])
     ap.add_argument('-v', '--version', type=int, default=3)
@@ -152,7 +171,7 @@ def main():
     ap.add_argument('--bad-padding', action='store_true')
     ap.add_argument('input')
     ap.add_argument('output')
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     with open(a.passphrase_file, encoding='utf-8') as f:
         password = f.readline().rstrip('\n')
     with open(a.input, 'rb') as f:

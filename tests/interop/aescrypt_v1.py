@@ -17,6 +17,9 @@ usage:
                         [--no-copy] [--zstd] IN OUT
   aescrypt_v1.py trace -k KEYFILE IN      (the worked example's values)
   aescrypt_v1.py trace -i IDENTITY IN     (the recipient example's, 11.2)
+  aescrypt_v1.py batch     (a command line a line, arguments separated
+                            by tabs, on standard input; each one's
+                            exit status a line on standard output)
 
 Exit status follows the spec's error classes as aescrypt maps them:
 0 ok, 3 wrong key, 4 corrupt/truncated/unsupported, 5 over a limit.
@@ -775,7 +778,27 @@ def trace_index(path, keyfile):
     print("footer_tag", foot[16:].hex())
 
 
-def main():
+def batch():
+    """One run of the implementation for many jobs (the tests start a
+    process each no more: a start costs more than most jobs): each line
+    of standard input is one command line, its arguments separated by
+    tabs; each job's exit status is printed on a line of its own, in
+    order, once the job is done."""
+    for line in sys.stdin:
+        line = line.rstrip("\n")
+        if not line:
+            continue
+        try:
+            st = main(line.split("\t"))
+        except SystemExit as e:     # argparse's refusal of a job
+            st = e.code if isinstance(e.code, int) else 2
+        print(st, flush=True)
+    return 0
+
+
+def main(argv=None):
+    if argv is None and sys.argv[1:2] == ["batch"]:
+        return batch()
     ap = argparse.ArgumentParser()
     ap.add_argument("cmd", choices=["decode", "encode", "trace", "index",
                                     "trace-index"])
@@ -795,7 +818,7 @@ def main():
                     help="decode: a damaged header's copy stands in (6.9)")
     ap.add_argument("input")
     ap.add_argument("output", nargs="?")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     try:
         if a.cmd == "trace" and a.identity:
             trace_recipient(a.input, a.identity[0])
