@@ -44,8 +44,13 @@ killed_at() {
 		exec 8<> f
 		"$AESCRYPT" -e -0 -k k -o out.aes < f 8>&- &
 		local pid=$!
-		# the input: most of it, then a stall (the FIFO is held open)
-		head -c 6000000 in >&8 &
+		# the input: most of it, then a stall (the FIFO is held open
+		# by fd 8).  head opens the FIFO write-only, not through fd 8
+		# (read-write): once the reader is killed and fd 8 closed it
+		# gets EPIPE, where through fd 8 it was a reader of its own
+		# and blocked forever if it had not written all before the
+		# kill (seen under load, with two test files at a time).
+		head -c 6000000 in > f 3>&- 8>&- &
 		killed_at "$pid" "$at"
 		exec 8>&-
 		wait
@@ -64,7 +69,7 @@ killed_at() {
 		exec 8<> f
 		"$AESCRYPT" -d -k k -o out < f 8>&- &
 		local pid=$!
-		head -c 6000000 in.aes >&8 &
+		head -c 6000000 in.aes > f 3>&- 8>&- &
 		killed_at "$pid" "$at"
 		exec 8>&-
 		wait
@@ -95,7 +100,7 @@ killed_at() {
 	exec 8<> f
 	"$AESCRYPT" -d --salvage -k k -o out < f 8>&- &
 	local pid=$!
-	head -c 6000000 in.aes >&8 &
+	head -c 6000000 in.aes > f 3>&- 8>&- &
 	killed_at "$pid" 1000000
 	exec 8>&-
 	wait
