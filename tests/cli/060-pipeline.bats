@@ -66,6 +66,8 @@ load test_helper
 @test "a closed pipe while the input is stalled still ends the run" {
 	make_key k
 	mkfifo in.fifo
+	# the sleep is the stall (the pipe stays open, with nothing more in
+	# it), not a clock the test waits on; kill_feeder ends it
 	feed in.fifo "head -c 3000000 /dev/urandom; sleep 60"
 	run timeout 20 bash -c "'$AESCRYPT' -e -k k -j2 -0 in.fifo | head -c 1 > /dev/null; exit \${PIPESTATUS[0]}"
 	kill_feeder

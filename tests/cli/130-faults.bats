@@ -83,7 +83,9 @@ small_fs() {
 }
 
 @test "short reads from a pipe: -d and -x get every byte right" {
-	# The container dribbles in pieces of 1 to 7 bytes.
+	# The container dribbles in pieces of 1 to 7 bytes, with a pause
+	# now and then (the sleep makes reads come back short and empty
+	# between pieces; nothing waits on it).
 	local dribble='import sys, time
 data = open(sys.argv[1], "rb").read()
 i, n = 0, 1
