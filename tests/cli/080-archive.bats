@@ -252,7 +252,8 @@ src/one' ]
 ]* src/link -> \.\./target"
 	mkdir out
 	run_aescrypt 0 -x -f deref.aes -C out
-	[ -f out/src/link ] && [ ! -L out/src/link ]
+	[ -f out/src/link ]
+	[ ! -L out/src/link ]
 	[ "$(cat out/src/link)" = data ]
 }
 
@@ -313,7 +314,8 @@ src/a" ]
 	ln out/f out/f-other-link
 	run_aescrypt 1 -x --keep-old-files -f a.aes -C out
 	assert_match "warning: ./f: exists \(--keep-old-files\); not extracted"
-	[ "$(cat out/f)" = old ] && [ "$(cat out/g)" = new ]
+	[ "$(cat out/f)" = old ]
+	[ "$(cat out/g)" = new ]
 	run_aescrypt 0 -x -f a.aes -C out
 	[ "$(cat out/f)" = new ]
 	# replaced, not written into: the other link to the old inode is intact
@@ -430,7 +432,8 @@ stalled_extract() {
 	run_aescrypt 0 -x -f a.aes -C out
 	[ "$(cat out/src/f)" = new ]
 	[ "$(cat out/src/g)" = new ]
-	[ ! -L out/src/d/h ] && [ "$(cat out/src/d/h)" = new ]
+	[ ! -L out/src/d/h ]
+	[ "$(cat out/src/d/h)" = new ]
 	assert_no_temps out
 	echo old > out/src/f
 	rm out/src/g

@@ -129,9 +129,11 @@ assert_outside_untouched() {
 	[ "$status" -eq 1 ]
 	assert_match "warning: d: a directory that is not empty is in the way; not extracted"
 	assert_outside_untouched
-	[ -d dest/d ] && [ ! -L dest/d ]
+	[ -d dest/d ]
+	[ ! -L dest/d ]
 	# d/pwned lands inside dest, where d is still a real directory.
-	[ -f dest/d/pwned ] && [ -f dest/d/ok ]
+	[ -f dest/d/pwned ]
+	[ -f dest/d/ok ]
 }
 
 @test "a hard link through a symlink is refused" {
@@ -146,7 +148,8 @@ assert_outside_untouched() {
 	hostile device
 	if [ "$(id -u)" -eq 0 ]; then
 		[ "$status" -eq 0 ]
-		[ -c dest/null ] && [ "$(stat -c %t,%T dest/null)" = 1,3 ]
+		[ -c dest/null ]
+		[ "$(stat -c %t,%T dest/null)" = 1,3 ]
 		rm dest/null
 	fi
 	assert_outside_untouched
@@ -161,7 +164,9 @@ assert_outside_untouched() {
 @test "device nodes and FIFOs go by the path rules: no .., no symlink in the way, no absolute name" {
 	hostile device-paths
 	assert_outside_untouched
-	[ ! -e "$T/pwned" ] && [ ! -e "$T/outside/pwned" ] && [ ! -e "$T/outside/pwned-fifo" ]
+	[ ! -e "$T/pwned" ]
+	[ ! -e "$T/outside/pwned" ]
+	[ ! -e "$T/outside/pwned-fifo" ]
 	[ ! -e /abs-dev ]
 	# the absolute name is made relative, as every name is
 	if [ "$(id -u)" -eq 0 ]; then
@@ -264,8 +269,10 @@ make_three() {
 	[ "$status" -eq 1 ]
 	refute_match "fifo"
 	assert_match "warning: odd: unknown member type 'Z'; not extracted"
-	[ -p dest/fifo ] && [ ! -e dest/odd ]
-	[ "$(cat dest/before)" = pwned ] && [ "$(cat dest/after)" = pwned ]
+	[ -p dest/fifo ]
+	[ ! -e dest/odd ]
+	[ "$(cat dest/before)" = pwned ]
+	[ "$(cat dest/after)" = pwned ]
 	assert_outside_untouched
 }
 
@@ -278,7 +285,8 @@ make_three() {
 	run "$AESCRYPT" -x -f archive.aes -C dest
 	[ "$status" -eq 4 ]
 	assert_match "error: archive.aes: the member at byte 1024 of the archive's tar stream: bad tar header checksum"
-	[ "$(cat dest/a)" = one ] && [ ! -e dest/b ]
+	[ "$(cat dest/a)" = one ]
+	[ ! -e dest/b ]
 	assert_no_temps dest
 	run "$AESCRYPT" -t -f archive.aes
 	[ "$status" -eq 4 ]

@@ -237,7 +237,8 @@ EOC
 	# (ASan wants its runtime first; the shim only wraps open)
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 	    LD_PRELOAD=$PWD/shim.so run timeout -k 5 20 "$AESCRYPT" -c -k key -f t.aes tree
-	[ "$status" -ne 124 ] && [ "$status" -ne 137 ]   # timeout(1): it hung
+	[ "$status" -ne 124 ]
+	[ "$status" -ne 137 ]   # timeout(1): it hung
 	[ "$status" -eq 1 ]
 	assert_match "tree/swapme: file changed as we read it; not dumped"
 	run_aescrypt 0 -t -k key -f t.aes

@@ -46,7 +46,8 @@ listing() {
 	run_aescrypt 1 -x -q -f x.aes -C out 'proj/src/*.c' 'nothing*' proj/missing
 	assert_match "error: nothing\*: not found in archive"
 	assert_match "error: proj/missing: not found in archive"
-	[ -f out/proj/src/a.c ] && [ -f out/proj/src/sub/b.c ]
+	[ -f out/proj/src/a.c ]
+	[ -f out/proj/src/sub/b.c ]
 }
 
 @test "--exclude applies to -t and -x, and wins over patterns" {

@@ -320,7 +320,8 @@ setup() {
 	assert_match "-i - and -i - cannot both come from standard input"
 	run bash -c "cat ssh.key | '$AESCRYPT' -d -i - --passphrase-fd 0 -o out2 a.aes"
 	[ "$status" -eq 2 ]
-	[ ! -e b.aes ] && [ ! -e out2 ]
+	[ ! -e b.aes ]
+	[ ! -e out2 ]
 	# a key file too
 	make_key k
 	cat k | "$AESCRYPT" -e -q -k - -o k.aes data.bin

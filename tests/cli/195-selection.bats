@@ -112,7 +112,9 @@ mk_tree() {
 	assert_match 'd/src/main\.c' 
 	mkdir o
 	run_aescrypt 0 -x -k key -f full.aes --exclude-vcs -C o
-	[ -f o/d/src/main.c ] && [ ! -e o/d/src/.git ] && [ ! -e o/d/src/CVS ]
+	[ -f o/d/src/main.c ]
+	[ ! -e o/d/src/.git ]
+	[ ! -e o/d/src/CVS ]
 	# a missing -X file is a usage error, and nothing is written
 	run_aescrypt 2 -c -k key -f m.aes -X nosuch d
 	assert_match "nosuch"
@@ -167,7 +169,8 @@ mk_tree() {
 	same_as_tar --newer-mtime=@1735000000 -- d
 	same_as_tar '--newer-mtime=2023-06-01 00:00:01' -- d
 	same_as_tar --newer-mtime=./ref -- d
-	grep -qx d/new ours.list && grep -qx d/s/ ours.list
+	grep -qx d/new ours.list
+	grep -qx d/s/ ours.list
 	refute grep -q 'd/old\|d/s/mid' ours.list
 	# (-N also takes the ctime, which is now for every file here)
 	same_as_tar -N 2099-01-01 -- d

@@ -37,7 +37,8 @@ same_tree() {
 	rm out/g gnu/g
 	run_aescrypt 0 -x --skip-old-files -k key -f a.aes -C out
 	refute_match "warning|error"
-	[ "$(cat out/f)" = f-here ] && [ "$(cat out/n)" = n-here ]
+	[ "$(cat out/f)" = f-here ]
+	[ "$(cat out/n)" = n-here ]
 	[ "$(cat out/g)" = g-archived ]
 	tar -xf a.tar --skip-old-files -C gnu
 	same_tree gnu out
@@ -50,7 +51,8 @@ same_tree() {
 	assert_match "warning: current ./f is newer or same age; not extracted"
 	assert_match "warning: current ./g is newer or same age; not extracted"
 	refute_match "current ./n"
-	[ "$(cat out/f)" = f-here ] && [ "$(cat out/g)" = g-here ]
+	[ "$(cat out/f)" = f-here ]
+	[ "$(cat out/g)" = g-here ]
 	[ "$(cat out/n)" = n-archived ]
 	tar -xf a.tar --keep-newer-files -C gnu 2> /dev/null
 	same_tree gnu out
@@ -69,7 +71,8 @@ same_tree() {
 	# made under the name, never written into the old one
 	ln out/f out/f-link
 	run_aescrypt 0 -x --skip-old-files --overwrite -k key -f a.aes -C out
-	[ "$(cat out/f)" = f-archived ] && [ "$(cat out/f-link)" = f-here ]
+	[ "$(cat out/f)" = f-archived ]
+	[ "$(cat out/f-link)" = f-here ]
 	echo again > out/f
 	run_aescrypt 0 -x -U --overwrite-dir -k key -f a.aes -C out
 	[ "$(cat out/f)" = f-archived ]
@@ -95,7 +98,8 @@ same_tree() {
 	"$AESCRYPT" -c -q -k key -f t.aes -C s2 t
 	rm -rf out && mkdir out && ln -s ../outside/t out/t
 	run_aescrypt 0 -x --skip-old-files -k key -f t.aes -C out
-	[ -L out/t ] && [ "$(cat outside/t)" = target ]
+	[ -L out/t ]
+	[ "$(cat outside/t)" = target ]
 	run_aescrypt 0 -x --keep-newer-files -k key -f t.aes -C out
 	[ "$(cat outside/t)" = target ]
 }

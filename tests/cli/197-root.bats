@@ -12,8 +12,10 @@ setup() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (CI runs as root)"
 	mkdir -p src/dev src/etc
 	mknod src/dev/null c 1 3 && mknod src/dev/loop7 b 7 7 && mkfifo src/dev/fifo
-	chmod 660 src/dev/loop7 && chown 0:6 src/dev/loop7
-	echo suid > src/etc/prog && chmod 4755 src/etc/prog
+	chmod 660 src/dev/loop7
+	chown 0:6 src/dev/loop7
+	echo suid > src/etc/prog
+	chmod 4755 src/etc/prog
 	echo mine > src/etc/owned && chown 1234:5678 src/etc/owned && chmod 640 src/etc/owned
 }
 
@@ -51,7 +53,8 @@ tree_of() {
 	diff -u want got-gnu
 	tree_of ours-from-gnu > got-from-gnu
 	diff -u want got-from-gnu
-	[ -p ours/dev/fifo ] && [ "$(stat -c %a ours/etc/prog)" = 4755 ]
+	[ -p ours/dev/fifo ]
+	[ "$(stat -c %a ours/etc/prog)" = 4755 ]
 	[ "$(stat -c %u:%g ours/etc/owned)" = 1234:5678 ]
 }
 
@@ -63,7 +66,8 @@ tree_of() {
 	tree_of gnu > want
 	tree_of ours > got
 	diff -u want got
-	[ "$(stat -c %u ours/etc/owned)" = 0 ] && [ "$(stat -c %a ours/etc/prog)" = 755 ]
+	[ "$(stat -c %u ours/etc/owned)" = 0 ]
+	[ "$(stat -c %a ours/etc/prog)" = 755 ]
 }
 
 @test "as a user: a FIFO is made, devices are skipped with a warning, owners and setuid are not kept, as GNU tar as a user" {
@@ -76,11 +80,14 @@ tree_of() {
 	assert_match "dev/null: a device node, which only root can make; not extracted"
 	assert_match "dev/loop7: a device node, which only root can make; not extracted"
 	as_unprivileged tar -xf a.tar -C gnu
-	[ -p ours/dev/fifo ] && [ ! -e ours/dev/null ] && [ ! -e ours/dev/loop7 ]
+	[ -p ours/dev/fifo ]
+	[ ! -e ours/dev/null ]
+	[ ! -e ours/dev/loop7 ]
 	tree_of gnu | grep -v '^./dev/\(null\|loop7\) ' > want
 	tree_of ours > got
 	diff -u want got
-	[ "$(stat -c %u ours/etc/owned)" = 65534 ] && [ "$(stat -c %a ours/etc/prog)" = 755 ]
+	[ "$(stat -c %u ours/etc/owned)" = 65534 ]
+	[ "$(stat -c %a ours/etc/prog)" = 755 ]
 }
 
 @test "-x --same-owner, -p and their --no- forms are -x options; -c refuses them" {

@@ -91,7 +91,9 @@ PY
 	assert_match "nfs1: it has an ACL of a kind this system cannot apply \(NFSv4 or Solaris\); left out \(said once\)"
 	refute_match "nfs2:"
 	assert_match "who: its ACL is not one this system takes; left out"
-	[ "$(cat x/nfs1)" = x ] && [ "$(cat x/nfs2)" = x ] && [ "$(cat x/who)" = x ]
+	[ "$(cat x/nfs1)" = x ]
+	[ "$(cat x/nfs2)" = x ]
+	[ "$(cat x/who)" = x ]
 	getfacl -c x/ok | grep -qx 'user:nobody:r--'
 	# a Solaris 'A' header before a file
 	/usr/bin/python3 - <<'PY'
