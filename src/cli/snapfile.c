@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/io.h"
+#include "disk/outfile.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"
@@ -87,43 +89,40 @@ snapfile_load(const char *path, int level0, struct ae_snapshot *s,
 int
 snapfile_save(const char *path, const struct ae_snapshot *s)
 {
-	char q[1024], *tmp;
+	struct ae_outfile out;
+	struct ae_fdio f;
+	struct ae_diag d = { 0 };
 	uint8_t *buf;
-	size_t len, off = 0;
-	int fd, st = EXIT_OK;
+	size_t len;
+	int err;
 
-	if (ae_snapshot_encode(s, &buf, &len) != AE_OK
-	    || (tmp = malloc(strlen(path) + 16)) == NULL) {
+	if (ae_snapshot_encode(s, &buf, &len) != AE_OK) {
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	sprintf(tmp, "%s.tmp-XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		msg_error("%s: %s", names_quote(path, q, sizeof q),
-		    strerror(errno));
+	/* As -o writes a file (disk/outfile.h): a regular file is replaced
+	 * whole or not at all, a symlink's target is replaced, and a
+	 * device, FIFO or socket is written in place, as GNU tar writes
+	 * it: -g /dev/null stays /dev/null. */
+	if ((err = ae_outfile_open(&out, path, &d)) != AE_OK) {
 		free(buf);
-		free(tmp);
-		return EXIT_SYSTEM;
+		return msg_core_error(path, err, &d);
 	}
-	while (off < len) {
-		ssize_t n = write(fd, buf + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	if (off < len || fsync(fd) != 0 || close(fd) != 0
-	    || rename(tmp, path) != 0) {
-		msg_error("%s: cannot write the snapshot: %s",
-		    names_quote(path, q, sizeof q), strerror(errno));
-		if (off < len)
-			close(fd);
-		unlink(tmp);
-		st = EXIT_SYSTEM;
+	/* A new snapshot names every directory archived: 0600, not the
+	 * umask's mode.  A replaced one keeps its own mode. */
+	if (!out.in_place && !out.replaces)
+		out.mode = 0600;
+	ae_fd_init(&f, out.fd, NULL, NULL);
+	if ((err = ae_fd_write(&f, buf, len)) != AE_OK) {
+		ae_fail(&d, err, AE_AT_OUTPUT, "cannot write the snapshot",
+		    0, 0);
+		d.sys_errno = errno;
+		ae_outfile_abort(&out);
+		free(buf);
+		return msg_core_error(path, err, &d);
 	}
 	free(buf);
-	free(tmp);
-	return st;
+	if ((err = ae_outfile_commit(&out, &d)) != AE_OK)
+		return msg_core_error(path, err, &d);
+	return EXIT_OK;
 }

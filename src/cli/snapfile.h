@@ -16,9 +16,12 @@ int snapfile_load(const char *path, int level0, struct ae_snapshot *s,
     int *have);
 
 /*
- * Write s to path: a new file in the same directory, mode 0600 (it
- * names every directory archived), moved over path once complete, as
- * GNU tar replaces it.  Prints its errors; returns 0 or an exit status.
+ * Write s to path as -o writes a file (disk/outfile.h): a regular file
+ * is replaced once the new one is complete (keeping its mode; a new
+ * one is 0600, as it names every directory archived), a symlink's
+ * target is replaced, and a device, FIFO or socket is written in place,
+ * as GNU tar writes it (-g /dev/null stays a device).  Prints its
+ * errors; returns 0 or an exit status.
  */
 int snapfile_save(const char *path, const struct ae_snapshot *s);
 

@@ -61,7 +61,8 @@ restore_both() {
 	run_aescrypt 0 -c -g snap -k key -f l1.aes d
 	# level 1 holds what changed, and every directory with its dumpdir
 	"$AESCRYPT" -t -k key -f l1.aes > l1.list
-	grep -qx d/new l1.list && grep -qx d/b l1.list
+	grep -qx d/new l1.list
+	grep -qx d/b l1.list
 	refute grep -q 'd/s/c\|d/keep/k' l1.list
 	# 2: a directory and a file renamed
 	after_snapshot snap
@@ -130,7 +131,8 @@ restore_both() {
 	"$AESCRYPT" -tvv -g /dev/null -k key -f l1.aes > ours
 	tar -tvv -g /dev/null -f l1.tar > gnu
 	diff -u gnu ours
-	grep -qx 'R d/s' ours && grep -qx 'T d/t' ours
+	grep -qx 'R d/s' ours
+	grep -qx 'T d/t' ours
 	# ours, through the index
 	rm snap
 	run_aescrypt 0 -c -g snap -k key -f a.aes d
@@ -148,12 +150,51 @@ restore_both() {
 	echo "not a snapshot" > bad
 	run_aescrypt 2 -c -g bad -k key -f x.aes d
 	assert_match "bad: not a GNU tar snapshot file of format 2"
-	[ "$(cat bad)" = "not a snapshot" ] && [ ! -e x.aes ]
+	[ "$(cat bad)" = "not a snapshot" ]
+	[ ! -e x.aes ]
 	cp snap snap.1
 	run_aescrypt 2 -c -g snap -k key -f y.aes d no-such-path
 	cmp snap snap.1
 	run_aescrypt 2 -c --level=1 -g snap -k key -f z.aes d
 	assert_match "error: --level: invalid value '1'"
+}
+
+@test "the snapshot file is written as -o writes: a device and a FIFO in place, a symlink's target replaced, a new one 0600" {
+	mkdir -p d && echo a > d/a
+	# -g /dev/null, GNU tar's full dump that keeps no state, on a null
+	# device of the test's own (as root: CI; a user cannot mknod)
+	if [ "$(id -u)" -eq 0 ]; then
+		mknod null c 1 3
+		run_aescrypt 0 -c --level=0 -g null -k key -f full.aes d
+		[ -c null ]
+		[ "$(stat -c %t:%T null)" = 1:3 ]
+		grep -qx d/a <<< "$("$AESCRYPT" -t -k key -f full.aes)"
+	fi
+	# a FIFO: written in place, to whoever reads it
+	mkfifo fifo
+	cat fifo > got &
+	local reader=$!
+	run_aescrypt 0 -c --level=0 -g fifo -k key -f f.aes d
+	# a replaced FIFO would leave the reader waiting forever: fail instead
+	if ! [ -p fifo ]; then kill "$reader"; false; fi
+	wait "$reader"
+	head -c 8 got | grep -q '^GNU tar-'
+	# a symlink: the file it names is replaced, the link stays
+	run_aescrypt 0 -c -g real -k key -f l0.aes d
+	[ "$(stat -c %a real)" = 600 ]
+	chmod 640 real
+	ln -s real link
+	echo b > d/b
+	run_aescrypt 0 -c -g link -k key -f l1.aes d
+	[ -L link ]
+	[ "$(readlink link)" = real ]
+	[ "$(stat -c %a real)" = 640 ]
+	grep -qx d/b <<< "$("$AESCRYPT" -t -k key -f l1.aes)"
+	refute grep -qx d/a <<< "$("$AESCRYPT" -t -k key -f l1.aes)"
+	# the next level continues from what went through the link
+	echo c > d/c
+	run_aescrypt 0 -c -g real -k key -f l2.aes d
+	refute grep -qx d/b <<< "$("$AESCRYPT" -t -k key -f l2.aes)"
 }
 
 @test "-x -g never goes outside the target: renames and removals by the path rules, symlinks removed, not followed" {
@@ -180,12 +221,18 @@ PY
 	"$AESCRYPT" -e -q -k key -o h.aes h.tar
 	run "$AESCRYPT" -x -g /dev/null -k key -f h.aes -C dest
 	[ "$(cat outside/keep/f)" = precious ]
-	[ ! -e "$T/escaped" ] && [ ! -e dest/escaped ]
-	[ ! -e dest/d/stolen ] && [ ! -e dest/d/stolen2 ] && [ ! -e dest/d/stolen3 ]
+	[ ! -e "$T/escaped" ]
+	[ ! -e dest/escaped ]
+	[ ! -e dest/d/stolen ]
+	[ ! -e dest/d/stolen2 ]
+	[ ! -e dest/d/stolen3 ]
 	# the purge: the symlink itself is gone, what it pointed at is not
-	[ ! -e dest/d/link ] && [ ! -L dest/d/link ] && [ ! -e dest/d/old ]
+	[ ! -e dest/d/link ]
+	[ ! -L dest/d/link ]
+	[ ! -e dest/d/old ]
 	[ "$(cat dest/d/new)" = new ]
-	[ -d outside/keep ] && [ "$(cat outside/keep/f)" = precious ]
+	[ -d outside/keep ]
+	[ "$(cat outside/keep/f)" = precious ]
 	assert_no_temps dest
 }
 
