@@ -104,8 +104,11 @@ keep_damaged(struct decrypt *c, int err)
 		salvage_report(&c->sv, "plaintext");
 	if (err != AE_OK)
 		(void)run_pipe_error(&c->io, err, &c->d);
-	if ((st = run_out_retarget(&c->io.out, ".damaged")) != EXIT_OK
-	    || (st = run_out_commit(&c->io.out)) != EXIT_OK)
+	if ((st = run_out_retarget(&c->io.out, ".damaged")) != EXIT_OK) {
+		ae_outfile_abort(&c->io.out);
+		return st;
+	}
+	if ((st = run_out_commit(&c->io.out)) != EXIT_OK)
 		return st;
 	names_quote(c->io.out.name, q, sizeof q);
 	if (err != AE_OK)

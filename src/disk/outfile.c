@@ -205,6 +205,20 @@ ae_outfile_retarget(struct ae_outfile *o, const char *suffix,
 	free(o->target_base);
 	o->target_base = t;
 	o->name = o->alt_name;
+	/* The user named NAME, not NAME.damaged: whatever else sits at the
+	 * new name (a symlink, a device, a FIFO) is theirs, and a rename
+	 * would replace it.  Only a regular file, a result of an earlier
+	 * --salvage, is replaced. */
+	{
+		struct stat sb;
+
+		if (fstatat(o->dirfd, t, &sb, AT_SYMLINK_NOFOLLOW) == 0
+		    && !S_ISREG(sb.st_mode)) {
+			errno = EEXIST;
+			return sys_fail(d, "is there and is not a regular file "
+			    "(not replaced)");
+		}
+	}
 	/* a new name: nothing there to take the mode or owner of */
 	o->replaces = 0;
 	return AE_OK;

@@ -56,7 +56,10 @@ int ae_outfile_open(struct ae_outfile *o, const char *path,
 
 /* Commit under the name with suffix appended instead (--salvage puts a
  * damaged result at NAME.damaged, never at NAME).  Nothing changes for
- * an output written in place.  0 or an error. */
+ * an output written in place.  A regular file at the new name is
+ * replaced; anything else there (a symlink, a device, a FIFO: nothing
+ * the user named) is an error and stays.  0 or an error; after an error
+ * the caller aborts. */
 int ae_outfile_retarget(struct ae_outfile *o, const char *suffix,
     struct ae_diag *d);
 

@@ -103,6 +103,19 @@ PY
 	run bash -c "'$AESCRYPT' -d -q --salvage cut.aes > cut.out"
 	[ "$status" -eq 4 ]
 	cmp cut.out cut.bin.damaged
+	# OUT.damaged is a name the user did not give: a symlink or a FIFO
+	# there is theirs and stays, and nothing goes under OUT either
+	echo precious > target
+	ln -s target l.bin.damaged
+	mkfifo f.bin.damaged
+	for o in l.bin f.bin; do
+		run_aescrypt 6 -d -q --salvage -o $o cut.aes
+		assert_match "error: $o\.damaged: is there and is not a regular file \(not replaced\)"
+		assert_no_output . $o
+	done
+	[ -L l.bin.damaged ]
+	[ "$(cat target)" = precious ]
+	[ -p f.bin.damaged ]
 }
 
 # members ARCHIVE.tar: "name first end" for each member (tar offsets)
