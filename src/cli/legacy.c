@@ -5,21 +5,22 @@
  * AES Crypt's MAC covers the whole ciphertext and sits at its end, so
  * unlike aescrypt's own chunks nothing can be released as it is read.
  * Where the output can be taken back (a new file under a temporary name)
- * one pass suffices; where it cannot (standard output), the MAC is
- * checked in a first pass over the input and only then is it decrypted.
+ * one pass suffices; where it cannot (standard output), the ciphertext
+ * is copied aside while the MAC is checked, and the copy decrypted.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "container/legacy.h"
 #include "crypto/wipe.h"
+#include "disk/anon.h"
 #include "exitcode.h"
 #include "legacy.h"
 #include "msg.h"
-#include "names.h"
 #include "secret.h"
 #include "signals.h"
 
@@ -144,63 +145,91 @@ legacy_test(const struct opts *o, struct streams *io)
 	return st;
 }
 
-/* The input read again from where the ciphertext starts: only a regular
- * file can be. */
-static int
-rewindable(struct streams *io, off_t *start)
-{
-	struct stat sb;
+/* A reader that keeps a copy of everything it reads. */
+struct tee {
+	struct ae_reader *in;
+	struct ae_fdio copy;
+};
 
-	if (fstat(io->in.fd, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return 0;
-	*start = lseek(io->in.fd, 0, SEEK_CUR);
-	return *start >= 0 && io->peek.len == 0;
+static int
+tee_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
+{
+	struct tee *t = ctx;
+	int err = t->in->read(t->in->ctx, buf, n, got);
+
+	if (err == AE_OK && *got > 0)
+		err = ae_fd_write(&t->copy, buf, *got);
+	return err;
+}
+
+/*
+ * To standard output, a device or a FIFO (nothing that can be taken
+ * back), the MAC must be checked before the first byte is written.  The
+ * ciphertext is copied to a nameless 0600 file in $TMPDIR while the MAC
+ * is checked, and that copy is what is decrypted: reading the input a
+ * second time would decrypt whatever it holds by then (a file changed
+ * in between, or a network file system that answers differently), not
+ * what was verified (issue 34).  Only ciphertext touches the disk.
+ */
+static int
+decrypt_in_place(struct streams *io, struct ae_legacy *lg,
+    struct ae_legacy_keys *k, uint64_t *plain, struct ae_diag *d)
+{
+	struct ae_memio sink = { .discard = 1 };
+	struct ae_writer none = { ae_mem_write, &sink };
+	struct tee t = { &io->reader, { 0 } };
+	struct ae_reader teed = { tee_read, &t, NULL }, copy;
+	struct ae_fdio cf;
+	const char *dir = getenv("TMPDIR");
+	int fd, err;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	if ((fd = ae_anon_scratch(dir)) < 0) {
+		err = ae_fail(d, AE_EIO, AE_AT_OUTPUT, "cannot make a scratch "
+		    "file to hold the ciphertext while its MAC is checked",
+		    0, 0);
+		d->sys_errno = errno;
+		return err;
+	}
+	ae_fd_init(&t.copy, fd, &signals_stop, NULL);
+	err = ae_legacy_decrypt(lg, k, &teed, &none, AE_LEGACY_VERIFY, NULL,
+	    NULL, d);
+	if (err == AE_OK && lseek(fd, 0, SEEK_SET) != 0)
+		err = ae_fail(d, AE_EIO, AE_AT_OUTPUT, "cannot read back the "
+		    "ciphertext's copy", 0, 0);
+	if (err == AE_OK) {
+		ae_fd_init(&cf, fd, &signals_stop, NULL);
+		copy = (struct ae_reader){ ae_fd_read, &cf, NULL };
+		err = ae_legacy_decrypt(lg, k, &copy, &io->writer, 0, plain,
+		    NULL, d);
+	}
+	close(fd);
+	return err;
 }
 
 static int
 decrypt_to(const struct opts *o, struct streams *io, struct ae_legacy *lg,
     struct ae_legacy_keys *k)
 {
-	struct ae_memio sink = { .discard = 1 };
-	struct ae_writer none = { ae_mem_write, &sink };
 	struct ae_diag d = { 0 };
 	uint64_t plain = 0;
-	off_t start = 0;
 	int st, err;
 
 	if ((st = run_out_open(&io->out, o->output)) != EXIT_OK)
 		return st;
-	if (io->out.in_place) {
-		if (!rewindable(io, &start)) {
-			char q[1024];
-
-			ae_outfile_abort(&io->out);
-			msg_error("%s: an AES Crypt file is verified only at its "
-			    "end, so it is not decrypted from a pipe to %s",
-			    io->in.name, names_quote(io->out.name, q,
-			    sizeof q));
-			msg_hint("give the file by name, or write to a file "
-			    "with -o FILE (kept only if it verifies)");
-			return EXIT_USAGE;
-		}
-		err = ae_legacy_decrypt(lg, k, &io->reader, &none,
-		    AE_LEGACY_VERIFY, NULL, NULL, &d);
-		if (err == AE_OK && lseek(io->in.fd, start, SEEK_SET) != start)
-			err = ae_fail(&d, AE_EIO, AE_AT_INPUT, "reading input",
-			    0, 0);
-		if (err != AE_OK) {
-			ae_outfile_abort(&io->out);
-			return payload_error(io, lg, err, &d);
-		}
-	}
 	ae_fd_init(&io->wr, io->out.fd, &signals_stop, NULL);
-	err = ae_legacy_decrypt(lg, k, &io->reader, &io->writer, 0, &plain,
-	    NULL, &d);
+	if (io->out.in_place)
+		err = decrypt_in_place(io, lg, k, &plain, &d);
+	else
+		err = ae_legacy_decrypt(lg, k, &io->reader, &io->writer, 0,
+		    &plain, NULL, &d);
 	if (err != AE_OK) {
 		st = payload_error(io, lg, err, &d);
 		if (io->out.in_place && plain > 0)
-			msg_error("the output is incomplete: the file changed "
-			    "between the check and the decryption");
+			msg_error("the output is incomplete: only the first "
+			    "%llu bytes were written, and they must not be "
+			    "used as a whole", (unsigned long long)plain);
 		ae_outfile_abort(&io->out);
 		return st;
 	}

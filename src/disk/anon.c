@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 void
@@ -25,6 +27,34 @@ ae_anon_create(int dirfd)
 	errno = EOPNOTSUPP;
 	return -1;
 #endif
+}
+
+int
+ae_anon_scratch(const char *dir)
+{
+	char *path;
+	int fd, e;
+
+#ifdef HAVE_O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR
+	    && errno != EINVAL))
+		return fd;
+#endif
+	/* No nameless file here: a random name, gone before it is used,
+	 * so the window where another process could open it is the one
+	 * between mkstemp and unlink (the file is 0600 and empty then). */
+	if ((path = malloc(strlen(dir) + sizeof "/.aescrypt-XXXXXX")) == NULL)
+		return -1;
+	sprintf(path, "%s/.aescrypt-XXXXXX", dir);
+	if ((fd = mkostemp(path, O_CLOEXEC)) >= 0 && unlink(path) != 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		fd = -1;
+	}
+	free(path);
+	return fd;
 }
 
 int

@@ -26,6 +26,15 @@ void ae_anon_init(struct ae_anon *a);
 int ae_anon_create(int dirfd);
 
 /*
+ * A scratch file for this process alone, in the directory dir: read and
+ * write, mode 0600, with no name (O_TMPFILE), or where that cannot be
+ * made, made under a random name and unlinked at once.  Either way it
+ * is gone when the descriptor is closed, or the process killed.  The
+ * descriptor, or -1 with errno.
+ */
+int ae_anon_scratch(const char *dir);
+
+/*
  * Give the nameless file fd the name `name` in dirfd; it must not
  * exist (linkat never replaces).  0, or -1 with errno: EEXIST if the
  * name is taken; ENOENT, EPERM or EACCES if this system cannot name
