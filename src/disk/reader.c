@@ -1505,18 +1505,38 @@ packer_free(struct packer *p)
 	free(p);
 }
 
+/* The walk fchdir()s into each -C directory; the caller's working
+ * directory is taken back when it ends, or the next path the caller
+ * names (the -g snapshot, written after the walk) would be taken
+ * relative to the last -C (GNU tar takes it from where it started). */
+static int
+cwd_save(void)
+{
+	return open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void
+cwd_restore(int fd)
+{
+	if (fd >= 0) {
+		(void)!fchdir(fd);
+		close(fd);
+	}
+}
+
 int
 ae_dr_walk(const struct ae_dr_params *po, char *const *paths, size_t n,
     struct ae_writer *w, uint64_t *tar_end, int *partial)
 {
 	struct packer *p;
 	size_t i;
-	int err;
+	int err, cwd;
 
 	*partial = 0;
 	*tar_end = 0;
 	if ((p = packer_new(po, w, 0)) == NULL)
 		return AE_ENOMEM;
+	cwd = po->dirfd != NULL ? cwd_save() : -1;
 	for (i = 0; i < n && !p->stopped; i++) {
 		if (!enter_dir(p, i)) {
 			if (!p->stopped)
@@ -1525,6 +1545,7 @@ ae_dr_walk(const struct ae_dr_params *po, char *const *paths, size_t n,
 		}
 		walk(p, paths[i]);
 	}
+	cwd_restore(cwd);
 	*tar_end = p->flushed + p->olen;
 	emit_zeros(p, AE_TAR_END_LEN);
 	flush(p);
@@ -1541,11 +1562,15 @@ ae_dr_measure(const struct ae_dr_params *po, char *const *paths, size_t n)
 	uint64_t sum;
 	size_t i;
 
+	int cwd;
+
 	if (p == NULL)
 		return 0;
+	cwd = po->dirfd != NULL ? cwd_save() : -1;
 	for (i = 0; i < n && !p->stopped; i++)
 		if (enter_dir(p, i))
 			walk(p, paths[i]);
+	cwd_restore(cwd);
 	sum = p->measured;
 	packer_free(p);
 	return sum;

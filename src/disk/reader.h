@@ -95,7 +95,9 @@ struct ae_dr_params {
 	unsigned flags;             /* AE_DR_* */
 	const int *dirfd;           /* per path, the directory it is
 	                             * relative to (-C), or -1: the current
-	                             * one; or NULL.  The walk fchdir()s. */
+	                             * one; or NULL.  The walk fchdir()s,
+	                             * and goes back to the caller's working
+	                             * directory when it ends. */
 	/* Files never to archive: the archive being written, and the old
 	 * one it will replace. */
 	struct { dev_t dev; ino_t ino; } self[2];
