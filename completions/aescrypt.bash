@@ -115,7 +115,8 @@ _aescrypt() {
 		    --level
 		    --keep-old-files -p --preserve-permissions --same-owner
 		    --skip-old-files --keep-newer-files --overwrite -U
-		    --unlink-first --overwrite-dir --no-same-owner
+		    --unlink-first --overwrite-dir --no-overwrite-dir
+		    --no-devices --no-same-owner
 		    --same-permissions --no-same-permissions
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size

@@ -108,9 +108,11 @@ complete -c aescrypt -n '__aescrypt_mode_in x' -l keep-newer-files -d 'Keep exis
 complete -c aescrypt -n '__aescrypt_mode_in x' -l overwrite -d 'Replace existing files (the default)'
 complete -c aescrypt -n '__aescrypt_mode_in x' -s U -l unlink-first -d 'Replace existing files (the default)'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l overwrite-dir -d "Replace directories' metadata (the default)"
+complete -c aescrypt -n '__aescrypt_mode_in x' -l no-overwrite-dir -d "Keep existing directories' metadata"
+complete -c aescrypt -n '__aescrypt_mode_in x' -l no-devices -d 'Make no device nodes'
 complete -c aescrypt -n '__aescrypt_mode_in x' -s p -l preserve-permissions -d 'Exact modes, setuid included'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l same-owner -d 'Restore owners (root only; its default)'
-complete -c aescrypt -n '__aescrypt_mode_in x' -l no-same-owner -d 'As root: files belong to root'
+complete -c aescrypt -n '__aescrypt_mode_in x' -l no-same-owner -d 'As root: files belong to root, no devices'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l same-permissions -d 'Exact modes (the default for root)'
 complete -c aescrypt -n '__aescrypt_mode_in x' -l no-same-permissions -d 'Umask, no setuid (the default for users)'
 

@@ -163,7 +163,10 @@ is_intact(void *ctx, const struct ae_tar_member *m)
 
 /* As GNU tar: root restores owners and exact modes unless told not to
  * (--no-same-owner, --no-same-permissions); anyone else gets -p only
- * when asking, and owners never.  A file capability, the power of a
+ * when asking, and owners never.  Unlike GNU tar, root told either of
+ * those makes no device node (as --no-devices): they are the recipe
+ * for an archive not trusted, and a 0644 node for the system disk
+ * would let every local user read it (issue 34).  A file capability, the power of a
  * setuid bit without the bit, still needs -p said and its name
  * (--xattrs-include): root's default does not bring it. */
 static unsigned
@@ -179,6 +182,9 @@ writer_flags(const struct opts *o)
 	    | (root && o->same_owner != 0 ? AE_DW_OWNER : 0)
 	    | (o->preserve > 0 ? AE_DW_CAPS : 0)
 	    | (o->listed != NULL ? AE_DW_INCREMENTAL : 0)
+	    | (o->no_overwrite_dir ? AE_DW_NO_OVERWRITE_DIR : 0)
+	    | (o->no_devices || (root && (o->same_owner == 0
+	    || o->preserve == 0)) ? AE_DW_NO_DEVICES : 0)
 	    | (o->xattrs ? AE_DW_XATTRS : 0) | (o->acls ? AE_DW_ACLS : 0)
 	    | (o->verbose ? AE_DW_NOTE_XATTRS : 0);
 }

@@ -46,7 +46,7 @@ enum {
 	OPT_EXCLUDE_TAG, OPT_EXCLUDE_TAG_UNDER, OPT_EXCLUDE_TAG_ALL,
 	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
 	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER,
-	OPT_NEWER_MTIME, OPT_LEVEL_INC
+	OPT_NEWER_MTIME, OPT_LEVEL_INC, OPT_NO_OVERWRITE_DIR, OPT_NO_DEVICES
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -584,7 +584,11 @@ static const struct optdef table[] = {
 	{ "overwrite", OPT_OVERWRITE, no_argument,
 	    SET(old_files, OLD_OVERWRITE) },
 	{ "unlink-first", 'U', no_argument, SET(old_files, OLD_OVERWRITE) },
-	{ "overwrite-dir", OPT_OVERWRITE_DIR, no_argument, NONE, 0, NULL },
+	{ "overwrite-dir", OPT_OVERWRITE_DIR, no_argument,
+	    SET(no_overwrite_dir, 0) },
+	{ "no-overwrite-dir", OPT_NO_OVERWRITE_DIR, no_argument,
+	    SET(no_overwrite_dir, 1) },
+	{ "no-devices", OPT_NO_DEVICES, no_argument, SET(no_devices, 1) },
 	{ "preserve-permissions", 'p', no_argument, SET(preserve, 1) },
 	{ "same-permissions", OPT_SAME_PERMS, no_argument, SET(preserve, 1) },
 	{ "no-same-permissions", OPT_NO_SAME_PERMS, no_argument,
@@ -829,6 +833,7 @@ check_mode_options(const struct opts *o)
 		{ "--exclude-tag or --exclude-caches", "c" },
 		{ "--one-file-system", "c" }, { "-N (--newer)", "c" },
 		{ "-g (--listed-incremental)", "ctx" }, { "--level", "c" },
+		{ "--no-overwrite-dir", "x" }, { "--no-devices", "x" },
 		{ NULL, NULL }
 	};
 	int set[] = {
@@ -842,7 +847,7 @@ check_mode_options(const struct opts *o)
 		o->nxattrs_include > 0, o->nxattrs_exclude > 0,
 		o->max_size > 0, o->nexclude_from > 0, o->exclude_vcs,
 		o->ntags > 0, o->one_fs, o->newer_set, o->listed != NULL,
-		o->level0
+		o->level0, o->no_overwrite_dir, o->no_devices
 	};
 	int i;
 

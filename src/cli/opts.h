@@ -95,6 +95,13 @@ struct opts {
 	int same_owner;             /* --same-owner 1 (root only),
 	                             * --no-same-owner 0, -1: not said (as
 	                             * root yes, as GNU tar) */
+	int no_overwrite_dir;       /* --no-overwrite-dir: an existing
+	                             * directory keeps its metadata (last
+	                             * of it and --overwrite-dir) */
+	int no_devices;             /* --no-devices: -x makes no device
+	                             * node (implied, for root, by
+	                             * --no-same-owner and
+	                             * --no-same-permissions) */
 	int to_stdout;              /* -O: -x writes data to stdout */
 	unsigned strip;             /* --strip-components */
 	uint64_t max_size;          /* --max-size: -x skips, -O stops at a

@@ -965,6 +965,14 @@ extract_special(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 
 	n.type = m->type == '3' ? S_IFCHR : m->type == '4' ? S_IFBLK : S_IFIFO;
 	n.dev = n.type == S_IFIFO ? 0 : makedev(m->devmajor, m->devminor);
+	/* A device node is a door to the hardware: root extracting an
+	 * untrusted archive without its owners or modes must not get a
+	 * 0644 node for the system disk. */
+	if (n.type != S_IFIFO && (w->p.flags & AE_DW_NO_DEVICES)) {
+		skip(w, m, "a device node, not made in this run (--no-devices, "
+		    "--no-same-owner or --no-same-permissions)");
+		return;
+	}
 	if ((dirfd = open_parent(w, m, norm, &leaf)) < 0)
 		return;
 	if (make_temp(w, dirfd, tmp, mk_node, &n) != 0) {
@@ -1122,9 +1130,11 @@ free_names(char **v, size_t n)
 
 /* Remove name in dirfd, and all under it if it is a directory, never
  * following a symlink, at most depth levels down (each holds a
- * descriptor).  0, or -1 with errno. */
+ * descriptor), and never on a file system other than dev: a mount point
+ * under the target (a bind mount of /home, say) is refused with EXDEV,
+ * not emptied.  0, or -1 with errno. */
 static int
-remove_tree(int dirfd, const char *name, int depth)
+remove_tree(int dirfd, const char *name, dev_t dev, int depth)
 {
 	struct stat st;
 	char **v;
@@ -1133,6 +1143,10 @@ remove_tree(int dirfd, const char *name, int depth)
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return -1;
+	if (st.st_dev != dev) {
+		errno = EXDEV;
+		return -1;
+	}
 	if (!S_ISDIR(st.st_mode))
 		return unlinkat(dirfd, name, 0);
 	if (depth == 0) {
@@ -1147,7 +1161,7 @@ remove_tree(int dirfd, const char *name, int depth)
 		return -1;
 	}
 	for (i = 0; i < n && r == 0; i++)
-		r = remove_tree(fd, v[i], depth - 1);
+		r = remove_tree(fd, v[i], dev, depth - 1);
 	free_names(v, n);
 	close(fd);
 	return r == 0 ? unlinkat(dirfd, name, AT_REMOVEDIR) : -1;
@@ -1160,7 +1174,7 @@ dumpdir_renames(struct ae_dw *w, const struct ae_tar_member *m)
 {
 	const uint8_t *dd = m->dumpdir;
 	size_t n = m->dumpdir_len, i = 0;
-	const char *from = NULL;
+	const char *from = NULL, *rfrom;
 	char *src = w->norm2;
 
 	while (i < n && dd[i] != 0) {
@@ -1184,6 +1198,7 @@ dumpdir_renames(struct ae_dw *w, const struct ae_tar_member *m)
 			from = NULL;
 			continue;
 		}
+		rfrom = from;
 		from = NULL;
 		/* (the cache's descriptors last until its next open: the
 		 * first is duplicated) */
@@ -1191,9 +1206,21 @@ dumpdir_renames(struct ae_dw *w, const struct ae_tar_member *m)
 		    || (sfd = dup(sfd)) < 0)
 			continue;
 		if ((dfd = open_parent(w, m, w->target, &dleaf)) >= 0
-		    && renameat(sfd, sleaf, dfd, dleaf) != 0 && errno != ENOENT)
-			warn_errno(w, m, m->path, "cannot rename what the "
-			    "dump renamed");
+		    && renameat(sfd, sleaf, dfd, dleaf) != 0
+		    && errno != ENOENT) {
+			struct ae_dw_report rp;
+
+			/* the rename is what failed, not the directory */
+			rp.event = AE_DW_WARNING;
+			rp.name = rfrom;
+			rp.m = m;
+			rp.why = "cannot rename it to '%s', as the dump renamed "
+			    "it";
+			rp.arg = e + 1;
+			rp.err = errno;
+			w->p.report(w->p.ctx, &rp);
+			w->partial = 1;
+		}
 		close(sfd);
 		ae_dircache_forget(&w->dc, -1);
 	}
@@ -1208,18 +1235,32 @@ purge_dir(struct ae_dw *w, const struct ae_tar_member *m, int fd)
 	struct stat st;
 	char **v;
 	size_t n, i;
+	dev_t dev;
 	int removed = 0, letter;
 
-	if (names_in(fd, &v, &n) != 0)
+	if (fstat(fd, &st) != 0 || names_in(fd, &v, &n) != 0)
 		return;
+	dev = st.st_dev;
 	for (i = 0; i < n; i++) {
 		letter = dumpdir_has(m->dumpdir, m->dumpdir_len, v[i]);
 		if (letter == 'D' || (letter != 0 && (fstatat(fd, v[i], &st,
 		    AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))))
 			continue;
-		if (remove_tree(fd, v[i], 512) != 0)
-			warn_errno(w, m, m->path, "cannot remove what the dump "
-			    "no longer holds");
+		if (remove_tree(fd, v[i], dev, 512) != 0) {
+			struct ae_dw_report rp;
+
+			/* the entry that stays, named */
+			rp.event = AE_DW_WARNING;
+			rp.name = m->path;
+			rp.m = m;
+			rp.err = errno == EXDEV ? 0 : errno;
+			rp.why = errno == EXDEV ? "'%s' is on another file system "
+			    "(a mount point): not removed" : "cannot remove "
+			    "'%s', which the dump no longer holds";
+			rp.arg = v[i];
+			w->p.report(w->p.ctx, &rp);
+			w->partial = 1;
+		}
 		removed = 1;
 	}
 	free_names(v, n);
@@ -1257,6 +1298,24 @@ dir_later(struct ae_dw *w, const struct ae_tar_member *m, const char *norm)
 	return f;
 }
 
+/* -g: directory leaf in dirfd (member m, with a dumpdir) gets the
+ * dump's renames and loses what its dumpdir does not list. */
+static void
+incremental_dir(struct ae_dw *w, const struct ae_tar_member *m, int dirfd,
+    const char *leaf)
+{
+	/* on the directory itself, never through a symlink */
+	int fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW
+	    | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	/* (dirfd is the cache's: not used after) */
+	dumpdir_renames(w, m);
+	purge_dir(w, m, fd);
+	close(fd);
+}
+
 static void
 extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 {
@@ -1275,6 +1334,19 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 			skip_errno(w, m, "cannot create it");
 			return;
 		}
+		/* An existing directory under --keep-old-files and its kin
+		 * is what exists, left as it is: its owner, mode, times and
+		 * attributes, and (-g) nothing in it removed or renamed
+		 * under keep-old and skip-old, as nothing else is replaced.
+		 * GNU tar 1.34 purges there; this does not. */
+		if (S_ISDIR(st.st_mode) && (w->p.flags & (AE_DW_KEEP_OLD
+		    | AE_DW_SKIP_OLD | AE_DW_KEEP_NEWER
+		    | AE_DW_NO_OVERWRITE_DIR))) {
+			if ((w->p.flags & AE_DW_INCREMENTAL) && m->dumpdir != NULL
+			    && !(w->p.flags & (AE_DW_KEEP_OLD | AE_DW_SKIP_OLD)))
+				incremental_dir(w, m, dirfd, leaf);
+			return;
+		}
 		if (!S_ISDIR(st.st_mode)) {
 			/* A file or symlink where the directory goes: tar
 			 * replaces it (a symlink is never followed). */
@@ -1291,23 +1363,18 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 		}
 	}
 	later = dir_later(w, m, norm);
-	if (m->nxattr > 0 || ((w->p.flags & AE_DW_INCREMENTAL)
-	    && m->dumpdir != NULL)) {
+	if (m->nxattr > 0) {
 		/* on the directory itself, never through a symlink */
 		int fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY
 		    | O_NOFOLLOW | O_CLOEXEC);
 
 		if (fd >= 0) {
 			apply_xattrs(w, m, fd, later);
-			if ((w->p.flags & AE_DW_INCREMENTAL)
-			    && m->dumpdir != NULL) {
-				/* (dirfd is the cache's: not used after) */
-				dumpdir_renames(w, m);
-				purge_dir(w, m, fd);
-			}
 			close(fd);
 		}
 	}
+	if ((w->p.flags & AE_DW_INCREMENTAL) && m->dumpdir != NULL)
+		incremental_dir(w, m, dirfd, leaf);
 }
 
 /* Later directories first among the same path, so the last member of a

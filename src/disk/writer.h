@@ -49,7 +49,16 @@ enum {
 	AE_DW_INCREMENTAL = 1 << 10, /* -g: a directory with a dumpdir gets
 	                             * its renames (R, T) and loses what the
 	                             * dumpdir does not list, as GNU tar -x
-	                             * -g does */
+	                             * -g does; not a directory that existed
+	                             * under KEEP_OLD or SKIP_OLD, and never
+	                             * anything on another file system */
+	AE_DW_NO_OVERWRITE_DIR = 1 << 11, /* a directory that exists keeps
+	                             * its owner, mode, times and attributes
+	                             * (tar's --no-overwrite-dir; implied by
+	                             * KEEP_OLD, SKIP_OLD and KEEP_NEWER) */
+	AE_DW_NO_DEVICES = 1 << 12, /* make no character or block device:
+	                             * each one is AE_DW_SKIPPED (FIFOs are
+	                             * still made) */
 	AE_DW_CAPS = 1 << 9         /* a file capability (security.
 	                             * capability) may be set when the
 	                             * xattr filter names it: the caller's
