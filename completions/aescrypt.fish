@@ -72,7 +72,7 @@ complete -c aescrypt -n __aescrypt_no_mode -l benchmark=csv -d 'The benchmark as
 complete -c aescrypt -n '__aescrypt_mode_in t x i' -s f -l file -x -a '(__aescrypt_aes_files)' -d 'Archive to read'
 complete -c aescrypt -n '__aescrypt_mode_in c' -s f -l file -r -F -d 'Archive to write'
 complete -c aescrypt -n '__aescrypt_mode_in c x' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Paths relative to / extract into DIR'
-complete -c aescrypt -n '__aescrypt_mode_in c t x' -s v -l verbose -d 'List members as they go'
+complete -c aescrypt -n '__aescrypt_mode_in c t x d' -s v -l verbose -d 'List members as they go'
 complete -c aescrypt -n '__aescrypt_mode_in c' -s h -l dereference -d 'Archive what symlinks point to'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -l exclude -x -d 'Leave out what matches a pattern'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -s X -l exclude-from -r -F -d 'Leave out what matches the patterns in a file'

@@ -196,6 +196,9 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 		return decrypt_failed(c, err);
 	if ((err = run_out_commit(&c->io.out)) != EXIT_OK)
 		return err;         /* (an exit status) */
+	if (o->verbose)
+		msg_note("%s: decrypted, %llu bytes, every chunk authenticated",
+		    c->io.in.name, (unsigned long long)c->rs.pipe.plain_bytes);
 	run_finish_stats(o, &c->rs, c->w0, &c->gcm, &c->io);
 	return run_copy_used(&c->io, &c->h, EXIT_OK);
 }

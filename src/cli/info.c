@@ -183,9 +183,11 @@ print_legacy(FILE *fp, const char *name, const struct ae_legacy *lg,
 		json_string(fp, name);
 		fprintf(fp, "\",\"format\":\"aes-crypt\",\"version\":%d,"
 		    "\"kdf\":\"%s\",\"iterations\":%lu,\"extensions\":%u,"
-		    "\"created_by\":\"", lg->version, lg->version == 3 ?
-		    "pbkdf2-hmac-sha512" : "sha256-8192", lg->version == 3 ?
-		    (unsigned long)lg->iterations : 8192ul, lg->extensions);
+		    "\"length_authenticated\":%s,\"created_by\":\"",
+		    lg->version, lg->version == 3 ? "pbkdf2-hmac-sha512" :
+		    "sha256-8192", lg->version == 3 ? (unsigned long)
+		    lg->iterations : 8192ul, lg->extensions,
+		    lg->version == 3 ? "true" : "false");
 		json_string(fp, lg->creator);   /* (it escapes controls) */
 		fputs("\"}\n", fp);
 		return;
@@ -200,6 +202,10 @@ print_legacy(FILE *fp, const char *name, const struct ae_legacy *lg,
 		fprintf(fp, "key:         passphrase, 8,192 rounds of SHA-256\n");
 	fprintf(fp, "cipher:      AES-256-CBC, HMAC-SHA256 (checked only at "
 	    "the end of the file)\n");
+	if (lg->version < 3)
+		fprintf(fp, "note:        the last block's length is not "
+		    "authenticated in this version (up to 15 bytes at the end "
+		    "could be cut or added undetected)\n");
 	/* the creator is the file's to say: quoted as names are */
 	if (lg->version >= 2)
 		fprintf(fp, "extensions:  %u%s%s\n", lg->extensions,

@@ -112,6 +112,20 @@ payload_error(struct streams *io, const struct ae_legacy *lg, int err,
 	return st;
 }
 
+/* Versions 0-2 keep the last block's length (byte 4, or the byte
+ * before the MAC) outside the MAC: whoever can change the file can cut
+ * or extend the plaintext by up to 15 bytes and it still verifies.  The
+ * format cannot be fixed; -v says so (issue 34). */
+static void
+length_note(struct streams *io, const struct ae_legacy *lg)
+{
+	if (lg->version < 3)
+		msg_note("%s: in stream format version %d the last block's "
+		    "length is not authenticated: the end of the plaintext "
+		    "could have been cut or extended by up to 15 bytes "
+		    "undetected", io->in.name, lg->version);
+}
+
 int
 legacy_test(const struct opts *o, struct streams *io)
 {
@@ -134,11 +148,13 @@ legacy_test(const struct opts *o, struct streams *io)
 		    AE_LEGACY_VERIFY, NULL, &cipher, &d);
 		if (err != AE_OK)
 			st = payload_error(io, &lg, err, &d);
-		else if (o->verbose)
+		else if (o->verbose) {
 			printf("%s: OK, AES Crypt stream format version %d, "
 			    "%llu bytes of ciphertext, MAC verified\n",
 			    io->in.name, lg.version,
 			    (unsigned long long)cipher);
+			length_note(io, &lg);
+		}
 	}
 	ae_legacy_keys_wipe(k);
 	ae_secret_free(k, sizeof *k);
@@ -253,9 +269,11 @@ legacy_decrypt(const struct opts *o, struct streams *io)
 		st = decrypt_to(o, io, &lg, k);
 	ae_legacy_keys_wipe(k);
 	ae_secret_free(k, sizeof *k);
-	if (st == EXIT_OK && o->verbose)
+	if (st == EXIT_OK && o->verbose) {
 		msg_note("%s: AES Crypt stream format version %d, decrypted and "
 		    "verified", io->in.name, lg.version);
+		length_note(io, &lg);
+	}
 	return st;
 }
 

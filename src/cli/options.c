@@ -820,7 +820,7 @@ check_mode_options(const struct opts *o)
 	static const struct {
 		const char *name, *modes;
 	} *t, tab[] = {
-		{ "-o", "ed" }, { "-f", "ctx" }, { "-C", "cx" }, { "-v", "ctx" },
+		{ "-o", "ed" }, { "-f", "ctx" }, { "-C", "cx" }, { "-v", "ctxd" },
 		{ "-T", "ctx" }, { "--null", "ctx" }, { "--exclude", "ctx" },
 		{ "--keep-old-files (or another overwrite policy)", "x" },
 		{ "-p (or --no-same-permissions)", "x" },

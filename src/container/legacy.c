@@ -139,31 +139,43 @@ ae_legacy_read_header(struct ae_reader *r, struct ae_legacy *lg,
 	return AE_OK;
 }
 
-/* pass as UTF-16LE (what versions 0-2 hash); returns the length. */
+/*
+ * pass as UTF-16LE (what versions 0-2 hash); returns the length.  pass
+ * is read as UTF-8 as RFC 3629 defines it: no overlong forms, no
+ * surrogates (U+D800-DFFF), nothing above U+10FFFF.  A byte that does
+ * not start such a sequence is taken as the code point of that byte, and
+ * decoding goes on with the next byte (format/aes-crypt.md); AES Crypt
+ * itself refused such passphrases, so no file depends on the choice,
+ * but the rule is written down so that two readers agree.
+ */
 static size_t
 utf16le(const uint8_t *p, size_t n, uint8_t *out)
 {
+	/* the smallest code point of a sequence of need + 1 bytes */
+	static const uint32_t least[4] = { 0, 0x80, 0x800, 0x10000 };
 	size_t i = 0, o = 0;
 
 	while (i < n) {
-		uint32_t c = p[i], need = 0, k;
+		uint32_t c = p[i], need = 0, k, v;
 
 		if (c >= 0xf0 && c < 0xf5)
-			need = 3, c &= 0x07;
+			need = 3, v = c & 0x07;
 		else if (c >= 0xe0 && c < 0xf0)
-			need = 2, c &= 0x0f;
+			need = 2, v = c & 0x0f;
 		else if (c >= 0xc2 && c < 0xe0)
-			need = 1, c &= 0x1f;
+			need = 1, v = c & 0x1f;
+		else
+			v = c;
 		if (need > 0 && i + need < n) {
-			for (k = 1; k <= need; k++)
+			for (k = 1; k <= need; k++) {
 				if ((p[i + k] & 0xc0) != 0x80)
 					break;
-			if (k > need) {
-				for (k = 1; k <= need; k++)
-					c = c << 6 | (p[i + k] & 0x3f);
+				v = v << 6 | (p[i + k] & 0x3f);
+			}
+			if (k > need && v >= least[need] && v <= 0x10ffff
+			    && (v < 0xd800 || v > 0xdfff)) {
+				c = v;
 				i += need;
-			} else {
-				c = p[i];   /* invalid: the byte as itself */
 			}
 		}
 		i++;

@@ -85,6 +85,26 @@ LEGACY=$SAMPLES/aes-crypt
 	done
 }
 
+@test "versions 0-2: a passphrase that is not valid UTF-8 is read by aes-crypt.md's rule, as the implementation reads it" {
+	# surrogates, overlong forms, above U+10FFFF, cut sequences, stray
+	# bytes, and valid sequences of each length among them
+	local cases='eda080 edb08041 e08080 c0af f4908080 f09f9880 e282 e28241 80fffe c3a4 61eda0bf62 f09f98'
+	local h i=0
+	printf 'secret' > p.bin
+	for h in $cases; do
+		printf "$(sed 's/../\\x&/g' <<< "$h")\n" > pw$i
+		printf 'encode\t-v\t1\t-p\tpw%s\tp.bin\tu%s.aes\n' $i $i >> jobs
+		i=$((i + 1))
+	done
+	"$PY" "$GEN" batch < jobs > jobs.st
+	[ "$(grep -cx 0 jobs.st)" -eq "$i" ]
+	for i in $(seq 0 $((i - 1))); do
+		"$AESCRYPT" -d -q --passphrase-file pw$i -o u$i.out u$i.aes ||
+		    { echo "case $i ($(od -An -tx1 pw$i)) differs" >&2; return 1; }
+		[ "$(cat u$i.out)" = secret ]
+	done
+}
+
 @test "a wrong passphrase is exit 3 and writes nothing, in every version" {
 	printf 'right\n' > pw
 	printf 'wrong\n' > bad
@@ -152,6 +172,37 @@ LEGACY=$SAMPLES/aes-crypt
 	[ -z "$output" ]
 	run_aescrypt 4 --test --passphrase-file "$SAMPLES/sample.pass" -f "$LEGACY/bad-v3-mac.aes"
 	run_aescrypt 4 --test --passphrase-file "$SAMPLES/sample.pass" -f "$LEGACY/bad-v3-padding.aes"
+}
+
+@test "versions 0-2: the last block's length is outside the MAC, and -v, --test -v and --info say so" {
+	cp "$SAMPLES/sample.pass" pw && chmod 600 pw
+	# the format's flaw, shown: v1 keeps the length mod 16 in the byte
+	# before the MAC; another value there still verifies
+	cp "$LEGACY/v1.aes" cut.aes
+	local at=$(( $(stat -c %s cut.aes) - 33 )) n
+	n=$(od -An -tu1 -j "$at" -N1 cut.aes | tr -d ' ')
+	printf "$(printf '\\%03o' $(( (n + 15) % 16 )))" |
+	    dd of=cut.aes bs=1 seek="$at" conv=notrunc status=none
+	"$AESCRYPT" -d -q --passphrase-file pw -o whole.out "$LEGACY/v1.aes"
+	run_aescrypt 0 -d -v --passphrase-file pw -o cut.out cut.aes
+	[ "$(stat -c %s cut.out)" -ne "$(stat -c %s whole.out)" ]
+	assert_match "note: cut.aes: in stream format version 1 the last block's length is not authenticated"
+	local v
+	for v in 0 1 2; do
+		run_aescrypt 0 --test -v --passphrase-file pw -f "$LEGACY/v$v.aes"
+		assert_match "v$v.aes: in stream format version $v the last block's length is not authenticated"
+		run_aescrypt 0 --info "$LEGACY/v$v.aes"
+		assert_match "last block's length is not authenticated"
+	done
+	run_aescrypt 0 --info=json "$LEGACY/v2.aes"
+	"$PY" -c 'import json,sys; assert json.loads(sys.argv[1])["length_authenticated"] is False' "$output"
+	# v3's padding is inside the MAC: no note
+	run_aescrypt 0 --test -v --passphrase-file pw -f "$LEGACY/v3.aes"
+	refute grep -q "not authenticated" <<< "$output"
+	run_aescrypt 0 -d -v --passphrase-file pw -o v3.out "$LEGACY/v3.aes"
+	refute grep -q "not authenticated" <<< "$output"
+	run_aescrypt 0 --info=json "$LEGACY/v3.aes"
+	"$PY" -c 'import json,sys; assert json.loads(sys.argv[1])["length_authenticated"] is True' "$output"
 }
 
 @test "-t and -x name an AES Crypt file and say to use -d" {

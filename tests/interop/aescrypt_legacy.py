@@ -18,6 +18,7 @@ usage:
 decode exits 3 on a wrong passphrase, 4 on a damaged file.
 """
 import argparse
+import codecs
 import hashlib
 import hmac
 import random
@@ -33,11 +34,22 @@ def cbc(key, iv, data, encrypt):
     return op.update(data) + op.finalize()
 
 
+def utf16le(password):
+    """The passphrase's bytes as versions 0-2 hash them (aes-crypt.md):
+    UTF-8 as RFC 3629 defines it, Python's strict decoder; a byte that
+    starts no valid sequence stands for the code point of that byte."""
+    def bytewise(e):
+        return ''.join(chr(b) for b in e.object[e.start:e.end]), e.end
+    codecs.register_error('aescrypt-bytewise', bytewise)
+    text = password.decode('utf-8', errors='aescrypt-bytewise')
+    return text.encode('utf-16-le', errors='surrogatepass')
+
+
 def kdf(version, password, iv, iterations):
+    """password: the passphrase's bytes."""
     if version == 3:
-        return hashlib.pbkdf2_hmac('sha512', password.encode('utf-8'), iv,
-                                   iterations, 32)
-    pw = password.encode('utf-16-le')
+        return hashlib.pbkdf2_hmac('sha512', password, iv, iterations, 32)
+    pw = utf16le(password)
     digest = iv + bytes(16)
     for _ in range(8192):
         digest = hashlib.sha256(digest + pw).digest()
@@ -172,8 +184,8 @@ def main(argv=None):
     ap.add_argument('input')
     ap.add_argument('output')
     a = ap.parse_args(argv)
-    with open(a.passphrase_file, encoding='utf-8') as f:
-        password = f.readline().rstrip('\n')
+    with open(a.passphrase_file, 'rb') as f:
+        password = f.readline().rstrip(b'\n')
     with open(a.input, 'rb') as f:
         data = f.read()
     if a.cmd == 'encode':
