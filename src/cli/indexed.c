@@ -281,6 +281,34 @@ check_member(const struct ae_index *ix, size_t i, struct ae_tar_reader *tr,
 	return next == AE_OK && indexed_check(ix, i, m);
 }
 
+/*
+ * The end-of-archive block at tar_end.  With the entries tiling the
+ * stream from offset 0 (index.c checks the first is there) and each
+ * member ending where the next starts, a zero block here is what shows
+ * that a sequential reader stops where the index does: an index that
+ * drops the last member and moves tar_end back points at that member's
+ * header instead.  Reads the record(s) that hold it.  1, 0, or a
+ * record's error (with v->d).
+ */
+static int
+check_end(const struct ae_index *ix, struct ae_reader *in,
+    struct ae_records_view *v)
+{
+	uint8_t b[512];
+	size_t got, k;
+
+	v->pos = ix->tar_end;
+	v->err = AE_OK;
+	if (in->read(in->ctx, b, sizeof b, &got) != AE_OK)
+		return v->err != AE_OK ? v->err : 0;
+	if (got != sizeof b)
+		return 0;
+	for (k = 0; k < sizeof b; k++)
+		if (b[k] != 0)
+			return 0;
+	return 1;
+}
+
 int
 indexed_verify_members(struct unpack *u, const struct opts *o,
     const struct ae_index *ix, const unsigned char *which)
@@ -315,6 +343,18 @@ indexed_verify_members(struct unpack *u, const struct opts *o,
 		ixcheck_refuse(u->io.in.name, &ix->m[i - 1], "no member with "
 		    "this header that ends where the next one starts,");
 		st = INDEXED_MISMATCH;
+	} else if (which == NULL && (ok = check_end(ix, &in, &v)) != 1) {
+		/* a listing: the index must end where the stream does */
+		if (ok < 0)
+			st = msg_core_error(u->io.in.name, ok, &v.d);
+		else {
+			msg_warn("%s: the archive's index does not match its "
+			    "payload: no end-of-archive block at tar stream "
+			    "byte %llu, where the index ends; reading the "
+			    "whole archive", u->io.in.name,
+			    (unsigned long long)ix->tar_end);
+			st = INDEXED_MISMATCH;
+		}
 	}
 	ae_tar_reader_free(&tr);
 	ae_records_free(&rr);

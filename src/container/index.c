@@ -203,6 +203,11 @@ ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
 		return bad(ix, d, "has a record count its length cannot hold");
 	if (tar_end > nrec * (uint64_t)chunk_size)
 		return bad(ix, d, "puts the tar end past the payload");
+	if (tar_end % 512 != 0)
+		return bad(ix, d, "puts the tar end inside a block");
+	if (nmem == 0 && tar_end != 0)
+		return bad(ix, d, "does not start at the tar stream's first "
+		    "member");
 	pos = AE_INDEX_HEAD_LEN + (size_t)nrec * 4;
 	/* every entry takes ENTRY_FIXED + 1 bytes at least */
 	if (nmem > (len - pos) / (ENTRY_FIXED + 1))
@@ -256,6 +261,11 @@ ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
 		    || m->first % 512 != 0)
 			return bad(ix, d, "has a member that starts out of "
 			    "order or outside the tar stream");
+		/* the first entry is the stream's first member: an index
+		 * that starts later hides what comes before (6.8) */
+		if (i == 0 && m->first != 0)
+			return bad(ix, d, "does not start at the tar stream's "
+			    "first member");
 		pos += 49;
 		pl = (size_t)buf[pos] << 8 | buf[pos + 1];
 		if (pl == 0 || pl > NAME_MAX_LEN || len - pos - 2 < pl + 4)

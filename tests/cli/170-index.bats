@@ -365,3 +365,64 @@ lies() {
 	run_aescrypt 0 -t -k k -f "$T/t.aes"
 	refute_match warning
 }
+
+@test "the index's typeflag is the type as the tar reader takes it: NUL, old GNU sparse, dumpdirs, pre-POSIX directories (6.8)" {
+	cd "$T"
+	mkdir -p k/d && echo x > k/d/f
+	head -c 4096 /dev/urandom > k/sp
+	truncate -s 1M k/sp
+	echo end >> k/sp
+	tar --format=gnu -S -cf s.tar -C k sp
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/other_writers.py" prepos-dir-nul > n.tar
+	# a regular file whose typeflag is NUL, as the oldest writers made,
+	# and a GNU dumpdir ('D': GNU tar -g's directory, its data the
+	# list; made by hand, as Python's tarfile, which the index is built
+	# with, takes GNU tar's atime and ctime there for a name prefix)
+	PYTHONPATH=$BATS_TEST_DIRNAME /usr/bin/python3 - <<'PY'
+from other_writers import header
+def member(name, typ, data, magic=b"ustar\x0000"):
+    return header(name, typ, len(data), magic=magic) + data + bytes(-len(data) % 512)
+# (and a pre-POSIX directory, a '0' member named dir/, with no data:
+# other_writers.py's has a size of 1, which Python's tarfile would read)
+open("z.tar", "wb").write(member(b"nul-file", b"\0", b"abc")
+                          + member(b"dir0/", b"0", b"") + bytes(1024))
+open("g.tar", "wb").write(member(b"dd/", b"D", b"Yf\0\0", magic=b"ustar  \0")
+                          + bytes(1024))
+PY
+	local tool=$BATS_TEST_DIRNAME/index_tool.py impl=$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py
+	/usr/bin/python3 "$tool" retar "$BATS_FILE_TMPDIR/k" "$BATS_FILE_TMPDIR/a.aes" kinds.aes 0 s.tar g.tar n.tar z.tar
+	/usr/bin/python3 "$tool" retar "$BATS_FILE_TMPDIR/k" "$BATS_FILE_TMPDIR/a.aes" raw.aes 1 s.tar g.tar n.tar z.tar
+	# the index as 6.8 writes it: both readers take it, and the listing
+	# from it is the full read's
+	run_aescrypt 0 -t -v -k "$BATS_FILE_TMPDIR/k" -f kinds.aes
+	refute grep -q "index" <<< "$output"
+	[ "$output" = "$("$AESCRYPT" -t -v --no-index -k "$BATS_FILE_TMPDIR/k" -f kinds.aes)" ]
+	grep -q ' sp$' <<< "$output"
+	grep -q ' nul-file$' <<< "$output"
+	grep -q '^d.* dir0/$' <<< "$output"
+	run /usr/bin/python3 "$impl" index -k "$BATS_FILE_TMPDIR/k" kinds.aes
+	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+	# the raw typeflags (NUL, S, D, a '0' named dir/): refused by both
+	run_aescrypt 4 -t -k "$BATS_FILE_TMPDIR/k" -f raw.aes
+	assert_match "warning: .*the archive's index does not match its payload"
+	run /usr/bin/python3 "$impl" index -k "$BATS_FILE_TMPDIR/k" raw.aes
+	[ "$status" -eq 4 ]
+	assert_match "index entry .* differs from the tar member"
+}
+
+@test "an index that leaves out the first or the last member is never used, by either implementation" {
+	cd "$T"
+	mkdir h
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/index_tool.py" hostile "$BATS_FILE_TMPDIR/k" "$BATS_FILE_TMPDIR/a.aes" h > cases
+	local name
+	for name in drop-first drop-last drop-all; do
+		grep -q "^$name	" cases
+		# this tool: never listed from, and the full read fails
+		run "$AESCRYPT" -t -k "$BATS_FILE_TMPDIR/k" -f h/$name.aes
+		[ "$status" -eq 4 ]
+		assert_match "warning: .*index (does not start at the tar stream's first member|does not match its payload: no end-of-archive block)"
+		# the interop implementation: refused
+		run /usr/bin/python3 "$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py" index -k "$BATS_FILE_TMPDIR/k" h/$name.aes
+		[ "$status" -eq 4 ]
+	done
+}

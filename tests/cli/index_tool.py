@@ -3,6 +3,7 @@
 
   index_tool.py hostile KEYFILE ARCHIVE OUTDIR
   index_tool.py lies KEYFILE ARCHIVE OUTDIR INNER EVIL HIDE
+  index_tool.py retar KEYFILE ARCHIVE OUT RAW TAR...
 
 Reads ARCHIVE's index (spec 6.8) with KEYFILE through the interop
 implementation, then writes OUTDIR/NAME.aes for each way of breaking it
@@ -131,6 +132,66 @@ def seal(index, iaead, C, index_offset, records, codec=0):
     return b"".join(out) + head + iaead.encrypt(A.FOOTER_NONCE, b"", head)
 
 
+def kind(t):
+    """A member's type as 6.8 has it (the tar reader's): NUL and old GNU
+    sparse 'S' are '0', a dumpdir 'D' is '5', and a '0', '7' or NUL
+    member whose name ends in '/' is '5' (Python's tarfile has made a
+    NUL one with a '/' a directory already)."""
+    c = {b"\0": "0", b"S": "0", b"D": "5"}.get(t.type, t.type.decode("latin-1"))
+    if c in "07" and t.name.endswith("/"):
+        c = "5"
+    return c
+
+
+def retar(keyfile, archive, out, raw, tars):
+    """OUT: ARCHIVE's header and key with a new payload, the members of
+    the TARs one after the other (each without its end blocks), and an
+    index of them as 6.8 says (RAW 1: with each typeflag as its header
+    has it instead)."""
+    import tarfile
+    key = A.read_keyfile(keyfile)
+    with open(archive, "rb") as f:
+        hraw, h, slots = A.parse_header(f)
+        fk = A.unlock(hraw, slots, key, None, 1 << 21)
+    data = open(archive, "rb").read()
+    L, C = h["L"], 1 << h["log2"]
+    aead = AESGCM(A.hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
+    iaead = AESGCM(A.hkdf(fk, h["salt"], b"aescrypt-v1 index", 32))
+    stream = b""
+    for path in tars:
+        t = open(path, "rb").read()
+        end = max(m.offset_data + (m.size + 511) // 512 * 512
+                  if m.type not in (b"S",) else
+                  m.offset_data + (sum(n for _, n in m.sparse) + 511) // 512 * 512
+                  for m in tarfile.open(fileobj=io.BytesIO(t)).getmembers())
+        stream += t[:end]
+    tar_end = len(stream)
+    stream += bytes(1024)
+    members = []
+    for t in tarfile.open(fileobj=io.BytesIO(stream)).getmembers():
+        typ = kind(t)
+        if raw == "1":
+            typ = stream[t.offset + 156:t.offset + 157].decode("latin-1")
+        members.append(dict(first=t.offset, type=typ, mode=t.mode,
+                            uid=t.uid, gid=t.gid, size=t.size,
+                            mtime=int(t.mtime), nsec=0,
+                            name=t.name.rstrip("/") + ("/" if kind(t) == "5" else ""),
+                            link=t.linkname, uname=t.uname, gname=t.gname))
+    chunks = [stream[k:k + C] for k in range(0, len(stream), C)]
+    recs, lens = [], []
+    for i, cur in enumerate(chunks):
+        final = 1 if i == len(chunks) - 1 else 0
+        frame = bytes([final]) + struct.pack(">I", len(cur))
+        recs.append(frame + aead.encrypt(i.to_bytes(11, "big") + bytes([final]),
+                                         cur, frame))
+        lens.append(len(recs[-1]))
+    payload = data[:L] + b"".join(recs)
+    index = build_index(len(recs), tar_end, lens, members)
+    with open(out, "wb") as f:
+        f.write(payload + seal(index, iaead, C, len(payload), len(recs),
+                               h["codec"]) + copy_tail(data))
+
+
 def main():
     _, keyfile, archive, outdir = sys.argv[1:5]     # (argv[1]: "hostile")
     payload, ix, iaead, C, off, R = open_index(archive, keyfile)
@@ -184,6 +245,33 @@ def main():
         pos += 1 + ix[pos]
         last = pos
     put("name-long", field(last + 49, ">H", 65535), "name of a bad length")
+    # incomplete indexes that are well-formed: the first member left out,
+    # or the last one with tar_end moved back to where it starts (each
+    # entry then still tiles the stream it covers: issue 34)
+    def with_members(entries, tar_end):
+        head = bytearray(ix[:m0])
+        struct.pack_into(">Q", head, 9, tar_end)
+        struct.pack_into(">Q", head, 17, len(entries))
+        return bytes(head) + b"".join(entries)
+    starts = [m0]
+    for _ in range(M - 1):
+        pos = starts[-1] + 49
+        pos += 2 + struct.unpack(">H", ix[pos:pos + 2])[0]
+        pos += 2 + struct.unpack(">H", ix[pos:pos + 2])[0]
+        pos += 1 + ix[pos]
+        pos += 1 + ix[pos]
+        starts.append(pos)
+    entries = [ix[a:b] for a, b in zip(starts, starts[1:] + [len(ix)])]
+    tar_end = struct.unpack(">Q", ix[9:17])[0]
+    put("drop-first", with_members(entries[1:], tar_end),
+        "does not start at the tar stream's first member")
+    put("drop-last", with_members(entries[:-1],
+                                  struct.unpack(">Q", entries[-1][:8])[0]),
+        "no end-of-archive block")
+    put("drop-all", with_members([], tar_end),
+        "does not start at the tar stream's first member")
+    put("tar-end-unaligned", field(9, ">Q", tar_end + 1),
+        "tar end inside a block")
     b = bytearray(ix)
     b[m0 + 51] = 0
     put("name-nul", bytes(b), "NUL in a name")
@@ -199,5 +287,7 @@ def main():
 if __name__ == "__main__":
     if sys.argv[1] == "lies":
         lies(*sys.argv[2:8])
+    elif sys.argv[1] == "retar":
+        retar(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
     else:
         main()
