@@ -1115,6 +1115,31 @@ header_member(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
 		/* a dumpdir: its size shows (GNU tar's -tv does) */
 		m->stored = 0;
 	}
+	if (b[F_TYPE] == 'D' && size <= AE_TAR_PAX_MAX && !nx->ov.has_dumpdir) {
+		/* GNU tar -g in its own format: the dumpdir is the data, in
+		 * the form of pax's GNU.dumpdir.  (A larger one is skipped
+		 * as data, and the directory restored without it.) */
+		size_t n = (size_t)size, padded = n + (size_t)ae_tar_padding(size);
+
+		if ((e = read_exact(r, r->pax, padded, d)) != AE_OK)
+			return e;
+		r->data_left = 0;
+		if (!touches_gap(r, r->offset - padded, n)) {
+			if (n > r->dumpdir_cap) {
+				uint8_t *t2 = realloc(r->dumpdir, n);
+
+				if (t2 == NULL)
+					return fail_at(d, AE_ENOMEM, NULL,
+					    nx->first);
+				r->dumpdir = t2;
+				r->dumpdir_cap = n;
+			}
+			memcpy(r->dumpdir, r->pax, n);
+			r->dumpdir_len = n;
+			m->dumpdir = r->dumpdir;
+			m->dumpdir_len = n;
+		}
+	}
 	if (m->unreadable != NULL) {
 		m->map = NULL;
 		m->nmap = 0;

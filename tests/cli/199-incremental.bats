@@ -292,8 +292,8 @@ PY
 }
 
 @test "-x -g: a rename that cannot be done is named as the rename" {
-	# GNU tar records a renamed directory as R/T entries (pax: this
-	# reader takes dumpdirs from GNU.dumpdir records, not 'D' members)
+	# GNU tar records a renamed directory as R/T entries (here in pax
+	# GNU.dumpdir records; 'D' members are tested below)
 	mkdir -p src/d/old && echo o > src/d/old/f
 	tar --format=posix -C src -c -g snap -f l0.tar d
 	after_snapshot snap
@@ -309,4 +309,28 @@ PY
 	run_aescrypt 1 -x -g /dev/null -k key -f l1.aes -C x
 	assert_match "warning: d/old: cannot rename it to 'd/new', as the dump renamed it: Directory not empty"
 	refute grep -q "warning: d/: cannot rename" <<< "$output"
+}
+
+@test "GNU tar's own format ('D' dumpdir members): -x -g applies removals and renames as GNU tar does" {
+	mkdir -p d/old d/s && echo a > d/a && echo b > d/b && echo o > d/old/f && echo c > d/s/c
+	tar --format=gnu -c -g snap -f l0.tar d
+	after_snapshot snap
+	rm d/a && mv d/old d/new && echo n > d/n
+	tar --format=gnu -c -g snap -f l1.tar d
+	# GNU tar's dumpdirs are 'D' members here, not pax records
+	tar -tvf l1.tar | grep -q '^d.* d/$'
+	refute grep -aq 'GNU.dumpdir' l1.tar
+	local i
+	for i in 0 1; do
+		"$AESCRYPT" -e -q -k key -o l$i.aes l$i.tar
+	done
+	restore_both 2
+	sig gnu > want
+	sig ours > got
+	diff -u want got
+	[ ! -e ours/d/a ]
+	[ ! -e ours/d/old ]
+	[ "$(cat ours/d/new/f)" = o ]
+	# -tvv lists each dumpdir as GNU tar does
+	diff -u <(tar -tvv -g /dev/null -f l1.tar) <("$AESCRYPT" -tvv -g /dev/null -k key -f l1.aes)
 }
