@@ -50,6 +50,12 @@ struct xrun {
 	int partial;                /* some member was skipped (exit 1) */
 	int fatal;                  /* exit status that ends the run */
 	uint64_t archive_size;      /* the input's, if a regular file; or 0 */
+	const struct ae_index *ix;  /* a full read of a file with an index:
+	                             * each member is checked against its
+	                             * entry before a byte of it is written;
+	                             * or NULL */
+	size_t ixk;                 /* ... the entry the next member is */
+	const char *name;           /* the archive, for messages */
 	struct ae_tar_member m, stripped;
 };
 
@@ -387,6 +393,44 @@ extract_one(struct xrun *x, struct ae_tar_reader *tr, struct members *sel)
  * Returns the last ae_tar_next result (1 at the end marker, or its error
  * with d).
  */
+/*
+ * A full read of a file whose index -t lists from: member m must be
+ * the index's next entry, header for header, ending where the next
+ * entry starts, before a byte of it is written, so that -x (and -O)
+ * never write a member that -t did not list (format 6.8).  1 if so;
+ * else 0, reported as damage, and the run ends.
+ */
+static int
+listed(struct xrun *x, const struct ae_tar_member *m)
+{
+	char q[1024];
+	size_t k = x->ixk++;
+
+	if (x->ix == NULL)
+		return 1;
+	if (k < x->ix->members && indexed_check(x->ix, k, m))
+		return 1;
+	if (k < x->ix->members)
+		msg_error("%s: the archive's index does not match its payload: "
+		    "entry %zu says '%s' at tar stream byte %llu, where the "
+		    "payload has %s; nothing of it is written", x->name, k,
+		    names_quote(x->ix->m[k].path, q, sizeof q),
+		    (unsigned long long)x->ix->m[k].first,
+		    m->first == x->ix->m[k].first ? "another member, or one "
+		    "that ends elsewhere" : "a member the index does not list");
+	else
+		msg_error("%s: the archive's index does not match its payload: "
+		    "the payload holds a member after the index's last entry "
+		    "('%s', at tar stream byte %llu), which -t does not list; "
+		    "nothing of it is written", x->name, names_quote(m->path,
+		    q, sizeof q), (unsigned long long)m->first);
+	msg_hint("the archive was made so or altered by someone with its key; "
+	    "what -t lists is not what it holds (--no-index lists what it "
+	    "holds)");
+	x->fatal = EXIT_DATA;
+	return 0;
+}
+
 static int
 extract_members(struct xrun *x, struct ae_tar_reader *tr,
     struct members *sel, struct ae_diag *d)
@@ -394,7 +438,16 @@ extract_members(struct xrun *x, struct ae_tar_reader *tr,
 	int next = 1;
 
 	while (x->fatal == 0 && (next = ae_tar_next(tr, &x->m, d)) == AE_OK)
-		extract_one(x, tr, sel);
+		if (listed(x, &x->m))
+			extract_one(x, tr, sel);
+	/* the index listed more than the payload holds */
+	if (next == 1 && x->fatal == 0 && x->ix != NULL
+	    && x->ixk != x->ix->members) {
+		msg_error("%s: the archive's index does not match its payload: "
+		    "it lists %zu members, the payload holds %zu", x->name,
+		    x->ix->members, x->ixk);
+		x->fatal = EXIT_DATA;
+	}
 	return next;
 }
 
@@ -638,25 +691,40 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
     struct members *sel)
 {
 	struct ae_index ix;
-	int st;
+	int st, have_ix = 0;
 
+	if (!o->salvage)
+		have_ix = indexed_load(&u->io, &u->h, &u->igcm, o, &ix,
+		    &u->index_stats);
 	/* Some members only, from a file with an index: only their
 	 * records are read.  (All of them: reading in order is faster.) */
-	if (sel->pats.n > 0 && !o->salvage && indexed_load(&u->io, &u->h,
-	    &u->igcm, o, &ix, &u->index_stats)) {
+	if (have_ix && sel->pats.n > 0) {
 		st = extract_indexed(x, u, o, &ix, sel);
-		ae_index_free(&ix);
-		if (st != INDEXED_MISMATCH)
+		if (st != INDEXED_MISMATCH) {
+			ae_index_free(&ix);
 			return st;
+		}
 		indexed_rewind(&u->io, &u->h);
+	}
+	/* A full read of a file whose index -t lists from writes only what
+	 * it lists, each member checked against its entry first (after a
+	 * mismatch above too: the first difference ends the run). */
+	if (have_ix) {
+		x->ix = &ix;
+		x->ixk = 0;
 	}
 	/* --salvage: the index's record offsets step over damaged frames */
 	if (o->salvage && indexed_load(&u->io, &u->h, &u->igcm, o, &ix, NULL))
 		u->salvage_ix = &ix;
+	x->name = u->io.in.name;
 	st = extract_all(x, u, o, sel);
 	if (u->salvage_ix != NULL) {
 		ae_index_free(&ix);
 		u->salvage_ix = NULL;
+	}
+	if (x->ix != NULL) {
+		ae_index_free(&ix);
+		x->ix = NULL;
 	}
 	return st;
 }

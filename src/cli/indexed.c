@@ -334,25 +334,36 @@ indexed_verify_members(struct unpack *u, const struct opts *o,
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	for (i = 0; i < ix->members && ok == 1; i++)
-		if (which == NULL || which[i])
-			ok = check_member(ix, i, &tr, &v, m);
-	if (ok < 0)
-		st = msg_core_error(u->io.in.name, ok, &v.d);
-	else if (!ok) {
-		ixcheck_refuse(u->io.in.name, &ix->m[i - 1], "no member with "
-		    "this header that ends where the next one starts,");
-		st = INDEXED_MISMATCH;
-	} else if (which == NULL && (ok = check_end(ix, &in, &v)) != 1) {
+	if (which == NULL) {
 		/* a listing: the index must end where the stream does */
-		if (ok < 0)
-			st = msg_core_error(u->io.in.name, ok, &v.d);
-		else {
+		if ((ok = check_end(ix, &in, &v)) < 0) {
+			char why[200];
+
+			snprintf(why, sizeof why, "%s", v.d.what != NULL ?
+			    v.d.what : ae_strerror(ok));
+			msg_warn("%s: the chunk that holds the end of the tar "
+			    "stream cannot be read (%s), so the index cannot "
+			    "be shown to be complete; reading the whole "
+			    "archive", u->io.in.name, why);
+			st = INDEXED_MISMATCH;
+		} else if (!ok) {
 			msg_warn("%s: the archive's index does not match its "
 			    "payload: no end-of-archive block at tar stream "
 			    "byte %llu, where the index ends; reading the "
 			    "whole archive", u->io.in.name,
 			    (unsigned long long)ix->tar_end);
+			st = INDEXED_MISMATCH;
+		}
+	} else {
+		for (i = 0; i < ix->members && ok == 1; i++)
+			if (which[i])
+				ok = check_member(ix, i, &tr, &v, m);
+		if (ok < 0)
+			st = msg_core_error(u->io.in.name, ok, &v.d);
+		else if (!ok) {
+			ixcheck_refuse(u->io.in.name, &ix->m[i - 1], "no member "
+			    "with this header that ends where the next one "
+			    "starts,");
 			st = INDEXED_MISMATCH;
 		}
 	}

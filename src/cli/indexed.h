@@ -52,20 +52,23 @@ int indexed_check(const struct ae_index *ix, size_t i,
 void indexed_rewind(struct streams *io, const struct ae_header *h);
 
 /*
- * Before -t lists from the index: check, for every member the index
- * names, that the header at its first is the one it names and that the
- * member ends where the next one starts (so the index neither hides a
- * member nor makes one up inside another's data).  This opens the
- * records that hold headers, one at a time, and no others.  0 if the
- * index holds; INDEXED_MISMATCH if not (warned: read the archive in
- * full); or an exit status (reported: a record that fails).  u is open;
+ * Before -t lists from the index: check that an end-of-archive block
+ * stands at its tar_end (reading the record or two that hold it, and no
+ * others).  With the checks of ae_index_parse (the first entry at 0,
+ * entries in order) that is what 6.8 asks of a listing; that each
+ * member is what its entry says is checked by -x before it writes a
+ * byte of it (extract.c), and by --test for all.  0 if the index holds;
+ * INDEXED_MISMATCH if not, or if that record cannot be read (warned:
+ * read the archive in full); or an exit status (reported).  u is open;
  * its input is left anywhere.
  */
 #define INDEXED_MISMATCH (-1)
 int indexed_verify(struct unpack *u, const struct opts *o,
     const struct ae_index *ix);
 
-/* The same for the members which[] marks. */
+/* For the members which[] marks (not NULL): that the header at each
+ * one's first is the one it names and that it ends where the next one
+ * starts (-x MEMBER checks the member before each run it reads so). */
 int indexed_verify_members(struct unpack *u, const struct opts *o,
     const struct ae_index *ix, const unsigned char *which);
 

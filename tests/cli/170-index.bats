@@ -74,7 +74,7 @@ damage() {
 	"$AESCRYPT" -d -k k a.aes | cmp - "$T/p.tar"
 }
 
-@test "-t reads only the records that hold headers: damage inside a big member's data does not stop it; --test and --no-index find it" {
+@test "-t lists from the index and the last chunk alone: damage anywhere else does not stop it; --test and --no-index find it" {
 	mkdir "$T/s"
 	head -c 2000000 /dev/urandom > "$T/s/big"
 	echo small > "$T/s/small"
@@ -88,12 +88,35 @@ damage() {
 	assert_match "failed authentication"
 	run_aescrypt 4 --test -k k -f "$T/d.aes"
 	assert_match "failed authentication"
-	# the first record holds the headers of s/ and s/big: -t checks them,
-	# so it finds that damage
+	# the first record holds the headers of s/ and s/big: -t does not
+	# read it (-x checks each header against the index before it
+	# writes), so that damage does not hide the listing either
 	cp "$T/b.aes" "$T/h.aes"
 	damage "$T/h.aes" 300
-	run_aescrypt 4 -t -k k -f "$T/h.aes"
+	run_aescrypt 0 -t -k k -f "$T/h.aes"
+	[ "$output" = "$(printf 's/\ns/big\ns/small')" ]
+	run_aescrypt 4 -x -k k -f "$T/h.aes" -C "$T/s"
 	assert_match "chunk 0 .*failed authentication"
+	# the last payload record holds the end-of-archive block that shows
+	# the index complete: damaged, -t reads in full and says so
+	local last
+	last=$(/usr/bin/python3 - "$T/b.aes" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off = struct.unpack(">H", d[9:11])[0]
+while True:
+    n = struct.unpack(">I", d[off + 1:off + 5])[0]
+    if d[off] & 1:
+        print(off + 5 + n // 2)
+        break
+    off += 21 + n
+PY
+)
+	cp "$T/b.aes" "$T/e.aes"
+	damage "$T/e.aes" "$last"
+	run_aescrypt 4 -t -k k -f "$T/e.aes"
+	assert_match "warning: .*the chunk that holds the end of the tar stream cannot be read .*reading the whole archive"
+	assert_match "failed authentication"
 }
 
 @test "-x MEMBER decodes only its records: a damaged chunk elsewhere does not matter, its own does" {
@@ -312,26 +335,29 @@ lies() {
 	    inner.tar evil.sh hideme
 }
 
-@test "a member smuggled into the index (a header inside a stored .tar) is never listed or extracted; --test fails" {
+@test "a member smuggled into the index (a header inside a stored .tar) is listed as the index says, never extracted; --test fails" {
 	lies "$T"
 	local f=$T/smuggle.aes
 	# --test compares the index with what a full read finds
 	run_aescrypt 4 --test -k k -f "$f"
 	assert_match "the archive's index does not match its payload: entry 2 says 'evil.sh' at tar stream byte"
-	# -t checks each header the index names, and where each member ends
-	run_aescrypt 4 -t -k k -f "$f"
-	assert_match "warning: .*the archive's index does not match its payload"
-	refute_match "^evil.sh$"
-	[ "$(grep -vc '^aescrypt:' <<< "$output")" -eq 4 ]
+	# -t lists what the authenticated index says (6.8: the archive's
+	# maker sealed it), and -x never writes what it does not match
+	run_aescrypt 0 -t -k k -f "$f"
+	[ "$(grep -vc '^aescrypt:' <<< "$output")" -eq 5 ]
 	# -x NAME: the member before it does not end where it starts
 	mkdir "$T/o1"
 	run_aescrypt 4 -x -k k -f "$f" -C "$T/o1" evil.sh
 	assert_match "warning: .*the archive's index does not match its payload"
 	[ ! -e "$T/o1/evil.sh" ]
+	# -x: inner.tar does not end where the index's next entry starts:
+	# the run ends there, nothing of it written
 	mkdir "$T/o2"
 	run_aescrypt 4 -x -k k -f "$f" -C "$T/o2"
+	assert_match "error: .*entry 1 says 'inner.tar' .*nothing of it is written"
 	[ ! -e "$T/o2/evil.sh" ]
-	[ -f "$T/o2/inner.tar" ]
+	[ ! -e "$T/o2/inner.tar" ]
+	[ -f "$T/o2/a.txt" ]
 	refute grep -qx evil.sh <<< "$("$AESCRYPT" -d -k k "$f" | tar -t)"
 	# the implementation written from the spec refuses it too
 	run /usr/bin/python3 "$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py" index -k k "$f"
@@ -339,25 +365,25 @@ lies() {
 	assert_match "the index has 5 members, the tar stream 4"
 }
 
-@test "an index that lies about a member, or hides one, is refused by -t and -x NAME and fails --test" {
+@test "an index that lies about a member, or hides one: -x and -x NAME write nothing it does not list, and --test fails" {
 	lies "$T"
 	# lie.aes: b.txt renamed evil.sh, 0755
-	run_aescrypt 4 -t -k k -f "$T/lie.aes"
-	assert_match "warning: .*does not match its payload: .*'evil.sh'"
-	assert_match "b.txt"
-	refute_match "^evil.sh$"
-	mkdir "$T/o1"
+	mkdir "$T/o1" "$T/o3"
 	run_aescrypt 4 -x -k k -f "$T/lie.aes" -C "$T/o1" evil.sh
 	[ ! -e "$T/o1/evil.sh" ]
+	[ ! -e "$T/o1/b.txt" ]
+	run_aescrypt 4 -x -k k -f "$T/lie.aes" -C "$T/o3"
+	assert_match "error: .*entry 2 says 'evil.sh' .*nothing of it is written"
+	[ ! -e "$T/o3/evil.sh" ]
+	[ ! -e "$T/o3/b.txt" ]
 	run_aescrypt 4 --test -k k -f "$T/lie.aes"
 	assert_match "does not match its payload"
 	# hide.aes: hideme left out, b.txt stretching over it
-	run_aescrypt 4 -t -k k -f "$T/hide.aes"
-	assert_match "warning: .*does not match its payload"
-	assert_match "hideme"
-	mkdir "$T/o2"
+	mkdir "$T/o2" "$T/o4"
 	run_aescrypt 4 -x -k k -f "$T/hide.aes" -C "$T/o2" b.txt
-	[ "$(cat "$T/o2/b.txt")" = b ]
+	[ ! -e "$T/o2/b.txt" ]
+	run_aescrypt 4 -x -k k -f "$T/hide.aes" -C "$T/o4"
+	[ ! -e "$T/o4/hideme" ]
 	run_aescrypt 4 --test -k k -f "$T/hide.aes"
 	assert_match "it lists 3 members, the payload holds 4|does not match its payload"
 	# the honest archive passes all of it
@@ -403,8 +429,10 @@ PY
 	run /usr/bin/python3 "$impl" index -k "$BATS_FILE_TMPDIR/k" kinds.aes
 	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
 	# the raw typeflags (NUL, S, D, a '0' named dir/): refused by both
-	run_aescrypt 4 -t -k "$BATS_FILE_TMPDIR/k" -f raw.aes
-	assert_match "warning: .*the archive's index does not match its payload"
+	mkdir o
+	run_aescrypt 4 -x -k "$BATS_FILE_TMPDIR/k" -f raw.aes -C o
+	assert_match "error: .*the archive's index does not match its payload: entry 0 says 'sp'"
+	[ -z "$(ls o)" ]
 	run /usr/bin/python3 "$impl" index -k "$BATS_FILE_TMPDIR/k" raw.aes
 	[ "$status" -eq 4 ]
 	assert_match "index entry .* differs from the tar member"
@@ -424,5 +452,30 @@ PY
 		# the interop implementation: refused
 		run /usr/bin/python3 "$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py" index -k "$BATS_FILE_TMPDIR/k" h/$name.aes
 		[ "$status" -eq 4 ]
+	done
+}
+
+@test "no lying index puts a byte of a member -t does not list on disk: smuggle, lie, hide, first or last member left out" {
+	lies "$T"
+	mkdir "$T/h"
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/index_tool.py" hostile k "$BATS_FILE_TMPDIR/a.aes" "$T/h" > /dev/null
+	local f n listing
+	for f in "$T"/smuggle.aes "$T"/lie.aes "$T"/hide.aes "$T"/h/drop-first.aes "$T"/h/drop-last.aes; do
+		listing=$("$AESCRYPT" -t -k k -f "$f" 2> /dev/null) || true
+		for n in 1 2; do
+			rm -rf "$T/o" && mkdir "$T/o"
+			# the whole archive, and each listed member by name
+			if [ $n = 1 ]; then
+				"$AESCRYPT" -x -k k -f "$f" -C "$T/o" 2> /dev/null || true
+			else
+				"$AESCRYPT" -x -k k -f "$f" -C "$T/o" $(head -3 <<< "$listing") 2> /dev/null || true
+			fi
+			# every file made is one the listing names, with the
+			# listing's type
+			(cd "$T/o" && find . -mindepth 1 ! -type d | sed 's|^\./||') > made
+			while read -r p; do
+				grep -qxF "$p" <<< "$listing" || { echo "$f: $p was written, not listed" >&2; return 1; }
+			done < made
+		done
 	done
 }
