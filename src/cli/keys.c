@@ -272,6 +272,7 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	size_t nids = 0;
 	unsigned nk, np, nr;
 	int err, st, use_key, use_pass, use_ids, have_pass = 0;
+	int copy_st = EXIT_OK;
 	enum ae_kind kind;
 
 	/* A descriptor may be the input itself (--passphrase-fd 0 with the
@@ -368,6 +369,11 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	c0 = ae_process_ns();
 	w0 = ae_wall_ns();
 	err = ae_header_unlock(h, &u, file_key, &d);
+	/* a slot opened but the MAC failed: the copy, with the same keys
+	 * (--salvage; before they are wiped) */
+	if (err == AE_EAUTH && (copy_st = run_header_unauthentic(o, io, h,
+	    &u, file_key, &d)) == EXIT_OK)
+		err = AE_OK;
 	if (u.pass != NULL) {
 		unsigned i;
 
@@ -380,6 +386,8 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	ae_wipe(key, sizeof key);
 	identity_free(ids, nids);
 	secret_wipe(&pass);
+	if (copy_st != EXIT_OK)
+		return copy_st;     /* (reported) */
 	if (err == AE_EKEY)
 		return key_error(name, h, use_key && nk > 0,
 		    use_pass && np > 0, use_ids && nr > 0 ? nids : 0);

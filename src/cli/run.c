@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -236,6 +237,30 @@ run_new_container(const struct opts *o, const char *path, int payload_type,
 	return st;
 }
 
+/* Whether io's input is a regular file that ends with what parses as a
+ * copy of a header (6.9): only its MAC, checked once a slot opens, can
+ * say more. */
+static int
+copy_present(struct streams *io)
+{
+	uint8_t buf[AE_HEADER_MAX + AE_COPY_LEN_LEN];
+	struct ae_header *h;
+	struct stat st;
+	size_t n;
+	int ok;
+
+	if (fstat(io->in.fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	n = (uint64_t)st.st_size < sizeof buf ? (size_t)st.st_size :
+	    sizeof buf;
+	if ((h = malloc(sizeof *h)) == NULL)
+		return 0;
+	ok = pread(io->in.fd, buf, n, st.st_size - (off_t)n) == (ssize_t)n
+	    && ae_header_parse_copy(buf, n, h, NULL) == AE_OK;
+	free(h);
+	return ok;
+}
+
 /* The copy at the end of io's input, a regular file, into h, and the
  * input at the first record.  0, or an exit status (reported). */
 static int
@@ -274,19 +299,66 @@ run_header_damaged(const struct opts *o, struct streams *io, int err,
     const struct ae_diag *d, struct ae_header *h)
 {
 	/* Damage past the magic (a version, a length, a checksum that is
-	 * wrong): not another kind of file, nor an empty one. */
-	int damaged = err != AE_EIO && ae_header_damaged(d)
+	 * wrong): not another kind of file, nor an empty one.  A bad magic
+	 * is damage too when the file ends with a copy of a header: the
+	 * start was zeroed or overwritten, the most common damage of all. */
+	int copy = 0, damaged = err != AE_EIO && ae_header_damaged(d)
 	    && !(err == AE_ETRUNC && d->offset == 0);
-	int st = msg_core_error(io->in.name, err, d);
+	int st;
 
+	if (!damaged && ae_header_bad_magic(d))
+		damaged = copy = copy_present(io);
+	st = msg_core_error(io->in.name, err, d);
 	if (!damaged)
 		return st;
 	if (!o->salvage) {
-		msg_hint("if the file ends with a copy of its header (aescrypt "
-		    "0.3 and later), --salvage can use it");
+		if (copy || copy_present(io))
+			msg_hint("the file ends with a copy of its header: "
+			    "--salvage can use it");
+		else
+			msg_hint("if the file ends with a copy of its header "
+			    "(aescrypt 0.3 and later), --salvage can use it");
 		return st;
 	}
 	return header_copy(io, h);
+}
+
+int
+run_header_unauthentic(const struct opts *o, struct streams *io,
+    struct ae_header *h, const struct ae_unlock *u,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d)
+{
+	struct ae_header *c;
+	int st, err;
+
+	if (!o->salvage || h->from_copy) {
+		st = msg_core_error(io->in.name, AE_EAUTH, d);
+		if (!h->from_copy && copy_present(io))
+			msg_hint("the file ends with a copy of its header: "
+			    "--salvage tries it with the same key");
+		return st;
+	}
+	msg_warn("%s: %s", io->in.name, d->what);
+	if ((c = malloc(sizeof *c)) == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	/* The copy, with the same keys: used only if it authenticates. */
+	if ((st = header_copy(io, c)) == EXIT_OK) {
+		memset(d, 0, sizeof *d);
+		err = ae_header_unlock(c, u, file_key, d);
+		if (err == AE_OK) {
+			memcpy(h, c, sizeof *h);
+		} else {
+			st = msg_core_error(io->in.name, err, d);
+			if (err == AE_EAUTH)
+				msg_error("%s: the copy of the header fails "
+				    "authentication too", io->in.name);
+		}
+	}
+	ae_wipe(c, sizeof *c);
+	free(c);
+	return st;
 }
 
 int

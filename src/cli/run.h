@@ -121,6 +121,18 @@ int run_new_container(const struct opts *o, const char *path,
 int run_header_damaged(const struct opts *o, struct streams *io, int err,
     const struct ae_diag *d, struct ae_header *h);
 
+/*
+ * A slot of h opened with u, but h's MAC did not verify (d says so):
+ * with --salvage on a regular file, the copy at its end is read and
+ * unlocked with the same u, and used in h's place (file_key set, the
+ * input at the first record) only if its MAC verifies (6.9).  Without
+ * --salvage, the error, and a hint if a copy is there.  0 if the copy
+ * is used, or an exit status (reported).
+ */
+int run_header_unauthentic(const struct opts *o, struct streams *io,
+    struct ae_header *h, const struct ae_unlock *u,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d);
+
 /* At the end of a run whose header came from its copy (h->from_copy)
  * and that would exit with st: say so, and make it EXIT_DATA. */
 int run_copy_used(const struct streams *io, const struct ae_header *h,

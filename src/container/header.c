@@ -93,6 +93,7 @@ static const char WHAT_VERSION[] = "unsupported format version";
 static const char WHAT_TRUNCATED[] = "header is truncated";
 static const char WHAT_LENGTH[] = "header length out of range";
 static const char WHAT_LENGTH_DIFFERS[] = "header length does not match";
+static const char WHAT_MAGIC[] = "not an aescrypt container (bad magic)";
 static const char WHAT_CRC[] = "header checksum mismatch (the header is "
     "corrupt)";
 
@@ -119,8 +120,7 @@ parse_lead(const uint8_t *b, size_t n, size_t *total, struct ae_diag *d)
 		    "this is an AES Crypt file, not an aescrypt container", 0,
 		    0);
 	if (memcmp(b, AE_MAGIC, m) != 0)
-		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
-		    "not an aescrypt container (bad magic)", 0, 0);
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER, WHAT_MAGIC, 0, 0);
 	if (n > OFF_VERSION && b[OFF_VERSION] != AE_VERSION) {
 		if (d != NULL)
 			d->have = b[OFF_VERSION];
@@ -278,6 +278,12 @@ ae_header_damaged(const struct ae_diag *d)
 	return d->where == AE_AT_HEADER && (d->what == WHAT_VERSION
 	    || d->what == WHAT_TRUNCATED || d->what == WHAT_LENGTH
 	    || d->what == WHAT_LENGTH_DIFFERS || d->what == WHAT_CRC);
+}
+
+int
+ae_header_bad_magic(const struct ae_diag *d)
+{
+	return d->where == AE_AT_HEADER && d->what == WHAT_MAGIC;
 }
 
 size_t

@@ -83,6 +83,10 @@ int ae_header_read(struct ae_reader *r, struct ae_header *h,
  */
 int ae_header_damaged(const struct ae_diag *d);
 
+/* Whether d is ae_header_read's "bad magic": another kind of file, or
+ * (when the file ends with a copy of a header, 6.9) a damaged start. */
+int ae_header_bad_magic(const struct ae_diag *d);
+
 /*
  * 6.9, the copy at the end of a file with h->copy: the header's bytes
  * again, then their length (u16), after everything else (the final

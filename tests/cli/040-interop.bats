@@ -167,7 +167,7 @@ inputs_of_size() {
 	[[ $output =~ "index: 3 members" ]]
 }
 
-@test "a damaged header: each implementation salvages the other's file from its copy (6.9)" {
+@test "a damaged header, a zeroed start, a flipped MAC: each implementation salvages the other's file from its copy (6.9)" {
 	make_key k
 	seq 1 50000 > t.bin
 	"$AESCRYPT" -e -k k --chunk-size 64K -o a.aes t.bin
@@ -185,6 +185,31 @@ inputs_of_size() {
 		assert_match "its copy at the end was used"
 		assert_same t.bin out.bin
 		rm out.bin
+	done
+	# a zeroed start (the magic gone) and a flipped MAC (which the CRC
+	# does not cover): both use the copy, and only with --salvage
+	local L
+	for f in a.aes p.aes; do
+		cp "$f" z.aes
+		dd if=/dev/zero of=z.aes bs=1 count=64 conv=notrunc status=none
+		L=$(header_len "$f")
+		cp "$f" m.aes
+		flip_byte m.aes $((L - 5))
+		for g in z.aes m.aes; do
+			run "$PY" "$IMPL" decode -k k "$g" out.bin
+			[ "$status" -eq 4 ]
+			run "$PY" "$IMPL" decode -k k --salvage "$g" out.bin
+			[ "$status" -eq 4 ]
+			[[ $output =~ "its copy at the end was used" ]]
+			assert_same t.bin out.bin
+			rm out.bin
+			run_aescrypt 4 -d -k k -o out.bin "$g"
+			[ ! -e out.bin ]
+			run_aescrypt 4 -d -k k --salvage -o out.bin "$g"
+			assert_match "its copy at the end was used"
+			assert_same t.bin out.bin
+			rm out.bin
+		done
 	done
 }
 

@@ -58,8 +58,15 @@ class Fail(Exception):
 
 
 class HeaderDamage(Fail):
-    """A header that fails steps 1 to 4 past the magic (6.9: the copy
-    may stand in for it)."""
+    """A header that fails steps 1 to 4 (6.9: the copy may stand in for
+    it; a bad magic only when the file ends with a copy)."""
+    def __init__(self, msg):
+        super().__init__(4, msg)
+
+
+class HeaderUnauthentic(Fail):
+    """A header whose slot opened but whose MAC failed (6.9: with
+    salvage, the copy is tried with the same keys)."""
     def __init__(self, msg):
         super().__init__(4, msg)
 
@@ -431,7 +438,7 @@ def unlock(raw, slots, key, pw, max_m, ids=()):
     L = len(raw)
     hk = hkdf(fk, b"", b"aescrypt-v1 header", 32)
     if not hmac.compare_digest(mac(hk, raw[:L - 32]), raw[L - 32:]):
-        raise Fail(4, "header failed authentication")
+        raise HeaderUnauthentic("header failed authentication")
     return fk
 
 
@@ -564,7 +571,21 @@ def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False):
             raise
         raw, h, slots = header_from_copy(f, e)
         used_copy = True
-    fk = unlock(raw, slots, key, pw, max_m, ids)
+    except Fail as e:
+        # a bad magic: damage only if the file ends with a copy
+        if not salvage or "bad magic" not in str(e):
+            raise
+        raw, h, slots = header_from_copy(f, e)
+        used_copy = True
+    try:
+        fk = unlock(raw, slots, key, pw, max_m, ids)
+    except HeaderUnauthentic as e:
+        # the copy, with the same keys, used only if it authenticates
+        if not salvage or used_copy:
+            raise
+        raw, h, slots = header_from_copy(f, e)
+        used_copy = True
+        fk = unlock(raw, slots, key, pw, max_m, ids)
     aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
     C = 1 << h["log2"]
     R, off, lens = read_records(f, aead, C, h["L"], out, codec=h["codec"])
