@@ -528,7 +528,7 @@ install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
  * A new empty file in dirfd for a member's data, 0600, not under its
  * final name: with no name (*anon = 1, anon.h) where it can be named
  * later, else under a temp name in tmp.  How a nameless file is named is
- * learnt on the first one, by giving it a temp name.  0, or -1 with
+ * learnt before the first one, on an empty probe.  0, or -1 with
  * errno.
  */
 static int
@@ -546,13 +546,23 @@ new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
 			return 0;
 		}
 		if (a.fd >= 0) {
-			/* The first file: learn how to name one by giving
-			 * it a temp name, then go on as with any temp. */
+			/* The first file: learn how to name one on an empty
+			 * probe, named for a moment and removed, so that no
+			 * member's data is ever under a temp name (a SIGKILL
+			 * while the first file is written left a named,
+			 * half-written temp).  A linked O_TMPFILE file cannot
+			 * be nameless again: the member gets a new one. */
 			if (make_temp(w, dirfd, tmp, mk_anon_link, &a) == 0) {
-				*fdp = a.fd;
-				return 0;
+				unlinkat(dirfd, tmp, 0);
+				close(a.fd);
+				if ((a.fd = ae_anon_create(dirfd)) >= 0) {
+					*fdp = a.fd;
+					*anon = 1;
+					return 0;
+				}
+			} else {
+				close(a.fd);
 			}
-			close(a.fd);
 			w->anon.how = AE_ANON_NONE;
 		}
 		/* else this file system has no O_TMPFILE: a temp name,

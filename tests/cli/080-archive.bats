@@ -413,11 +413,21 @@ stalled_extract() {
 	wait "$pid" || true
 	[ "$(cat out/src/a)" = small ]
 	[ ! -e out/src/big ]
-	# the first file names a temp to learn how files get names; the
-	# rest have none until complete, so a kill leaves nothing
+	# no file has a name until complete, so a kill leaves nothing
 	if has_tmpfile out; then
 		assert_no_temps out
 	fi
+}
+
+@test "SIGKILL while the first file is written leaves no temp file either (how files get names is learnt on an empty probe)" {
+	local pid
+	mkdir src
+	stalled_extract src/big
+	kill -KILL "$pid"
+	wait "$pid" || true
+	[ ! -e out/src/big ]
+	has_tmpfile out || skip "this file system makes no nameless files"
+	assert_no_temps out
 }
 
 @test "-x over what is there: files, symlinks and empty directories replaced, --keep-old-files keeps them" {
