@@ -629,6 +629,7 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 			msg_error("out of memory");
 			return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
 		}
+		x->lost.verbose = o->verbose;
 	}
 	if (ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
 		msg_error("out of memory");

@@ -78,8 +78,10 @@ indexed_load(struct streams *io, const struct ae_header *h,
 	int r;
 
 	memset(ix, 0, sizeof *ix);
+	/* (--test reads in full and compares the index at the end; with
+	 * --salvage it takes the index's record offsets, as -x does) */
 	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED || o->no_index
-	    || o->test)
+	    || (o->test && !o->salvage))
 		return 0;
 	if (fstat(io->in.fd, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0;       /* a pipe: the index is out of reach */

@@ -334,6 +334,7 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 			msg_error("out of memory");
 			return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
 		}
+		l.verbose = o->verbose;
 		next = list_salvaged(o->test ? NULL : stdout, o->verbose, &tr,
 		    sel, &l, &d, count);
 		if (fflush(stdout) != 0 || ferror(stdout))

@@ -28,7 +28,11 @@ lost_init(struct lost *l, struct salvage *sv, const struct ae_index *ix,
 void
 lost_free(struct lost *l)
 {
+	size_t i;
+
 	free(l->state);
+	for (i = 0; i < LOST_FIRST; i++)
+		free(l->first[i]);
 	memset(l, 0, sizeof *l);
 }
 
@@ -89,12 +93,18 @@ lost_pass_over(struct lost *l, const struct ae_tar_member *m)
 		return 1;
 	}
 	/* with -x, the writer never lets it replace what exists, a member
-	 * made earlier in the run included (writer.h) */
+	 * made earlier in the run included (writer.h).  One zeroed block
+	 * can put hundreds of members here: each is named with -v, else
+	 * the summary counts them and names the first few. */
 	l->rescanned = 1;
-	msg_warn("%s: found by searching for headers after a lost chunk (tar "
-	    "stream byte %llu): it may be a file inside another member, such "
-	    "as a stored .tar", names_quote(m->path, q, sizeof q),
-	    (unsigned long long)m->offset);
+	if (l->searched < LOST_FIRST)
+		l->first[l->searched] = strdup(m->path);
+	l->searched++;
+	if (l->verbose)
+		msg_warn("%s: found by searching for headers after a lost "
+		    "chunk (tar stream byte %llu): it may be a file inside "
+		    "another member, such as a stored .tar", names_quote(
+		    m->path, q, sizeof q), (unsigned long long)m->offset);
 	return 0;
 }
 
@@ -190,9 +200,28 @@ lost_summary(struct lost *l, struct members *sel, int end_lost,
 		    "after that" : stopped ? "in the lost chunks and after "
 		    "that" : end_lost ? "in the lost chunks and at the end" :
 		    "whose headers were in the lost chunks");
-	if (l->rescanned)
+	if (l->rescanned && l->verbose)
 		msg_hint("members found by searching for headers are named "
 		    "above: check them before trusting them");
+	else if (l->rescanned) {
+		char names[5 * 96] = "", q[1024];
+		size_t i, k = 0;
+
+		for (i = 0; i < LOST_FIRST && i < l->searched; i++)
+			if (l->first[i] != NULL && k < sizeof names)
+				k += (size_t)snprintf(names + k, sizeof names - k,
+				    "%s'%.80s'", i > 0 ? ", " : "",
+				    names_quote(l->first[i], q, sizeof q));
+		if (k >= sizeof names)
+			k = sizeof names - 1;
+		msg_warn("%zu member%s found by searching for headers after a "
+		    "lost chunk, each of which may be a file inside another "
+		    "member, such as a stored .tar: %s%s", l->searched,
+		    l->searched == 1 ? " was" : "s were", names,
+		    l->searched > LOST_FIRST ? ", ..." : "");
+		msg_hint("check them before trusting them; -v names each one "
+		    "where it was found");
+	}
 	if (chunks > 0)
 		snprintf(head, sizeof head, "%zu chunk%s lost", chunks,
 		    chunks == 1 ? "" : "s");

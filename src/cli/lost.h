@@ -26,6 +26,8 @@
 #include "members.h"
 #include "salvage.h"
 
+#define LOST_FIRST 5     /* members found by searching named without -v */
+
 struct lost {
 	struct salvage *sv;         /* the lost chunks */
 	const struct ae_index *ix;  /* the index, or NULL */
@@ -35,6 +37,11 @@ struct lost {
 	size_t whole, named, skipped;   /* counts by outcome */
 	size_t found;               /* of the whole, found by a search */
 	int rescanned;              /* some member came from a search */
+	int verbose;                /* -v: each member found by a search is
+	                             * named as it is met; else a count and
+	                             * the first few, in the summary */
+	size_t searched;            /* members found by a search */
+	char *first[LOST_FIRST];    /* ... the first of them, by name */
 };
 
 /* What became of a member. */

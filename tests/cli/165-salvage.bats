@@ -211,6 +211,12 @@ for line in open(sys.argv[1]):
     assert listed != hit and named == hit, (name, hit, listed, named)
 PY
 	assert_match "members listed whole, [0-9]+ lost, 0 never reached"
+	# --test --salvage takes the index as -t --salvage does: the same
+	# losses named, nothing found by searching
+	run_aescrypt 4 --test --salvage -f a.aes
+	refute_match "found by searching"
+	[ "$(grep -c ': lost:' <<< "$output")" -eq "$(grep -c ': lost:' listing)" ]
+	assert_match "members listed whole, [0-9]+ lost, 0 never reached"
 }
 
 @test "-x --salvage from a pipe: the losses cannot all be named, and the last line says so" {
@@ -280,7 +286,7 @@ smuggle_tree() {
 	# anything: named, never over a member read whole in this run, and
 	# the inner end marker does not end the run (z/after is reached)
 	mkdir o2
-	run bash -c "cat a.aes | '$AESCRYPT' -x --salvage -f - -C o2"
+	run bash -c "cat a.aes | '$AESCRYPT' -x -v --salvage -f - -C o2"
 	[ "$status" -eq 4 ]
 	[ "$(cat o2/home/.ssh/authorized_keys)" = "ssh-ed25519 AAAA owner" ]
 	assert_match "home/\.ssh/authorized_keys: found by searching for headers after a lost chunk \(tar stream byte [0-9]+\)"
@@ -290,11 +296,19 @@ smuggle_tree() {
 	[ "$(cat o2/z/after)" = after ]
 	assert_match "whole \([0-9]+ found by searching\)"
 	assert_match "an unknown number in the lost chunks"
+	# without -v: one warning counts them and names the first few
+	mkdir o3
+	run bash -c "cat a.aes | '$AESCRYPT' -x --salvage -f - -C o3"
+	[ "$status" -eq 4 ]
+	refute_match ": found by searching for headers after a lost chunk \(tar"
+	assert_match "warning: [0-9]+ members were found by searching for headers after a lost chunk, .*: '.*home/\.ssh/authorized_keys'.*'z/after'"
+	assert_match "hint: check them before trusting them; -v names each one"
+	[ "$(grep -c 'found by searching' <<< "$output")" -le 3 ]
 	# -t from a pipe lists what it found, and says the same
 	run bash -c "cat a.aes | '$AESCRYPT' -t --salvage -f -"
 	[ "$status" -eq 4 ]
 	assert_match "z/after"
-	assert_match "zzz-new: found by searching"
+	assert_match "'zzz-new'"
 }
 
 @test "--salvage: a member found by searching never replaces a file that exists" {

@@ -102,7 +102,8 @@ def main():
             f.write(bad)
         shutil.rmtree(out, ignore_errors=True)
         os.mkdir(out)
-        cmd = ["-x", "--salvage", "-k", key, "-C", out]
+        # (-v: each member found by searching is named where it is met)
+        cmd = ["-x", "-v", "--salvage", "-k", key, "-C", out]
         if pipe:
             # a real pipe: no index, no copy of the header in reach
             st, msg = runner.run(cmd + ["-f", "-"], stdin=t, pipe=True)
