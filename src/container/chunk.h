@@ -91,6 +91,31 @@ int ae_chunk_frame(const uint8_t frame[AE_FRAME_LEN], size_t chunk_size,
     int *final, int *compressed, size_t *ctlen, struct ae_diag *d);
 
 /*
+ * Whether a frame could be one an encoder wrote for a chunk of
+ * chunk_size (beyond ae_chunk_frame's checks): a non-final chunk holds
+ * exactly chunk_size bytes, so a stored one has that length and a
+ * compressed one at least one byte.  A run of zeros parses as frames of
+ * length 0: --salvage takes such a frame for damage, not a record.
+ */
+int ae_chunk_frame_plausible(int final, int compressed, size_t ctlen,
+    size_t chunk_size);
+
+/*
+ * --salvage, after a damaged frame: the number under which the record
+ * (frame, then ctlen bytes of ciphertext, then the tag at body + ctlen)
+ * authenticates, among lo..hi, with the final bit its frame has.  One
+ * pass over the body, then one empty seal a candidate: GCM's tag is
+ * GHASH(frame, body) XOR E(J0(nonce)), and only the second term depends
+ * on the number.  The tags are compared in constant time; which number
+ * matched is public.  Nothing is decrypted for use (a scratch copy is
+ * wiped).  0 with *found; AE_EAUTH if no number in lo..hi fits;
+ * AE_ENOMEM.
+ */
+int ae_chunk_find_seq(const ae_gcm_ctx *key,
+    const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
+    uint64_t lo, uint64_t hi, uint64_t *found);
+
+/*
  * Open chunk `index` whose frame is `frame` and whose ciphertext and tag
  * (ctlen + 16 bytes) are at body.  The plaintext goes to out, which
  * MUST hold the chunk size; scratch (ctlen bytes) holds the decrypted

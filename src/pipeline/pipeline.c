@@ -132,6 +132,11 @@ struct pipe {
 
 	struct ae_chunk_coder *coders;
 	unsigned nworkers;
+	/* decode, --salvage without an index: bytes read while searching
+	 * for the next record after a damaged frame, still to be read as
+	 * records (at pend + pend_pos, pend_len of them) */
+	uint8_t *pend;
+	size_t pend_pos, pend_len, pend_cap;
 	uint64_t read_ns, read_bytes;
 	/* wall-clock waits (timed runs only; see ae_pipe_stats) */
 	uint64_t read_wall_ns, reader_wait_ns, worker_wait_ns;
@@ -285,6 +290,22 @@ timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
 	return r;
 }
 
+/* The reader's input: what a search read ahead first, then the input. */
+static int
+src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
+{
+	size_t k = pp->pend_len < n ? pp->pend_len : n, more = 0;
+	int r = AE_OK;
+
+	memcpy(buf, pp->pend + pp->pend_pos, k);
+	pp->pend_pos += k;
+	pp->pend_len -= k;
+	if (k < n)
+		r = timed_read(pp, buf + k, n - k, &more);
+	*got = k + more;
+	return r;
+}
+
 static const char *
 read_what(int err)
 {
@@ -365,6 +386,182 @@ by_index(const struct pipe *pp, uint64_t seq)
 	    && seq < p->nrec && p->rec_off[seq] < p->rec_off[seq + 1];
 }
 
+/* The least a record takes: a frame, one byte, a tag. */
+#define MIN_RECORD (AE_FRAME_LEN + 1 + AE_TAG_LEN)
+
+/* The search window: len bytes read from file offset base. */
+struct window {
+	uint8_t *b;
+	size_t len, cap;
+	uint64_t base;
+};
+
+/*
+ * Have need bytes at *q in w, sliding the window first (so that *q
+ * becomes 0) if they would not fit.  Only the bytes missing are read,
+ * so the search reads past the record it finds only when a candidate
+ * before it claimed more: what it read and did not use is read next as
+ * records (pp->pend).  1 if the bytes are there, 0 at the end of the
+ * input, or a read error.
+ */
+static int
+window_fill(struct pipe *pp, struct window *w, size_t *q, size_t need)
+{
+	size_t got;
+	int r;
+
+	if (*q + need > w->cap) {
+		memmove(w->b, w->b + *q, w->len - *q);
+		w->len -= *q;
+		w->base += *q;
+		*q = 0;
+	}
+	while (w->len < *q + need) {
+		if ((r = src_read(pp, w->b + w->len, *q + need - w->len, &got))
+		    != AE_OK)
+			return r;
+		if (got == 0)
+			return 0;
+		w->len += got;
+	}
+	return 1;
+}
+
+/* Report records seq .. upto-1 lost at offset off (a damaged frame and
+ * what it hid), as a worker reports one that fails; the first carries
+ * the bytes passed over (bytes), so that the stats, and the offset of
+ * what follows, come out right.  0, or -1 if the run is stopping. */
+static int
+post_lost(struct pipe *pp, uint64_t seq, uint64_t upto, uint64_t off,
+    const char *what, uint64_t bytes)
+{
+	struct job *j;
+
+	for (; seq < upto; seq++) {
+		if ((j = get_free(pp)) == NULL)
+			return -1;
+		j->seq = seq;
+		j->offset = off;
+		j->in_len = (size_t)bytes;
+		bytes = 0;
+		ae_fail(&j->diag, AE_EFORMAT, AE_AT_CHUNK, what, seq, off);
+		j->status = AE_EFORMAT;
+		j->salvageable = 1;
+		post_done(pp, j);
+	}
+	return 0;
+}
+
+/*
+ * --salvage with no index to say where records start (a pipe): the
+ * frame at *off (its bytes in bad) cannot be followed.  Every later
+ * byte is tried as the start of a record: a frame an encoder could have
+ * written, then as many bytes as it says, which must authenticate under
+ * a number from *seq on (as many numbers as records could fit in the
+ * bytes passed over: ae_chunk_find_seq tries them all for the cost of
+ * one pass over the record).  Nothing is taken from a record that does
+ * not authenticate, and nothing inside the tar stream is searched.  The
+ * records from *seq to the one found are reported lost; that one is
+ * queued and reading goes on after it.  1 to go on (*seq, *off, *final
+ * updated); 0 if the run ended (reported).
+ */
+static int
+resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
+    uint64_t *off, int *final)
+{
+	struct window w = { NULL, 0, 0, *off };
+	size_t q = 1, ctlen, reclen = 0;
+	uint64_t found = 0;
+	int r, fin = 0, comp, hit = 0;
+	struct job *j;
+
+	w.cap = 2 * (AE_FRAME_LEN + pp->cs + AE_TAG_LEN);
+	if ((w.b = malloc(w.cap)) == NULL)
+		goto oom;
+	memcpy(w.b, bad, AE_FRAME_LEN);
+	w.len = AE_FRAME_LEN;
+	for (;; q++) {
+		if ((r = window_fill(pp, &w, &q, AE_FRAME_LEN)) <= 0)
+			break;
+		if (ae_chunk_frame(w.b + q, pp->cs, &fin, &comp, &ctlen, NULL)
+		    != AE_OK || !ae_chunk_frame_plausible(fin, comp, ctlen,
+		    pp->cs))
+			continue;
+		reclen = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
+		if ((r = window_fill(pp, &w, &q, reclen)) < 0)
+			break;
+		if (r == 0)
+			continue;   /* too short for its length: not a record */
+		r = ae_chunk_find_seq(pp->p->key, w.b + q, w.b + q +
+		    AE_FRAME_LEN, ctlen, *seq, *seq + (w.base + q - *off)
+		    / MIN_RECORD, &found);
+		if (r == AE_ENOMEM)
+			goto oom;
+		if ((hit = r == AE_OK))
+			break;
+	}
+	if (!hit) {
+		/* the input ended (or failed) before another record */
+		free(w.b);
+		if (post_lost(pp, *seq, *seq + 1, *off, "has a damaged frame, "
+		    "and no record after it authenticates", w.base + w.len
+		    - *off) != 0
+		    || (j = get_free(pp)) == NULL)
+			return 0;
+		j->seq = *seq + 1;
+		if (r < 0)
+			post_error(pp, j, r, AE_AT_INPUT, read_what(r),
+			    w.base + w.len);
+		else
+			post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is missing: "
+			    "the input ends with no final chunk after the "
+			    "damaged frame", w.base + w.len);
+		return 0;
+	}
+	if (post_lost(pp, *seq, found, *off, found == *seq + 1 ? "has a "
+	    "damaged frame" : "has a damaged frame, or was lost with one "
+	    "before it", w.base + q - *off) != 0
+	    || (j = get_free(pp)) == NULL) {
+		free(w.b);
+		return 0;
+	}
+	/* the record found, as the main loop would have queued it */
+	j->seq = found;
+	j->offset = w.base + q;
+	memcpy(j->in + FRAME_AT, w.b + q, reclen);
+	high_water(&j->in_hw, FRAME_AT + reclen);
+	j->final = fin;
+	j->in_len = reclen;
+	push_work(pp, j);
+	/* what the window holds after it is read next */
+	if (w.len - q - reclen > pp->pend_cap) {
+		uint8_t *t = realloc(pp->pend, w.len - q - reclen);
+
+		if (t == NULL) {
+			free(w.b);
+			goto oom_noreport;
+		}
+		pp->pend = t;
+		pp->pend_cap = w.len - q - reclen;
+	}
+	memcpy(pp->pend, w.b + q + reclen, w.len - q - reclen);
+	pp->pend_pos = 0;
+	pp->pend_len = w.len - q - reclen;
+	*seq = found + 1;
+	*off = w.base + q + reclen;
+	*final = fin;
+	free(w.b);
+	return 1;
+oom:
+	free(w.b);
+oom_noreport:
+	if ((j = get_free(pp)) != NULL) {
+		j->seq = *seq;
+		post_error(pp, j, AE_ENOMEM, AE_AT_NONE, NULL, *off);
+	}
+	return 0;
+}
+
 static void
 read_records(struct pipe *pp)
 {
@@ -381,7 +578,7 @@ read_records(struct pipe *pp)
 		j->seq = seq;
 		j->offset = off;
 		rec = j->in + FRAME_AT;
-		r = timed_read(pp, rec, AE_FRAME_LEN, &got);
+		r = src_read(pp, rec, AE_FRAME_LEN, &got);
 		high_water(&j->in_hw, FRAME_AT + got);
 		if (r != AE_OK) {
 			post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
@@ -430,11 +627,26 @@ read_records(struct pipe *pp)
 			seq++;
 			continue;
 		}
+		if (pp->p->salvage && pp->p->rec_off == NULL && (r != AE_OK
+		    || !ae_chunk_frame_plausible(final, compressed, ctlen,
+		    pp->cs))) {
+			/* a frame that cannot be followed, and no index:
+			 * the next record is searched for (a run of zeros
+			 * read as records of length 0 once made 44,000
+			 * "lost chunks" of one 512 KiB hole) */
+			uint8_t bad[AE_FRAME_LEN];
+
+			memcpy(bad, rec, AE_FRAME_LEN);
+			put_free(pp, j);
+			if (!resync(pp, bad, &seq, &off, &final))
+				return;
+			continue;
+		}
 		if (r != AE_OK) {
 			post_error(pp, j, r, AE_AT_CHUNK, j->diag.what, off);
 			return;
 		}
-		r = timed_read(pp, rec + AE_FRAME_LEN, ctlen + AE_TAG_LEN,
+		r = src_read(pp, rec + AE_FRAME_LEN, ctlen + AE_TAG_LEN,
 		    &got);
 		high_water(&j->in_hw, FRAME_AT + AE_FRAME_LEN + got);
 		if (r != AE_OK) {
@@ -462,7 +674,7 @@ read_records(struct pipe *pp)
 	j->seq = seq;
 	if (!final || pp->p->trailer)
 		post_done(pp, j);
-	else if ((r = timed_read(pp, &extra, 1, &got)) != AE_OK)
+	else if ((r = src_read(pp, &extra, 1, &got)) != AE_OK)
 		post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
 	else if (got != 0)
 		post_error(pp, j, AE_EFORMAT, AE_AT_INPUT,
@@ -603,6 +815,7 @@ pipe_free(struct pipe *pp)
 	free(pp->coders);
 	free(pp->jobs);
 	free(pp->ring);
+	free(pp->pend);
 }
 
 static int

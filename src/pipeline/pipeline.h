@@ -57,9 +57,12 @@ struct ae_pipe_params {
 	 * on with the next record (its frame held, so the next record is
 	 * where it says).  If damaged() returns an error (it could not
 	 * record the loss, or write what stands for it), the run ends with
-	 * that error, as a writer's would.  A damaged frame ends the run
-	 * unless rec_off (below) says where the next record starts; a
-	 * truncation or data after the final chunk always does. */
+	 * that error, as a writer's would.  After a damaged frame the
+	 * next record is where rec_off (below) says, or, without it, the
+	 * first later record that authenticates under a number that could
+	 * follow (format 6.5; the records in between are reported lost
+	 * too, the first carrying the bytes passed over).  A truncation
+	 * or data after the final chunk ends the run. */
 	int salvage;
 	int (*damaged)(void *ctx, uint64_t seq, int final,
 	    const struct ae_diag *d);
