@@ -8,6 +8,7 @@
 #include "exitcode.h"
 #include "indexcheck.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -238,7 +239,10 @@ indexed_check(const struct ae_index *ix, size_t i,
 void
 indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 {
-	memset(m, 0, sizeof *m);
+	/* what follows the names, as the tar reader clears it: the names
+	 * are 128 KiB that snprintf fills (clearing all of them for each
+	 * member took 56% of -t on 200,000 files) */
+	memset(&m->type, 0, sizeof *m - offsetof(struct ae_tar_member, type));
 	/* the index's names are at most 65535 and 255 bytes (6.8) */
 	snprintf(m->path, sizeof m->path, "%s", e->path);
 	snprintf(m->linkpath, sizeof m->linkpath, "%s", e->linkpath);
