@@ -114,6 +114,11 @@ indexed_load(struct streams *io, const struct ae_header *h,
 		return unusable(io, h, "cannot be read");
 	ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
 	run_pipe_params(o, ig, h, io, &pp);
+	/* An index is a few records: one worker, and the few job buffers
+	 * that go with it, start faster than a pool sized for a payload
+	 * (-t of 12,800 files: the pool's setup was a tenth of it). */
+	if (index_offset + (2u << h->chunk_log2) > size)
+		pp.threads = 1;
 	pp.offset = index_offset;
 	pp.trailer = 1;
 	pp.progress = NULL;
@@ -236,6 +241,17 @@ indexed_check(const struct ae_index *ix, size_t i,
 	return ixcheck_same(&ix->m[i], m) && m->end == member_end(ix, i);
 }
 
+/* src into dst (cap bytes), cut to fit: snprintf's "%s" cost a tenth
+ * of a -t of many small files. */
+static void
+copy_name(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 void
 indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 {
@@ -244,10 +260,10 @@ indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 	 * member took 56% of -t on 200,000 files) */
 	memset(&m->type, 0, sizeof *m - offsetof(struct ae_tar_member, type));
 	/* the index's names are at most 65535 and 255 bytes (6.8) */
-	snprintf(m->path, sizeof m->path, "%s", e->path);
-	snprintf(m->linkpath, sizeof m->linkpath, "%s", e->linkpath);
-	snprintf(m->uname, sizeof m->uname, "%s", e->uname);
-	snprintf(m->gname, sizeof m->gname, "%s", e->gname);
+	copy_name(m->path, sizeof m->path, e->path);
+	copy_name(m->linkpath, sizeof m->linkpath, e->linkpath);
+	copy_name(m->uname, sizeof m->uname, e->uname);
+	copy_name(m->gname, sizeof m->gname, e->gname);
 	m->type = e->type;
 	m->mode = e->mode;
 	m->uid = e->uid;
