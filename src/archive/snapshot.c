@@ -14,6 +14,7 @@ void
 ae_snapshot_init(struct ae_snapshot *s)
 {
 	memset(s, 0, sizeof *s);
+	s->level = -1;
 }
 
 void
@@ -120,6 +121,27 @@ time_field(const char *f, size_t fl, int64_t *t)
 	return 0;
 }
 
+/* The level in the first line's version text v (n bytes), or -1. */
+static int
+header_level(const char *v, size_t n)
+{
+	static const char tag[] = " aescrypt level=";
+	size_t t = sizeof tag - 1, i;
+	int level = 0;
+
+	for (i = 0; i + t <= n; i++)
+		if (memcmp(v + i, tag, t) == 0)
+			break;
+	if (i + t >= n || n - (i + t) > 4)
+		return -1;
+	for (i += t; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -1;
+		level = level * 10 + (v[i] - '0');
+	}
+	return level;
+}
+
 int
 ae_snapshot_parse(const uint8_t *buf, size_t len, struct ae_snapshot *s)
 {
@@ -133,6 +155,8 @@ ae_snapshot_parse(const uint8_t *buf, size_t len, struct ae_snapshot *s)
 	if (nl == NULL || (size_t)(nl - buf) < 10 || memcmp(buf, "GNU tar-", 8)
 	    != 0 || memcmp(nl - 2, "-2", 2) != 0)
 		return AE_EFORMAT;
+	s->level = header_level((const char *)buf + 8,
+	    (size_t)(nl - buf) - 10);
 	pos = (size_t)(nl - buf) + 1;
 	if (field(buf, len, &pos, &f, &fl) != 0 || time_field(f, fl, &s->time)
 	    || field(buf, len, &pos, &f, &fl) != 0
@@ -190,7 +214,7 @@ ae_snapshot_parse(const uint8_t *buf, size_t len, struct ae_snapshot *s)
 int
 ae_snapshot_encode(const struct ae_snapshot *s, uint8_t **out, size_t *len)
 {
-	size_t cap = 64, used, i;
+	size_t cap = 96, used, i;
 	uint8_t *b;
 	int k;
 
@@ -199,8 +223,13 @@ ae_snapshot_encode(const struct ae_snapshot *s, uint8_t **out, size_t *len)
 		    + 2;
 	if ((b = malloc(cap)) == NULL)
 		return AE_ENOMEM;
-	k = snprintf((char *)b, cap, "GNU tar-1.34-2\n%lld%c%u%c",
-	    (long long)s->time, 0, (unsigned)s->time_nsec, 0);
+	if (s->level >= 0 && s->level <= 9999)
+		k = snprintf((char *)b, cap, "GNU tar-1.34 aescrypt level=%d-2"
+		    "\n%lld%c%u%c", s->level, (long long)s->time, 0,
+		    (unsigned)s->time_nsec, 0);
+	else
+		k = snprintf((char *)b, cap, "GNU tar-1.34-2\n%lld%c%u%c",
+		    (long long)s->time, 0, (unsigned)s->time_nsec, 0);
 	used = (size_t)k;
 	for (i = 0; i < s->n; i++) {
 		const struct ae_snap_dir *d = &s->dirs[i];

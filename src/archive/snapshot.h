@@ -34,6 +34,11 @@ struct ae_snap_dir {
 struct ae_snapshot {
 	int64_t time;           /* when the dump that made it started */
 	uint32_t time_nsec;
+	/* That dump's level (0: a full dump), which aescrypt keeps in the
+	 * first line's version text, "GNU tar-1.34 aescrypt level=N-2";
+	 * GNU tar takes any text there, and writes its own.  -1: not said
+	 * (a snapshot GNU tar wrote). */
+	int level;
 	struct ae_snap_dir *dirs;
 	size_t n, cap;
 };

@@ -44,6 +44,25 @@ struct ae_tar_segment {
 	uint64_t offset, len;
 };
 
+/*
+ * What -c says about the archive itself, in a pax global header ('g')
+ * at the very start of the tar stream (format 6.7): when the dump began
+ * and, for a listed-incremental dump (-g), its level and the dump it
+ * continues, named by the time that dump began (the time its snapshot
+ * file records).  Keys AESCRYPT.created, AESCRYPT.level and
+ * AESCRYPT.continues; other tars skip them.  Nothing here changes how a
+ * member is read.
+ */
+struct ae_tar_global {
+	int present;                /* the reader found the header */
+	int64_t created;            /* seconds since the epoch */
+	uint32_t created_nsec;
+	int level;                  /* -g: 0 (full), 1, ...; -1: not -g */
+	int continues;              /* level > 0: the dump it continues */
+	int64_t cont;
+	uint32_t cont_nsec;
+};
+
 /* Bytes of zero padding after `size` bytes of member data. */
 size_t ae_tar_padding(uint64_t size);
 

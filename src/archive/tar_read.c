@@ -43,6 +43,7 @@ ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in)
 {
 	memset(r, 0, sizeof *r);
 	r->in = in;
+	r->global.level = -1;
 	r->pax = malloc(AE_TAR_PAX_MAX + AE_TAR_BLOCK);
 	return r->pax == NULL ? AE_ENOMEM : AE_OK;
 }
@@ -518,6 +519,55 @@ parse_pax(struct ae_tar_reader *r, const uint8_t *p, size_t n,
 		off += len;
 	}
 	return 0;
+}
+
+/*
+ * A 'g' header at the start of the stream: the AESCRYPT.* records that
+ * describe the archive (tar.h) into r->global.  Other keys, and values
+ * that do not parse, are passed over: nothing here decides how a member
+ * is read, so a record this reader cannot take is no error.  A level
+ * over 9999 is not taken either.
+ */
+static void
+parse_global(struct ae_tar_reader *r, const uint8_t *p, size_t n)
+{
+	struct ae_tar_global g;
+	size_t off = 0;
+
+	memset(&g, 0, sizeof g);
+	g.level = -1;
+	while (off < n && p[off] != '\0') {
+		size_t len = 0, i = off, kl, vl;
+		const char *key, *val, *eq;
+		uint64_t v;
+
+		while (i < n && i - off < 8 && p[i] >= '0' && p[i] <= '9')
+			len = len * 10 + (size_t)(p[i++] - '0');
+		if (i >= n || p[i] != ' ' || len < 5 || len > n - off
+		    || p[off + len - 1] != '\n')
+			return;
+		key = (const char *)p + i + 1;
+		if ((eq = memchr(key, '=', off + len - 1 - (i + 1))) == NULL)
+			return;
+		kl = (size_t)(eq - key);
+		val = eq + 1;
+		vl = (size_t)((const char *)p + off + len - 1 - val);
+		if (kl == 16 && memcmp(key, "AESCRYPT.created", 16) == 0
+		    && get_mtime(val, vl, &g.created, &g.created_nsec) == 0)
+			g.present = 1;
+		else if (kl == 14 && memcmp(key, "AESCRYPT.level", 14) == 0
+		    && vl > 0 && vl <= 4 && get_decimal(val, vl, &v) == 0)
+			g.level = (int)v;
+		else if (kl == 18 && memcmp(key, "AESCRYPT.continues", 18) == 0
+		    && get_mtime(val, vl, &g.cont, &g.cont_nsec) == 0)
+			g.continues = 1;
+		off += len;
+	}
+	if (!g.present)
+		return;
+	if (g.level <= 0)
+		g.continues = 0;
+	r->global = g;
 }
 
 /* Skip what is left of the current member's data and padding. */
@@ -1188,7 +1238,8 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		size = (uint64_t)v;
 		t = b[F_TYPE] == '\0' ? '0' : (char)b[F_TYPE];
 		/* 'g' records are global defaults; none of those this reader
-		 * uses may be global, so they are only skipped, as is
+		 * uses may be global, so they are only skipped (but for the
+		 * archive's own description at offset 0, parse_global), as is
 		 * Solaris's 'A', an ACL header before its file. */
 		if (strchr("xXgALK", t) == NULL) {
 			e = header_member(r, &nx, b, hoff, size, m, d);
@@ -1202,6 +1253,8 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 			return 1;
 		if (e == AE_OK && (t == 'x' || t == 'X'))
 			e = header_pax_extension(r, &nx, m, size, d);
+		else if (e == AE_OK && t == 'g' && nx.first == 0)
+			parse_global(r, r->pax, (size_t)size);
 		else if (e == AE_OK && t == 'A')
 			/* Solaris's ACL header: not read, but said (tar.h) */
 			(void)xattr_add(r, "SCHILY.acl.solaris", 18, "", 0);

@@ -89,6 +89,9 @@ struct ae_tar_reader {
 	uint64_t offset;            /* bytes of the tar stream consumed */
 	uint64_t data_left;         /* of the current member, with padding */
 	uint8_t *pax;               /* scratch for 'x', 'g', 'L', 'K' */
+	struct ae_tar_global global;        /* what a 'g' header at offset 0
+	                                     * says of the archive (tar.h);
+	                                     * level -1 until then */
 	int ended;
 	int no_end_marker;          /* the stream ended where a header
 	                             * would start, with no zero blocks */

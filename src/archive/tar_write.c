@@ -118,10 +118,10 @@ add_number(struct records *r, const char *key, uint64_t v)
 	add_record(r, key, num, (size_t)k);
 }
 
-/* "mtime=SEC[.FRAC]", negative times written as POSIX asks: -1.5 is
+/* "KEY=SEC[.FRAC]", negative times written as POSIX asks: -1.5 is
  * 1.5 seconds before the epoch. */
 static void
-add_mtime(struct records *r, int64_t sec, uint32_t nsec)
+add_time(struct records *r, const char *key, int64_t sec, uint32_t nsec)
 {
 	char num[48];
 	int k;
@@ -135,7 +135,7 @@ add_mtime(struct records *r, int64_t sec, uint32_t nsec)
 		    -(long long)(sec + 1), 1000000000u - nsec);
 	while (nsec != 0 && num[k - 1] == '0')
 		k--;
-	add_record(r, "mtime", num, (size_t)k);
+	add_record(r, key, num, (size_t)k);
 }
 
 static void
@@ -298,7 +298,7 @@ fill_header(const struct ae_tar_entry *e, uint8_t *ustar, struct records *r)
 		add_number(r, "gid", e->gid);
 	if (e->mtime_nsec != 0 || e->mtime < 0
 	    || (uint64_t)e->mtime > 077777777777ull)
-		add_mtime(r, e->mtime, e->mtime_nsec);
+		add_time(r, "mtime", e->mtime, e->mtime_nsec);
 	if (strlen(uname) < W_UNAME && is_ascii(uname))
 		memcpy(ustar + F_UNAME, uname, strlen(uname));
 	else
@@ -380,6 +380,38 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 		out += AE_TAR_BLOCK + r.len + ae_tar_padding(r.len);
 	}
 	memcpy(out, ustar, AE_TAR_BLOCK);
+	*len = total;
+	return AE_OK;
+}
+
+int
+ae_tar_global_header(const struct ae_tar_global *g, uint8_t *out,
+    size_t cap, size_t *len)
+{
+	struct records r;
+	size_t total;
+
+	if (cap < 2 * AE_TAR_BLOCK)
+		return AE_ETOOBIG;
+	r.p = out + AE_TAR_BLOCK;
+	r.len = 0;
+	r.cap = cap - AE_TAR_BLOCK;
+	r.overflow = 0;
+	add_time(&r, "AESCRYPT.created", g->created, g->created_nsec);
+	if (g->level >= 0)
+		add_number(&r, "AESCRYPT.level", (uint64_t)g->level);
+	if (g->level > 0 && g->continues)
+		add_time(&r, "AESCRYPT.continues", g->cont, g->cont_nsec);
+	total = AE_TAR_BLOCK + r.len + ae_tar_padding(r.len);
+	if (r.overflow || total > cap)
+		return AE_ETOOBIG;
+	/* named as Python's tarfile and git archive name theirs */
+	memset(out, 0, AE_TAR_BLOCK);
+	memcpy(out + F_NAME, "pax_global_header", 17);
+	common_fields(out, 'g', 0644, 0, 0, r.len,
+	    g->created < 0 ? 0 : g->created);
+	checksum(out);
+	memset(out + AE_TAR_BLOCK + r.len, 0, ae_tar_padding(r.len));
 	*len = total;
 	return AE_OK;
 }

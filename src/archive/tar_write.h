@@ -76,4 +76,12 @@ int ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 size_t ae_tar_sparse_map(const struct ae_tar_segment *map, size_t n,
     uint8_t *out, size_t cap);
 
+/*
+ * The global header that carries g (tar.h): a 'g' block and its records,
+ * padded to a block, into out (cap bytes).  AE_OK with *len set (a
+ * multiple of 512), or AE_ETOOBIG.
+ */
+int ae_tar_global_header(const struct ae_tar_global *g, uint8_t *out,
+    size_t cap, size_t *len);
+
 #endif

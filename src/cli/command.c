@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "container/format.h"
@@ -12,6 +13,9 @@
 #include "command.h"
 #include "exitcode.h"
 #include "identity.h"
+#include "members.h"
+#include "msg.h"
+#include "names.h"
 #include "options.h"
 #include "secret.h"
 #include "signals.h"
@@ -39,6 +43,53 @@ each_file(const struct opts *o, int (*cmd)(const struct opts *))
 	return st;
 }
 
+/*
+ * -x or -t with several -f: each archive in the order given, as if run
+ * one after another (a chain of levels restored with -g, one passphrase
+ * for all), the exit status the worst of theirs.  A member named on the
+ * command line is missing only if no archive has it.  -t names the
+ * archive on each line it lists (list.c).  Stops at the first archive
+ * that fails, as a run of commands joined by && would, unless it only
+ * warned (exit 1).
+ */
+static int
+each_archive(const struct opts *o, int (*cmd)(const struct opts *))
+{
+	struct opts one = *o;
+	struct members sel;
+	char q[1024];
+	size_t i;
+	int st = EXIT_OK, s;
+
+	if ((s = members_init(&sel, o)) != EXIT_OK)
+		return s;
+	if ((one.found = calloc(sel.pats.n + 1, 1)) == NULL) {
+		members_free(&sel);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	secret_keep(1);
+	for (i = 0; i < o->narchives && !atomic_load(&signals_stop); i++) {
+		one.archive = o->archives[i];
+		if ((s = cmd(&one)) > st)
+			st = s;
+		if (s > EXIT_PARTIAL)
+			break;
+	}
+	secret_keep(0);
+	if (st <= EXIT_PARTIAL)
+		for (i = 0; i < sel.pats.n; i++)
+			if (!one.found[i]) {
+				msg_error("%s: not found in any of the %zu "
+				    "archives", names_quote(sel.pats.v[i], q,
+				    sizeof q), o->narchives);
+				st = EXIT_PARTIAL;
+			}
+	free(one.found);
+	members_free(&sel);
+	return st;
+}
+
 /* The mode the command line chose; its exit status. */
 static int
 dispatch(const struct cmdline *c)
@@ -47,6 +98,8 @@ dispatch(const struct cmdline *c)
 
 	if ((o->mode == 'i' || o->test) && o->noperands > 0)
 		return each_file(o, o->mode == 'i' ? cmd_info : cmd_list);
+	if (o->narchives > 1)
+		return each_archive(o, o->mode == 'x' ? cmd_extract : cmd_list);
 	switch (o->mode) {
 	case 'b':
 		return benchmark_run(c->bench_time, o->threads, o->chunk_log2,

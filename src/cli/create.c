@@ -25,6 +25,7 @@
 #include "common/bytes.h"
 #include "container/header.h"
 #include "container/index.h"
+#include "archive/tar_write.h"
 #include "disk/reader.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
@@ -344,6 +345,9 @@ struct create {
 	uint64_t w0;
 	struct ae_snapshot prev, next;  /* -g: the last level's, this one's */
 	int have_prev;
+	struct ae_tar_global global;    /* the archive's own description */
+	uint8_t lead[2 * AE_TAR_BLOCK]; /* ... as the stream's first bytes */
+	size_t lead_len;
 };
 
 /* The operands and -T's list, each with its -C directory, all checked
@@ -417,6 +421,8 @@ create_producer(struct create *c, const struct opts *o)
 	    | (o->one_fs ? AE_DR_ONE_FS : 0);
 	dp->tags = o->tags;
 	dp->ntags = o->ntags;
+	dp->lead = c->lead;
+	dp->lead_len = c->lead_len;
 	if (o->listed != NULL) {
 		dp->flags |= AE_DR_INCREMENTAL;
 		dp->prev = c->have_prev ? &c->prev : NULL;
@@ -526,6 +532,47 @@ create_run(struct create *c, const struct opts *o)
 	return st;
 }
 
+/*
+ * When this dump began and, with -g, its level and the dump it
+ * continues (format 6.7), for the archive's global header; the snapshot
+ * loaded.  The next level starts from this time: what changes after it
+ * goes in the next one.  The level counts from the last full dump: a
+ * snapshot GNU tar wrote does not say its level, and is taken as a full
+ * dump's.  0 or an exit status (reported).
+ */
+static int
+create_global(struct create *c, const struct opts *o)
+{
+	struct ae_tar_global *g = &c->global;
+	struct timespec now;
+	int st;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	memset(g, 0, sizeof *g);
+	g->created = now.tv_sec;
+	g->created_nsec = (uint32_t)now.tv_nsec;
+	g->level = -1;
+	if (o->listed != NULL) {
+		c->next.time = now.tv_sec;
+		c->next.time_nsec = (uint32_t)now.tv_nsec;
+		if ((st = snapfile_load(o->listed, o->level0, &c->prev,
+		    &c->have_prev)) != EXIT_OK)
+			return st;
+		g->level = !c->have_prev ? 0 : c->prev.level >= 0
+		    && c->prev.level < 9999 ? c->prev.level + 1 : 1;
+		g->continues = c->have_prev;
+		g->cont = c->prev.time;
+		g->cont_nsec = c->prev.time_nsec;
+		c->next.level = g->level;
+	}
+	if (ae_tar_global_header(g, c->lead, sizeof c->lead, &c->lead_len)
+	    != AE_OK) {
+		msg_error("the archive's global header does not fit");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
 int
 cmd_create(const struct opts *o)
 {
@@ -540,18 +587,8 @@ cmd_create(const struct opts *o)
 	c->indexed = !o->no_index;
 	ae_snapshot_init(&c->prev);
 	ae_snapshot_init(&c->next);
-	if (o->listed != NULL) {
-		struct timespec now;
-
-		/* the time this level starts: what changes after it goes in
-		 * the next one */
-		clock_gettime(CLOCK_REALTIME, &now);
-		c->next.time = now.tv_sec;
-		c->next.time_nsec = (uint32_t)now.tv_nsec;
-		if ((st = snapfile_load(o->listed, o->level0, &c->prev,
-		    &c->have_prev)) != EXIT_OK)
-			goto out;
-	}
+	if ((st = create_global(c, o)) != EXIT_OK)
+		goto out;
 	ae_index_builder_init(&c->ib);
 	run_streams_init(&c->io);
 	if ((st = create_paths(c, o)) != EXIT_OK)

@@ -49,6 +49,7 @@ struct xrun {
 	struct ae_xattr_filter xf;  /* --xattrs-include, --xattrs-exclude */
 	int partial;                /* some member was skipped (exit 1) */
 	int fatal;                  /* exit status that ends the run */
+	int noted_incremental;      /* note_incremental said it */
 	uint64_t archive_size;      /* the input's, if a regular file; or 0 */
 	const struct ae_index *ix;  /* a full read of a file with an index:
 	                             * each member is checked against its
@@ -388,12 +389,6 @@ extract_one(struct xrun *x, struct ae_tar_reader *tr, struct members *sel)
 }
 
 /*
- * Extract the members of tr that sel selects, until the end of the
- * archive, a tar error, or a fatal error (x->fatal, already reported).
- * Returns the last ae_tar_next result (1 at the end marker, or its error
- * with d).
- */
-/*
  * A full read of a file whose index -t lists from: member m must be
  * the index's next entry, header for header, ending where the next
  * entry starts, before a byte of it is written, so that -x (and -O)
@@ -431,6 +426,37 @@ listed(struct xrun *x, const struct ae_tar_member *m)
 	return 0;
 }
 
+/*
+ * An incremental archive (-c -g) read without -g: its dumpdirs say what
+ * was deleted since the last level, and without -g nothing is removed,
+ * as GNU tar does.  Said once, at the first dumpdir, unless the archive
+ * says it is level 0 (a full dump: nothing was deleted since).
+ */
+static void
+note_incremental(struct xrun *x, const struct ae_tar_reader *tr)
+{
+	if (x->noted_incremental || x->m.dumpdir == NULL
+	    || x->o->listed != NULL || x->o->to_stdout
+	    || (tr->global.present && tr->global.level == 0))
+		return;
+	x->noted_incremental = 1;
+	if (tr->global.present && tr->global.level > 0)
+		msg_note("%s is a level %d incremental archive: files deleted "
+		    "since the level before it are kept without -g; extract "
+		    "with -g /dev/null to remove them", x->name,
+		    tr->global.level);
+	else
+		msg_note("%s is an incremental archive: files deleted since "
+		    "the level before it are kept without -g; extract with "
+		    "-g /dev/null to remove them", x->name);
+}
+
+/*
+ * Extract the members of tr that sel selects, until the end of the
+ * archive, a tar error, or a fatal error (x->fatal, already reported).
+ * Returns the last ae_tar_next result (1 at the end marker, or its error
+ * with d).
+ */
 static int
 extract_members(struct xrun *x, struct ae_tar_reader *tr,
     struct members *sel, struct ae_diag *d)
@@ -438,8 +464,10 @@ extract_members(struct xrun *x, struct ae_tar_reader *tr,
 	int next = 1;
 
 	while (x->fatal == 0 && (next = ae_tar_next(tr, &x->m, d)) == AE_OK)
-		if (listed(x, &x->m))
+		if (listed(x, &x->m)) {
+			note_incremental(x, tr);
 			extract_one(x, tr, sel);
+		}
 	/* the index listed more than the payload holds */
 	if (next == 1 && x->fatal == 0 && x->ix != NULL
 	    && x->ixk != x->ix->members) {
@@ -765,7 +793,7 @@ cmd_extract(const struct opts *o)
 	st = extract_open(x, u, o, &sel);
 	xrun_close(x);
 	/* Only a whole archive can say a member is not in it. */
-	if (st == EXIT_OK && members_report_missing(&sel) > 0)
+	if (st == EXIT_OK && members_report_missing(&sel, o) > 0)
 		st = EXIT_PARTIAL;
 	if (st == EXIT_OK && x->partial) {
 		msg_warn("some members were not extracted as they were; see "

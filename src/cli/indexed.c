@@ -397,6 +397,47 @@ indexed_verify_members(struct unpack *u, const struct opts *o,
 }
 
 int
+indexed_global(struct unpack *u, const struct opts *o,
+    const struct ae_index *ix, struct ae_tar_global *g)
+{
+	struct ae_records rr;
+	struct ae_records_view v = { &rr, 0, AE_OK, { 0 } };
+	struct ae_reader in = { ae_records_read, &v, NULL };
+	struct ae_tar_reader tr;
+	struct ae_tar_member *m;
+	struct ae_diag d = { 0 };
+	int st = EXIT_OK;
+
+	memset(g, 0, sizeof *g);
+	g->level = -1;
+	if (ix->members == 0)
+		return EXIT_OK;
+	if ((m = malloc(sizeof *m)) == NULL || ae_records_init(&rr,
+	    &u->io.reader, ix->rec_off, ix->records, u->h.chunk_log2, &u->gcm,
+	    u->h.codec, o->engine) != AE_OK) {
+		free(m);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	if (ae_tar_reader_init(&tr, &in) != AE_OK) {
+		msg_error("out of memory");
+		st = EXIT_SYSTEM;
+	} else {
+		/* the global header is read on the way to the first member,
+		 * whose headers start at 0 */
+		if (ae_tar_next(&tr, m, &d) == AE_OK || v.err == AE_OK)
+			*g = tr.global;
+		if (v.err != AE_OK)
+			st = msg_core_error(u->io.in.name, v.err, &v.d);
+		ae_tar_reader_free(&tr);
+	}
+	ae_records_free(&rr);
+	ae_wipe(m, sizeof *m);
+	free(m);
+	return st;
+}
+
+int
 indexed_verify(struct unpack *u, const struct opts *o,
     const struct ae_index *ix)
 {

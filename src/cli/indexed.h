@@ -72,6 +72,12 @@ int indexed_verify(struct unpack *u, const struct opts *o,
 int indexed_verify_members(struct unpack *u, const struct opts *o,
     const struct ae_index *ix, const unsigned char *which);
 
+/* What the archive's global header says of it (tar.h), read from the
+ * record(s) that hold its start, into g (g->present 0 if there is none).
+ * 0 or an exit status (reported: a record that fails). */
+int indexed_global(struct unpack *u, const struct opts *o,
+    const struct ae_index *ix, struct ae_tar_global *g);
+
 /* A member as the tar reader gives it, from an index entry, for
  * listing. */
 void indexed_member(const struct ae_index_member *e, struct ae_tar_member *m);

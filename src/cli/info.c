@@ -12,7 +12,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/bytes.h"
@@ -21,11 +23,14 @@
 #include "container/legacy.h"
 #include "exitcode.h"
 #include "foreign.h"
+#include "indexed.h"
 #include "msg.h"
 #include "names.h"
 #include "opts.h"
 #include "run.h"
+#include "secret.h"
 #include "signals.h"
+#include "unpack.h"
 
 static const char *
 payload_name(int type)
@@ -69,14 +74,92 @@ json_string(FILE *fp, const char *s)
 
 enum whole { WHOLE_UNKNOWN, WHOLE_YES, WHOLE_NO };
 
+/* What only a key shows: the archive's own description (tar.h) and, from
+ * its index or a full read, its members. */
+struct contents {
+	int have;                   /* a key opened it */
+	int archive;
+	struct ae_tar_global g;
+	uint64_t members, data, tar_bytes;
+	int from_index;
+};
+
+static void
+utc(int64_t t, char *out, size_t cap)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm) == NULL
+	    || strftime(out, cap, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(out, cap, "%lld", (long long)t);
+}
+
+static void
+print_contents_text(FILE *fp, const struct contents *c)
+{
+	char when[64], num[32];
+
+	if (!c->have)
+		return;
+	if (!c->archive) {
+		fprintf(fp, "contents:    a stream (-d reads it; no members)\n");
+		return;
+	}
+	if (c->g.present) {
+		utc(c->g.created, when, sizeof when);
+		fprintf(fp, "created:     %s\n", when);
+	} else {
+		fprintf(fp, "created:     not recorded (made by aescrypt "
+		    "0.3.0 or before, or by another tar)\n");
+	}
+	if (c->g.present && c->g.level == 0)
+		fprintf(fp, "dump:        level 0, a full listed-incremental "
+		    "dump (-g)\n");
+	else if (c->g.present && c->g.level > 0) {
+		utc(c->g.cont, when, sizeof when);
+		fprintf(fp, "dump:        level %d, incremental (-g): what "
+		    "changed since the dump begun %s\n", c->g.level, when);
+	} else if (c->g.present)
+		fprintf(fp, "dump:        not incremental\n");
+	count_words(c->members, num, sizeof num);
+	fprintf(fp, "members:     %s (%s)\n", num, c->from_index ?
+	    "from the index" : "read in full");
+	bytes_words(c->data, when, sizeof when);
+	fprintf(fp, "data:        %s in files; a tar stream of %llu bytes\n",
+	    when, (unsigned long long)c->tar_bytes);
+}
+
+static void
+print_contents_json(FILE *fp, const struct contents *c)
+{
+	if (!c->have || !c->archive)
+		return;
+	if (c->g.present)
+		fprintf(fp, ",\"created\":%lld", (long long)c->g.created);
+	else
+		fputs(",\"created\":null", fp);
+	if (c->g.present && c->g.level >= 0)
+		fprintf(fp, ",\"level\":%d", c->g.level);
+	else
+		fputs(",\"level\":null", fp);
+	if (c->g.present && c->g.level > 0)
+		fprintf(fp, ",\"continues\":%lld", (long long)c->g.cont);
+	fprintf(fp, ",\"members\":%llu,\"data_bytes\":%llu,"
+	    "\"tar_bytes\":%llu", (unsigned long long)c->members,
+	    (unsigned long long)c->data, (unsigned long long)c->tar_bytes);
+}
+
 static void
 print_text(FILE *fp, const char *name, const struct ae_header *h,
-    enum whole w, const char *why)
+    enum whole w, const char *why, uint64_t size, const struct contents *c)
 {
 	char mem[32];
 	unsigned i;
 
 	fprintf(fp, "file:        %s\n", name);
+	fprintf(fp, "size:        %llu bytes\n", (unsigned long long)size);
+	print_contents_text(fp, c);
 	fprintf(fp, "format:      aescrypt container, version %d\n",
 	    AE_VERSION);
 	fprintf(fp, "payload:     %s\n", h->payload_type == AE_PAYLOAD_PAX ?
@@ -133,13 +216,15 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 
 static void
 print_json(FILE *fp, const char *name, const struct ae_header *h,
-    enum whole w)
+    enum whole w, uint64_t size, const struct contents *c)
 {
 	unsigned i;
 
 	fputs("{\"file\":\"", fp);
 	json_string(fp, name);
-	fprintf(fp, "\",\"version\":%d,\"payload\":\"%s\",\"index\":%s,"
+	fprintf(fp, "\",\"size\":%llu", (unsigned long long)size);
+	print_contents_json(fp, c);
+	fprintf(fp, ",\"version\":%d,\"payload\":\"%s\",\"index\":%s,"
 	    "\"codec\":\"%s\",\"chunk_size\":%u,\"header_bytes\":%zu,"
 	    "\"header_copy\":%s,\"whole\":%s,\"slots\":[", AE_VERSION,
 	    payload_name(h->payload_type),
@@ -292,6 +377,77 @@ whole_check(int fd, const struct ae_header *h, const char **why)
 	return WHOLE_YES;
 }
 
+/*
+ * With a key (-k, -i, or a passphrase source named on the command line):
+ * open the archive and say what it holds, from its index when it has
+ * one that holds (the archive's global header read from its first
+ * record), else by reading it in full.  0 or an exit status (reported).
+ */
+static int
+info_contents(const struct opts *o, struct contents *c)
+{
+	struct unpack *u = unpack_new();
+	struct ae_index ix;
+	struct ae_tar_reader tr;
+	struct ae_tar_member *m;
+	struct ae_diag d = { 0 };
+	size_t i;
+	int st, next;
+
+	if (u == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	if ((st = unpack_open_keys(u, o)) != EXIT_OK) {
+		unpack_free(u);
+		return st == UNPACK_DONE ? EXIT_OK : st;
+	}
+	c->have = 1;
+	c->archive = AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type);
+	if (!c->archive) {
+		unpack_free(u);
+		return EXIT_OK;
+	}
+	if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, NULL)) {
+		c->from_index = 1;
+		c->members = ix.members;
+		c->tar_bytes = ix.tar_end;
+		for (i = 0; i < ix.members; i++)
+			if (ix.m[i].type == AE_TAR_REG)
+				c->data += ix.m[i].size;
+		st = indexed_global(u, o, &ix, &c->g);
+		ae_index_free(&ix);
+		unpack_free(u);
+		return st;
+	}
+	/* no index (or none that holds): every record, as -t --no-index */
+	if ((st = unpack_start(u, o, NULL)) != EXIT_OK) {
+		unpack_free(u);
+		return st;
+	}
+	if ((m = malloc(sizeof *m)) == NULL
+	    || ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
+		free(m);
+		msg_error("out of memory");
+		st = unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+		unpack_free(u);
+		return st;
+	}
+	unpack_watch(u, &tr);
+	while ((next = ae_tar_next(&tr, m, &d)) == AE_OK) {
+		c->members++;
+		if (m->type == AE_TAR_REG)
+			c->data += m->size;
+	}
+	c->g = tr.global;
+	c->tar_bytes = tr.end_at;
+	ae_tar_reader_free(&tr);
+	free(m);
+	st = unpack_end(u, o, next, &d, EXIT_OK);
+	unpack_free(u);
+	return st;
+}
+
 int
 cmd_info(const struct opts *o)
 {
@@ -324,12 +480,31 @@ cmd_info(const struct opts *o)
 	} else {
 		const char *why;
 		enum whole w = whole_check(io.in.fd, &h, &why);
+		struct contents c;
+		struct stat sb;
+		uint64_t size = fstat(io.in.fd, &sb) == 0
+		    && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
 
+		memset(&c, 0, sizeof c);
+		if (o->keyfile != NULL || o->nidentity_files > 0
+		    || o->pass_src != PASS_NONE) {
+			if (io.in.path == NULL || !S_ISREG(sb.st_mode)) {
+				msg_error("%s: --info with a key opens the "
+				    "archive again, so it needs a file, not a "
+				    "pipe", io.in.name);
+				run_input_close(&io.in);
+				return EXIT_USAGE;
+			}
+			if ((st = info_contents(o, &c)) != EXIT_OK) {
+				run_input_close(&io.in);
+				return st;
+			}
+		}
 		if (o->info_json)
 			print_json(stdout, io.in.path != NULL ? io.in.path :
-			    io.in.name, &h, w);
+			    io.in.name, &h, w, size, &c);
 		else
-			print_text(stdout, io.in.name, &h, w, why);
+			print_text(stdout, io.in.name, &h, w, why, size, &c);
 		if (w == WHOLE_NO) {
 			msg_error("%s: %s", io.in.name, why);
 			st = EXIT_DATA;

@@ -64,6 +64,19 @@ print_name(FILE *fp, const struct ae_tar_member *m, int verbose)
 		fputs("--Volume Header--", fp);
 }
 
+/* -t of several archives (-f A -f B): the archive each line is from,
+ * as grep -H names the file of each match. */
+static const char *list_archive;
+
+static void
+print_archive(FILE *fp)
+{
+	if (list_archive != NULL) {
+		names_print(fp, list_archive);
+		fputs(": ", fp);
+	}
+}
+
 /* One -tv line.  *ugswidth is the width of "user/group size", which
  * grows as tar's does, so columns line up the same way. */
 static void
@@ -187,6 +200,7 @@ list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
 		if (fp == NULL)
 			continue;
 		progress_hide();
+		print_archive(fp);
 		if (verbose)
 			print_verbose(fp, &m, &ugswidth);
 		else {
@@ -213,6 +227,7 @@ list_index(FILE *fp, int verbose, const struct ae_index *ix,
 		if (!members_select(sel, ix->m[i].path))
 			continue;
 		indexed_member(&ix->m[i], &m);
+		print_archive(fp);
 		if (verbose)
 			print_verbose(fp, &m, &ugswidth);
 		else {
@@ -264,6 +279,7 @@ list_salvaged(FILE *fp, int verbose, struct ae_tar_reader *tr,
 		if (fp == NULL)
 			continue;       /* --test --salvage: the summary only */
 		progress_hide();
+		print_archive(fp);
 		if (verbose)
 			print_verbose(fp, m, &ugswidth);
 		else {
@@ -400,6 +416,7 @@ cmd_list(const struct opts *o)
 
 	if ((st = members_init(&sel, o)) != EXIT_OK)
 		return st;
+	list_archive = o->found != NULL && !o->test ? o->archive : NULL;
 	if ((u = unpack_new()) == NULL) {
 		msg_error("out of memory");
 		members_free(&sel);
@@ -437,7 +454,7 @@ cmd_list(const struct opts *o)
 	} else {
 		st = list_all(u, o, &sel, &partial, &count);
 	}
-	if (st == EXIT_OK && members_report_missing(&sel) > 0)
+	if (st == EXIT_OK && members_report_missing(&sel, o) > 0)
 		st = EXIT_PARTIAL;
 	if (st == EXIT_OK && partial)
 		st = EXIT_PARTIAL;

@@ -130,11 +130,16 @@ members_select(struct members *s, const char *path)
 }
 
 size_t
-members_report_missing(const struct members *s)
+members_report_missing(const struct members *s, const struct opts *o)
 {
 	char q[1024];
 	size_t i, k = 0;
 
+	if (o->found != NULL) {
+		for (i = 0; i < s->pats.n; i++)
+			o->found[i] |= s->hit[i];
+		return 0;
+	}
 	for (i = 0; i < s->pats.n; i++)
 		if (!s->hit[i]) {
 			msg_error("%s: not found in archive",

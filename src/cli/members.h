@@ -36,8 +36,11 @@ void members_free(struct members *s);
 int members_select(struct members *s, const char *path);
 
 /* Report each pattern that matched nothing ("aescrypt: error: NAME:
- * not found in archive").  Returns how many. */
-size_t members_report_missing(const struct members *s);
+ * not found in archive").  Returns how many.  With o->found (several
+ * archives), marks there what matched and reports nothing: a pattern is
+ * missing only if no archive has it (command.c). */
+size_t members_report_missing(const struct members *s,
+    const struct opts *o);
 
 /*
  * Whether path is left out by one of the patterns, as GNU tar matches

@@ -265,7 +265,10 @@ opt_string(struct cmdline *c, int key, const char *arg, char **argv)
 
 	(void)argv;
 	switch (key) {
-	case 'f': o->archive = arg; break;
+	case 'f':
+		o->archive = arg;
+		o->archives[o->narchives++] = arg;
+		break;
 	case 'o': o->output = arg; break;
 	case 'k': o->keyfile = arg; break;
 	case 'g': o->listed = arg; break;
@@ -943,6 +946,12 @@ check_operands(struct opts *o)
 		    "for an archive");
 		return EXIT_USAGE;
 	}
+	if (o->narchives > 1 && o->mode != 't' && o->mode != 'x') {
+		msg_error("-f may be given once with -%c", o->mode);
+		msg_hint("-x and -t take several archives (-f A -f B ...), "
+		    "read in that order");
+		return EXIT_USAGE;
+	}
 	if (o->mode != 'c' && o->ncdirs > 1 && o->mode != 0) {
 		msg_error("-C may be given once with -%c", o->mode);
 		msg_hint("with -c, each -C applies to the paths after it");
@@ -1134,6 +1143,7 @@ options_init(struct cmdline *c, int argc)
 	o->recipients = calloc(n, sizeof *o->recipients);
 	o->recipient_files = calloc(n, sizeof *o->recipient_files);
 	o->identity_files = calloc(n, sizeof *o->identity_files);
+	o->archives = calloc(n, sizeof *o->archives);
 	o->xattrs_include = calloc(n, sizeof *o->xattrs_include);
 	o->xattrs_exclude = calloc(n, sizeof *o->xattrs_exclude);
 	c->operands0 = o->operands;
@@ -1143,7 +1153,7 @@ options_init(struct cmdline *c, int argc)
 	    || o->operands == NULL || o->cdirs == NULL
 	    || o->operand_cdir == NULL || o->recipients == NULL
 	    || o->recipient_files == NULL || o->identity_files == NULL
-	    || o->xattrs_include == NULL || o->xattrs_exclude == NULL) {
+	    || o->archives == NULL || o->xattrs_include == NULL || o->xattrs_exclude == NULL) {
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
@@ -1170,6 +1180,7 @@ options_free(struct cmdline *c)
 	free(o->recipients);
 	free(o->recipient_files);
 	free(o->identity_files);
+	free(o->archives);
 	free(o->xattrs_include);
 	free(o->xattrs_exclude);
 }

@@ -50,6 +50,12 @@ struct opts {
 
 	/* Archives (-c, -t, -x). */
 	const char *archive;        /* -f: NULL or "-" for stdin/stdout */
+	const char **archives;      /* every -f, in order (-x and -t take
+	                             * several, applied one after another) */
+	size_t narchives;
+	/* Several -f: per member pattern, whether some archive had it
+	 * (members_report_missing fills it, command.c reports); else NULL */
+	unsigned char *found;
 	const char *directory;      /* -C: the last one (-t, -x) */
 	char **cdirs;               /* -c: every -C, in order (each one
 	                             * relative to the one before, as in

@@ -365,6 +365,8 @@ emit_header(struct packer *p, const struct ae_tar_entry *e0,
 		rp.offset = p->flushed + p->olen;
 		report(p, &rp);
 	}
+	if (p->po->lead_len > 0 && p->flushed + p->olen == 0)
+		emit(p, p->po->lead, p->po->lead_len);
 	emit(p, p->hdr, len);
 	return 0;
 }

@@ -121,6 +121,12 @@ struct ae_dr_params {
 	 * walked is added to next, the snapshot the caller then writes. */
 	const struct ae_snapshot *prev;
 	struct ae_snapshot *next;
+	/* Bytes the tar stream starts with, before the first member's
+	 * header and counted as part of its headers (its offset is 0): the
+	 * archive's global header (tar.h).  Not written if no member is,
+	 * so that an empty archive is the end blocks alone.  Optional. */
+	const uint8_t *lead;
+	size_t lead_len;
 	/* Tag files (ntags of them, or none); the strongest that a
 	 * directory holds decides. */
 	const struct ae_dr_tag *tags;

@@ -138,7 +138,7 @@ while off + 512 <= len(d):
     size = int(b[124:136].strip(b"\0 ") or b"0", 8)
     t = b[156:157]
     body = (size + 511) // 512 * 512
-    if t == b"x":
+    if t in (b"x", b"g"):
         for rec in d[off + 512:off + 512 + size].split(b"\n"):
             if b" path=" in rec:
                 name = rec.split(b"=", 1)[1].decode()

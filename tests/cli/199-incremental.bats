@@ -16,27 +16,6 @@ teardown() {
 	teardown_mount d/mnt
 }
 
-# after_snapshot SNAP: wait until a file changed now gets a ctime later
-# than the time SNAP's dump started (file times come from a coarser
-# clock than the dump's start): a condition, not a fixed sleep.
-after_snapshot() {
-	local t
-	t=$(sed -n '2p' "$1" | tr '\0' ' ' | awk '{ printf "%s.%09d", $1, $2 }')
-	for _ in $(seq 1 2000); do
-		touch probe
-		awk -v a="$(stat -c %.9Z probe)" -v b="$t" 'BEGIN { exit !(a > b) }' && return 0
-	done
-	echo "the clock did not pass $t" >&2
-	return 1
-}
-
-# sig DIR: what a restore must give back: each path's type, mode and
-# contents (symlink targets), with directories' times left out.
-sig() {
-	(cd "$1" && find . -mindepth 1 -printf '%p %y %m %l\n' | LC_ALL=C sort
-	 find . -type f | LC_ALL=C sort | xargs -r md5sum)
-}
-
 # restore_both N: restore levels 0..N-1 (l0.aes ...) with aescrypt into
 # ours/ and with GNU tar from the same payloads into gnu/.
 restore_both() {

@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# The nightly backup a person runs (issue 36): a chain of -g levels that
+# describes itself (--info shows each one's level and time; the global
+# header of format 6.7), restored to any night with one command (-x
+# with several -f), searched with one command (-t with several -f), and
+# a note when an incremental archive is extracted without -g.
+
+load test_helper
+
+setup() {
+	test_dir
+	make_key key
+}
+
+# night N: change the tree as night N does, then dump it as LN.aes
+# (and keep what the tree was, to compare a restore with)
+night() {
+	case $1 in
+	1) echo new > home/docs/b ;;
+	2) mv home/docs home/papers ;;          # a renamed directory
+	3) rm home/papers/a ;;                  # a deletion
+	4) echo c > home/c; ln -s c home/lc ;;
+	5) echo v5 > home/papers/b ;;           # a change
+	6) mkdir home/x; echo y > home/x/y; rm home/lc ;;
+	7) rm -r home/x; echo late > home/late ;;
+	esac
+	run_aescrypt 0 -c -q -k key -g snap -f "L$1.aes" home
+	mkdir -p "want$1" && cp -a home "want$1/"
+	after_snapshot snap
+}
+
+@test "eight nights: each level says its level and time, restore to night 6 in one command, find a file's nights in one command" {
+	mkdir -p home/docs
+	echo v0 > home/docs/a
+	for n in 0 1 2 3 4 5 6 7; do
+		night $n
+	done
+	# each level describes itself, under the key; the chain links up
+	for n in 0 1 2 3 4 5 6 7; do
+		run_aescrypt 0 --info -k key "L$n.aes"
+		assert_match "created: +20[0-9]{2}-[0-9]{2}-[0-9]{2} "
+		if [ "$n" -eq 0 ]; then
+			assert_match "dump: +level 0, a full listed-incremental dump"
+		else
+			assert_match "dump: +level $n, incremental"
+		fi
+		assert_match "members: +[0-9]+ \(from the index\)"
+		"$AESCRYPT" --info=json -k key "L$n.aes" > "i$n.json"
+	done
+	/usr/bin/python3 - <<'PY'
+import json
+info = [json.load(open("i%d.json" % n)) for n in range(8)]
+for n, i in enumerate(info):
+    assert i["level"] == n, (n, i)
+    assert i["members"] > 0 and i["size"] > 0, i
+    if n:
+        # each level continues the one before it (whole seconds here)
+        assert i["continues"] == info[n - 1]["created"], (n, i)
+        assert i["created"] >= info[n - 1]["created"]
+    else:
+        assert "continues" not in i
+PY
+	# without a key, --info shows no contents and no level
+	run_aescrypt 0 --info L3.aes
+	refute_match "level 3"
+	# restore to night 6 in one command: deletions and the rename applied
+	mkdir r6
+	run_aescrypt 0 -x -q -g /dev/null -k key -f L0.aes -f L1.aes -f L2.aes \
+	    -f L3.aes -f L4.aes -f L5.aes -f L6.aes -C r6
+	[ "$(sig r6/home)" = "$(sig want6/home)" ]
+	[ ! -e r6/home/docs ]
+	[ ! -e r6/home/papers/a ]
+	[ ! -e r6/home/lc ]
+	[ "$(cat r6/home/papers/b)" = v5 ]
+	# which nights hold a file: one command, each line names its archive
+	run_aescrypt 0 -t -k key -f L0.aes -f L1.aes -f L2.aes -f L3.aes \
+	    -f L4.aes -f L5.aes -f L6.aes -f L7.aes home/papers/b
+	[ "$output" = "$(printf 'L2.aes: home/papers/b\nL5.aes: home/papers/b')" ]
+	# a member that some archives lack is no error when one has it; one
+	# that none has is, once, with the count
+	run_aescrypt 1 -t -q -k key -f L0.aes -f L1.aes home/docs/b nothing/here
+	grep -qx 'L1.aes: home/docs/b' <<< "$output"
+	assert_match "error: nothing/here: not found in any of the 2 archives"
+	[ "$(grep -c 'not found' <<< "$output")" -eq 1 ]
+}
+
+@test "an incremental archive extracted without -g says that deletions were not applied, once" {
+	mkdir -p home/docs
+	echo a > home/docs/a
+	night 0
+	rm home/docs/a
+	run_aescrypt 0 -c -q -k key -g snap -f L1.aes home
+	mkdir o
+	run_aescrypt 0 -x -k key -f L0.aes -C o
+	refute_match "note:"
+	run_aescrypt 0 -x -k key -f L1.aes -C o
+	assert_match "note: L1\.aes is a level 1 incremental archive: files deleted since the level before it are kept without -g; extract with -g /dev/null to remove them"
+	[ "$(grep -c 'note:' <<< "$output")" -eq 1 ]
+	[ -e o/home/docs/a ]
+	run_aescrypt 0 -x -k key -g /dev/null -f L1.aes -C o
+	refute_match "note:"
+	[ ! -e o/home/docs/a ]
+}
+
+@test "the global header: GNU tar, bsdtar and tarfile read past it; the snapshot keeps the level, and GNU tar continues it" {
+	mkdir -p home
+	echo a > home/a
+	run_aescrypt 0 -c -q -k key -g snap -f L0.aes home
+	head -1 snap | grep -qx 'GNU tar-1.34 aescrypt level=0-2'
+	"$AESCRYPT" -d -k key L0.aes > l0.tar
+	[ "$(tar -tf l0.tar 2>&1)" = "$(printf 'home/\nhome/a')" ]
+	[ "$(bsdtar -tf l0.tar 2>&1)" = "$(printf 'home/\nhome/a')" ]
+	/usr/bin/python3 -c '
+import tarfile, sys
+t = tarfile.open("l0.tar")
+assert t.getnames() == ["home", "home/a"], t.getnames()
+assert t.pax_headers["AESCRYPT.level"] == "0", t.pax_headers
+assert "AESCRYPT.created" in t.pax_headers'
+	# GNU tar takes the snapshot with aescrypt's level in it
+	after_snapshot snap
+	echo b > home/b
+	tar -cf l1.tar -g snap home
+	[ "$(tar -tf l1.tar | LC_ALL=C sort | tr '\n' ' ')" = "home/ home/b " ]
+	# and writes its own first line: the next aescrypt level is 1
+	after_snapshot snap
+	echo c > home/c
+	run_aescrypt 0 -c -q -k key -g snap -f L2.aes home
+	run_aescrypt 0 --info -k key L2.aes
+	assert_match "dump: +level 1, incremental"
+	# an archive with no member has no global header: the end blocks
+	mkdir empty
+	run_aescrypt 0 -c -q -k key --exclude empty -f e.aes empty
+	[ "$("$AESCRYPT" -d -k key e.aes | wc -c)" -eq 1024 ]
+	[ -z "$("$AESCRYPT" -d -k key e.aes | tr -d '\0')" ]
+}
+
+@test "several -f belong to -x and -t; -c takes one; a failing archive stops the run" {
+	mkdir -p home
+	echo a > home/a
+	run_aescrypt 0 -c -q -k key -f a.aes home
+	run_aescrypt 2 -c -q -k key -f b.aes -f c.aes home
+	assert_match "error: -f may be given once with -c"
+	assert_match "hint: -x and -t take several archives"
+	[ ! -e b.aes ] && [ ! -e c.aes ]
+	# a failing archive stops the run, as commands joined by && would
+	echo junk > bad.aes
+	mkdir o
+	run_aescrypt 4 -x -q -k key -f bad.aes -f a.aes -C o
+	[ ! -e o/home ]
+}
