@@ -194,6 +194,8 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 			    r->why);
 		break;
 	case AE_DR_STRIPPED:
+		if (pr->o->quiet)
+			break;  /* what is stored is said by -t */
 		msg_warn("removing leading '%s' from member names",
 		    names_quote(r->name, q, sizeof q));
 		break;
@@ -209,9 +211,12 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 		break;
 	case AE_DR_TAGGED: {
 		/* GNU tar's words (the same for any tag), and as there not
-		 * a failure: the user asked for it. */
+		 * a failure: the user asked for it.  GNU tar says it only with
+		 * -v; here without -q, so a cron job can keep it out of mail */
 		size_t n = strlen(r->name);
 
+		if (pr->o->quiet)
+			break;
 		msg_warn("%s%s: contains a cache directory tag %s; %s",
 		    names_quote(r->name, q, sizeof q), n > 0 && r->name[n - 1]
 		    == '/' ? "" : "/", r->why, r->tag == AE_DR_TAG_ALL ?

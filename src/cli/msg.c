@@ -206,6 +206,14 @@ msg_core_error(const char *name, int err, const struct ae_diag *d)
 			msg_error("%s: %s %llu", name, what, d->have);
 		else
 			msg_error("%s: %s", name, what);
+		/* "aescrypt -t a.aes < /dev/null" from cron: the archive was
+		 * given as a member pattern, and nothing came on stdin */
+		if (err == AE_ETRUNC && d->what != NULL
+		    && strcmp(d->what, "input is empty") == 0
+		    && strcmp(name, "standard input") == 0)
+			msg_hint("nothing came on standard input: missing -f? "
+			    "(-t and -x name the archive with -f FILE, -d "
+			    "its input as an operand)");
 		break;
 	case AE_AT_INPUT:
 	case AE_AT_OUTPUT:

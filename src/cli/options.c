@@ -257,6 +257,19 @@ opt_list(struct cmdline *c, int key, const char *arg, char **argv)
 	return EXIT_OK;
 }
 
+/* -q: no progress line, and none of the warnings GNU tar gives only
+ * with -v (create.c). */
+static int
+opt_quiet(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)key;
+	(void)arg;
+	(void)argv;
+	c->o.quiet = 1;
+	c->o.progress = 0;
+	return EXIT_OK;
+}
+
 /* Options that name a file or another string. */
 static int
 opt_string(struct cmdline *c, int key, const char *arg, char **argv)
@@ -270,7 +283,19 @@ opt_string(struct cmdline *c, int key, const char *arg, char **argv)
 		o->archives[o->narchives++] = arg;
 		break;
 	case 'o': o->output = arg; break;
-	case 'k': o->keyfile = arg; break;
+	case 'k':
+		/* tar's -k is --keep-old-files: "-xkf a.aes" would take
+		 * "-f" for the key file's name, silently */
+		if (arg[0] == '-' && arg[1] != '\0') {
+			msg_error("-k takes a key file, not the option '%s'",
+			    arg);
+			msg_hint("tar's -k (keep old files) is --keep-old-files "
+			    "here; a key file whose name starts with '-' can "
+			    "be given as ./%s", arg);
+			return EXIT_USAGE;
+		}
+		o->keyfile = arg;
+		break;
 	case 'g': o->listed = arg; break;
 	case OPT_LEVEL_INC:
 		/* GNU tar takes 0 alone too: any other level is what the
@@ -642,7 +667,7 @@ static const struct optdef table[] = {
 	{ "deflate", OPT_DEFLATE, required_argument, CALL(opt_engine) },
 	{ "help", OPT_HELP, optional_argument, CALL(opt_misc) },
 	{ "progress", OPT_PROGRESS, no_argument, SET(progress, 1) },
-	{ "quiet", 'q', no_argument, SET(progress, 0) },
+	{ "quiet", 'q', no_argument, CALL(opt_quiet) },
 	{ "version", 'V', no_argument, CALL(opt_misc) },
 	{ NULL, OPT_LEVEL, no_argument, CALL(opt_level) }   /* -0 ... -9 */
 };

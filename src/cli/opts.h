@@ -45,6 +45,9 @@ struct opts {
 	int chunk_set;              /* --chunk-size was given */
 	unsigned threads;           /* pipeline workers (-j) */
 	int stats;                  /* 0 none, 1 table, 2 JSON */
+	int quiet;                  /* -q: no progress, and -c leaves out the
+	                             * warnings that are not about data
+	                             * (cache tags, a leading '/') */
 	int progress;               /* -1 if stderr is a terminal, 0 -q,
 	                             * 1 --progress */
 

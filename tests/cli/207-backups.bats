@@ -148,3 +148,30 @@ assert "AESCRYPT.created" in t.pax_headers'
 	run_aescrypt 4 -x -q -k key -f bad.aes -f a.aes -C o
 	[ ! -e o/home ]
 }
+
+@test "what a nightly job meets: -q keeps the cache-tag and leading-/ warnings out of mail; -k before an option and an empty stdin get a hint" {
+	mkdir -p home/cache
+	printf 'Signature: 8a477f597d28d172789f06886806bc55' > home/cache/CACHEDIR.TAG
+	echo a > home/a
+	run_aescrypt 0 -c -q -k key --exclude-caches -f a.aes home
+	[ -z "$output" ]
+	run_aescrypt 0 -c -k key --exclude-caches -f b.aes home
+	assert_match "warning: home/cache/: contains a cache directory tag CACHEDIR.TAG; contents not dumped"
+	run_aescrypt 0 -c -q -k key -f c.aes "$T/home/a"
+	[ -z "$output" ]
+	run_aescrypt 0 -c -k key -f d.aes "$T/home/a"
+	assert_match "removing leading '/' from member names"
+	# the same members either way: -q changes what is said, not stored
+	[ "$("$AESCRYPT" -t -k key -f a.aes)" = "$("$AESCRYPT" -t -k key -f b.aes)" ]
+	# tar's -k is --keep-old-files: "-x -k -f a.aes" is refused
+	mkdir o
+	run_aescrypt 2 -x -k -f a.aes -C o
+	assert_match "error: -k takes a key file, not the option '-f'"
+	assert_match "hint: tar's -k \(keep old files\) is --keep-old-files here"
+	[ -z "$(ls -A o)" ]
+	# a forgotten -f in cron: the archive became a pattern, stdin is empty
+	run bash -c "'$AESCRYPT' -t -k key a.aes < /dev/null"
+	[ "$status" -eq 4 ]
+	assert_match "error: standard input: input is empty"
+	assert_match "hint: nothing came on standard input: missing -f\?"
+}
