@@ -122,7 +122,7 @@ dispatch(const struct cmdline *c)
 	case 'x':
 		return cmd_extract(o);
 	}
-	usage_short(stderr);
+	usage_brief(stderr);
 	return EXIT_USAGE;
 }
 

@@ -19,15 +19,31 @@
 #include "crypto/rsa.h"
 #include "crypto/x25519.h"
 
+/* No mode at all: the four forms and where the rest is, as tar says
+ * "You must specify one of ..." and points to --help, not a screen. */
+static void
+synopsis(FILE *fp)
+{
+	fputs(
+	    "Usage: aescrypt -c [-f ARCHIVE] [OPTION]... PATH...        create an archive\n"
+	    "       aescrypt -t|-x [-f ARCHIVE] [OPTION]... [PATTERN]... list or extract\n"
+	    "       aescrypt -e|-d [OPTION]... [-o OUT] [IN]        encrypt or decrypt a stream\n"
+	    "       aescrypt --test|--info [-f] FILE...             check or describe files\n", fp);
+}
+
+void
+usage_brief(FILE *fp)
+{
+	synopsis(fp);
+	fputs("Try 'aescrypt --help' for more information.\n", fp);
+}
+
 /* --help: one screen, grouped as tar's is; --help=all has the rest. */
 void
 usage_short(FILE *fp)
 {
+	synopsis(fp);
 	fprintf(fp,
-	    "Usage: aescrypt -c [-f ARCHIVE] [OPTION]... PATH...        create an archive\n"
-	    "       aescrypt -t|-x [-f ARCHIVE] [OPTION]... [PATTERN]... list or extract\n"
-	    "       aescrypt -e|-d [OPTION]... [-o OUT] [IN]        encrypt or decrypt a stream\n"
-	    "       aescrypt --test|--info [-f] FILE...             check or describe files\n"
 	    "Tar-like archives and byte streams, compressed and encrypted (AES-256-GCM).\n"
 	    "ARCHIVE, IN and OUT default to standard input and output ('-' too).\n"
 	    "\n"

@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 void usage_short(FILE *fp);
+/* With no mode: the synopsis alone, and a pointer to --help. */
+void usage_brief(FILE *fp);
 void usage_all(FILE *fp);
 
 /* --version, to standard output. */

@@ -63,9 +63,11 @@ load test_helper
 	assert_match "aescrypt: error: unknown option '-Z'"
 }
 
-@test "no mode at all is a usage error with usage on stderr" {
+@test "no mode at all is a usage error with a short usage on stderr, as tar's" {
 	run_aescrypt 2
 	assert_match '^Usage: aescrypt'
+	assert_match "Try 'aescrypt --help' for more information\.$"
+	[ "$(wc -l <<< "$output")" -le 6 ]
 }
 
 @test "a stray operand is a usage error" {
