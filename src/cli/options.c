@@ -888,6 +888,14 @@ check_mode_options(const struct opts *o)
 		else if (strcmp(t->name, "-f") == 0)
 			msg_hint("streams take the input as an operand and "
 			    "the output with -o FILE");
+		else if (t->name[1] == 'p' && (o->mode == 'd' || o->mode == 'e'))
+			/* AES Crypt's own syntax: "aescrypt -d -p PASS f" */
+			msg_hint("AES Crypt's -p PASS puts the passphrase on the "
+			    "command line, where every user can see it; here "
+			    "it comes from the terminal (asked), "
+			    "--passphrase-file FILE, --passphrase-fd N or "
+			    "AESCRYPT_PASSPHRASE, as in: aescrypt -%c "
+			    "--passphrase-file pass.txt FILE", o->mode);
 		return EXIT_USAGE;
 	}
 	if (o->null_sep && o->files_from == NULL) {

@@ -104,7 +104,8 @@ prompt(int tty, const char *text, struct passphrase *p)
 	if (n == -3)
 		return msg_interrupted();
 	if (n == -2) {
-		msg_error("passphrase is longer than %d bytes", PASS_MAX);
+		msg_error("passphrase is longer than %d bytes (1,024 characters "
+		    "of up to 4 bytes)", PASS_MAX);
 		return EXIT_USAGE;
 	}
 	if (n < 0) {
@@ -185,7 +186,8 @@ from_fd(int fd, const char *what, struct passphrase *p)
 	if (n == -3)
 		return msg_interrupted();
 	if (n == -2) {
-		msg_error("%s: passphrase is longer than %d bytes", what,
+		msg_error("%s: passphrase is longer than %d bytes (1,024 "
+		    "characters of up to 4 bytes)", what,
 		    PASS_MAX);
 		return EXIT_USAGE;
 	}
@@ -204,7 +206,8 @@ from_env(struct passphrase *p)
 	size_t n = v != NULL ? strlen(v) : 0;
 
 	if (n > PASS_MAX) {
-		msg_error("%s is longer than %d bytes", ENV_NAME, PASS_MAX);
+		msg_error("%s is longer than %d bytes (1,024 characters of "
+		    "up to 4 bytes)", ENV_NAME, PASS_MAX);
 		return EXIT_USAGE;
 	}
 	if (n > 0)

@@ -12,7 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PASS_MAX 1024
+/* AES Crypt allows 1,024 characters, and a character is up to 4 bytes
+ * of UTF-8: its files made with the longest passphrases open here, and
+ * this tool's own passphrases have the same bound. */
+#define PASS_MAX 4096
 
 enum pass_source {
 	PASS_NONE = 0,

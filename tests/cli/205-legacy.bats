@@ -156,6 +156,48 @@ LEGACY=$SAMPLES/aes-crypt
 	[ "$(cat out)" = 0123456789abcdef ]
 }
 
+@test "a 1,023-character passphrase (3,092 bytes of UTF-8), as AES Crypt allows, opens every version from every source; 4,097 bytes are refused" {
+	# 1,000 euro signs (3 bytes each) and 23 emoji (4 bytes, a UTF-16
+	# surrogate pair for versions 0-2): AES Crypt's limit is characters
+	"$PY" -c 'import sys; sys.stdout.write("\u20ac" * 1000 + "\U0001F600" * 23 + "\n")' > long
+	[ "$("$PY" -c 'import sys; print(len(open("long", encoding="utf-8").read().rstrip()))')" -eq 1023 ]
+	[ "$(head -1 long | tr -d '\n' | wc -c)" -eq 3092 ]
+	echo "some plaintext" > p.bin
+	local v
+	for v in 0 2 3; do
+		"$PY" "$GEN" encode -v $v -p long --iterations 1000 p.bin l$v.aes
+		run_aescrypt 0 -d --passphrase-file long -o o$v.bin l$v.aes
+		cmp p.bin o$v.bin
+		run bash -c "'$AESCRYPT' -d --passphrase-fd 3 3< long l$v.aes"
+		[ "$status" -eq 0 ]
+		[ "$output" = "some plaintext" ]
+		AESCRYPT_PASSPHRASE=$(head -1 long) run "$AESCRYPT" -d l$v.aes
+		[ "$status" -eq 0 ]
+		[ "$output" = "some plaintext" ]
+		# one character fewer is another passphrase
+		head -1 long | "$PY" -c 'import sys; sys.stdout.write(sys.stdin.read().rstrip("\n")[:-1])' > short
+		run_aescrypt 3 -d --passphrase-file short -o x.bin l$v.aes
+	done
+	# this tool's own files take the same length
+	run_aescrypt 0 -e "${FAST_KDF[@]}" --passphrase-file long -o own.aes p.bin
+	run_aescrypt 0 -d --passphrase-file long -o own.bin own.aes
+	cmp p.bin own.bin
+	# 4,096 bytes are taken, 4,097 refused with the bound in words
+	head -c 4096 /dev/zero | tr '\0' a > max
+	run_aescrypt 0 -e "${FAST_KDF[@]}" --passphrase-file max -o m.aes p.bin
+	head -c 4097 /dev/zero | tr '\0' a > over
+	run_aescrypt 2 -e "${FAST_KDF[@]}" --passphrase-file over -o o.aes p.bin
+	assert_match "passphrase is longer than 4096 bytes \(1,024 characters of up to 4 bytes\)"
+	[ ! -e o.aes ]
+}
+
+@test "AES Crypt's own syntax, -p PASS, gets a hint with what to type here" {
+	run_aescrypt 2 -d -p secret "$LEGACY/v3.aes"
+	assert_match "error: -p \(or --no-same-permissions\) does not apply to -d"
+	assert_match "hint: AES Crypt's -p PASS puts the passphrase on the command line"
+	assert_match "aescrypt -d --passphrase-file pass.txt FILE"
+}
+
 @test "a key file alone cannot open an AES Crypt file, and says why" {
 	run_aescrypt 3 -d -k "$SAMPLES/sample.key" -o out "$LEGACY/v3.aes"
 	assert_match 'v3.aes is an AES Crypt file \(stream format version 3\): it opens with a passphrase'
