@@ -75,6 +75,40 @@ load test_helper
 	assert_match "unexpected argument 'stray'"
 }
 
+@test "SYNOPSIS lists, for each mode, every option the option table lets that mode take" {
+	# the table is check_mode_options' in src/cli/options.c: which modes
+	# each option applies to; each mode's SYNOPSIS must show it
+	/usr/bin/python3 - "$BATS_TEST_DIRNAME/../../src/cli/options.c" \
+	    "$BATS_TEST_DIRNAME/../../man/aescrypt.1" <<'PY'
+import re, sys
+src, man = (open(f).read() for f in sys.argv[1:3])
+tab = src[src.index("check_mode_options("):]
+tab = tab[:tab.index("{ NULL, NULL }")]
+pairs = re.findall(r'\{ "([^"]+)", "([a-z]+)" \}', tab)
+assert len(pairs) > 25, pairs
+syn = man[man.index(".Sh SYNOPSIS"):man.index(".Sh DESCRIPTION")]
+blocks = {}
+for b in syn.split(".Nm\n")[1:]:
+    m = re.match(r"\.Fl ([a-z])\n", b)
+    if m:
+        blocks[m.group(1)] = b
+assert set("ctxed") <= set(blocks), blocks.keys()
+def shown(block, opt):
+    if opt.startswith("--"):
+        # "--exclude-tag" may be written "Fl \-exclude\-tag Ns ..."
+        return opt[1:].replace("-", "\\-") in block
+    # a short option alone ("Fl g") or in a bundle ("Fl Opv")
+    return re.search(r"Fl [A-Za-z]*%s[A-Za-z]*\b" % re.escape(opt[1]), block)
+bad = []
+for name, modes in pairs:
+    opt = name.split()[0]
+    for mo in modes:
+        if mo in blocks and not shown(blocks[mo], opt):
+            bad.append("-%s lacks %s" % (mo, opt))
+assert not bad, bad
+PY
+}
+
 @test "the man page documents every option --help lists, and every exit status" {
 	local man=$BATS_TEST_DIRNAME/../../man/aescrypt.1 opt pat
 	run_aescrypt 0 --help=all
