@@ -297,9 +297,12 @@ src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
 	size_t k = pp->pend_len < n ? pp->pend_len : n, more = 0;
 	int r = AE_OK;
 
-	memcpy(buf, pp->pend + pp->pend_pos, k);
-	pp->pend_pos += k;
-	pp->pend_len -= k;
+	if (k > 0) {
+		/* (pend is NULL until a search read ahead) */
+		memcpy(buf, pp->pend + pp->pend_pos, k);
+		pp->pend_pos += k;
+		pp->pend_len -= k;
+	}
 	if (k < n)
 		r = timed_read(pp, buf + k, n - k, &more);
 	*got = k + more;
@@ -544,7 +547,8 @@ resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 		pp->pend = t;
 		pp->pend_cap = w.len - q - reclen;
 	}
-	memcpy(pp->pend, w.b + q + reclen, w.len - q - reclen);
+	if (w.len - q - reclen > 0)
+		memcpy(pp->pend, w.b + q + reclen, w.len - q - reclen);
 	pp->pend_pos = 0;
 	pp->pend_len = w.len - q - reclen;
 	*seq = found + 1;
