@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/bytes.h"
+#include "container/chunk.h"
 #include "container/header.h"
 #include "container/index.h"
 #include "container/legacy.h"
@@ -319,9 +320,55 @@ info_legacy(const struct opts *o, struct streams *io)
  * payload records could end at.  Nothing here is authenticated (that is
  * --test): a file can look whole and still be damaged inside. */
 
+/*
+ * The records from file offset *off (base: where the file starts) to
+ * the final one, none reaching past limit, checked as far as a reader
+ * without the key can: every frame parses, and a record that is not the
+ * final one holds a whole chunk (ae_chunk_frame_plausible).  1 with *off
+ * after the final record and *n the count; 0 with the reason in msg.
+ */
+static int
+walk_records(int fd, off_t base, uint64_t *off, uint64_t limit,
+    size_t cs, const char *what, uint64_t *n, char *msg, size_t cap)
+{
+	uint8_t f[AE_FRAME_LEN];
+	int fin = 0, comp;
+	size_t ctlen;
+
+	for (*n = 0; !fin; (*n)++) {
+		if (*off + AE_FRAME_LEN + AE_TAG_LEN > limit
+		    || pread(fd, f, sizeof f, base + (off_t)*off)
+		    != (ssize_t)sizeof f) {
+			snprintf(msg, cap, "the file is cut short or damaged: "
+			    "%s record %llu (at offset %llu) does not fit "
+			    "before the end", what, (unsigned long long)*n,
+			    (unsigned long long)*off);
+			return 0;
+		}
+		if (ae_chunk_frame(f, cs, &fin, &comp, &ctlen, NULL) != AE_OK
+		    || !ae_chunk_frame_plausible(fin, comp, ctlen, cs)) {
+			snprintf(msg, cap, "%s record %llu (at offset %llu) "
+			    "has a damaged frame", what, (unsigned long long)*n,
+			    (unsigned long long)*off);
+			return 0;
+		}
+		*off += AE_FRAME_LEN + ctlen + AE_TAG_LEN;
+		if (*off > limit) {
+			snprintf(msg, cap, "the file is cut short or damaged: "
+			    "%s record %llu runs past the end",
+			    what, (unsigned long long)*n);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static enum whole
 whole_check(int fd, const struct ae_header *h, const char **why)
 {
+	static char msg[256];
+	uint64_t off, n, nix;
+	size_t cs = (size_t)1 << h->chunk_log2;
 	uint8_t buf[AE_HEADER_MAX], foot[AE_FOOTER_LEN];
 	uint64_t size, end, ixoff, records, lo, hi;
 	struct stat sb;
@@ -352,8 +399,26 @@ whole_check(int fd, const struct ae_header *h, const char **why)
 		end = size - h->len - AE_COPY_LEN_LEN;
 		*why = "the copy of the header ends the file";
 	}
-	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED)
-		return h->copy ? WHOLE_YES : WHOLE_UNKNOWN;
+	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED) {
+		off = h->len;
+		if (!walk_records(fd, start, &off, end, cs, "payload", &n, msg,
+		    sizeof msg)) {
+			*why = msg;
+			return WHOLE_NO;
+		}
+		if (off != end) {
+			snprintf(msg, sizeof msg, "%llu bytes follow the final "
+			    "record", (unsigned long long)(end - off));
+			*why = msg;
+			return WHOLE_NO;
+		}
+		snprintf(msg, sizeof msg, "%severy record's frame holds, to "
+		    "the final one (%llu record%s)", h->copy ? "the copy of "
+		    "the header ends the file, and " : "", (unsigned long
+		    long)n, n == 1 ? "" : "s");
+		*why = msg;
+		return WHOLE_YES;
+	}
 	if (end < h->len + AE_FOOTER_LEN || pread(fd, foot, AE_FOOTER_LEN,
 	    start + (off_t)(end - AE_FOOTER_LEN)) != AE_FOOTER_LEN) {
 		*why = "the file is cut short: there is no room for the footer";
@@ -371,9 +436,38 @@ whole_check(int fd, const struct ae_header *h, const char **why)
 		    "fit the file's length";
 		return WHOLE_NO;
 	}
-	*why = h->copy ? "the copy of the header ends the file, and the "
-	    "index's footer fits its length" : "the index's footer fits the "
-	    "file's length";
+	off = h->len;
+	if (!walk_records(fd, start, &off, ixoff, cs, "payload", &n, msg,
+	    sizeof msg)) {
+		*why = msg;
+		return WHOLE_NO;
+	}
+	if (off != ixoff || n != records) {
+		snprintf(msg, sizeof msg, "the payload's final record ends at "
+		    "offset %llu after %llu records, where the footer says "
+		    "%llu and %llu", (unsigned long long)off,
+		    (unsigned long long)n, (unsigned long long)ixoff,
+		    (unsigned long long)records);
+		*why = msg;
+		return WHOLE_NO;
+	}
+	if (!walk_records(fd, start, &off, end - AE_FOOTER_LEN, cs, "index",
+	    &nix, msg, sizeof msg)) {
+		*why = msg;
+		return WHOLE_NO;
+	}
+	if (off != end - AE_FOOTER_LEN) {
+		snprintf(msg, sizeof msg, "%llu bytes lie between the index's "
+		    "final record and the footer", (unsigned long long)
+		    (end - AE_FOOTER_LEN - off));
+		*why = msg;
+		return WHOLE_NO;
+	}
+	snprintf(msg, sizeof msg, "%sthe index's footer fits its length, and "
+	    "every record's frame holds (%llu payload and %llu index "
+	    "records)", h->copy ? "the copy of the header ends the file, " :
+	    "", (unsigned long long)n, (unsigned long long)nix);
+	*why = msg;
 	return WHOLE_YES;
 }
 

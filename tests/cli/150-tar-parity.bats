@@ -149,14 +149,32 @@ listing() {
 	[ "$output" = "${plain/index OK (every entry matches the member read)/index not compared (--salvage)}" ]
 }
 
-@test "--info says whether a file is whole, from what a file without a key shows" {
+@test "--info says whether a file is whole, from what a file without a key shows: the copy, the footer, every record's frame" {
 	local f
 	for f in good-copy-index good-index good-copy; do
 		run_aescrypt 0 --info "$SAMPLES/$f.aes"
 		assert_match "whole: +yes"
 	done
+	# without a copy of the header, the records' frames still tell
 	run_aescrypt 0 --info "$SAMPLES/good-one-chunk.aes"
-	assert_match "whole: +unknown \(cannot tell without a key: the file has no copy"
+	assert_match "whole: +yes \(every record's frame holds, to the final one \(1 record\)\)"
+	# a frame that cannot be followed, and one whose flags are wrong
+	run_aescrypt 4 --info "$SAMPLES/bad-chunk-length.aes"
+	assert_match "whole: +NO \(payload record 2 \(at offset [0-9]+\) has a damaged frame\)"
+	run_aescrypt 4 --info "$SAMPLES/bad-chunk-flags.aes"
+	assert_match "whole: +NO \(payload record 0 \(at offset [0-9]+\) has a damaged frame\)"
+	# a footer whose record count is not what the frames give
+	python3 - "$SAMPLES/good-copy-index.aes" count.aes <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+L = d[-2] << 8 | d[-1]
+foot = len(d) - L - 2 - 32
+n = int.from_bytes(d[foot + 8:foot + 16], 'big')
+d[foot + 8:foot + 16] = (n + 1).to_bytes(8, 'big')
+open(sys.argv[2], 'wb').write(d)
+PY
+	run_aescrypt 4 --info count.aes
+	assert_match "whole: +NO \(the payload's final record ends at offset [0-9]+ after 2 records, where the footer says [0-9]+ and 3\)"
 	for f in bad-copy-truncated bad-copy-trailing; do
 		run_aescrypt 4 --info "$SAMPLES/$f.aes"
 		assert_match "whole: +NO \(the file is cut short \(or has bytes after its end\)"
