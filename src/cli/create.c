@@ -35,6 +35,7 @@
 #include "names.h"
 #include "list.h"
 #include "members.h"
+#include "checksum.h"
 #include "snapfile.h"
 #include "progress.h"
 #include "run.h"
@@ -353,6 +354,7 @@ struct create {
 	struct ae_tar_global global;    /* the archive's own description */
 	uint8_t lead[2 * AE_TAR_BLOCK]; /* ... as the stream's first bytes */
 	size_t lead_len;
+	struct checksum sum;            /* --checksum */
 };
 
 /* The operands and -T's list, each with its -C directory, all checked
@@ -496,6 +498,7 @@ create_run(struct create *c, const struct opts *o)
 		return EXIT_SYSTEM;
 	}
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
+	checksum_start(&c->sum, o->checksum, &c->io.writer);
 	run_pipe_params(o, &c->gcm, &c->h, &c->io, &c->pp);
 	/* The total for the progress line: the files' sizes, measured
 	 * first (only when the line will be shown; tar headers make the
@@ -513,7 +516,9 @@ create_run(struct create *c, const struct opts *o)
 		else
 			st = run_pipe_error(&c->io, err, &d);
 		ae_outfile_abort(&c->io.out);
-	} else if ((st = run_out_commit(&c->io.out)) == EXIT_OK) {
+	} else if ((st = run_out_commit(&c->io.out)) == EXIT_OK
+	    && (st = checksum_finish(&c->sum, o->checksum, o->archive != NULL
+	    ? o->archive : "-")) == EXIT_OK) {
 		c->io.rd.bytes = c->pr.chan.bytes;
 		c->rs.archive = 1;
 		c->rs.files_ns = c->pr.cpu_ns;

@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "container/header.h"
+#include "checksum.h"
 #include "crypto/wipe.h"
 #include "container/index.h"
 #include "exitcode.h"
@@ -37,6 +38,7 @@ cmd_encrypt(const struct opts *o)
 	struct streams io;
 	uint64_t w0 = ae_wall_ns();
 	ae_gcm_ctx gcm;
+	struct checksum sum;
 	int st, err;
 
 	memset(&rs, 0, sizeof rs);
@@ -51,6 +53,7 @@ cmd_encrypt(const struct opts *o)
 	}
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
+	checksum_start(&sum, o->checksum, &io.writer);
 	run_pipe_params(o, &gcm, &h, &io, &pp);
 	err = io.writer.write(io.writer.ctx, h.raw, h.len);
 	if (err != AE_OK) {
@@ -67,7 +70,9 @@ cmd_encrypt(const struct opts *o)
 		ae_outfile_abort(&io.out);
 		goto done;
 	}
-	if ((st = run_out_commit(&io.out)) == EXIT_OK)
+	if ((st = run_out_commit(&io.out)) == EXIT_OK
+	    && (st = checksum_finish(&sum, o->checksum, o->output != NULL ?
+	    o->output : "-")) == EXIT_OK)
 		run_finish_stats(o, &rs, w0, &gcm, &io);
 done:
 	ae_gcm_wipe(&gcm);

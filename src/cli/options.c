@@ -46,7 +46,8 @@ enum {
 	OPT_EXCLUDE_TAG, OPT_EXCLUDE_TAG_UNDER, OPT_EXCLUDE_TAG_ALL,
 	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
 	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER,
-	OPT_NEWER_MTIME, OPT_LEVEL_INC, OPT_NO_OVERWRITE_DIR, OPT_NO_DEVICES
+	OPT_NEWER_MTIME, OPT_LEVEL_INC, OPT_NO_OVERWRITE_DIR, OPT_NO_DEVICES,
+	OPT_CHECKSUM
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -297,6 +298,7 @@ opt_string(struct cmdline *c, int key, const char *arg, char **argv)
 		o->keyfile = arg;
 		break;
 	case 'g': o->listed = arg; break;
+	case OPT_CHECKSUM: o->checksum = arg; break;
 	case OPT_LEVEL_INC:
 		/* GNU tar takes 0 alone too: any other level is what the
 		 * snapshot file says */
@@ -638,6 +640,7 @@ static const struct optdef table[] = {
 	{ NULL, 'A', no_argument, CALL(opt_refuse) },
 	{ "salvage", OPT_SALVAGE, no_argument, SET(salvage, 1) },
 	{ "no-index", OPT_NO_INDEX, no_argument, SET(no_index, 1) },
+	{ "checksum", OPT_CHECKSUM, required_argument, CALL(opt_string) },
 	{ "xattrs", OPT_XATTRS, no_argument, SET(xattrs, 1) },
 	{ "no-xattrs", OPT_NO_XATTRS, no_argument, SET(xattrs, 0) },
 	{ "xattrs-include", OPT_XATTRS_INCLUDE, required_argument,
@@ -862,6 +865,7 @@ check_mode_options(const struct opts *o)
 		{ "--one-file-system", "c" }, { "-N (--newer)", "c" },
 		{ "-g (--listed-incremental)", "ctx" }, { "--level", "c" },
 		{ "--no-overwrite-dir", "x" }, { "--no-devices", "x" },
+		{ "--checksum", "ce" },
 		{ NULL, NULL }
 	};
 	int set[] = {
@@ -875,7 +879,8 @@ check_mode_options(const struct opts *o)
 		o->nxattrs_include > 0, o->nxattrs_exclude > 0,
 		o->max_size > 0, o->nexclude_from > 0, o->exclude_vcs,
 		o->ntags > 0, o->one_fs, o->newer_set, o->listed != NULL,
-		o->level0, o->no_overwrite_dir, o->no_devices
+		o->level0, o->no_overwrite_dir, o->no_devices,
+		o->checksum != NULL
 	};
 	int i;
 

@@ -176,3 +176,42 @@ assert "AESCRYPT.created" in t.pax_headers'
 	assert_match "error: standard input: input is empty"
 	assert_match "hint: nothing came on standard input: missing -f\?"
 }
+
+@test "--checksum: sha256sum -c finds bit rot without a key; --info follows every frame without one" {
+	mkdir -p home
+	head -c 300000 /dev/urandom > home/r
+	echo a > home/a
+	run_aescrypt 0 -c -q -k key --checksum SUMS -f 'night 1.aes' home
+	echo stream | "$AESCRYPT" -e -q -k key --checksum SUMS -o s.aes
+	echo stream | "$AESCRYPT" -e -q -k key --checksum SUMS > piped.aes
+	[ "$(wc -l < SUMS)" -eq 3 ]
+	grep -q '  night 1\.aes$' SUMS
+	grep -q '  s\.aes$' SUMS
+	# standard output is named "-", the bytes hashed as they were written
+	[ "$(sed -n 3p SUMS)" = "$(sha256sum < piped.aes | cut -d' ' -f1)  -" ]
+	head -2 SUMS > two
+	run sha256sum -c two
+	[ "$status" -eq 0 ]
+	# one flipped bit inside a record: the sum finds it; the frames hold,
+	# so --info (no key) says whole, and --test (the key) finds it too
+	cp 'night 1.aes' keep.aes
+	flip_byte 'night 1.aes' 5000
+	run sha256sum -c two
+	[ "$status" -ne 0 ]
+	assert_match "night 1.aes: FAILED"
+	run_aescrypt 0 --info 'night 1.aes'
+	assert_match "whole: +yes"
+	run_aescrypt 4 --test -k key 'night 1.aes'
+	# a name with a newline is escaped as sha256sum escapes it
+	run_aescrypt 0 -c -q -k key --checksum S2 -f $'odd\nname.aes' home
+	[ "$(head -c 1 S2)" = '\' ]
+	run sha256sum -c S2
+	[ "$status" -eq 0 ]
+	# nowhere to write the sum: the archive is complete, the run fails
+	run_aescrypt 6 -c -q -k key --checksum nodir/SUMS -f late.aes home
+	assert_match "nodir/SUMS: No such file or directory \(the output is complete; its checksum was not recorded\)"
+	[ -s late.aes ]
+	# it belongs to -c and -e
+	run_aescrypt 2 -x -k key --checksum SUMS -f keep.aes
+	assert_match "--checksum does not apply to -x"
+}
