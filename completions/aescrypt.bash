@@ -106,7 +106,7 @@ _aescrypt() {
 		    --xattrs --no-xattrs --xattrs-include --xattrs-exclude
 		    --acls --no-acls
 		    -r --recipient -R --recipients-file -i --identity --gen-identity
-		    --salvage --no-index --checksum
+		    --salvage --no-index --checksum --totals
 		    -v --verbose --dereference --exclude -T --files-from --null
 		    -X --exclude-from --exclude-vcs --exclude-caches
 		    --exclude-caches-under --exclude-caches-all --exclude-tag

@@ -122,6 +122,7 @@ complete -c aescrypt -n '__aescrypt_mode_in e d' -s o -l output -r -F -d 'Output
 # keys
 complete -c aescrypt -n '__aescrypt_mode_in c e' -s r -l recipient -x -d 'Encrypt to a public key (age1..., ssh-ed25519, ssh-rsa)'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -s R -l recipients-file -r -F -d 'Recipients from a file'
+complete -c aescrypt -l totals -d 'Say the bytes written or read when done; -c -g: files new and changed'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l checksum -r -F -d 'Append the SHA-256 of the output to FILE, as sha256sum'
 complete -c aescrypt -n '__aescrypt_mode_in d t x i' -s i -l identity -r -F -d 'A private key (age identity, OpenSSH)'
 complete -c aescrypt -n __aescrypt_no_mode -l gen-identity -r -F -d 'Make a key pair in age format'

@@ -37,6 +37,7 @@
 #include "members.h"
 #include "checksum.h"
 #include "snapfile.h"
+#include "totals.h"
 #include "progress.h"
 #include "run.h"
 #include "signals.h"
@@ -134,6 +135,7 @@ struct producer {
 	int err;                    /* the walk's result */
 	int partial;                /* it gave warnings */
 	uint64_t cpu_ns;            /* the walk thread's CPU time */
+	struct totals *totals;      /* --totals -g, or NULL */
 };
 
 /* Note e, whose headers start at offset, in the index.  0, or -1 out
@@ -178,6 +180,8 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 	case AE_DR_MEMBER:
 		if (index_member(pr, r->e, r->offset) != 0)
 			return -1;
+		if (pr->totals != NULL)
+			totals_member(pr->totals, r->name, r->e->type);
 		progress_member(r->e->path);
 		if (pr->verbose != NULL && pr->long_list) {
 			list_entry(pr->verbose, r->e, &pr->ugswidth);
@@ -224,6 +228,10 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 		    "directory not dumped" : "contents not dumped");
 		break;
 	}
+	case AE_DR_KEPT:
+		if (pr->totals != NULL)
+			totals_unchanged(pr->totals);
+		break;
 	case AE_DR_UNCHANGED:
 		/* GNU tar's words, with -v only */
 		if (pr->verbose != NULL)
@@ -355,6 +363,7 @@ struct create {
 	uint8_t lead[2 * AE_TAR_BLOCK]; /* ... as the stream's first bytes */
 	size_t lead_len;
 	struct checksum sum;            /* --checksum */
+	struct totals totals;           /* --totals -g: this level's counts */
 };
 
 /* The operands and -T's list, each with its -C directory, all checked
@@ -430,6 +439,7 @@ create_producer(struct create *c, const struct opts *o)
 	dp->ntags = o->ntags;
 	dp->lead = c->lead;
 	dp->lead_len = c->lead_len;
+	pr->totals = o->totals && o->listed != NULL ? &c->totals : NULL;
 	if (o->listed != NULL) {
 		dp->flags |= AE_DR_INCREMENTAL;
 		dp->prev = c->have_prev ? &c->prev : NULL;
@@ -524,6 +534,8 @@ create_run(struct create *c, const struct opts *o)
 		c->rs.files_ns = c->pr.cpu_ns;
 		c->rs.files_bytes = c->pr.chan.bytes;
 		run_finish_stats(o, &c->rs, c->w0, &c->gcm, &c->io);
+		if (c->pr.totals != NULL)
+			totals_level(&c->totals, c->global.level);
 		if (c->pr.partial) {
 			msg_warn("some files were not archived as they were; "
 			    "see the warnings above");
@@ -574,6 +586,11 @@ create_global(struct create *c, const struct opts *o)
 		g->cont = c->prev.time;
 		g->cont_nsec = c->prev.time_nsec;
 		c->next.level = g->level;
+		if (o->totals && totals_init(&c->totals, c->have_prev ?
+		    &c->prev : NULL) != 0) {
+			msg_error("out of memory");
+			return EXIT_SYSTEM;
+		}
 	}
 	if (ae_tar_global_header(g, c->lead, sizeof c->lead, &c->lead_len)
 	    != AE_OK) {
@@ -618,6 +635,7 @@ out:
 			ae_gcm_wipe(&c->igcm);
 	}
 	ae_index_builder_free(&c->ib);
+	totals_free(&c->totals);
 	ae_snapshot_free(&c->prev);
 	ae_snapshot_free(&c->next);
 	free(c->dirfd);

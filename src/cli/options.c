@@ -47,7 +47,7 @@ enum {
 	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
 	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER,
 	OPT_NEWER_MTIME, OPT_LEVEL_INC, OPT_NO_OVERWRITE_DIR, OPT_NO_DEVICES,
-	OPT_CHECKSUM
+	OPT_CHECKSUM, OPT_TOTALS
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -641,6 +641,7 @@ static const struct optdef table[] = {
 	{ "salvage", OPT_SALVAGE, no_argument, SET(salvage, 1) },
 	{ "no-index", OPT_NO_INDEX, no_argument, SET(no_index, 1) },
 	{ "checksum", OPT_CHECKSUM, required_argument, CALL(opt_string) },
+	{ "totals", OPT_TOTALS, no_argument, SET(totals, 1) },
 	{ "xattrs", OPT_XATTRS, no_argument, SET(xattrs, 1) },
 	{ "no-xattrs", OPT_NO_XATTRS, no_argument, SET(xattrs, 0) },
 	{ "xattrs-include", OPT_XATTRS_INCLUDE, required_argument,
@@ -865,7 +866,7 @@ check_mode_options(const struct opts *o)
 		{ "--one-file-system", "c" }, { "-N (--newer)", "c" },
 		{ "-g (--listed-incremental)", "ctx" }, { "--level", "c" },
 		{ "--no-overwrite-dir", "x" }, { "--no-devices", "x" },
-		{ "--checksum", "ce" },
+		{ "--checksum", "ce" }, { "--totals", "ctxed" },
 		{ NULL, NULL }
 	};
 	int set[] = {
@@ -880,7 +881,7 @@ check_mode_options(const struct opts *o)
 		o->max_size > 0, o->nexclude_from > 0, o->exclude_vcs,
 		o->ntags > 0, o->one_fs, o->newer_set, o->listed != NULL,
 		o->level0, o->no_overwrite_dir, o->no_devices,
-		o->checksum != NULL
+		o->checksum != NULL, o->totals
 	};
 	int i;
 

@@ -54,6 +54,7 @@ struct opts {
 	/* Archives (-c, -t, -x). */
 	const char *archive;        /* -f: NULL or "-" for stdin/stdout */
 	const char *checksum;       /* --checksum FILE (-c, -e) */
+	int totals;                 /* --totals */
 	const char **archives;      /* every -f, in order (-x and -t take
 	                             * several, applied one after another) */
 	size_t narchives;

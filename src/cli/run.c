@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "run.h"
+#include "totals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,6 +136,11 @@ run_finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
 {
 	struct rusage ru;
 
+	/* GNU tar's words: what -c and -e wrote, or what the others read */
+	if (o->totals)
+		totals_bytes(o->mode == 'c' || o->mode == 'e', o->mode == 'c'
+		    || o->mode == 'e' ? io->wr.bytes : io->rd.bytes,
+		    ae_wall_ns() - w0);
 	if (!o->stats)
 		return;
 	rs->in_bytes = io->rd.bytes;

@@ -193,6 +193,8 @@ usage_all(FILE *fp)
 	    "                            what is whole, list what was lost\n"
 	    "      --no-index            -c: write no index; -t, -x: read the\n"
 	    "                            whole archive, not its index\n"
+	    "      --totals              say the bytes written or read when done (and,\n"
+	    "                            -c -g: files new, changed and unchanged)\n"
 	    "      --checksum FILE       -c, -e: append the output's SHA-256 to FILE,\n"
 	    "                            as sha256sum prints it (sha256sum -c FILE)\n"
 	    "  (-d, --test and --info also read AES Crypt files, versions 0-3;\n"

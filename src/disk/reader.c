@@ -1410,8 +1410,10 @@ visit(struct packer *p, int dirfd, const char *leaf)
 	}
 	/* -g: listed as 'N' in its directory's dumpdir */
 	if ((po->flags & AE_DR_INCREMENTAL) && !incremental_dumps(po, &st,
-	    p->depth > 0 ? p->fr[p->depth - 1].all_new : 0))
+	    p->depth > 0 ? p->fr[p->depth - 1].all_new : 0)) {
+		report_path(p, AE_DR_KEPT, p->path, NULL, 0);
 		return;
+	}
 	if (S_ISREG(st.st_mode))
 		add_file(p, dirfd, leaf, name, &st);
 	else if (S_ISLNK(st.st_mode))

@@ -75,6 +75,9 @@ enum ae_dr_event {
 	                     * exits 0) */
 	AE_DR_UNCHANGED,    /* name is no newer than ae_dr_params.newer:
 	                     * not dumped (tar -N says so with -v) */
+	AE_DR_KEPT,         /* -g: name has not changed since the last
+	                     * level: not dumped, 'N' in its dumpdir (GNU
+	                     * tar says nothing; --totals counts it) */
 	AE_DR_OTHER_FS,     /* directory name is on another file system
 	                     * (AE_DR_ONE_FS): stored, its contents not */
 	AE_DR_FAILED        /* the walk cannot go on: why, err */

@@ -215,3 +215,30 @@ assert "AESCRYPT.created" in t.pax_headers'
 	run_aescrypt 2 -x -k key --checksum SUMS -f keep.aes
 	assert_match "--checksum does not apply to -x"
 }
+
+@test "--totals: the bytes, as GNU tar says them, and for -g the files new, changed and unchanged since the last level" {
+	mkdir -p home/d
+	echo a > home/a
+	echo b > home/d/b
+	echo c > home/d/c
+	run_aescrypt 0 -c -q -k key --totals -g snap -f L0.aes home
+	assert_match "Total bytes written: $(stat -c %s L0.aes) \("
+	assert_match "Level 0: 3 new files, 0 changed, 2 directories, 0 other members; 0 files unchanged since the last level, not archived"
+	after_snapshot snap
+	echo new > home/d/n
+	echo more >> home/d/b
+	ln -s a home/l
+	run_aescrypt 0 -c -q -k key --totals -g snap -f L1.aes home
+	assert_match "Total bytes written: $(stat -c %s L1.aes) \("
+	assert_match "Level 1: 1 new file, 1 changed, 2 directories, 1 other member; 2 files unchanged since the last level, not archived"
+	# -q does not silence what was asked for; reading says "read"
+	echo data | "$AESCRYPT" -e -q -k key -o s.aes
+	run_aescrypt 0 -d -q -k key --totals -o s.out s.aes
+	assert_match "^Total bytes read: [1-9][0-9]* \([0-9.]+ [KMG]?i?B, [0-9.]+ [KMG]?i?B/s\)$"
+	mkdir o
+	run_aescrypt 0 -x -q -k key --totals -f L1.aes -C o
+	assert_match "Total bytes read: [1-9]"
+	# without it, nothing is said
+	run_aescrypt 0 -c -q -k key -g snap -f L2.aes home
+	[ -z "$output" ]
+}
