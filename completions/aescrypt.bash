@@ -121,7 +121,7 @@ _aescrypt() {
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory
-		    -j --threads --stats --stats=json --no-hw --deflate --zstd --benchmark --benchmark=json --benchmark=csv
+		    -j --threads --stats --stats=json --no-hw --deflate --zstd --benchmark --benchmark=json --benchmark=csv --benchmark=all
 		    -q --quiet --progress
 		    --benchmark-time -h --help --help=all -V --version' -- "$cur"))
 		return

@@ -67,6 +67,7 @@ complete -c aescrypt -n __aescrypt_no_mode -l gen-key -r -F -d 'Make a key file'
 complete -c aescrypt -n __aescrypt_no_mode -l benchmark -d 'Measure this machine, in memory'
 complete -c aescrypt -n __aescrypt_no_mode -l benchmark=json -d 'The benchmark as JSON'
 complete -c aescrypt -n __aescrypt_no_mode -l benchmark=csv -d 'The benchmark as CSV'
+complete -c aescrypt -n __aescrypt_no_mode -l benchmark=all -d 'Every level, engine and tier'
 
 # archives
 complete -c aescrypt -n '__aescrypt_mode_in t x i' -s f -l file -x -a '(__aescrypt_aes_files)' -d 'Archive to read'

@@ -12,12 +12,18 @@ enum bench_format {
 };
 
 /*
- * Run the benchmark for about `seconds` (kept to within one trial of
- * each measurement) with `threads` workers, 2^chunk_log2-byte chunks for
- * DEFLATE and 2^zstd_log2-byte chunks for zstd (when built in), printing to stdout in `format`; tty says stdout is a terminal, where
- * the text output starts with a bar chart.  Returns an exit status.
+ * Run the benchmark for `seconds` with `threads` workers,
+ * 2^chunk_log2-byte chunks for DEFLATE and 2^zstd_log2-byte chunks for
+ * zstd (when built in), printing to stdout in `format`; tty says stdout
+ * is a terminal, where the text output starts with a bar chart.  The
+ * default set of measurements is small enough for a loaded machine:
+ * every cipher tier at -0 and -6 with the default engine, and zstd; all
+ * adds every level, the other engine and zstd with every tier.  The run
+ * ends within the budget and a trial per measurement: a measurement
+ * with no time left for its first trial is skipped, and said so.
+ * Returns an exit status.
  */
 int benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
-    unsigned zstd_log2, enum bench_format format, int tty);
+    unsigned zstd_log2, enum bench_format format, int all, int tty);
 
 #endif

@@ -104,7 +104,7 @@ dispatch(const struct cmdline *c)
 	case 'b':
 		return benchmark_run(c->bench_time, o->threads, o->chunk_log2,
 		    o->chunk_set ? o->chunk_log2 : AE_CHUNK_LOG2_ZSTD,
-		    c->bench_format, isatty(STDOUT_FILENO));
+		    c->bench_format, c->bench_all, isatty(STDOUT_FILENO));
 	case 'g':
 		return secret_keyfile_generate(c->genkey);
 	case 'G':

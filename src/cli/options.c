@@ -179,15 +179,27 @@ opt_info(struct cmdline *c, int key, const char *arg, char **argv)
 static int
 opt_bench(struct cmdline *c, int key, const char *arg, char **argv)
 {
+	const char *p = arg;
+
 	(void)key, (void)argv;
-	if (arg == NULL || strcmp(arg, "text") == 0)
-		c->bench_format = BENCH_TEXT;
-	else if (strcmp(arg, "json") == 0)
-		c->bench_format = BENCH_JSON;
-	else if (strcmp(arg, "csv") == 0)
-		c->bench_format = BENCH_CSV;
-	else
-		return bad_value("--benchmark", arg, "'text', 'json' or 'csv'");
+	c->bench_format = BENCH_TEXT;
+	/* "all", a format, or both: "all,json" */
+	while (p != NULL && *p != '\0') {
+		size_t n = strcspn(p, ",");
+
+		if (n == 3 && strncmp(p, "all", 3) == 0)
+			c->bench_all = 1;
+		else if (n == 4 && strncmp(p, "text", 4) == 0)
+			c->bench_format = BENCH_TEXT;
+		else if (n == 4 && strncmp(p, "json", 4) == 0)
+			c->bench_format = BENCH_JSON;
+		else if (n == 3 && strncmp(p, "csv", 3) == 0)
+			c->bench_format = BENCH_CSV;
+		else
+			return bad_value("--benchmark", arg, "'all', 'text', "
+			    "'json' or 'csv', or 'all,' and a format");
+		p += n + (p[n] == ',');
+	}
 	return set_mode(c, 'b');
 }
 

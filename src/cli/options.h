@@ -19,6 +19,7 @@ struct cmdline {
 	const char *genkey;         /* --gen-key / --gen-identity FILE */
 	double bench_time;          /* --benchmark-time */
 	enum bench_format bench_format;
+	int bench_all;              /* --benchmark=all: every cell */
 	int want_help;              /* 1: --help (or -h outside -c); 2: =all */
 	int want_version;
 	int h_seen;                 /* -h: --dereference with -c, else help */
