@@ -443,6 +443,81 @@ rsa_key(const struct ae_identity *id, struct ae_rsa_private *k)
 	return 0;
 }
 
+/* An SSH mpint of v (n bytes, big-endian, no leading zero) at out + *at,
+ * with a zero byte first when its top bit is set; the caller has room. */
+static void
+put_mpint(uint8_t *out, size_t *at, const uint8_t *v, size_t n)
+{
+	int pad = n > 0 && (v[0] & 0x80);
+
+	store_be32(out + *at, (uint32_t)(n + (size_t)pad));
+	*at += 4;
+	if (pad)
+		out[(*at)++] = 0;
+	memcpy(out + *at, v, n);
+	*at += n;
+}
+
+/*
+ * An RSA key in PEM (PKCS#1 "BEGIN RSA PRIVATE KEY" or PKCS#8 "BEGIN
+ * PRIVATE KEY", unencrypted), read by libcrypto (crypto/rsa.h) into the
+ * form an OpenSSH key gives: the public blob, then the private numbers
+ * as rsa_private takes them.  age opens such keys too.
+ */
+static int
+identity_from_pem_rsa(const char *text, size_t len, struct ae_identity *id,
+    struct ae_diag *d)
+{
+	struct ae_rsa_numbers *k = ae_secret_alloc(sizeof *k);
+	uint8_t pub[AE_SSH_RSA_BLOB_MAX], *priv;
+	size_t pl = 0, at = 0, cap = sizeof id->rsa + 64;
+	int r;
+
+	if (k == NULL || (priv = ae_secret_alloc(cap)) == NULL) {
+		ae_secret_free(k, sizeof *k);
+		return bad(d, AE_ENOMEM, "out of memory", 0);
+	}
+	r = ae_rsa_from_pem(text, len, k);
+	if (r == AE_ENOTSUP && !ae_rsa_available())
+		r = bad(d, AE_ENOTSUP, "a PEM RSA key needs a build with "
+		    "libcrypto (or convert it: ssh-keygen -p -f KEY rewrites "
+		    "it as OpenSSH's)", 0);
+	else if (r == AE_ENOTSUP)
+		r = bad(d, AE_ENOTSUP, "a PEM private key of a type other than "
+		    "RSA", 0);
+	else if (r == AE_EINVAL)
+		r = bad(d, AE_EINVAL, "an RSA key outside 2048 to 8192 bits",
+		    0);
+	else if (r != AE_OK)
+		r = bad(d, r, "a PEM private key libcrypto cannot read", 0);
+	if (r == AE_OK) {
+		/* string "ssh-rsa", mpint e, mpint n: the public blob */
+		store_be32(pub, 7);
+		memcpy(pub + 4, SSH_RSA, 7);
+		pl = 11;
+		put_mpint(pub, &pl, k->e, k->elen);
+		put_mpint(pub, &pl, k->n, k->nlen);
+		/* string "ssh-rsa", then n, e, d, iqmp, p, q */
+		store_be32(priv, 7);
+		memcpy(priv + 4, SSH_RSA, 7);
+		at = 11;
+		put_mpint(priv, &at, k->n, k->nlen);
+		put_mpint(priv, &at, k->e, k->elen);
+		put_mpint(priv, &at, k->d, k->dlen);
+		put_mpint(priv, &at, k->iqmp, k->iqmplen);
+		put_mpint(priv, &at, k->p, k->plen);
+		put_mpint(priv, &at, k->q, k->qlen);
+		if ((r = recipient_from_blob(pub, pl, &id->r, d, 0)) == AE_OK
+		    && rsa_private(priv, priv + at, id) != AE_OK)
+			r = bad(d, AE_EFORMAT, "a malformed PEM RSA key", 0);
+	}
+	ae_secret_free(priv, cap);
+	ae_secret_free(k, sizeof *k);
+	if (r != AE_OK)
+		ae_wipe(id, sizeof *id);
+	return r;
+}
+
 #define PEM_BEGIN "-----BEGIN OPENSSH PRIVATE KEY-----"
 #define PEM_END "-----END OPENSSH PRIVATE KEY-----"
 #define OPENSSH_MAGIC "openssh-key-v1"    /* and its NUL */
@@ -469,12 +544,17 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 	memset(id, 0, sizeof *id);
 	b = memmem(text, len, PEM_BEGIN, strlen(PEM_BEGIN));
 	if (b == NULL) {
+		/* RSA in PKCS#1 or PKCS#8, unencrypted: through libcrypto */
+		if ((memmem(text, len, other[0], strlen(other[0])) != NULL
+		    || memmem(text, len, other[3], strlen(other[3])) != NULL)
+		    && memmem(text, len, "ENCRYPTED", 9) == NULL)
+			return identity_from_pem_rsa(text, len, id, d);
 		for (i = 0; i < sizeof other / sizeof *other; i++)
 			if (memmem(text, len, other[i], strlen(other[i])))
 				return bad(d, AE_ENOTSUP, "a PEM private key "
-				    "in a format other than OpenSSH's (convert "
-				    "it: ssh-keygen -p -f KEY rewrites it as "
-				    "OpenSSH's)", 0);
+				    "aescrypt does not read (an encrypted one, "
+				    "or not RSA; ssh-keygen -p -f KEY rewrites "
+				    "it as OpenSSH's, which it reads)", 0);
 		return bad(d, AE_EFORMAT, "not an OpenSSH private key", 0);
 	}
 	b += strlen(PEM_BEGIN);

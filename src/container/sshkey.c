@@ -9,8 +9,10 @@
  * GCM's last 32 bits, so the keystream is made a block at a time here (a
  * key's private section is a few hundred bytes).  GCM has no associated
  * data; its tag, and ChaCha20-Poly1305's, come after the section.  These
- * are OpenSSH's ciphers with 256-bit keys; the 128- and 192-bit AES ones
- * and 3DES would need key schedules written for them alone.
+ * are OpenSSH's ciphers with 256-bit keys, this project's own code.  The
+ * 128- and 192-bit AES ones and 3DES would need key schedules written
+ * for them alone: they come from libcrypto (crypto/evp.h) instead, so a
+ * build without it names them as not read.
  */
 #include "config.h"
 #include "sshkey.h"
@@ -18,6 +20,7 @@
 #include "crypto/bcrypt_pbkdf.h"
 #include "crypto/cbc.h"
 #include "crypto/chachapoly.h"
+#include "crypto/evp.h"
 #include "crypto/gcm.h"
 #include "crypto/wipe.h"
 #include "common/bytes.h"
@@ -30,18 +33,27 @@ is(const uint8_t *s, size_t n, const char *want)
 	return n == strlen(want) && memcmp(s, want, n) == 0;
 }
 
-enum mode { CTR, CBC, GCM, CHACHAPOLY };
+enum mode { CTR, CBC, GCM, CHACHAPOLY, EVP };
 
 static const struct cipher {
 	const char *name;
 	enum mode mode;
 	size_t keyiv;           /* bytes of bcrypt_pbkdf output */
 	size_t block;           /* the section is whole blocks */
+	size_t keylen;          /* EVP: the key's bytes, then the IV's */
+	enum ae_evp_mode evp;
 } ciphers[] = {
-	{ "aes256-ctr", CTR, 32 + 16, 16 },
-	{ "aes256-cbc", CBC, 32 + 16, 16 },
-	{ "aes256-gcm@openssh.com", GCM, 32 + 12, 16 },
-	{ "chacha20-poly1305@openssh.com", CHACHAPOLY, 64, 8 },
+	{ "aes256-ctr", CTR, 32 + 16, 16, 32, AE_EVP_CTR },
+	{ "aes256-cbc", CBC, 32 + 16, 16, 32, AE_EVP_CBC },
+	{ "aes256-gcm@openssh.com", GCM, 32 + 12, 16, 32, AE_EVP_GCM },
+	{ "chacha20-poly1305@openssh.com", CHACHAPOLY, 64, 8, 64, AE_EVP_CTR },
+	/* from libcrypto */
+	{ "aes128-ctr", EVP, 16 + 16, 16, 16, AE_EVP_CTR },
+	{ "aes192-ctr", EVP, 24 + 16, 16, 24, AE_EVP_CTR },
+	{ "aes128-cbc", EVP, 16 + 16, 16, 16, AE_EVP_CBC },
+	{ "aes192-cbc", EVP, 24 + 16, 16, 24, AE_EVP_CBC },
+	{ "aes128-gcm@openssh.com", EVP, 16 + 12, 16, 16, AE_EVP_GCM },
+	{ "3des-cbc", EVP, 24 + 8, 8, 24, AE_EVP_3DES },
 };
 
 static const struct cipher *
@@ -59,10 +71,18 @@ int
 ae_sshkey_supported(const uint8_t *cipher, size_t cipherlen,
     const uint8_t *kdf, size_t kdflen, struct ae_diag *d)
 {
-	if (find(cipher, cipherlen) == NULL)
+	const struct cipher *c = find(cipher, cipherlen);
+
+	if (c == NULL)
 		return ae_fail(d, AE_ENOTSUP, AE_AT_NONE, "the OpenSSH key is "
 		    "encrypted with a cipher aescrypt does not read (it reads "
-		    "aes256-ctr, the default, aes256-cbc, aes256-gcm and "
+		    "OpenSSH's AES, 3DES and chacha20-poly1305 ciphers; "
+		    "ssh-keygen -p -Z aes256-ctr -f KEY re-encrypts it)", 0, 0);
+	if (c->mode == EVP && !ae_evp_available())
+		return ae_fail(d, AE_ENOTSUP, AE_AT_NONE, "the OpenSSH key is "
+		    "encrypted with a cipher this build does not read (its "
+		    "128- and 192-bit AES and 3DES come from libcrypto; it "
+		    "reads aes256-ctr, the default, aes256-cbc, aes256-gcm and "
 		    "chacha20-poly1305; ssh-keygen -p -Z aes256-ctr -f KEY "
 		    "re-encrypts it)", 0, 0);
 	if (!is(kdf, kdflen, "bcrypt"))
@@ -76,7 +96,8 @@ ae_sshkey_cipher_has_tag(const uint8_t *cipher, size_t cipherlen)
 {
 	const struct cipher *c = find(cipher, cipherlen);
 
-	return c != NULL && (c->mode == GCM || c->mode == CHACHAPOLY);
+	return c != NULL && (c->mode == GCM || c->mode == CHACHAPOLY
+	    || (c->mode == EVP && c->evp == AE_EVP_GCM));
 }
 
 /* AES-256-CTR with a 128-bit big-endian counter.  0 or AE_ENOMEM. */
@@ -144,6 +165,18 @@ ae_sshkey_decrypt(const uint8_t *cipher, size_t cipherlen,
 	if (ae_bcrypt_pbkdf(pass, passlen, salt, saltlen, rounds, kiv,
 	    c->keyiv) != 0)
 		return ae_fail(d, AE_ENOMEM, AE_AT_NONE, NULL, 0, 0);
+	if (c->mode == EVP) {
+		/* (a wrong passphrase shows in the check words, but for GCM,
+		 * whose tag fails) */
+		r = ae_evp_decrypt(c->evp, kiv, c->keylen, kiv + c->keylen, enc,
+		    enclen, tag, out);
+		ae_wipe(kiv, sizeof kiv);
+		if (r == AE_EKEY)
+			return ae_fail(d, AE_EKEY, AE_AT_NONE, "wrong passphrase "
+			    "for the OpenSSH key", 0, 0);
+		return r == AE_OK ? AE_OK : ae_fail(d, r, AE_AT_NONE, NULL, 0,
+		    0);
+	}
 	if (c->mode == CHACHAPOLY) {
 		r = ae_ssh_chachapoly_open(kiv, enc, enclen, tag, out);
 		ae_wipe(kiv, sizeof kiv);

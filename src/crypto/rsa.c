@@ -19,6 +19,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
+#include <openssl/pem.h>
 #include <openssl/rsa.h>
 
 int
@@ -253,7 +254,84 @@ ae_rsa_oaep_decrypt(const struct ae_rsa_private *k, const uint8_t *label,
 	return r;
 }
 
+/* No passphrase for an encrypted PEM key: reading it fails. */
+static int
+no_passphrase(char *buf, int size, int rw, void *u)
+{
+	(void)buf; (void)size; (void)rw; (void)u;
+	return -1;
+}
+
+/* One parameter of pk into out (at most cap bytes).  0 or -1. */
+static int
+get_number(EVP_PKEY *pk, const char *name, uint8_t *out, size_t cap,
+    size_t *len)
+{
+	BIGNUM *b = NULL;
+	int n, r = -1;
+
+	if (EVP_PKEY_get_bn_param(pk, name, &b) > 0
+	    && (n = BN_num_bytes(b)) > 0 && (size_t)n <= cap) {
+		*len = (size_t)BN_bn2bin(b, out);
+		r = 0;
+	}
+	BN_clear_free(b);
+	return r;
+}
+
+int
+ae_rsa_from_pem(const char *text, size_t len, struct ae_rsa_numbers *k)
+{
+	BIO *bio;
+	EVP_PKEY *pk;
+	struct ae_rsa_public pub;
+	int r = AE_OK;
+
+	if (len > (size_t)INT32_MAX
+	    || (bio = BIO_new_mem_buf(text, (int)len)) == NULL)
+		return AE_ENOMEM;
+	pk = PEM_read_bio_PrivateKey(bio, NULL, no_passphrase, NULL);
+	BIO_free(bio);
+	if (pk == NULL)
+		return AE_EFORMAT;
+	if (!EVP_PKEY_is_a(pk, "RSA"))
+		r = AE_ENOTSUP;
+	else if (get_number(pk, OSSL_PKEY_PARAM_RSA_N, k->n, sizeof k->n,
+	    &k->nlen) != 0
+	    || get_number(pk, OSSL_PKEY_PARAM_RSA_E, k->e, sizeof k->e,
+	    &k->elen) != 0)
+		r = AE_EINVAL;
+	else if (get_number(pk, OSSL_PKEY_PARAM_RSA_D, k->d, sizeof k->d,
+	    &k->dlen) != 0
+	    || get_number(pk, OSSL_PKEY_PARAM_RSA_FACTOR1, k->p, sizeof k->p,
+	    &k->plen) != 0
+	    || get_number(pk, OSSL_PKEY_PARAM_RSA_FACTOR2, k->q, sizeof k->q,
+	    &k->qlen) != 0
+	    || get_number(pk, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, k->iqmp,
+	    sizeof k->iqmp, &k->iqmplen) != 0)
+		r = AE_EFORMAT;     /* (a key without its CRT numbers) */
+	EVP_PKEY_free(pk);
+	if (r == AE_OK) {
+		pub.n = k->n;
+		pub.nlen = k->nlen;
+		pub.e = k->e;
+		pub.elen = k->elen;
+		if (!public_ok(&pub))
+			r = AE_EINVAL;
+	}
+	if (r != AE_OK)
+		ae_wipe(k, sizeof *k);
+	return r;
+}
+
 #else /* !HAVE_RSA */
+
+int
+ae_rsa_from_pem(const char *text, size_t len, struct ae_rsa_numbers *k)
+{
+	(void)text; (void)len; (void)k;
+	return AE_ENOTSUP;
+}
 
 int
 ae_rsa_available(void)

@@ -38,6 +38,26 @@ struct ae_rsa_private {
 	size_t dlen, plen, qlen, iqmplen;
 };
 
+/* An RSA private key's numbers, as PKCS#1 holds them (iqmp = q^-1 mod
+ * p, what OpenSSH calls iqmp too), big-endian without leading zeros.
+ * Secret: allocate it with ae_secret_alloc and wipe it. */
+struct ae_rsa_numbers {
+	uint8_t n[AE_RSA_MAX_BYTES], e[AE_RSA_MAX_E_BYTES];
+	uint8_t d[AE_RSA_MAX_BYTES], p[AE_RSA_MAX_BYTES];
+	uint8_t q[AE_RSA_MAX_BYTES], iqmp[AE_RSA_MAX_BYTES];
+	size_t nlen, elen, dlen, plen, qlen, iqmplen;
+};
+
+/*
+ * The numbers of an unencrypted PEM RSA private key, PKCS#1 ("BEGIN RSA
+ * PRIVATE KEY") or PKCS#8 ("BEGIN PRIVATE KEY"), as libcrypto reads it
+ * (no passphrase is ever asked for).  0; AE_ENOTSUP without libcrypto,
+ * for a key that is not RSA, or an encrypted one; AE_EINVAL for a
+ * modulus outside 2048 to 8192 bits or an exponent over 8 bytes;
+ * AE_EFORMAT if libcrypto cannot read it.
+ */
+int ae_rsa_from_pem(const char *text, size_t len, struct ae_rsa_numbers *k);
+
 /* Whether this build has RSA (libcrypto).  1 or 0. */
 int ae_rsa_available(void);
 

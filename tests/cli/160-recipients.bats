@@ -354,12 +354,15 @@ ssh_locked() {
 	"$AESCRYPT" -e -q -R "$1.pub" -o "$1.aes" data.bin
 }
 
-@test "passphrase-protected OpenSSH keys open: the 256-bit ciphers, any rounds; the others are named" {
+@test "passphrase-protected OpenSSH keys open under every cipher ssh-keygen offers (128/192-bit AES and 3DES through libcrypto), any rounds" {
 	printf 'secret words\n' > kp
 	printf 'wrong words\n' > bad
 	chmod 600 kp bad
 	local c n=0
-	for c in aes256-ctr aes256-cbc aes256-gcm@openssh.com chacha20-poly1305@openssh.com; do
+	# ssh -Q cipher: all ten OpenSSH 9 offers, AES in three sizes and
+	# three modes, 3DES, chacha20-poly1305 (as OpenSSH opens them all)
+	for c in $(ssh -Q cipher); do
+		n=$((n + 1))
 		ssh_locked "k-${c%%@*}" "$c"
 		"$AESCRYPT" -d -q -i "k-${c%%@*}" --passphrase-file kp -o out.bin "k-${c%%@*}.aes"
 		assert_same data.bin out.bin
@@ -371,18 +374,7 @@ ssh_locked() {
 		assert_match "k-${c%%@*}: wrong passphrase for the OpenSSH key"
 		[ ! -e out.bin ]
 	done
-	# every other cipher ssh-keygen offers (ssh -Q cipher): refused
-	# with what is read and how to convert, before any passphrase
-	for c in $(ssh -Q cipher); do
-		case $c in aes256-ctr|aes256-cbc|aes256-gcm@openssh.com|chacha20-poly1305@openssh.com) continue ;; esac
-		ssh-keygen -q -t ed25519 -N 'secret words' -Z "$c" -a 2 -f "o-$c" || continue
-		run_aescrypt 3 -d -q -i "o-$c" -o out.bin k-aes256-ctr.aes < /dev/null
-		assert_match "o-$c: the OpenSSH key is encrypted with a cipher aescrypt does not read"
-		assert_match "ssh-keygen -p -Z aes256-ctr -f KEY"
-		[ ! -e out.bin ]
-		n=$((n + 1))
-	done
-	[ "$n" -ge 1 ]
+	[ "$n" -ge 10 ]
 	ssh_locked k-few aes256-ctr 1
 	"$AESCRYPT" -d -q -i k-few --passphrase-file kp -o out.bin k-few.aes
 	assert_same data.bin out.bin

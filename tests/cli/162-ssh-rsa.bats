@@ -116,7 +116,7 @@ setup() {
 	assert_same data.bin out.y
 }
 
-@test "weak keys are refused by -r and skipped by -R; a damaged RSA slot is a corrupt header" {
+@test "weak keys are refused by -r and skipped by -R; PEM keys (PKCS#1, PKCS#8) open, an encrypted one is named; a damaged RSA slot is a corrupt header" {
 	run_aescrypt 2 -e -r "$(cat small.pub)" -o x.aes data.bin
 	assert_match "fewer than 2048 bits"
 	[ ! -e x.aes ]
@@ -125,10 +125,31 @@ setup() {
 	assert_match "list: line 1: an RSA key of fewer than 2048 bits .*; skipped"
 	"$AESCRYPT" -d -q -i rsa2048 -o out y.aes
 	assert_same data.bin out
-	# a private key in PEM (PKCS#1) form: named, with how to convert it
+	# a private key in PEM form, PKCS#1 and PKCS#8, opens (libcrypto
+	# reads it, as age does); an encrypted one is named, with how to
+	# convert it
 	ssh-keygen -q -t rsa -b 2048 -m PEM -N '' -f pem
+	head -1 pem | grep -qx -- '-----BEGIN RSA PRIVATE KEY-----'
+	openssl pkcs8 -topk8 -nocrypt -in pem -out pem8
+	head -1 pem8 | grep -qx -- '-----BEGIN PRIVATE KEY-----'
+	"$AESCRYPT" -e -q -R pem.pub -o p.aes data.bin
+	"$AESCRYPT" -d -q -i pem -o outp p.aes
+	assert_same data.bin outp
+	"$AESCRYPT" -d -q -i pem8 -o outp8 p.aes
+	assert_same data.bin outp8
+	# the PEM key is the same key as its OpenSSH form
+	cp pem pem-ssh
+	ssh-keygen -q -p -N '' -f pem-ssh
+	"$AESCRYPT" -d -q -i pem-ssh -o outps p.aes
+	assert_same data.bin outps
 	run_aescrypt 3 -d -q -i pem -o out2 y.aes
+	assert_match "no identity matched"
+	ssh-keygen -q -t rsa -b 2048 -m PEM -N 'five words' -f pemx
+	grep -q ENCRYPTED pemx
+	run_aescrypt 3 -d -q -i pemx -o out4 p.aes
+	assert_match "pemx: a PEM private key aescrypt does not read \(an encrypted one"
 	assert_match "ssh-keygen -p -f KEY"
+	assert_no_output . out4
 	# one byte of the OAEP ciphertext changed: the header's CRC says so
 	# (exit 4), never "wrong key"
 	cp y.aes z.aes
@@ -175,4 +196,13 @@ setup() {
 	assert_same data.bin out3
 	run "$A" --info z.aes
 	assert_match "ssh-rsa \(256-byte modulus"
+	# PEM keys and OpenSSH's 128-bit AES come from libcrypto: named
+	ssh-keygen -q -t rsa -b 2048 -m PEM -N '' -f pem
+	run "$A" -d -q -i pem -o out4 z.aes
+	[ "$status" -eq 3 ]
+	assert_match "pem: a PEM RSA key needs a build with libcrypto"
+	ssh-keygen -q -t ed25519 -N 'five words' -Z aes128-ctr -f e128
+	run env AESCRYPT_PASSPHRASE='five words' "$A" -d -q -i e128 -o out5 z.aes
+	[ "$status" -eq 3 ]
+	assert_match "e128: the OpenSSH key is encrypted with a cipher this build does not read"
 }
