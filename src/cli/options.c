@@ -1003,6 +1003,14 @@ check_operands(struct opts *o)
 		    "read in that order");
 		return EXIT_USAGE;
 	}
+	/* each archive reads the -T list again: standard input cannot be */
+	if (o->narchives > 1 && o->files_from != NULL
+	    && strcmp(o->files_from, "-") == 0) {
+		msg_error("-T - with several -f: the list on standard input can "
+		    "be read for one archive only");
+		msg_hint("put the patterns in a file: -T FILE");
+		return EXIT_USAGE;
+	}
 	if (o->mode != 'c' && o->ncdirs > 1 && o->mode != 0) {
 		msg_error("-C may be given once with -%c", o->mode);
 		msg_hint("with -c, each -C applies to the paths after it");

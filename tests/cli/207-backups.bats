@@ -242,3 +242,17 @@ assert "AESCRYPT.created" in t.pax_headers'
 	run_aescrypt 0 -c -q -k key -g snap -f L2.aes home
 	[ -z "$output" ]
 }
+
+@test "several -f read a -T list once for each archive; -T - cannot be, and is refused" {
+	mkdir -p home
+	echo a > home/a
+	echo b > home/b
+	run_aescrypt 0 -c -q -k key -f A.aes home/a
+	run_aescrypt 0 -c -q -k key -f B.aes home/b
+	printf 'home/a\nhome/b\n' > pats
+	run_aescrypt 0 -t -k key -T pats -f A.aes -f B.aes
+	[ "$output" = "$(printf 'A.aes: home/a\nB.aes: home/b')" ]
+	run bash -c "printf 'home/a\n' | '$AESCRYPT' -t -k key -T - -f A.aes -f B.aes"
+	[ "$status" -eq 2 ]
+	assert_match "error: -T - with several -f: the list on standard input can be read for one archive only"
+}
