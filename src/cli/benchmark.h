@@ -20,7 +20,8 @@ enum bench_format {
  * every cipher tier at -0 and -6 with the default engine, and zstd; all
  * adds every level, the other engine and zstd with every tier.  The run
  * ends within the budget and a trial per measurement: a measurement
- * with no time left for its first trial is skipped, and said so.
+ * with no time left for its first trial is skipped, and said so (but
+ * the first, -0 on the fastest tier both ways, always runs).
  * Returns an exit status.
  */
 int benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,

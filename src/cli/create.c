@@ -40,6 +40,7 @@
 #include "totals.h"
 #include "progress.h"
 #include "run.h"
+#include "session.h"
 #include "signals.h"
 
 /*
@@ -621,7 +622,7 @@ cmd_create(const struct opts *o)
 	if ((st = create_paths(c, o)) != EXIT_OK)
 		goto out;
 	/* Keys and the output, relative to where we were started. */
-	st = run_new_container(o, o->archive, c->indexed ?
+	st = session_create(o, o->archive, c->indexed ?
 	    AE_PAYLOAD_PAX_INDEXED : AE_PAYLOAD_PAX, &c->h, &c->gcm,
 	    c->indexed ? &c->igcm : NULL, &c->io, &c->rs);
 	if (st != EXIT_OK)

@@ -19,12 +19,12 @@
 #include "container/index.h"
 #include "exitcode.h"
 #include "indexed.h"
-#include "keys.h"
 #include "legacy.h"
 #include "msg.h"
 #include "names.h"
 #include "progress.h"
 #include "run.h"
+#include "session.h"
 #include "salvage.h"
 #include "signals.h"
 
@@ -45,7 +45,7 @@ cmd_encrypt(const struct opts *o)
 	run_streams_init(&io);
 	if ((st = run_input_open(&io.in, o->input, NULL)) != EXIT_OK)
 		return st;
-	st = run_new_container(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, NULL,
+	st = session_create(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, NULL,
 	    &io, &rs);
 	if (st != EXIT_OK) {
 		run_input_close(&io.in);
@@ -211,7 +211,6 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 int
 cmd_decrypt(const struct opts *o)
 {
-	uint8_t file_key[AE_FILE_KEY_LEN];
 	struct decrypt *c = ae_secret_alloc(sizeof *c);
 	int st;
 
@@ -221,25 +220,16 @@ cmd_decrypt(const struct opts *o)
 	}
 	c->w0 = ae_wall_ns();
 	c->rs.decrypt = 1;
-	run_streams_init(&c->io);
-	if ((st = run_input_open(&c->io.in, o->input, o)) != EXIT_OK)
-		goto out;
-	ae_fd_init(&c->io.rd, c->io.in.fd, &signals_stop, &c->io.cancel);
-	st = keys_unlock(o, &c->io, &c->h, file_key, &c->rs);
-	if (st == KEYS_LEGACY) {
+	st = session_open(o, o->input, &c->io, &c->h, &c->gcm, &c->igcm,
+	    &c->rs);
+	if (st == SESSION_LEGACY) {
 		st = legacy_decrypt(o, &c->io);
 		ae_secret_free(c->io.early_pass, sizeof *c->io.early_pass);
 		run_input_close(&c->io.in);
 		goto out;
 	}
-	if (st != EXIT_OK) {
-		run_input_close(&c->io.in);
+	if (st != EXIT_OK)
 		goto out;
-	}
-	ae_header_payload_cipher(&c->h, file_key, &c->gcm);
-	if (c->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
-		ae_index_cipher(&c->h, file_key, &c->igcm);
-	ae_wipe(file_key, sizeof file_key);
 	if ((st = run_out_open(&c->io.out, o->output)) == EXIT_OK)
 		st = decrypt_run(c, o);
 	if (o->salvage)

@@ -26,6 +26,7 @@
 #include "foreign.h"
 #include "indexed.h"
 #include "msg.h"
+#include "words.h"
 #include "names.h"
 #include "opts.h"
 #include "run.h"

@@ -21,6 +21,7 @@
 #include "list.h"
 #include "members.h"
 #include "msg.h"
+#include "words.h"
 #include "names.h"
 #include "progress.h"
 #include "unpack.h"

@@ -31,15 +31,6 @@ int msg_sys_error(const char *what);
 /* Say that a signal stopped the job; return its exit status (128+n). */
 int msg_interrupted(void);
 
-/* A KiB count in the largest binary unit that divides it exactly
- * ("256 MiB"; compact: "256M", as options take it). */
-/* "1.5 GiB" (binary units, one decimal; bytes below 1 KiB). */
-void bytes_words(uint64_t n, char *buf, size_t cap);
-
-/* "21,344": digits grouped by thousands, as the verdicts print counts. */
-void count_words(uint64_t n, char *buf, size_t cap);
-
-void kib_words(unsigned long long kib, char *buf, size_t n, int compact);
 
 /* The exit status (exitcode.h) for a core error code. */
 int exit_for(int err);

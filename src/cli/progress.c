@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "msg.h"
+#include "words.h"
 #include "names.h"
 
 #define SHOW_AFTER_NS 1000000000ull     /* a second */

@@ -20,7 +20,6 @@
 #include "container/index.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
-#include "keys.h"
 #include "msg.h"
 #include "names.h"
 #include "progress.h"
@@ -208,39 +207,6 @@ run_out_commit(struct ae_outfile *o)
 	int err = ae_outfile_commit(o, &d);
 
 	return err == AE_OK ? EXIT_OK : msg_core_error(name, err, &d);
-}
-
-int
-run_new_container(const struct opts *o, const char *path, int payload_type,
-    struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g, struct streams *io,
-    struct run_stats *rs)
-{
-	uint8_t file_key[AE_FILE_KEY_LEN];
-	int st;
-
-	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
-		return run_refuse_tty(o);
-	st = keys_new_header(o, payload_type, h, file_key, rs);
-	rs->codec = h->codec;
-	if (st == EXIT_OK) {
-		ae_header_payload_cipher(h, file_key, g);
-		if (index_g != NULL)
-			ae_index_cipher(h, file_key, index_g);
-	}
-	ae_wipe(file_key, sizeof file_key);
-	if (st != EXIT_OK)
-		return st;
-	if ((st = run_out_open(&io->out, path)) == EXIT_OK
-	    && isatty(io->out.fd)) {
-		ae_outfile_abort(&io->out);
-		st = run_refuse_tty(o);
-	}
-	if (st != EXIT_OK) {
-		ae_gcm_wipe(g);
-		if (index_g != NULL)
-			ae_gcm_wipe(index_g);
-	}
-	return st;
 }
 
 /* Whether io's input is a regular file that ends with what parses as a

@@ -99,20 +99,6 @@ void run_progress_start(const struct opts *o, int count_wire, int fd,
 int run_refuse_tty(const struct opts *o);
 
 /*
- * Begin a new container (-e, -c): refuse a terminal as the output (path
- * NULL or "-" is standard output; checked before any passphrase is asked
- * for, and again once the output is open, for -o /dev/tty), make the
- * header with the user's key slots for payload_type (keys.h), set up the
- * payload cipher in g (and the index cipher in index_g, unless NULL), and
- * open io->out.  Returns 0, and the caller must ae_gcm_wipe(g) (and
- * index_g) and commit or abort io->out; or an exit status, with nothing
- * left to clean up.
- */
-int run_new_container(const struct opts *o, const char *path,
-    int payload_type, struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g,
-    struct streams *io, struct run_stats *rs);
-
-/*
  * The header at the start of io's input failed to read with err (d):
  * report it, and with --salvage, read the copy at the end of the file
  * into h instead (6.9) and leave the input at the first record.  0 if

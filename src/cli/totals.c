@@ -9,6 +9,7 @@
 
 #include "archive/tar.h"
 #include "msg.h"
+#include "words.h"
 #include "totals.h"
 
 /* FNV-1a over the directory's name, a '/', and the entry's. */

@@ -18,10 +18,10 @@
 #include "container/index.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
-#include "keys.h"
 #include "legacy.h"
 #include "msg.h"
 #include "progress.h"
+#include "session.h"
 #include "signals.h"
 
 static void *
@@ -164,33 +164,23 @@ unpack_watch(struct unpack *u, struct ae_tar_reader *tr)
 int
 unpack_open_keys(struct unpack *u, const struct opts *o)
 {
-	uint8_t file_key[AE_FILE_KEY_LEN];
 	int st;
 
 	memset(u, 0, sizeof *u);
 	ixcheck_init(&u->ixc);
 	u->w0 = ae_wall_ns();
 	u->rs.decrypt = 1;
-	run_streams_init(&u->io);
-	if ((st = run_input_open(&u->io.in, o->archive, o)) != EXIT_OK)
-		return st;
-	ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop, &u->io.cancel);
-	st = keys_unlock(o, &u->io, &u->h, file_key, &u->rs);
-	if (st == KEYS_LEGACY) {
+	st = session_open(o, o->archive, &u->io, &u->h, &u->gcm, &u->igcm,
+	    &u->rs);
+	if (st == SESSION_LEGACY) {
 		st = o->test ? legacy_test(o, &u->io)
 		    : legacy_not_archive(u->io.in.name);
 		ae_secret_free(u->io.early_pass, sizeof *u->io.early_pass);
 		run_input_close(&u->io.in);
 		return st == EXIT_OK ? UNPACK_DONE : st;
 	}
-	if (st != EXIT_OK) {
-		run_input_close(&u->io.in);
+	if (st != EXIT_OK)
 		return st;
-	}
-	ae_header_payload_cipher(&u->h, file_key, &u->gcm);
-	if (indexed(u))
-		ae_index_cipher(&u->h, file_key, &u->igcm);
-	ae_wipe(file_key, sizeof file_key);
 	u->keys = 1;
 	return EXIT_OK;
 }

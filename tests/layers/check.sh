@@ -93,6 +93,26 @@ for f in "$src"/*/*.c "$src"/*/*.h; do
 		esac
 	done
 done
+# No circles inside a layer either: module X (X.c and X.h) uses module Y
+# when either includes Y.h by its bare name; the uses may form no loop,
+# which tsort finds (a file using its own header is no loop).
+for dir in "$src"/*/; do
+	[ -d "$dir" ] || continue
+	pairs=$(for f in "$dir"*.c "$dir"*.h; do
+		[ -e "$f" ] || continue
+		m=${f##*/}; m=${m%.*}
+		for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"/]*\)\.h".*/\1/p' "$f"); do
+			[ "$inc" = config ] || [ "$inc" = "$m" ] || echo "$m $inc"
+		done
+	done)
+	[ -n "$pairs" ] || continue
+	if ! printf '%s\n' "$pairs" | tsort > /dev/null 2> "${TMPDIR:-/tmp}/layers.$$"; then
+		echo "layers: ${dir%/}: files use each other in a loop:" \
+		    $(sed -n 's/^tsort: \([^-].*\)/\1/p' "${TMPDIR:-/tmp}/layers.$$" | sort -u)
+		bad=1
+	fi
+	rm -f "${TMPDIR:-/tmp}/layers.$$"
+done
 # Source files directly in src/ would belong to no layer.
 for f in "$src"/*.c "$src"/*.h; do
 	[ -e "$f" ] && { echo "layers: $f is in no layer folder"; bad=1; }
@@ -100,4 +120,4 @@ done
 if [ "$bad" -ne 0 ]; then
 	echo "layers: FAILED"; exit 1
 fi
-echo "layers: $n includes checked, all point down and as each README allows"
+echo "layers: $n includes checked, all point down and as each README allows, no loop in a layer"
