@@ -29,35 +29,52 @@ pass_source(const struct opts *o)
 	return secret_env_source();
 }
 
-/* Build the stanzas and header for a new file.  0 or an exit status. */
-int
-keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
-    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
+/* Why recipient r's slot could not be made (err from
+ * ae_header_add_recipient), in words; an exit status. */
+static int
+recipient_failed(const struct ae_recipient *r, int err)
 {
-	uint64_t c0, w0;
-	enum pass_source src = pass_source(o);
+	char txt[AE_RECIPIENT_TEXT_MAX];
+	int rsa = r->type == AE_STANZA_SSH_RSA;
+
+	if (ae_recipient_format(r, txt, sizeof txt) == 0)
+		snprintf(txt, sizeof txt, "%s",
+		    rsa ? "ssh-rsa key" : "ssh-ed25519 key");
+	if (err == AE_EINVAL && rsa) {
+		msg_error("recipient %s: libcrypto refused the key (not a "
+		    "valid RSA key?)", txt);
+		return EXIT_USAGE;
+	}
+	if (err == AE_ENOMEM) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	if (err == AE_EINVAL) {
+		msg_error("recipient %s is a key of low order, which anyone "
+		    "could decrypt to", txt);
+		return EXIT_USAGE;
+	}
+	return msg_sys_error("the system random number generator");
+}
+
+/* The slots the user's key sources give, in h (ae_header_new'd), each
+ * wrapping file_key: 0 or an exit status. */
+static int
+add_slots(const struct opts *o, struct ae_header *h,
+    const uint8_t file_key[AE_FILE_KEY_LEN], int use_pass,
+    struct run_stats *rs)
+{
 	/* With -k or recipients, a passphrase slot only when asked for on
 	 * the command line (-P, --passphrase-file, --passphrase-fd): an
 	 * AESCRYPT_PASSPHRASE that a cron job inherits must not add a
 	 * second, perhaps weaker, way in. */
 	int has_rcpt = o->nrecipients > 0 || o->nrecipient_files > 0;
-	int use_pass = (o->keyfile == NULL && !has_rcpt) || o->want_pass
-	    || o->pass_src != PASS_NONE;
 	struct ae_recipient *rcpt = NULL;
 	struct passphrase pass;
-	uint8_t S[32], key[32];
-	struct ae_stanza *s;
-	size_t nrcpt = 0, i;
-	int st = EXIT_OK, err;
-
-	memset(h, 0, sizeof *h);
-	h->payload_type = (uint8_t)payload_type;
-	h->copy = 1;                /* a copy of the header ends the file */
-	h->codec = (uint8_t)o->codec;
-	h->chunk_log2 = (uint8_t)o->chunk_log2;
-	if (ae_random(file_key, AE_FILE_KEY_LEN) != AE_OK
-	    || ae_random(h->payload_salt, AE_SALT_LEN) != AE_OK)
-		return msg_sys_error("the system random number generator");
+	size_t nrcpt = 0, i, need, max;
+	uint64_t c0, w0;
+	uint8_t key[32];
+	int st, err;
 
 	if ((st = identity_recipients(o, &rcpt, &nrcpt)) != EXIT_OK)
 		return st;
@@ -65,107 +82,81 @@ keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
 		msg_error("no recipient in the files given with -R");
 		return EXIT_USAGE;
 	}
-	if (nrcpt + (o->keyfile != NULL) + (use_pass != 0) > AE_MAX_STANZAS) {
-		msg_error("%zu recipients: a file has room for %d key slots "
-		    "in all", nrcpt, AE_MAX_STANZAS);
+	err = ae_header_plan(rcpt, nrcpt, o->keyfile != NULL, use_pass, &need,
+	    &max);
+	if (err == AE_ELIMIT) {
+		msg_error("%zu recipients: a file has room for %zu key slots "
+		    "in all", nrcpt, max);
 		free(rcpt);
 		return EXIT_USAGE;
 	}
-	{
-		/* RSA slots are large: the header's 4096 bytes (format 3.2)
-		 * hold six 4096-bit keys' slots, twelve 2048-bit ones */
-		size_t need = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN
-		    + (o->keyfile != NULL ? AE_STANZA_HEAD_LEN
-		    + AE_KEYFILE_BODY_LEN : 0) + (use_pass ? AE_STANZA_HEAD_LEN
-		    + AE_ARGON2ID_BODY_LEN : 0);
-
-		for (i = 0; i < nrcpt; i++)
-			need += ae_recipient_slot_len(&rcpt[i]);
-		if (need > AE_HEADER_MAX) {
-			msg_error("%zu recipients need %zu bytes of key slots "
-			    "and header; a header holds %d (an RSA key's slot "
-			    "is its size in bytes plus 71: 583 for 4096 bits)",
-			    nrcpt, need, AE_HEADER_MAX);
-			msg_hint("split the recipients over two files, or use "
-			    "ssh-ed25519 or age1 keys (about 100 bytes each)");
-			free(rcpt);
-			return EXIT_USAGE;
-		}
+	if (err != AE_OK) {
+		/* RSA slots are large: a header (format 3.2) holds six
+		 * 4096-bit keys' slots, twelve 2048-bit ones */
+		msg_error("%zu recipients need %zu bytes of key slots and "
+		    "header; a header holds %zu (an RSA key's slot is its size "
+		    "in bytes plus 71: 583 for 4096 bits)", nrcpt, need, max);
+		msg_hint("split the recipients over two files, or use "
+		    "ssh-ed25519 or age1 keys (about 100 bytes each)");
+		free(rcpt);
+		return EXIT_USAGE;
 	}
-	for (i = 0; i < nrcpt; i++) {
-		s = &h->stanza[h->nstanzas++];
-		err = ae_stanza_secret_recipient(s, &rcpt[i], S);
-		if (err != AE_OK) {
-			char txt[AE_RECIPIENT_TEXT_MAX];
-			int rsa = rcpt[i].type == AE_STANZA_SSH_RSA;
-
-			if (ae_recipient_format(&rcpt[i], txt, sizeof txt) == 0)
-				snprintf(txt, sizeof txt, "%s",
-				    rsa ? "ssh-rsa key" : "ssh-ed25519 key");
+	for (i = 0; i < nrcpt; i++)
+		if ((err = ae_header_add_recipient(h, &rcpt[i], file_key))
+		    != AE_OK) {
+			st = recipient_failed(&rcpt[i], err);
 			free(rcpt);
-			if (err == AE_EINVAL && rsa) {
-				msg_error("recipient %s: libcrypto refused the "
-				    "key (not a valid RSA key?)", txt);
-				return EXIT_USAGE;
-			}
-			if (err == AE_ENOMEM) {
-				msg_error("out of memory");
-				return EXIT_SYSTEM;
-			}
-			if (err == AE_EINVAL) {
-				msg_error("recipient %s is a key of low order, "
-				    "which anyone could decrypt to", txt);
-				return EXIT_USAGE;
-			}
-			return msg_sys_error("the system random number "
-			    "generator");
+			return st;
 		}
-		ae_stanza_wrap(s, S, file_key);
-		ae_wipe(S, sizeof S);
-	}
 	free(rcpt);
 	if (o->keyfile != NULL) {
 		if ((st = secret_keyfile_read(o->keyfile, key)) != EXIT_OK)
 			return st;
-		s = &h->stanza[h->nstanzas++];
-		s->type = AE_STANZA_KEYFILE;
-		if (ae_random(s->salt, AE_SALT_LEN) != AE_OK) {
-			ae_wipe(key, sizeof key);
-			return msg_sys_error("the system random number generator");
-		}
-		ae_stanza_secret_keyfile(s, key, S);
-		ae_stanza_wrap(s, S, file_key);
+		err = ae_header_add_keyfile(h, key, file_key);
 		ae_wipe(key, sizeof key);
-		ae_wipe(S, sizeof S);
+		if (err != AE_OK)
+			return msg_sys_error("the system random number generator");
 	}
 	if (use_pass) {
-		if ((st = secret_passphrase(src, o->pass_arg, 1, &pass))
-		    != EXIT_OK)
+		if ((st = secret_passphrase(pass_source(o), o->pass_arg, 1,
+		    &pass)) != EXIT_OK)
 			return st;
-		s = &h->stanza[h->nstanzas++];
-		s->type = AE_STANZA_ARGON2ID;
-		s->kdf = o->kdf;
-		if (ae_random(s->salt, AE_SALT_LEN) != AE_OK) {
-			secret_wipe(&pass);
-			return msg_sys_error("the system random number generator");
-		}
 		c0 = ae_process_ns();
 		w0 = ae_wall_ns();
-		err = ae_stanza_secret_passphrase(s, pass.buf, pass.len, S);
+		err = ae_header_add_passphrase(h, pass.buf, pass.len, &o->kdf,
+		    file_key);
 		rs->kdf_cpu_ns += ae_process_ns() - c0;
 		rs->kdf_wall_ns += ae_wall_ns() - w0;
-		rs->kdf_m_kib = s->kdf.m_kib;
+		rs->kdf_m_kib = o->kdf.m_kib;
 		secret_wipe(&pass);
+		if (err == AE_EIO)
+			return msg_sys_error("the system random number generator");
 		if (err != AE_OK) {
 			msg_error("Argon2id with %u KiB, %u passes, %u lanes: %s",
-			    s->kdf.m_kib, s->kdf.t, s->kdf.p,
+			    o->kdf.m_kib, o->kdf.t, o->kdf.p,
 			    err == AE_ENOMEM ? "out of memory" :
 			    "invalid parameters");
 			return err == AE_ENOMEM ? EXIT_SYSTEM : EXIT_USAGE;
 		}
-		ae_stanza_wrap(s, S, file_key);
-		ae_wipe(S, sizeof S);
 	}
+	return EXIT_OK;
+}
+
+/* Build the stanzas and header for a new file.  0 or an exit status. */
+int
+keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
+{
+	int has_rcpt = o->nrecipients > 0 || o->nrecipient_files > 0;
+	int use_pass = (o->keyfile == NULL && !has_rcpt) || o->want_pass
+	    || o->pass_src != PASS_NONE;
+	int st;
+
+	if (ae_header_new(h, payload_type, o->codec, o->chunk_log2, file_key)
+	    != AE_OK)
+		return msg_sys_error("the system random number generator");
+	if ((st = add_slots(o, h, file_key, use_pass, rs)) != EXIT_OK)
+		return st;
 	if (atomic_load(&signals_stop))
 		return msg_interrupted();
 	if (ae_header_encode(h, file_key) != AE_OK) {

@@ -8,6 +8,7 @@
 #include "common/bytes.h"
 #include "crypto/hkdf.h"
 #include "crypto/hmac_sha256.h"
+#include "crypto/random.h"
 #include "crypto/wipe.h"
 #include "crypto/x25519.h"
 
@@ -43,6 +44,108 @@ header_mac(const uint8_t *raw, size_t len,
 	    hk, sizeof hk);
 	ae_hmac_sha256(hk, sizeof hk, raw, len - AE_MAC_LEN, mac);
 	ae_wipe(hk, sizeof hk);
+}
+
+int
+ae_header_new(struct ae_header *h, int payload_type, int codec,
+    unsigned chunk_log2, uint8_t file_key[AE_FILE_KEY_LEN])
+{
+	int e;
+
+	memset(h, 0, sizeof *h);
+	h->payload_type = (uint8_t)payload_type;
+	h->copy = 1;
+	h->codec = (uint8_t)codec;
+	h->chunk_log2 = (uint8_t)chunk_log2;
+	if ((e = ae_random(file_key, AE_FILE_KEY_LEN)) != AE_OK
+	    || (e = ae_random(h->payload_salt, AE_SALT_LEN)) != AE_OK)
+		ae_wipe(file_key, AE_FILE_KEY_LEN);
+	return e;
+}
+
+int
+ae_header_plan(const struct ae_recipient *r, size_t nr, int keyfile,
+    int passphrase, size_t *need, size_t *max)
+{
+	size_t i;
+
+	*need = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN
+	    + (keyfile ? AE_STANZA_HEAD_LEN + AE_KEYFILE_BODY_LEN : 0)
+	    + (passphrase ? AE_STANZA_HEAD_LEN + AE_ARGON2ID_BODY_LEN : 0);
+	for (i = 0; i < nr; i++)
+		*need += ae_recipient_slot_len(&r[i]);
+	if (nr + (keyfile != 0) + (passphrase != 0) > AE_MAX_STANZAS) {
+		*max = AE_MAX_STANZAS;
+		return AE_ELIMIT;
+	}
+	*max = AE_HEADER_MAX;
+	return *need > AE_HEADER_MAX ? AE_ETOOBIG : AE_OK;
+}
+
+int
+ae_header_add_recipient(struct ae_header *h, const struct ae_recipient *r,
+    const uint8_t file_key[AE_FILE_KEY_LEN])
+{
+	struct ae_stanza *s;
+	uint8_t S[32];
+	int e;
+
+	if (h->nstanzas >= AE_MAX_STANZAS)
+		return AE_ELIMIT;
+	s = &h->stanza[h->nstanzas];
+	if ((e = ae_stanza_secret_recipient(s, r, S)) != AE_OK)
+		return e;
+	ae_stanza_wrap(s, S, file_key);
+	ae_wipe(S, sizeof S);
+	h->nstanzas++;
+	return AE_OK;
+}
+
+int
+ae_header_add_keyfile(struct ae_header *h, const uint8_t key[32],
+    const uint8_t file_key[AE_FILE_KEY_LEN])
+{
+	struct ae_stanza *s;
+	uint8_t S[32];
+	int e;
+
+	if (h->nstanzas >= AE_MAX_STANZAS)
+		return AE_ELIMIT;
+	s = &h->stanza[h->nstanzas];
+	memset(s, 0, sizeof *s);
+	s->type = AE_STANZA_KEYFILE;
+	if ((e = ae_random(s->salt, AE_SALT_LEN)) != AE_OK)
+		return e;
+	ae_stanza_secret_keyfile(s, key, S);
+	ae_stanza_wrap(s, S, file_key);
+	ae_wipe(S, sizeof S);
+	h->nstanzas++;
+	return AE_OK;
+}
+
+int
+ae_header_add_passphrase(struct ae_header *h, const void *pass,
+    size_t passlen, const struct ae_kdf_params *kdf,
+    const uint8_t file_key[AE_FILE_KEY_LEN])
+{
+	struct ae_stanza *s;
+	uint8_t S[32];
+	int e;
+
+	if (h->nstanzas >= AE_MAX_STANZAS)
+		return AE_ELIMIT;
+	s = &h->stanza[h->nstanzas];
+	memset(s, 0, sizeof *s);
+	s->type = AE_STANZA_ARGON2ID;
+	s->kdf = *kdf;
+	if ((e = ae_random(s->salt, AE_SALT_LEN)) != AE_OK)
+		return e;
+	if ((e = ae_stanza_secret_passphrase(s, pass, passlen, S)) != AE_OK)
+		return e;
+	ae_stanza_wrap(s, S, file_key);
+	ae_wipe(S, sizeof S);
+	h->nstanzas++;
+	return AE_OK;
 }
 
 int

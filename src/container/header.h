@@ -42,6 +42,46 @@ struct ae_header {
 };
 
 /*
+ * Building a header for a new file, the way a caller (the command line,
+ * examples/minitar.c) does it:
+ *   ae_header_new, then whether the slots it will add fit
+ *   (ae_header_plan), then one ae_header_add_* per slot, then
+ *   ae_header_encode.
+ * Each slot wraps file_key, which ae_header_new makes.
+ */
+
+/* A header for payload_type with codec and 2^chunk_log2-byte chunks that
+ * ends its file with a copy of itself (6.9); a fresh random file key into
+ * file_key and payload salt.  AE_OK, or the random source's error. */
+int ae_header_new(struct ae_header *h, int payload_type, int codec,
+    unsigned chunk_log2, uint8_t file_key[AE_FILE_KEY_LEN]);
+
+/*
+ * Whether slots for recipients r[0..nr), a key file (keyfile set) and a
+ * passphrase (passphrase set) fit one header: AE_OK; AE_ELIMIT for more
+ * slots than a header holds (*max is that count); AE_ETOOBIG for more
+ * bytes (*need the header's length with them, *max the most it may be;
+ * an RSA key's slot is as large as its key).
+ */
+int ae_header_plan(const struct ae_recipient *r, size_t nr, int keyfile,
+    int passphrase, size_t *need, size_t *max);
+
+/*
+ * Add a slot wrapping file_key: for recipient r (a fresh ephemeral share:
+ * AE_EINVAL for a key of low order or one libcrypto refuses, AE_ENOMEM,
+ * or the random source's error); for a key file's 32-byte key; for a
+ * passphrase under Argon2id with kdf (AE_EINVAL for parameters out of
+ * range, AE_ENOMEM).  AE_ELIMIT when h has no room for another slot.
+ */
+int ae_header_add_recipient(struct ae_header *h, const struct ae_recipient *r,
+    const uint8_t file_key[AE_FILE_KEY_LEN]);
+int ae_header_add_keyfile(struct ae_header *h, const uint8_t key[32],
+    const uint8_t file_key[AE_FILE_KEY_LEN]);
+int ae_header_add_passphrase(struct ae_header *h, const void *pass,
+    size_t passlen, const struct ae_kdf_params *kdf,
+    const uint8_t file_key[AE_FILE_KEY_LEN]);
+
+/*
  * Lay out h->raw from h's fields and stanzas (already wrapped), then add
  * the CRC-32 and the HMAC keyed from file_key.  Returns 0, or AE_EINVAL
  * if a field is out of range or there are no stanzas.
