@@ -46,7 +46,6 @@ checksum_finish(struct checksum *c, const char *path, const char *name)
 	char q[1024], *line, *p;
 	size_t i, len = strlen(name), need;
 	int fd, esc = strpbrk(name, "\n\\") != NULL, err = 0;
-	ssize_t k;
 
 	if (!c->on)
 		return EXIT_OK;
@@ -84,10 +83,10 @@ checksum_finish(struct checksum *c, const char *path, const char *name)
 	if (fd < 0) {
 		err = errno;
 	} else {
-		/* one write: O_APPEND keeps lines from two jobs apart */
-		k = write(fd, line, (size_t)(p - line));
-		if (k != p - line)
-			err = k < 0 ? errno : EIO;
+		/* one write (O_APPEND keeps lines from two jobs apart),
+		 * again only if it was short */
+		if (ae_write_full(fd, line, (size_t)(p - line)) != 0)
+			err = errno;
 		if (close(fd) != 0 && err == 0)
 			err = errno;
 	}

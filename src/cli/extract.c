@@ -198,23 +198,6 @@ writer_flags(const struct opts *o)
 
 /* ---- -O ---- */
 
-static int
-write_all(int fd, const uint8_t *b, size_t n)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
  * -O writes a sparse member's holes as zeros: a 426-byte archive can
  * state a size of 2^62 bytes.  The most -O writes of one member is
@@ -280,7 +263,7 @@ member_to_stdout(struct xrun *x, struct ae_tar_reader *tr,
 			err = AE_EINTR;
 			break;
 		}
-		if (write_all(STDOUT_FILENO, x->buf, got) != 0) {
+		if (ae_write_full(STDOUT_FILENO, x->buf, got) != 0) {
 			ae_wipe(x->buf, used);
 			x->fatal = msg_sys_error("standard output");
 			return;

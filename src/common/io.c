@@ -114,6 +114,24 @@ ae_fd_write(void *ctx, const uint8_t *buf, size_t n)
 }
 
 int
+ae_write_full(int fd, const void *buf, size_t n)
+{
+	const uint8_t *b = buf;
+	ssize_t k;
+
+	while (n > 0) {
+		k = write(fd, b, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int
 ae_mem_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 {
 	struct ae_memio *m = ctx;

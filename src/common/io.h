@@ -61,6 +61,11 @@ int ae_fd_read(void *fdio, uint8_t *buf, size_t n, size_t *got);
 int ae_fd_seek(void *fdio, uint64_t off);
 int ae_fd_write(void *fdio, const uint8_t *buf, size_t n);
 
+/* All n bytes of buf to fd, again after a short write or EINTR, with no
+ * flag to stop it (ae_fd_write is the stoppable, counted one).  0, or -1
+ * with errno. */
+int ae_write_full(int fd, const void *buf, size_t n);
+
 /*
  * Memory: ae_mem_read reads src[pos, len); ae_mem_write appends to dst,
  * growing it with realloc (the caller frees dst), or, when discard is

@@ -45,6 +45,7 @@
 #include "anon.h"
 #include "beneath.h"
 #include "common/error.h"
+#include "common/io.h"
 #include "dircache.h"
 #include "crypto/random.h"
 #include "crypto/wipe.h"
@@ -624,23 +625,6 @@ mtime_of(const struct ae_tar_member *m)
 
 /* ---- member types ---- */
 
-static int
-write_all(int fd, const uint8_t *b, size_t n)
-{
-	ssize_t k;
-
-	while (n > 0) {
-		k = write(fd, b, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		b += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* Whether attribute name of a member is restored, by the flags and the
  * patterns. */
 static int
@@ -797,7 +781,7 @@ copy_data(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 			continue;
 		}
 		hole = 0;
-		if (write_all(fd, w->buf, got) != 0) {
+		if (ae_write_full(fd, w->buf, got) != 0) {
 			if (errno == EFBIG)
 				return TOO_BIG;
 			fatal_errno(w, m);
