@@ -3,18 +3,17 @@
  *
  * What it shows is the WinZip/7-Zip finding: with AES-NI, encryption is
  * nearly free next to compression; without it, encryption is a real
- * share of the cost.  So it measures, in memory, the real pipeline
- * (reader, workers, ordered writer) on two kinds of data (text-like and
- * incompressible), at levels 0, 1, 6 and 9, with every cipher tier this
- * CPU offers and the default DEFLATE engine, the other engine on the
- * default tier, and zstd (when built in) with every tier again, at its
- * own chunk size: with a fast codec the cipher's share is larger, so
- * the codec rows side by side sharpen the finding.  Both directions.  And the cipher alone, like
- * `openssl speed -evp aes-256-gcm`, for each tier.
+ * share of the cost.  So it measures, in memory, the real pipeline on
+ * text-like and incompressible data, both directions: every cipher tier
+ * at -0 and -6, and zstd (a fast codec, where the cipher's share is
+ * larger); with =all, every level, the other DEFLATE engine and zstd
+ * with every tier.  And the cipher alone, like `openssl speed -evp
+ * aes-256-gcm`, for each tier.
  *
  * How the figures are made to repeat:
  *   - Every measurement ("cell") gets an equal share of what is left of
- *     the time budget, so --benchmark-time is kept to within a trial.
+ *     the time budget; a cell with no time for its first trial is
+ *     skipped, so --benchmark-time is kept to within a trial.
  *   - A warm-up trial first (not counted), which also sizes the trials:
  *     about a fifth of the cell's share each, from 1 MiB (four chunks,
  *     so every worker has two) to 64 MiB (the whole buffer).  8 MiB
@@ -874,13 +873,10 @@ benchmark_run(double seconds, unsigned threads, unsigned chunk_log2,
 	size_t skipped = 0;         /* cells the budget had no time for */
 
 #ifdef HAVE_MALLOPT
-	/* Every trial builds a pipeline, whose buffers glibc would take
-	 * from mmap, or give back to the system when freed, so that every
-	 * trial took page faults on them again (on this VM a third of the
-	 * CPU, charged to whichever stage first wrote a page: AES-GCM at
-	 * -0 ran at 290 MB/s).  A real run builds one pipeline and faults
-	 * its buffers once; keeping freed memory in the heap makes the
-	 * trials measure that. */
+	/* Every trial builds a pipeline, whose buffers glibc would mmap
+	 * and give back, so each trial faulted them in again (a third of
+	 * the CPU here; AES-GCM at -0 ran at 290 MB/s).  A real run faults
+	 * its one pipeline's once: keeping freed memory measures that. */
 	mallopt(M_MMAP_THRESHOLD, 256 << 20);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
