@@ -58,262 +58,14 @@
 #include "common/clock.h"
 #include "container/format.h"
 #include "crypto/wipe.h"
-
-/*
- * Buffers are 64-byte aligned, and a record being read has its body (not
- * its frame) on the boundary: on the development machine (AMD Zen 5) the
- * kernel copies read(2) data into a 16-byte-aligned buffer at 1.4 GB/s
- * and into a 32- or 64-byte-aligned one at 6 GB/s.
- */
-#define ALIGN 64
-#define HUGE_PAGE ((size_t)2 << 20)
-#define FRAME_AT (ALIGN - AE_FRAME_LEN)
-
-/* Job buffers stay within AE_PIPE_BUDGET, whatever the thread count,
- * except that every worker gets a job up to AE_PIPE_BUDGET_MAX: zstd's
- * 8 MiB chunks (16 MiB a job, in and out) would otherwise leave two
- * workers, whatever the cores. */
-#define AE_PIPE_BUDGET ((size_t)40 << 20)
-#define AE_PIPE_BUDGET_MAX ((size_t)128 << 20)
-/* The writer looks at `interrupt` at least this often (ms). */
-#define WAIT_MS 100
-
-enum job_kind { JOB_CHUNK, JOB_END };
-
-struct job {
-	struct job *next;           /* free list or work queue */
-	enum job_kind kind;
-	uint64_t seq;
-	int final;
-	int status;                 /* AE_OK, or the failure at this seq */
-	int salvageable;            /* decode: a worker's failure (the
-	                             * record's frame held, so the next
-	                             * record is where it says) */
-	struct ae_diag diag;
-	uint64_t offset;            /* decode: container offset of the record */
-	uint8_t *in;                /* encode: plaintext; decode: record,
-	                             * whose frame starts at in + FRAME_AT */
-	size_t in_len;
-	uint8_t *out;               /* encode: record; decode: plaintext */
-	size_t out_len;
-	size_t in_hw, out_hw;       /* how much of in and out was ever
-	                             * written: what pipe_free wipes (a
-	                             * buffer's untouched pages stay so) */
-};
-
-/* *hw = max(*hw, n). */
-static void
-high_water(size_t *hw, size_t n)
-{
-	if (n > *hw)
-		*hw = n;
-}
-
-struct pipe {
-	const struct ae_pipe_params *p;
-	int decode;
-	size_t cs;
-	struct ae_reader *in;
-
-	pthread_mutex_t lock;
-	pthread_cond_t free_cv;     /* a job was freed, or stop */
-	pthread_cond_t work_cv;     /* work queued, reading over, or stop */
-	pthread_cond_t done_cv;     /* a job finished, or stop */
-	struct job *jobs;
-	unsigned njobs;
-	struct job *free_list;
-	struct job *work_head, *work_tail;
-	struct job **ring;
-	int reading_over;           /* the reader has left */
-	int writer_waits;           /* the writer sleeps, for seq writer_wants */
-	uint64_t writer_wants;
-	uint64_t fail_seq;          /* lowest failed seq, UINT64_MAX if none */
-	int stop;                   /* hard stop */
-
-	struct ae_chunk_coder *coders;
-	unsigned nworkers;
-	/* decode, --salvage without an index: bytes read while searching
-	 * for the next record after a damaged frame, still to be read as
-	 * records (at pend + pend_pos, pend_len of them) */
-	uint8_t *pend;
-	size_t pend_pos, pend_len, pend_cap;
-	uint64_t read_ns, read_bytes;
-	/* wall-clock waits (timed runs only; see ae_pipe_stats) */
-	uint64_t read_wall_ns, reader_wait_ns, worker_wait_ns;
-};
-
-/* The wall clock, read only on timed runs. */
-static uint64_t
-wall(const struct pipe *pp)
-{
-	return pp->p->timed ? ae_wall_ns() : 0;
-}
+#include "pipe.h"
 
 struct worker_arg {
 	struct pipe *pp;
 	struct ae_chunk_coder *coder;
 };
 
-/* ---- the pool, the queue and the ring (all under pp->lock) ---- */
-
-/* A free job for the reader, or NULL if the run is stopping. */
-static struct job *
-get_free(struct pipe *pp)
-{
-	struct job *j = NULL;
-	uint64_t w0 = wall(pp);
-
-	pthread_mutex_lock(&pp->lock);
-	while (pp->free_list == NULL && !pp->stop
-	    && pp->fail_seq == UINT64_MAX)
-		pthread_cond_wait(&pp->free_cv, &pp->lock);
-	pp->reader_wait_ns += wall(pp) - w0;
-	if (!pp->stop && pp->fail_seq == UINT64_MAX) {
-		j = pp->free_list;
-		pp->free_list = j->next;
-	}
-	pthread_mutex_unlock(&pp->lock);
-	if (j != NULL) {
-		j->next = NULL;
-		j->kind = JOB_CHUNK;
-		j->final = 0;
-		j->status = AE_OK;
-		j->salvageable = 0;
-		memset(&j->diag, 0, sizeof j->diag);
-		j->in_len = j->out_len = 0;
-	}
-	return j;
-}
-
-static void
-put_free(struct pipe *pp, struct job *j)
-{
-	pthread_mutex_lock(&pp->lock);
-	j->next = pp->free_list;
-	pp->free_list = j;
-	pthread_cond_signal(&pp->free_cv);
-	pthread_mutex_unlock(&pp->lock);
-}
-
-static void
-push_work(struct pipe *pp, struct job *j)
-{
-	pthread_mutex_lock(&pp->lock);
-	j->next = NULL;
-	if (pp->work_tail != NULL)
-		pp->work_tail->next = j;
-	else
-		pp->work_head = j;
-	pp->work_tail = j;
-	pthread_cond_signal(&pp->work_cv);
-	pthread_mutex_unlock(&pp->lock);
-}
-
-/* The next job for a worker, or NULL when there will be no more.  Jobs
- * past a known failure are not worth doing: they go back to the pool. */
-static struct job *
-pop_work(struct pipe *pp)
-{
-	struct job *j;
-
-	pthread_mutex_lock(&pp->lock);
-	for (;;) {
-		uint64_t w0 = wall(pp);
-
-		while (pp->work_head == NULL && !pp->stop
-		    && !pp->reading_over)
-			pthread_cond_wait(&pp->work_cv, &pp->lock);
-		pp->worker_wait_ns += wall(pp) - w0;
-		j = pp->work_head;
-		if (pp->stop || j == NULL) {
-			j = NULL;
-			break;
-		}
-		pp->work_head = j->next;
-		if (pp->work_head == NULL)
-			pp->work_tail = NULL;
-		if (j->seq < pp->fail_seq)
-			break;
-		j->next = pp->free_list;
-		pp->free_list = j;
-		pthread_cond_signal(&pp->free_cv);
-	}
-	pthread_mutex_unlock(&pp->lock);
-	return j;
-}
-
-/* Hand a finished (or failed) job to the writer. */
-static void
-post_done(struct pipe *pp, struct job *j)
-{
-	pthread_mutex_lock(&pp->lock);
-	pp->ring[j->seq % pp->njobs] = j;
-	/* With salvage, a chunk that fails to open stops nothing: the
-	 * writer reports it and goes on (pipeline.h). */
-	if (j->status != AE_OK && j->seq < pp->fail_seq
-	    && !(pp->p->salvage && j->salvageable)) {
-		pp->fail_seq = j->seq;
-		/* the reader may be waiting for a job it no longer needs */
-		pthread_cond_broadcast(&pp->free_cv);
-	}
-	/* Wake the writer only for the job it is waiting for: waking it
-	 * for one it cannot write yet costs a context switch for nothing. */
-	if (pp->writer_waits && pp->writer_wants == j->seq)
-		pthread_cond_signal(&pp->done_cv);
-	pthread_mutex_unlock(&pp->lock);
-}
-
-/* Post j as the failure at its seq. */
-static void
-post_error(struct pipe *pp, struct job *j, int err, enum ae_where where,
-    const char *what, uint64_t offset)
-{
-	ae_fail(&j->diag, err, where, what, j->seq, offset);
-	j->status = err;
-	post_done(pp, j);
-}
-
 /* ---- the reader ---- */
-
-/* Read n bytes (fewer only at EOF) and account for them. */
-static int
-timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
-{
-	uint64_t t0 = pp->p->timed ? ae_thread_ns() : 0, w0 = wall(pp);
-	int r = pp->in->read(pp->in->ctx, buf, n, got);
-
-	if (pp->p->timed) {
-		pp->read_ns += ae_thread_ns() - t0;
-		pp->read_wall_ns += ae_wall_ns() - w0;
-	}
-	pp->read_bytes += *got;
-	return r;
-}
-
-/* The reader's input: what a search read ahead first, then the input. */
-static int
-src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
-{
-	size_t k = pp->pend_len < n ? pp->pend_len : n, more = 0;
-	int r = AE_OK;
-
-	if (k > 0) {
-		/* (pend is NULL until a search read ahead) */
-		memcpy(buf, pp->pend + pp->pend_pos, k);
-		pp->pend_pos += k;
-		pp->pend_len -= k;
-	}
-	if (k < n)
-		r = timed_read(pp, buf + k, n - k, &more);
-	*got = k + more;
-	return r;
-}
-
-static const char *
-read_what(int err)
-{
-	return err == AE_EINTR ? "interrupted" : "reading input";
-}
 
 static void
 read_plain(struct pipe *pp)
@@ -323,13 +75,13 @@ read_plain(struct pipe *pp)
 	size_t got, ngot = 0;
 	int r;
 
-	if ((cur = get_free(pp)) == NULL)
+	if ((cur = pipe_get_free(pp)) == NULL)
 		return;
 	cur->seq = 0;
-	r = timed_read(pp, cur->in, pp->cs, &got);
+	r = pipe_timed_read(pp, cur->in, pp->cs, &got);
 	high_water(&cur->in_hw, got);
 	if (r != AE_OK) {
-		post_error(pp, cur, r, AE_AT_INPUT, read_what(r), 0);
+		pipe_post_error(pp, cur, r, AE_AT_INPUT, pipe_read_what(r), 0);
 		return;
 	}
 	for (;;) {
@@ -337,33 +89,33 @@ read_plain(struct pipe *pp)
 
 		cur->seq = seq;
 		if (!final) {
-			if ((nxt = get_free(pp)) == NULL) {
-				put_free(pp, cur);
+			if ((nxt = pipe_get_free(pp)) == NULL) {
+				pipe_put_free(pp, cur);
 				return;
 			}
-			r = timed_read(pp, nxt->in, pp->cs, &ngot);
+			r = pipe_timed_read(pp, nxt->in, pp->cs, &ngot);
 			high_water(&nxt->in_hw, ngot);
 			if (r != AE_OK) {
-				put_free(pp, nxt);
-				post_error(pp, cur, r, AE_AT_INPUT, read_what(r),
+				pipe_put_free(pp, nxt);
+				pipe_post_error(pp, cur, r, AE_AT_INPUT, pipe_read_what(r),
 				    pos + got);
 				return;
 			}
 			final = ngot == 0;
 			if (final) {
-				put_free(pp, nxt);
+				pipe_put_free(pp, nxt);
 				nxt = NULL;
 			}
 		}
 		if (!final && seq == UINT64_MAX) {
-			put_free(pp, nxt);
-			post_error(pp, cur, AE_ETOOBIG, AE_AT_CHUNK,
+			pipe_put_free(pp, nxt);
+			pipe_post_error(pp, cur, AE_ETOOBIG, AE_AT_CHUNK,
 			    "would need a chunk counter past 2^64", pos);
 			return;
 		}
 		cur->final = final;
 		cur->in_len = got;
-		push_work(pp, cur);
+		pipe_push_work(pp, cur);
 		pos += got;
 		if (final)
 			break;
@@ -371,10 +123,10 @@ read_plain(struct pipe *pp)
 		cur = nxt;
 		got = ngot;
 	}
-	if ((end = get_free(pp)) != NULL) {
+	if ((end = pipe_get_free(pp)) != NULL) {
 		end->kind = JOB_END;
 		end->seq = seq + 1;
-		post_done(pp, end);
+		pipe_post_done(pp, end);
 	}
 }
 
@@ -389,183 +141,6 @@ by_index(const struct pipe *pp, uint64_t seq)
 	    && seq < p->nrec && p->rec_off[seq] < p->rec_off[seq + 1];
 }
 
-/* The least a record takes: a frame, one byte, a tag. */
-#define MIN_RECORD (AE_FRAME_LEN + 1 + AE_TAG_LEN)
-
-/* The search window: len bytes read from file offset base. */
-struct window {
-	uint8_t *b;
-	size_t len, cap;
-	uint64_t base;
-};
-
-/*
- * Have need bytes at *q in w, sliding the window first (so that *q
- * becomes 0) if they would not fit.  Only the bytes missing are read,
- * so the search reads past the record it finds only when a candidate
- * before it claimed more: what it read and did not use is read next as
- * records (pp->pend).  1 if the bytes are there, 0 at the end of the
- * input, or a read error.
- */
-static int
-window_fill(struct pipe *pp, struct window *w, size_t *q, size_t need)
-{
-	size_t got;
-	int r;
-
-	if (*q + need > w->cap) {
-		memmove(w->b, w->b + *q, w->len - *q);
-		w->len -= *q;
-		w->base += *q;
-		*q = 0;
-	}
-	while (w->len < *q + need) {
-		if ((r = src_read(pp, w->b + w->len, *q + need - w->len, &got))
-		    != AE_OK)
-			return r;
-		if (got == 0)
-			return 0;
-		w->len += got;
-	}
-	return 1;
-}
-
-/* Report records seq .. upto-1 lost at offset off (a damaged frame and
- * what it hid), as a worker reports one that fails; the first carries
- * the bytes passed over (bytes), so that the stats, and the offset of
- * what follows, come out right.  0, or -1 if the run is stopping. */
-static int
-post_lost(struct pipe *pp, uint64_t seq, uint64_t upto, uint64_t off,
-    const char *what, uint64_t bytes)
-{
-	struct job *j;
-
-	for (; seq < upto; seq++) {
-		if ((j = get_free(pp)) == NULL)
-			return -1;
-		j->seq = seq;
-		j->offset = off;
-		j->in_len = (size_t)bytes;
-		bytes = 0;
-		ae_fail(&j->diag, AE_EFORMAT, AE_AT_CHUNK, what, seq, off);
-		j->status = AE_EFORMAT;
-		j->salvageable = 1;
-		post_done(pp, j);
-	}
-	return 0;
-}
-
-/*
- * --salvage with no index to say where records start (a pipe): the
- * frame at *off (its bytes in bad) cannot be followed.  Every later
- * byte is tried as the start of a record: a frame an encoder could have
- * written, then as many bytes as it says, which must authenticate under
- * a number from *seq on (as many numbers as records could fit in the
- * bytes passed over: ae_chunk_find_seq tries them all for the cost of
- * one pass over the record).  Nothing is taken from a record that does
- * not authenticate, and nothing inside the tar stream is searched.  The
- * records from *seq to the one found are reported lost; that one is
- * queued and reading goes on after it.  1 to go on (*seq, *off, *final
- * updated); 0 if the run ended (reported).
- */
-static int
-resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
-    uint64_t *off, int *final)
-{
-	struct window w = { NULL, 0, 0, *off };
-	size_t q = 1, ctlen, reclen = 0;
-	uint64_t found = 0;
-	int r, fin = 0, comp, hit = 0;
-	struct job *j;
-
-	w.cap = 2 * (AE_FRAME_LEN + pp->cs + AE_TAG_LEN);
-	if ((w.b = malloc(w.cap)) == NULL)
-		goto oom;
-	memcpy(w.b, bad, AE_FRAME_LEN);
-	w.len = AE_FRAME_LEN;
-	for (;; q++) {
-		if ((r = window_fill(pp, &w, &q, AE_FRAME_LEN)) <= 0)
-			break;
-		if (ae_chunk_frame(w.b + q, pp->cs, &fin, &comp, &ctlen, NULL)
-		    != AE_OK || !ae_chunk_frame_plausible(fin, comp, ctlen,
-		    pp->cs))
-			continue;
-		reclen = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
-		if ((r = window_fill(pp, &w, &q, reclen)) < 0)
-			break;
-		if (r == 0)
-			continue;   /* too short for its length: not a record */
-		r = ae_chunk_find_seq(pp->p->key, w.b + q, w.b + q +
-		    AE_FRAME_LEN, ctlen, *seq, *seq + (w.base + q - *off)
-		    / MIN_RECORD, &found);
-		if (r == AE_ENOMEM)
-			goto oom;
-		if ((hit = r == AE_OK))
-			break;
-	}
-	if (!hit) {
-		/* the input ended (or failed) before another record */
-		free(w.b);
-		if (post_lost(pp, *seq, *seq + 1, *off, "has a damaged frame, "
-		    "and no record after it authenticates", w.base + w.len
-		    - *off) != 0
-		    || (j = get_free(pp)) == NULL)
-			return 0;
-		j->seq = *seq + 1;
-		if (r < 0)
-			post_error(pp, j, r, AE_AT_INPUT, read_what(r),
-			    w.base + w.len);
-		else
-			post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is missing: "
-			    "the input ends with no final chunk after the "
-			    "damaged frame", w.base + w.len);
-		return 0;
-	}
-	if (post_lost(pp, *seq, found, *off, found == *seq + 1 ? "has a "
-	    "damaged frame" : "has a damaged frame, or was lost with one "
-	    "before it", w.base + q - *off) != 0
-	    || (j = get_free(pp)) == NULL) {
-		free(w.b);
-		return 0;
-	}
-	/* the record found, as the main loop would have queued it */
-	j->seq = found;
-	j->offset = w.base + q;
-	memcpy(j->in + FRAME_AT, w.b + q, reclen);
-	high_water(&j->in_hw, FRAME_AT + reclen);
-	j->final = fin;
-	j->in_len = reclen;
-	push_work(pp, j);
-	/* what the window holds after it is read next */
-	if (w.len - q - reclen > pp->pend_cap) {
-		uint8_t *t = realloc(pp->pend, w.len - q - reclen);
-
-		if (t == NULL) {
-			free(w.b);
-			goto oom_noreport;
-		}
-		pp->pend = t;
-		pp->pend_cap = w.len - q - reclen;
-	}
-	if (w.len - q - reclen > 0)
-		memcpy(pp->pend, w.b + q + reclen, w.len - q - reclen);
-	pp->pend_pos = 0;
-	pp->pend_len = w.len - q - reclen;
-	*seq = found + 1;
-	*off = w.base + q + reclen;
-	*final = fin;
-	free(w.b);
-	return 1;
-oom:
-	free(w.b);
-oom_noreport:
-	if ((j = get_free(pp)) != NULL) {
-		j->seq = *seq;
-		post_error(pp, j, AE_ENOMEM, AE_AT_NONE, NULL, *off);
-	}
-	return 0;
-}
-
 static void
 read_records(struct pipe *pp)
 {
@@ -577,24 +152,24 @@ read_records(struct pipe *pp)
 	uint8_t extra, *rec;
 
 	while (!final && (pp->p->max_records == 0 || seq < end)) {
-		if ((j = get_free(pp)) == NULL)
+		if ((j = pipe_get_free(pp)) == NULL)
 			return;
 		j->seq = seq;
 		j->offset = off;
 		rec = j->in + FRAME_AT;
-		r = src_read(pp, rec, AE_FRAME_LEN, &got);
+		r = pipe_src_read(pp, rec, AE_FRAME_LEN, &got);
 		high_water(&j->in_hw, FRAME_AT + got);
 		if (r != AE_OK) {
-			post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
+			pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r), off);
 			return;
 		}
 		if (got == 0) {
-			post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK,
+			pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK,
 			    "is missing: the input ends with no final chunk", off);
 			return;
 		}
 		if (got < AE_FRAME_LEN) {
-			post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
+			pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
 			    off);
 			return;
 		}
@@ -619,12 +194,12 @@ read_records(struct pipe *pp)
 			j->in_len = (size_t)(pp->p->rec_off[seq + 1] - off);
 			final = j->final;
 			off = pp->p->rec_off[seq + 1];
-			post_done(pp, j);
+			pipe_post_done(pp, j);
 			if ((r = pp->in->seek(pp->in->ctx, off)) != AE_OK) {
-				if ((j = get_free(pp)) == NULL)
+				if ((j = pipe_get_free(pp)) == NULL)
 					return;
 				j->seq = seq + 1;
-				post_error(pp, j, r, AE_AT_INPUT, read_what(r),
+				pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r),
 				    off);
 				return;
 			}
@@ -641,30 +216,30 @@ read_records(struct pipe *pp)
 			uint8_t bad[AE_FRAME_LEN];
 
 			memcpy(bad, rec, AE_FRAME_LEN);
-			put_free(pp, j);
-			if (!resync(pp, bad, &seq, &off, &final))
+			pipe_put_free(pp, j);
+			if (!pipe_resync(pp, bad, &seq, &off, &final))
 				return;
 			continue;
 		}
 		if (r != AE_OK) {
-			post_error(pp, j, r, AE_AT_CHUNK, j->diag.what, off);
+			pipe_post_error(pp, j, r, AE_AT_CHUNK, j->diag.what, off);
 			return;
 		}
-		r = src_read(pp, rec + AE_FRAME_LEN, ctlen + AE_TAG_LEN,
+		r = pipe_src_read(pp, rec + AE_FRAME_LEN, ctlen + AE_TAG_LEN,
 		    &got);
 		high_water(&j->in_hw, FRAME_AT + AE_FRAME_LEN + got);
 		if (r != AE_OK) {
-			post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
+			pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r), off);
 			return;
 		}
 		if (got < ctlen + AE_TAG_LEN) {
-			post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
+			pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
 			    off);
 			return;
 		}
 		j->final = final;
 		j->in_len = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
-		push_work(pp, j);
+		pipe_push_work(pp, j);
 		off += j->in_len;
 		seq++;
 	}
@@ -672,19 +247,19 @@ read_records(struct pipe *pp)
 	 * second final record, an appended file) is refused, unless the
 	 * caller reads on (an index follows), or asked for a run of records
 	 * that ends before the final one. */
-	if ((j = get_free(pp)) == NULL)
+	if ((j = pipe_get_free(pp)) == NULL)
 		return;
 	j->kind = JOB_END;
 	j->seq = seq;
 	if (!final || pp->p->trailer)
-		post_done(pp, j);
-	else if ((r = src_read(pp, &extra, 1, &got)) != AE_OK)
-		post_error(pp, j, r, AE_AT_INPUT, read_what(r), off);
+		pipe_post_done(pp, j);
+	else if ((r = pipe_src_read(pp, &extra, 1, &got)) != AE_OK)
+		pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r), off);
 	else if (got != 0)
-		post_error(pp, j, AE_EFORMAT, AE_AT_INPUT,
+		pipe_post_error(pp, j, AE_EFORMAT, AE_AT_INPUT,
 		    "data after the final chunk", off);
 	else
-		post_done(pp, j);
+		pipe_post_done(pp, j);
 }
 
 static void *
@@ -714,7 +289,7 @@ worker_main(void *arg)
 	struct job *j;
 	int r;
 
-	while ((j = pop_work(pp)) != NULL) {
+	while ((j = pipe_pop_work(pp)) != NULL) {
 		if (pp->decode) {
 			size_t ctlen = j->in_len - AE_FRAME_LEN - AE_TAG_LEN;
 			uint8_t *rec = j->in + FRAME_AT;
@@ -744,7 +319,7 @@ worker_main(void *arg)
 				    "could not be sealed", j->seq, 0);
 		}
 		j->status = r;
-		post_done(pp, j);
+		pipe_post_done(pp, j);
 	}
 	return NULL;
 }
@@ -836,6 +411,7 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	    || p->threads > AE_PIPE_MAX_THREADS || p->key == NULL)
 		return AE_EINVAL;
 	pp->p = p;
+	pp->timed = p->timed;
 	pp->decode = decode;
 	pp->in = in;
 	pp->cs = (size_t)1 << p->chunk_log2;
@@ -956,14 +532,14 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 			r = pp->p->damaged(pp->p->damaged_ctx, j->seq,
 			    j->final, &j->diag);
 			if (r != AE_OK) {
-				put_free(pp, j);
+				pipe_put_free(pp, j);
 				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
 				    AE_AT_OUTPUT, "writing output", seq,
 				    st->write_bytes);
 			}
 			st->wire_bytes += j->in_len;
 			st->records++;
-			put_free(pp, j);
+			pipe_put_free(pp, j);
 			seq++;      /* (after a final one: the end marker) */
 			continue;
 		}
@@ -990,7 +566,7 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		st->wire_bytes += pp->decode ? j->in_len : j->out_len;
 		st->chunks++;
 		st->records++;
-		put_free(pp, j);
+		pipe_put_free(pp, j);
 		seq++;
 		if (pp->p->progress != NULL)
 			pp->p->progress(pp->p->progress_ctx, st->plain_bytes,

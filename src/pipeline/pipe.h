@@ -1,0 +1,154 @@
+/*
+ * pipe.h -- inside the pipeline (pipeline.c, queue.c, input.c): a run's
+ * shared state, its jobs, and the calls its parts make on each other.
+ * Not for outside the folder: pipeline.h is the pipeline's face.
+ *
+ * pipeline.c runs the threads (the reader's loops, the workers, the
+ * ordered writer) and sets up and tears down; queue.c is the pool of
+ * jobs, the work queue and the ring the writer reads (all under
+ * pp->lock); input.c is what the reader reads (timed reads, the bytes
+ * a search read ahead) and --salvage's search for the next record.
+ * pipeline.c uses the other two, input.c uses queue.c: no loop.  This
+ * header names the parameters (pipeline.h) without including them, so
+ * pipeline.c, which includes it, is not included back.
+ */
+#ifndef AE_PIPELINE_PIPE_H
+#define AE_PIPELINE_PIPE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/clock.h"
+#include "common/error.h"
+#include "container/chunk.h"
+#include "container/format.h"
+
+/*
+ * Buffers are 64-byte aligned, and a record being read has its body (not
+ * its frame) on the boundary: on the development machine (AMD Zen 5) the
+ * kernel copies read(2) data into a 16-byte-aligned buffer at 1.4 GB/s
+ * and into a 32- or 64-byte-aligned one at 6 GB/s.
+ */
+#define ALIGN 64
+#define HUGE_PAGE ((size_t)2 << 20)
+#define FRAME_AT (ALIGN - AE_FRAME_LEN)
+
+/* Job buffers stay within AE_PIPE_BUDGET, whatever the thread count,
+ * except that every worker gets a job up to AE_PIPE_BUDGET_MAX: zstd's
+ * 8 MiB chunks (16 MiB a job, in and out) would otherwise leave two
+ * workers, whatever the cores. */
+#define AE_PIPE_BUDGET ((size_t)40 << 20)
+#define AE_PIPE_BUDGET_MAX ((size_t)128 << 20)
+/* The writer looks at `interrupt` at least this often (ms). */
+#define WAIT_MS 100
+
+enum job_kind { JOB_CHUNK, JOB_END };
+
+struct job {
+	struct job *next;           /* free list or work queue */
+	enum job_kind kind;
+	uint64_t seq;
+	int final;
+	int status;                 /* AE_OK, or the failure at this seq */
+	int salvageable;            /* decode: a worker's failure (the
+	                             * record's frame held, so the next
+	                             * record is where it says) */
+	struct ae_diag diag;
+	uint64_t offset;            /* decode: container offset of the record */
+	uint8_t *in;                /* encode: plaintext; decode: record,
+	                             * whose frame starts at in + FRAME_AT */
+	size_t in_len;
+	uint8_t *out;               /* encode: record; decode: plaintext */
+	size_t out_len;
+	size_t in_hw, out_hw;       /* how much of in and out was ever
+	                             * written: what pipe_free wipes (a
+	                             * buffer's untouched pages stay so) */
+};
+
+/* *hw = max(*hw, n). */
+static inline void
+high_water(size_t *hw, size_t n)
+{
+	if (n > *hw)
+		*hw = n;
+}
+
+struct ae_pipe_params;
+
+struct pipe {
+	const struct ae_pipe_params *p;
+	int timed;                  /* p->timed: the clocks are read */
+	int decode;
+	size_t cs;
+	struct ae_reader *in;
+
+	pthread_mutex_t lock;
+	pthread_cond_t free_cv;     /* a job was freed, or stop */
+	pthread_cond_t work_cv;     /* work queued, reading over, or stop */
+	pthread_cond_t done_cv;     /* a job finished, or stop */
+	struct job *jobs;
+	unsigned njobs;
+	struct job *free_list;
+	struct job *work_head, *work_tail;
+	struct job **ring;
+	int reading_over;           /* the reader has left */
+	int writer_waits;           /* the writer sleeps, for seq writer_wants */
+	uint64_t writer_wants;
+	uint64_t fail_seq;          /* lowest failed seq, UINT64_MAX if none */
+	int stop;                   /* hard stop */
+
+	struct ae_chunk_coder *coders;
+	unsigned nworkers;
+	/* decode, --salvage without an index: bytes read while searching
+	 * for the next record after a damaged frame, still to be read as
+	 * records (at pend + pend_pos, pend_len of them) */
+	uint8_t *pend;
+	size_t pend_pos, pend_len, pend_cap;
+	uint64_t read_ns, read_bytes;
+	/* wall-clock waits (timed runs only; see ae_pipe_stats) */
+	uint64_t read_wall_ns, reader_wait_ns, worker_wait_ns;
+};
+
+/* The wall clock, read only on timed runs. */
+static inline uint64_t
+wall(const struct pipe *pp)
+{
+	return pp->timed ? ae_wall_ns() : 0;
+}
+
+/* ---- queue.c (each takes pp->lock) ---- */
+
+/* A free job for the reader, or NULL if the run is stopping. */
+struct job *pipe_get_free(struct pipe *pp);
+/* j back to the pool, unused. */
+void pipe_put_free(struct pipe *pp, struct job *j);
+/* j to the workers. */
+void pipe_push_work(struct pipe *pp, struct job *j);
+/* The next job for a worker, or NULL when there will be no more (jobs
+ * past a known failure go back to the pool). */
+struct job *pipe_pop_work(struct pipe *pp);
+/* A finished (or failed) job to the writer. */
+void pipe_post_done(struct pipe *pp, struct job *j);
+/* j posted as the failure at its seq. */
+void pipe_post_error(struct pipe *pp, struct job *j, int err,
+    enum ae_where where, const char *what, uint64_t offset);
+
+/* ---- input.c ---- */
+
+/* n bytes of the input (fewer only at its end), counted and timed. */
+int pipe_timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got);
+/* The reader's input: what a search read ahead first, then the input. */
+int pipe_src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got);
+/* What a failed read was doing, for its message. */
+const char *pipe_read_what(int err);
+/*
+ * --salvage with no index, after the frame at *off (bad) cannot be
+ * followed: find the next record by its tag, report what lay between as
+ * lost, queue the record found.  1 to go on (*seq, *off, *final
+ * updated); 0 if the run ended (reported).
+ */
+int pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN],
+    uint64_t *seq, uint64_t *off, int *final);
+
+#endif
