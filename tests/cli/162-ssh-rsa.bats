@@ -153,7 +153,7 @@ setup() {
 	# one byte of the OAEP ciphertext changed: the header's CRC says so
 	# (exit 4), never "wrong key"
 	cp y.aes z.aes
-	printf '\x55' | dd of=z.aes bs=1 seek=100 conv=notrunc 2>/dev/null
+	flip_byte z.aes 100
 	run_aescrypt 4 -d -q -i rsa2048 -o out3 z.aes
 	assert_match "corrupt|damaged"
 	assert_no_output . out3
