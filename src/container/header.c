@@ -101,6 +101,23 @@ ae_header_add_recipient(struct ae_header *h, const struct ae_recipient *r,
 	return AE_OK;
 }
 
+/* The next slot of h, cleared, of type with a fresh salt: AE_OK, with
+ * *out set (h->nstanzas not yet counting it); AE_ELIMIT; or the random
+ * source's error. */
+static int
+new_salted_slot(struct ae_header *h, uint8_t type, struct ae_stanza **out)
+{
+	struct ae_stanza *s;
+
+	if (h->nstanzas >= AE_MAX_STANZAS)
+		return AE_ELIMIT;
+	s = &h->stanza[h->nstanzas];
+	memset(s, 0, sizeof *s);
+	s->type = type;
+	*out = s;
+	return ae_random(s->salt, AE_SALT_LEN);
+}
+
 int
 ae_header_add_keyfile(struct ae_header *h, const uint8_t key[32],
     const uint8_t file_key[AE_FILE_KEY_LEN])
@@ -109,12 +126,7 @@ ae_header_add_keyfile(struct ae_header *h, const uint8_t key[32],
 	uint8_t S[32];
 	int e;
 
-	if (h->nstanzas >= AE_MAX_STANZAS)
-		return AE_ELIMIT;
-	s = &h->stanza[h->nstanzas];
-	memset(s, 0, sizeof *s);
-	s->type = AE_STANZA_KEYFILE;
-	if ((e = ae_random(s->salt, AE_SALT_LEN)) != AE_OK)
+	if ((e = new_salted_slot(h, AE_STANZA_KEYFILE, &s)) != AE_OK)
 		return e;
 	ae_stanza_secret_keyfile(s, key, S);
 	ae_stanza_wrap(s, S, file_key);
@@ -132,14 +144,9 @@ ae_header_add_passphrase(struct ae_header *h, const void *pass,
 	uint8_t S[32];
 	int e;
 
-	if (h->nstanzas >= AE_MAX_STANZAS)
-		return AE_ELIMIT;
-	s = &h->stanza[h->nstanzas];
-	memset(s, 0, sizeof *s);
-	s->type = AE_STANZA_ARGON2ID;
-	s->kdf = *kdf;
-	if ((e = ae_random(s->salt, AE_SALT_LEN)) != AE_OK)
+	if ((e = new_salted_slot(h, AE_STANZA_ARGON2ID, &s)) != AE_OK)
 		return e;
+	s->kdf = *kdf;
 	if ((e = ae_stanza_secret_passphrase(s, pass, passlen, S)) != AE_OK)
 		return e;
 	ae_stanza_wrap(s, S, file_key);

@@ -490,6 +490,13 @@ identity_from_pem_rsa(const char *text, size_t len, struct ae_identity *id,
 		    0);
 	else if (r != AE_OK)
 		r = bad(d, r, "a PEM private key libcrypto cannot read", 0);
+	/* The file says how long each number is: the form rsa_private
+	 * takes must fit priv whatever it says (a p of 1024 bytes beside a
+	 * 256-byte n is no key, but it parses) */
+	if (r == AE_OK && 11 + 5 * 6 + k->nlen + k->elen + k->dlen + k->iqmplen
+	    + k->plen + k->qlen > cap)
+		r = bad(d, AE_EFORMAT, "a malformed PEM RSA key (its numbers "
+		    "are too long for its modulus)", 0);
 	if (r == AE_OK) {
 		/* string "ssh-rsa", mpint e, mpint n: the public blob */
 		store_be32(pub, 7);

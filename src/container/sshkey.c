@@ -129,6 +129,17 @@ ctr128(const uint8_t key[32], uint8_t ctr[16], const uint8_t *in,
 	return AE_OK;
 }
 
+/* An AEAD open's result as the caller sees it: a tag that fails is a
+ * wrong passphrase (AE_EKEY). */
+static int
+opened(int r, struct ae_diag *d)
+{
+	if (r == AE_EAUTH)
+		return ae_fail(d, AE_EKEY, AE_AT_NONE, "wrong passphrase for the "
+		    "OpenSSH key", 0, 0);
+	return r == AE_OK ? AE_OK : ae_fail(d, r, AE_AT_NONE, NULL, 0, 0);
+}
+
 int
 ae_sshkey_decrypt(const uint8_t *cipher, size_t cipherlen,
     const uint8_t *kdf, size_t kdflen, const uint8_t *opts, size_t optslen,
@@ -171,20 +182,12 @@ ae_sshkey_decrypt(const uint8_t *cipher, size_t cipherlen,
 		r = ae_evp_decrypt(c->evp, kiv, c->keylen, kiv + c->keylen, enc,
 		    enclen, tag, out);
 		ae_wipe(kiv, sizeof kiv);
-		if (r == AE_EKEY)
-			return ae_fail(d, AE_EKEY, AE_AT_NONE, "wrong passphrase "
-			    "for the OpenSSH key", 0, 0);
-		return r == AE_OK ? AE_OK : ae_fail(d, r, AE_AT_NONE, NULL, 0,
-		    0);
+		return opened(r == AE_EKEY ? AE_EAUTH : r, d);
 	}
 	if (c->mode == CHACHAPOLY) {
 		r = ae_ssh_chachapoly_open(kiv, enc, enclen, tag, out);
 		ae_wipe(kiv, sizeof kiv);
-		if (r == AE_EAUTH)
-			return ae_fail(d, AE_EKEY, AE_AT_NONE, "wrong passphrase "
-			    "for the OpenSSH key", 0, 0);
-		return r == AE_OK ? AE_OK : ae_fail(d, r, AE_AT_NONE, NULL, 0,
-		    0);
+		return opened(r, d);
 	}
 	if (c->mode == CBC) {
 		struct ae_cbc_key *k = ae_secret_alloc(sizeof *k);

@@ -150,6 +150,32 @@ setup() {
 	assert_match "pemx: a PEM private key aescrypt does not read \(an encrypted one"
 	assert_match "ssh-keygen -p -f KEY"
 	assert_no_output . out4
+	# a hostile PEM whose numbers are longer than its modulus allows
+	# (1024-byte p, q, d and coefficient beside an 8192-bit n): refused
+	# before it is laid out in the key's fixed buffer (ASan runs this)
+	/usr/bin/python3 - > evil.pem <<'PY'
+import base64, sys
+def der_len(n):
+    if n < 128:
+        return bytes([n])
+    b = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(b)]) + b
+def integer(v):
+    b = v.to_bytes(max(1, (v.bit_length() + 8) // 8), "big")
+    return b"\x02" + der_len(len(b)) + b
+def seq(*items):
+    body = b"".join(items)
+    return b"\x30" + der_len(len(body)) + body
+n = (1 << 8191) | 12345
+big = (1 << 8191) | 1
+k = seq(integer(0), integer(n), integer(65537), *[integer(big)] * 6)
+sys.stdout.write("-----BEGIN RSA PRIVATE KEY-----\n"
+    + base64.encodebytes(k).decode() + "-----END RSA PRIVATE KEY-----\n")
+PY
+	chmod 600 evil.pem
+	run_aescrypt 3 -d -q -i evil.pem -o out5 p.aes
+	assert_match "evil.pem: a malformed PEM RSA key \(its numbers are too long for its modulus\)"
+	assert_no_output . out5
 	# one byte of the OAEP ciphertext changed: the header's CRC says so
 	# (exit 4), never "wrong key"
 	cp y.aes z.aes
