@@ -30,12 +30,12 @@ each_file(const struct opts *o, int (*cmd)(const struct opts *))
 	size_t i;
 	int st, s;
 
-	one.operands = NULL;
-	one.noperands = 0;
+	one.sel.operands = NULL;
+	one.sel.noperands = 0;
 	secret_keep(1);   /* one passphrase line or variable for them all */
 	st = cmd(&one);
-	for (i = 0; i < o->noperands && !atomic_load(&signals_stop); i++) {
-		one.archive = o->operands[i];
+	for (i = 0; i < o->sel.noperands && !atomic_load(&signals_stop); i++) {
+		one.archive = o->sel.operands[i];
 		if ((s = cmd(&one)) > st)
 			st = s;
 	}
@@ -61,9 +61,9 @@ each_archive(const struct opts *o, int (*cmd)(const struct opts *))
 	size_t i;
 	int st = EXIT_OK, s;
 
-	if ((s = members_init(&sel, o)) != EXIT_OK)
+	if ((s = members_init(&sel, &o->sel)) != EXIT_OK)
 		return s;
-	if ((one.found = calloc(sel.pats.n + 1, 1)) == NULL) {
+	if ((one.sel.found = calloc(sel.pats.n + 1, 1)) == NULL) {
 		members_free(&sel);
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
@@ -79,13 +79,13 @@ each_archive(const struct opts *o, int (*cmd)(const struct opts *))
 	secret_keep(0);
 	if (st <= EXIT_PARTIAL)
 		for (i = 0; i < sel.pats.n; i++)
-			if (!one.found[i]) {
+			if (!one.sel.found[i]) {
 				msg_error("%s: not found in any of the %zu "
 				    "archives", names_quote(sel.pats.v[i], q,
 				    sizeof q), o->narchives);
 				st = EXIT_PARTIAL;
 			}
-	free(one.found);
+	free(one.sel.found);
 	members_free(&sel);
 	return st;
 }
@@ -96,15 +96,17 @@ dispatch(const struct cmdline *c)
 {
 	const struct opts *o = &c->o;
 
-	if ((o->mode == 'i' || o->test) && o->noperands > 0)
-		return each_file(o, o->mode == 'i' ? cmd_info : cmd_list);
+	if ((o->run.mode == 'i' || o->run.test) && o->sel.noperands > 0)
+		return each_file(o, o->run.mode == 'i' ? cmd_info : cmd_list);
 	if (o->narchives > 1)
-		return each_archive(o, o->mode == 'x' ? cmd_extract : cmd_list);
-	switch (o->mode) {
+		return each_archive(o, o->run.mode == 'x' ? cmd_extract
+		    : cmd_list);
+	switch (o->run.mode) {
 	case 'b':
-		return benchmark_run(c->bench_time, o->threads, o->chunk_log2,
-		    o->chunk_set ? o->chunk_log2 : AE_CHUNK_LOG2_ZSTD,
-		    c->bench_format, c->bench_all, isatty(STDOUT_FILENO));
+		return benchmark_run(c->bench_time, o->run.threads,
+		    o->run.chunk_log2, o->run.chunk_set ? o->run.chunk_log2
+		    : AE_CHUNK_LOG2_ZSTD, c->bench_format, c->bench_all,
+		    isatty(STDOUT_FILENO));
 	case 'g':
 		return secret_keyfile_generate(c->genkey);
 	case 'G':

@@ -200,7 +200,7 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 			    r->why);
 		break;
 	case AE_DR_STRIPPED:
-		if (pr->o->quiet)
+		if (pr->o->run.quiet)
 			break;  /* what is stored is said by -t */
 		msg_warn("removing leading '%s' from member names",
 		    names_quote(r->name, q, sizeof q));
@@ -221,7 +221,7 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 		 * -v; here without -q, so a cron job can keep it out of mail */
 		size_t n = strlen(r->name);
 
-		if (pr->o->quiet)
+		if (pr->o->run.quiet)
 			break;
 		msg_warn("%s%s: contains a cache directory tag %s; %s",
 		    names_quote(r->name, q, sizeof q), n > 0 && r->name[n - 1]
@@ -266,7 +266,7 @@ is_excluded(void *ctx, const char *path)
 {
 	const struct opts *o = ((struct producer *)ctx)->o;
 
-	return members_excluded(o->exclude, o->nexclude, path);
+	return members_excluded(o->sel.exclude, o->sel.nexclude, path);
 }
 
 static void *
@@ -375,15 +375,15 @@ create_paths(struct create *c, const struct opts *o)
 	size_t i;
 	int st;
 
-	for (i = 0; i < o->noperands; i++)
-		if (namelist_add(&c->paths, o->operands[i], o->operand_cdir[i])
-		    != 0) {
+	for (i = 0; i < o->sel.noperands; i++)
+		if (namelist_add(&c->paths, o->sel.operands[i],
+		    o->operand_cdir[i]) != 0) {
 			msg_error("out of memory");
 			return EXIT_SYSTEM;
 		}
-	if (o->files_from != NULL
-	    && (st = namelist_read(&c->paths, o->files_from, o->null_sep,
-	    o->files_from_cdir)) != EXIT_OK)
+	if (o->sel.files_from != NULL
+	    && (st = namelist_read(&c->paths, o->sel.files_from,
+	    o->sel.null_sep, o->files_from_cdir)) != EXIT_OK)
 		return st;
 	if (c->paths.n == 0) {
 		msg_error("refusing to create an empty archive");
@@ -416,10 +416,10 @@ create_producer(struct create *c, const struct opts *o)
 	pr->paths = &c->paths;
 	pr->index = c->indexed ? &c->ib : NULL;
 	pr->self_name = c->io.out.name;
-	if (o->verbose)
+	if (o->run.verbose)
 		pr->verbose = c->io.out.in_place
 		    && c->io.out.fd == STDOUT_FILENO ? stderr : stdout;
-	pr->long_list = o->verbose >= 2;
+	pr->long_list = o->run.verbose >= 2;
 	pr->ugswidth = 19;
 	if (fstat(c->io.out.fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		dp->self[dp->nself].dev = st.st_dev;
@@ -434,13 +434,13 @@ create_producer(struct create *c, const struct opts *o)
 	dp->dirfd = c->dirfd;
 	dp->flags = (o->follow ? AE_DR_FOLLOW : 0)
 	    | (o->xattrs ? AE_DR_XATTRS : 0) | (o->acls ? AE_DR_ACLS : 0)
-	    | (o->verbose ? AE_DR_NOTE_XATTRS : 0)
+	    | (o->run.verbose ? AE_DR_NOTE_XATTRS : 0)
 	    | (o->one_fs ? AE_DR_ONE_FS : 0);
 	dp->tags = o->tags;
 	dp->ntags = o->ntags;
 	dp->lead = c->lead;
 	dp->lead_len = c->lead_len;
-	pr->totals = o->totals && o->listed != NULL ? &c->totals : NULL;
+	pr->totals = o->run.totals && o->listed != NULL ? &c->totals : NULL;
 	if (o->listed != NULL) {
 		dp->flags |= AE_DR_INCREMENTAL;
 		dp->prev = c->have_prev ? &c->prev : NULL;
@@ -510,11 +510,11 @@ create_run(struct create *c, const struct opts *o)
 	}
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
 	checksum_start(&c->sum, o->checksum, &c->io.writer);
-	run_pipe_params(o, &c->gcm, &c->h, &c->io, &c->pp);
+	run_pipe_params(&o->run, &c->gcm, &c->h, &c->io, &c->pp);
 	/* The total for the progress line: the files' sizes, measured
 	 * first (only when the line will be shown; tar headers make the
 	 * stream a little longer, which the display allows for). */
-	run_progress_start(o, 0, -1, progress_wanted(o->progress) ?
+	run_progress_start(&o->run, 0, -1, progress_wanted(o->run.progress) ?
 	    ae_dr_measure(&c->pr.dp, c->paths.v, c->paths.n) : 0, 0, -1);
 	err = create_stream(c, &started, &d);
 	progress_stop();
@@ -534,7 +534,7 @@ create_run(struct create *c, const struct opts *o)
 		c->rs.archive = 1;
 		c->rs.files_ns = c->pr.cpu_ns;
 		c->rs.files_bytes = c->pr.chan.bytes;
-		run_finish_stats(o, &c->rs, c->w0, &c->gcm, &c->io);
+		run_finish_stats(&o->run, &c->rs, c->w0, &c->gcm, &c->io);
 		if (c->pr.totals != NULL)
 			totals_level(&c->totals, c->global.level);
 		if (c->pr.partial) {
@@ -587,7 +587,7 @@ create_global(struct create *c, const struct opts *o)
 		g->cont = c->prev.time;
 		g->cont_nsec = c->prev.time_nsec;
 		c->next.level = g->level;
-		if (o->totals && totals_init(&c->totals, c->have_prev ?
+		if (o->run.totals && totals_init(&c->totals, c->have_prev ?
 		    &c->prev : NULL) != 0) {
 			msg_error("out of memory");
 			return EXIT_SYSTEM;
@@ -612,7 +612,7 @@ cmd_create(const struct opts *o)
 		return EXIT_SYSTEM;
 	}
 	c->w0 = ae_wall_ns();
-	c->indexed = !o->no_index;
+	c->indexed = !o->run.no_index;
 	ae_snapshot_init(&c->prev);
 	ae_snapshot_init(&c->next);
 	if ((st = create_global(c, o)) != EXIT_OK)
@@ -622,7 +622,7 @@ cmd_create(const struct opts *o)
 	if ((st = create_paths(c, o)) != EXIT_OK)
 		goto out;
 	/* Keys and the output, relative to where we were started. */
-	st = session_create(o, o->archive, c->indexed ?
+	st = session_create(&o->keys, &o->run, o->archive, c->indexed ?
 	    AE_PAYLOAD_PAX_INDEXED : AE_PAYLOAD_PAX, &c->h, &c->gcm,
 	    c->indexed ? &c->igcm : NULL, &c->io, &c->rs);
 	if (st != EXIT_OK)

@@ -45,8 +45,8 @@ cmd_encrypt(const struct opts *o)
 	run_streams_init(&io);
 	if ((st = run_input_open(&io.in, o->input, NULL)) != EXIT_OK)
 		return st;
-	st = session_create(o, o->output, AE_PAYLOAD_STREAM, &h, &gcm, NULL,
-	    &io, &rs);
+	st = session_create(&o->keys, &o->run, o->output, AE_PAYLOAD_STREAM, &h,
+	    &gcm, NULL, &io, &rs);
 	if (st != EXIT_OK) {
 		run_input_close(&io.in);
 		return st;
@@ -54,12 +54,12 @@ cmd_encrypt(const struct opts *o)
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	checksum_start(&sum, o->checksum, &io.writer);
-	run_pipe_params(o, &gcm, &h, &io, &pp);
+	run_pipe_params(&o->run, &gcm, &h, &io, &pp);
 	err = io.writer.write(io.writer.ctx, h.raw, h.len);
 	if (err != AE_OK) {
 		ae_fail(&d, err, AE_AT_OUTPUT, "writing output", 0, 0);
 	} else {
-		run_progress_start(o, 0, io.in.fd, 0, 0, -1);
+		run_progress_start(&o->run, 0, io.in.fd, 0, 0, -1);
 		err = ae_pipe_encode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
 		progress_stop();
 		if (err == AE_OK)
@@ -73,7 +73,7 @@ cmd_encrypt(const struct opts *o)
 	if ((st = run_out_commit(&io.out)) == EXIT_OK
 	    && (st = checksum_finish(&sum, o->checksum, o->output != NULL ?
 	    o->output : "-")) == EXIT_OK)
-		run_finish_stats(o, &rs, w0, &gcm, &io);
+		run_finish_stats(&o->run, &rs, w0, &gcm, &io);
 done:
 	ae_gcm_wipe(&gcm);
 	run_input_close(&io.in);
@@ -156,16 +156,17 @@ static void
 decrypt_params(struct decrypt *c, const struct opts *o)
 {
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
-	run_pipe_params(o, &c->gcm, &c->h, &c->io, &c->pp);
+	run_pipe_params(&o->run, &c->gcm, &c->h, &c->io, &c->pp);
 	c->pp.offset = c->h.len;
-	if (o->salvage) {
+	if (o->run.salvage) {
 		salvage_init(&c->sv, c->io.in.name, c->h.chunk_log2,
 		    &c->io.writer);
 		c->pp.salvage = 1;
 		c->pp.damaged = salvage_damaged;
 		c->pp.damaged_ctx = &c->sv;
 		if (c->h.payload_type == AE_PAYLOAD_PAX_INDEXED
-		    && indexed_load(&c->io, &c->h, &c->igcm, o, &c->ix, NULL)) {
+		    && indexed_load(&c->io, &c->h, &c->igcm, &o->run, &c->ix,
+		    NULL)) {
 			c->have_ix = 1;
 			c->pp.rec_off = c->ix.rec_off;
 			c->pp.nrec = c->ix.records;
@@ -183,7 +184,7 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	int err;
 
 	decrypt_params(c, o);
-	run_progress_start(o, 1, c->io.in.fd, 0, c->h.len, c->io.out.fd);
+	run_progress_start(&o->run, 1, c->io.in.fd, 0, c->h.len, c->io.out.fd);
 	err = ae_pipe_decode(&c->pp, &c->io.reader, &c->io.writer, &c->rs.pipe,
 	    &c->d);
 	if (err == AE_OK && c->pp.trailer)
@@ -194,17 +195,17 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	/* --salvage keeps what was verified when chunks were lost, or when
 	 * the input is cut or a frame cannot be followed (the data errors);
 	 * an I/O error or a signal ends it as any run */
-	if (o->salvage && ((err == AE_OK && salvage_count(&c->sv) > 0)
+	if (o->run.salvage && ((err == AE_OK && salvage_count(&c->sv) > 0)
 	    || (err != AE_OK && exit_for(err) == EXIT_DATA && err != AE_EKEY)))
 		return keep_damaged(c, err);
 	if (err != AE_OK)
 		return decrypt_failed(c, err);
 	if ((err = run_out_commit(&c->io.out)) != EXIT_OK)
 		return err;         /* (an exit status) */
-	if (o->verbose)
+	if (o->run.verbose)
 		msg_note("%s: decrypted, %llu bytes, every chunk authenticated",
 		    c->io.in.name, (unsigned long long)c->rs.pipe.plain_bytes);
-	run_finish_stats(o, &c->rs, c->w0, &c->gcm, &c->io);
+	run_finish_stats(&o->run, &c->rs, c->w0, &c->gcm, &c->io);
 	return run_copy_used(&c->io, &c->h, EXIT_OK);
 }
 
@@ -220,10 +221,10 @@ cmd_decrypt(const struct opts *o)
 	}
 	c->w0 = ae_wall_ns();
 	c->rs.decrypt = 1;
-	st = session_open(o, o->input, &c->io, &c->h, &c->gcm, &c->igcm,
-	    &c->rs);
+	st = session_open(&o->keys, &o->run, o->input, &c->io, &c->h, &c->gcm,
+	    &c->igcm, &c->rs);
 	if (st == SESSION_LEGACY) {
-		st = legacy_decrypt(o, &c->io);
+		st = legacy_decrypt(&o->keys, &o->run, o->output, &c->io);
 		ae_secret_free(c->io.early_pass, sizeof *c->io.early_pass);
 		run_input_close(&c->io.in);
 		goto out;
@@ -232,7 +233,7 @@ cmd_decrypt(const struct opts *o)
 		goto out;
 	if ((st = run_out_open(&c->io.out, o->output)) == EXIT_OK)
 		st = decrypt_run(c, o);
-	if (o->salvage)
+	if (o->run.salvage)
 		salvage_free(&c->sv);
 	if (c->have_ix)
 		ae_index_free(&c->ix);

@@ -92,7 +92,7 @@ on_report(void *ctx, const struct ae_dw_report *r)
 	switch (r->event) {
 	case AE_DW_MEMBER:
 		progress_member(r->name);
-		if (x->o->verbose) {
+		if (x->o->run.verbose) {
 			progress_hide();
 			names_print(stdout, r->name);
 			putchar('\n');
@@ -193,7 +193,7 @@ writer_flags(const struct opts *o)
 	    | (o->no_devices || (root && (o->same_owner == 0
 	    || o->preserve == 0)) ? AE_DW_NO_DEVICES : 0)
 	    | (o->xattrs ? AE_DW_XATTRS : 0) | (o->acls ? AE_DW_ACLS : 0)
-	    | (o->verbose ? AE_DW_NOTE_XATTRS : 0);
+	    | (o->run.verbose ? AE_DW_NOTE_XATTRS : 0);
 }
 
 /* ---- -O ---- */
@@ -242,7 +242,7 @@ member_to_stdout(struct xrun *x, struct ae_tar_reader *tr,
 	size_t got, used = 0;
 	int err;
 
-	if (x->o->verbose) {
+	if (x->o->run.verbose) {
 		/* stdout carries the data */
 		progress_hide();
 		names_print(stderr, m->path);
@@ -545,8 +545,8 @@ xrun_close(struct xrun *x)
  * index could make a member up inside another one's data.  0,
  * INDEXED_MISMATCH (warned), or an exit status (reported). */
 static int
-check_before(struct unpack *u, const struct opts *o,
-    const struct ae_index *ix, const struct unpack_range *v, size_t n)
+check_before(struct unpack *u, const struct ae_index *ix,
+    const struct unpack_range *v, size_t n)
 {
 	unsigned char *which = calloc(ix->members + 1, 1);
 	size_t i;
@@ -559,7 +559,7 @@ check_before(struct unpack *u, const struct opts *o,
 	for (i = 0; i < n; i++)
 		if (v[i].m0 > 0)
 			which[v[i].m0 - 1] = any = 1;
-	st = any ? indexed_verify_members(u, o, ix, which) : EXIT_OK;
+	st = any ? indexed_verify_members(u, ix, which) : EXIT_OK;
 	free(which);
 	return st;
 }
@@ -573,7 +573,7 @@ check_before(struct unpack *u, const struct opts *o,
  * for a full read).
  */
 static int
-extract_indexed(struct xrun *x, struct unpack *u, const struct opts *o,
+extract_indexed(struct xrun *x, struct unpack *u,
     const struct ae_index *ix, struct members *sel)
 {
 	struct unpack_range *v;
@@ -588,18 +588,18 @@ extract_indexed(struct xrun *x, struct unpack *u, const struct opts *o,
 		return EXIT_SYSTEM;
 	}
 	/* the member before each range must end where the range starts */
-	if ((st = check_before(u, o, ix, v, n)) != EXIT_OK) {
+	if ((st = check_before(u, ix, v, n)) != EXIT_OK) {
 		free(v);
 		if (st != INDEXED_MISMATCH)
 			unpack_close(u);
 		return st;
 	}
 	for (i = 0; i < n && st == EXIT_OK && !x->fatal; i++) {
-		if ((st = unpack_start(u, o, &v[i])) != EXIT_OK)
+		if ((st = unpack_start(u, &v[i])) != EXIT_OK)
 			break;      /* (it closed u) */
 		if (ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
 			msg_error("out of memory");
-			st = unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+			st = unpack_end(u, 1, &d, EXIT_SYSTEM);
 			break;
 		}
 		/* offsets in the whole tar stream, as the index gives them */
@@ -608,11 +608,11 @@ extract_indexed(struct xrun *x, struct unpack *u, const struct opts *o,
 		ae_tar_reader_free(&tr);
 		if (next == INDEXED_MISMATCH) {
 			/* (the range is drained, u stays open) */
-			(void)unpack_end_run(u, o, 1, &d, EXIT_OK, 0);
+			(void)unpack_end_run(u, 1, &d, EXIT_OK, 0);
 			free(v);
 			return INDEXED_MISMATCH;
 		}
-		st = unpack_end_run(u, o, next, &d, x->fatal, i + 1 == n);
+		st = unpack_end_run(u, next, &d, x->fatal, i + 1 == n);
 		if (i + 1 < n && st != EXIT_OK)
 			unpack_close(u);
 	}
@@ -632,21 +632,21 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 	struct ae_diag d = { 0 };
 	int st, next;
 
-	if ((st = unpack_start(u, o, NULL)) != EXIT_OK)
+	if ((st = unpack_start(u, NULL)) != EXIT_OK)
 		return st;
-	if (o->salvage) {
+	if (o->run.salvage) {
 		x->salvage = &u->salvage;
 		if (lost_init(&x->lost, &u->salvage, u->salvage_ix, 0) != 0) {
 			msg_error("out of memory");
-			return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+			return unpack_end(u, 1, &d, EXIT_SYSTEM);
 		}
-		x->lost.verbose = o->verbose;
+		x->lost.verbose = o->run.verbose;
 	}
 	if (ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
 		msg_error("out of memory");
-		return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+		return unpack_end(u, 1, &d, EXIT_SYSTEM);
 	}
-	if (o->salvage) {
+	if (o->run.salvage) {
 		tr.gap = salvage_gap;
 		tr.gap_ctx = &u->salvage;
 		if (u->salvage_ix != NULL) {
@@ -662,11 +662,11 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 		msg_warn("%s: the tar stream has no end-of-archive blocks (as "
 		    "older tars wrote it); the container authenticated its "
 		    "end", u->io.in.name);
-	st = unpack_end(u, o, next, &d, x->fatal);
+	st = unpack_end(u, next, &d, x->fatal);
 	xrun_close(x);          /* directory modes and times may warn */
 	if (fflush(stdout) != 0 && st == EXIT_OK)
 		st = msg_sys_error("standard output");
-	if (o->salvage && (salvage_count(&u->salvage) > 0
+	if (o->run.salvage && (salvage_count(&u->salvage) > 0
 	    || unpack_cut(u))) {
 		lost_summary(&x->lost, sel, tr.lost_end, unpack_cut(u) ?
 		    u->rs.pipe.plain_bytes : UINT64_MAX);
@@ -705,13 +705,13 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
 	struct ae_index ix;
 	int st, have_ix = 0;
 
-	if (!o->salvage)
-		have_ix = indexed_load(&u->io, &u->h, &u->igcm, o, &ix,
+	if (!o->run.salvage)
+		have_ix = indexed_load(&u->io, &u->h, &u->igcm, &o->run, &ix,
 		    &u->index_stats);
 	/* Some members only, from a file with an index: only their
 	 * records are read.  (All of them: reading in order is faster.) */
 	if (have_ix && sel->pats.n > 0) {
-		st = extract_indexed(x, u, o, &ix, sel);
+		st = extract_indexed(x, u, &ix, sel);
 		if (st != INDEXED_MISMATCH) {
 			ae_index_free(&ix);
 			return st;
@@ -726,7 +726,8 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
 		x->ixk = 0;
 	}
 	/* --salvage: the index's record offsets step over damaged frames */
-	if (o->salvage && indexed_load(&u->io, &u->h, &u->igcm, o, &ix, NULL))
+	if (o->run.salvage && indexed_load(&u->io, &u->h, &u->igcm, &o->run,
+	    &ix, NULL))
 		u->salvage_ix = &ix;
 	x->name = u->io.in.name;
 	st = extract_all(x, u, o, sel);
@@ -753,7 +754,7 @@ cmd_extract(const struct opts *o)
 		msg_warn("--same-owner needs root; owners are not restored");
 	if ((root = open_root(o, &st)) < 0)
 		return st;
-	if ((st = members_init(&sel, o)) != EXIT_OK) {
+	if ((st = members_init(&sel, &o->sel)) != EXIT_OK) {
 		close(root);
 		return st;
 	}
@@ -765,7 +766,8 @@ cmd_extract(const struct opts *o)
 	}
 	if ((st = xrun_open(x, o, root)) != EXIT_OK)
 		goto out;
-	if ((st = unpack_open_keys(u, o)) != EXIT_OK)
+	if ((st = unpack_open_keys(u, &o->keys, &o->run,
+	    o->archive)) != EXIT_OK)
 		goto out;
 	{
 		struct stat sb;
@@ -776,7 +778,7 @@ cmd_extract(const struct opts *o)
 	st = extract_open(x, u, o, &sel);
 	xrun_close(x);
 	/* Only a whole archive can say a member is not in it. */
-	if (st == EXIT_OK && members_report_missing(&sel, o) > 0)
+	if (st == EXIT_OK && members_report_missing(&sel, &o->sel) > 0)
 		st = EXIT_PARTIAL;
 	if (st == EXIT_OK && x->partial) {
 		msg_warn("some members were not extracted as they were; see "
@@ -788,7 +790,7 @@ out:
 		xrun_close(x);
 		lost_free(&x->lost);
 	}
-	if (u != NULL && o->salvage)
+	if (u != NULL && o->run.salvage)
 		salvage_free(&u->salvage);
 	unpack_free(u);
 	free(x);

@@ -141,7 +141,7 @@ recipient_line(char *line, const char *where, void *arg)
 }
 
 int
-identity_recipients(const struct opts *o, struct ae_recipient **out,
+identity_recipients(const struct key_sources *k, struct ae_recipient **out,
     size_t *n)
 {
 	struct rlist l = { out, n };
@@ -151,27 +151,27 @@ identity_recipients(const struct opts *o, struct ae_recipient **out,
 
 	*out = NULL;
 	*n = 0;
-	for (i = 0; i < o->nrecipients && st == EXIT_OK; i++) {
+	for (i = 0; i < k->nrecipients && st == EXIT_OK; i++) {
 		struct ae_recipient err;
 		struct ae_diag d = { 0 };
-		int e = ae_recipient_parse(o->recipients[i], &err, &d);
+		int e = ae_recipient_parse(k->recipients[i], &err, &d);
 
 		if (e != AE_OK)
-			st = bad_recipient(o->recipients[i], NULL, e, &d);
+			st = bad_recipient(k->recipients[i], NULL, e, &d);
 		else if (add_recipient(out, n, &err) != 0) {
 			msg_error("out of memory");
 			st = EXIT_SYSTEM;
 		}
 	}
-	if (st != EXIT_OK || o->nrecipient_files == 0)
+	if (st != EXIT_OK || k->nrecipient_files == 0)
 		goto out;
 	if ((text = malloc(LIST_MAX + 1)) == NULL) {
 		msg_error("out of memory");
 		st = EXIT_SYSTEM;
 		goto out;
 	}
-	for (i = 0; i < o->nrecipient_files && st == EXIT_OK; i++) {
-		const char *path = o->recipient_files[i];
+	for (i = 0; i < k->nrecipient_files && st == EXIT_OK; i++) {
+		const char *path = k->recipient_files[i];
 
 		st = secret_read_file(path, text, LIST_MAX + 1, &len, NULL,
 		    NULL);
@@ -261,7 +261,7 @@ identity_line(char *line, const char *where, void *arg)
 
 /* One -i file: a PEM OpenSSH key or an age identity file. */
 static int
-read_one(const struct opts *o, const char *path, char *text,
+read_one(const struct key_sources *k, const char *path, char *text,
     struct ilist *l)
 {
 	struct ae_identity id;
@@ -300,7 +300,7 @@ read_one(const struct opts *o, const char *path, char *text,
 			struct passphrase pass;
 
 			memset(&d, 0, sizeof d);
-			if ((st = secret_key_passphrase(o->pass_src, o->pass_arg,
+			if ((st = secret_key_passphrase(k->pass_src, k->pass_arg,
 			    q, &pass)) != EXIT_OK)
 				return st;
 			e = ae_identity_parse_ssh(text, len, pass.buf, pass.len,
@@ -332,7 +332,7 @@ read_one(const struct opts *o, const char *path, char *text,
 }
 
 int
-identity_read(const struct opts *o, struct ae_identity **out, size_t *n)
+identity_read(const struct key_sources *k, struct ae_identity **out, size_t *n)
 {
 	struct ilist l = { NULL, 0, 0 };
 	char *text;
@@ -341,14 +341,14 @@ identity_read(const struct opts *o, struct ae_identity **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (o->nidentity_files == 0)
+	if (k->nidentity_files == 0)
 		return EXIT_OK;
 	if ((text = malloc(LIST_MAX + 1)) == NULL) {
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	for (i = 0; i < o->nidentity_files && st == EXIT_OK; i++)
-		st = read_one(o, o->identity_files[i], text, &l);
+	for (i = 0; i < k->nidentity_files && st == EXIT_OK; i++)
+		st = read_one(k, k->identity_files[i], text, &l);
 	ae_wipe(text, LIST_MAX + 1);
 	free(text);
 	if (st != EXIT_OK) {

@@ -64,7 +64,7 @@ unusable(struct streams *io, const struct ae_header *h, const char *why)
 
 int
 indexed_load(struct streams *io, const struct ae_header *h,
-    const ae_gcm_ctx *ig, const struct opts *o, struct ae_index *ix,
+    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ae_index *ix,
     struct ae_pipe_stats *stats)
 {
 	uint8_t footer[AE_FOOTER_LEN];
@@ -81,8 +81,8 @@ indexed_load(struct streams *io, const struct ae_header *h,
 	memset(ix, 0, sizeof *ix);
 	/* (--test reads in full and compares the index at the end; with
 	 * --salvage it takes the index's record offsets, as -x does) */
-	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED || o->no_index
-	    || (o->test && !o->salvage))
+	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED || p->no_index
+	    || (p->test && !p->salvage))
 		return 0;
 	if (fstat(io->in.fd, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return 0;       /* a pipe: the index is out of reach */
@@ -113,7 +113,7 @@ indexed_load(struct streams *io, const struct ae_header *h,
 	if (lseek(io->in.fd, (off_t)index_offset, SEEK_SET) < 0)
 		return unusable(io, h, "cannot be read");
 	ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
-	run_pipe_params(o, ig, h, io, &pp);
+	run_pipe_params(p, ig, h, io, &pp);
 	/* An index is a few records: one worker, and the few job buffers
 	 * that go with it, start faster than a pool sized for a payload
 	 * (-t of 12,800 files: the pool's setup was a tenth of it). */
@@ -332,8 +332,8 @@ check_end(const struct ae_index *ix, struct ae_reader *in,
 }
 
 int
-indexed_verify_members(struct unpack *u, const struct opts *o,
-    const struct ae_index *ix, const unsigned char *which)
+indexed_verify_members(struct unpack *u, const struct ae_index *ix,
+    const unsigned char *which)
 {
 	struct ae_records rr;
 	struct ae_records_view v = { &rr, 0, AE_OK, { 0 } };
@@ -344,7 +344,7 @@ indexed_verify_members(struct unpack *u, const struct opts *o,
 	int st = EXIT_OK, ok = 1;
 
 	if (m == NULL || ae_records_init(&rr, &u->io.reader, ix->rec_off,
-	    ix->records, u->h.chunk_log2, &u->gcm, u->h.codec, o->engine)
+	    ix->records, u->h.chunk_log2, &u->gcm, u->h.codec, u->run->engine)
 	    != AE_OK) {
 		free(m);
 		msg_error("out of memory");
@@ -397,8 +397,8 @@ indexed_verify_members(struct unpack *u, const struct opts *o,
 }
 
 int
-indexed_global(struct unpack *u, const struct opts *o,
-    const struct ae_index *ix, struct ae_tar_global *g)
+indexed_global(struct unpack *u, const struct ae_index *ix,
+    struct ae_tar_global *g)
 {
 	struct ae_records rr;
 	struct ae_records_view v = { &rr, 0, AE_OK, { 0 } };
@@ -414,7 +414,7 @@ indexed_global(struct unpack *u, const struct opts *o,
 		return EXIT_OK;
 	if ((m = malloc(sizeof *m)) == NULL || ae_records_init(&rr,
 	    &u->io.reader, ix->rec_off, ix->records, u->h.chunk_log2, &u->gcm,
-	    u->h.codec, o->engine) != AE_OK) {
+	    u->h.codec, u->run->engine) != AE_OK) {
 		free(m);
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
@@ -438,8 +438,7 @@ indexed_global(struct unpack *u, const struct opts *o,
 }
 
 int
-indexed_verify(struct unpack *u, const struct opts *o,
-    const struct ae_index *ix)
+indexed_verify(struct unpack *u, const struct ae_index *ix)
 {
-	return indexed_verify_members(u, o, ix, NULL);
+	return indexed_verify_members(u, ix, NULL);
 }

@@ -28,7 +28,7 @@
  * the index cost.
  */
 int indexed_load(struct streams *io, const struct ae_header *h,
-    const ae_gcm_ctx *ig, const struct opts *o, struct ae_index *ix,
+    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ae_index *ix,
     struct ae_pipe_stats *stats);
 
 /*
@@ -63,20 +63,19 @@ void indexed_rewind(struct streams *io, const struct ae_header *h);
  * its input is left anywhere.
  */
 #define INDEXED_MISMATCH (-1)
-int indexed_verify(struct unpack *u, const struct opts *o,
-    const struct ae_index *ix);
+int indexed_verify(struct unpack *u, const struct ae_index *ix);
 
 /* For the members which[] marks (not NULL): that the header at each
  * one's first is the one it names and that it ends where the next one
  * starts (-x MEMBER checks the member before each run it reads so). */
-int indexed_verify_members(struct unpack *u, const struct opts *o,
-    const struct ae_index *ix, const unsigned char *which);
+int indexed_verify_members(struct unpack *u, const struct ae_index *ix,
+    const unsigned char *which);
 
 /* What the archive's global header says of it (tar.h), read from the
  * record(s) that hold its start, into g (g->present 0 if there is none).
  * 0 or an exit status (reported: a record that fails). */
-int indexed_global(struct unpack *u, const struct opts *o,
-    const struct ae_index *ix, struct ae_tar_global *g);
+int indexed_global(struct unpack *u, const struct ae_index *ix,
+    struct ae_tar_global *g);
 
 /* A member as the tar reader gives it, from an index entry, for
  * listing. */

@@ -493,7 +493,8 @@ info_contents(const struct opts *o, struct contents *c)
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	if ((st = unpack_open_keys(u, o)) != EXIT_OK) {
+	if ((st = unpack_open_keys(u, &o->keys, &o->run,
+	    o->archive)) != EXIT_OK) {
 		unpack_free(u);
 		return st == UNPACK_DONE ? EXIT_OK : st;
 	}
@@ -503,20 +504,20 @@ info_contents(const struct opts *o, struct contents *c)
 		unpack_free(u);
 		return EXIT_OK;
 	}
-	if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, NULL)) {
+	if (indexed_load(&u->io, &u->h, &u->igcm, &o->run, &ix, NULL)) {
 		c->from_index = 1;
 		c->members = ix.members;
 		c->tar_bytes = ix.tar_end;
 		for (i = 0; i < ix.members; i++)
 			if (ix.m[i].type == AE_TAR_REG)
 				c->data += ix.m[i].size;
-		st = indexed_global(u, o, &ix, &c->g);
+		st = indexed_global(u, &ix, &c->g);
 		ae_index_free(&ix);
 		unpack_free(u);
 		return st;
 	}
 	/* no index (or none that holds): every record, as -t --no-index */
-	if ((st = unpack_start(u, o, NULL)) != EXIT_OK) {
+	if ((st = unpack_start(u, NULL)) != EXIT_OK) {
 		unpack_free(u);
 		return st;
 	}
@@ -524,7 +525,7 @@ info_contents(const struct opts *o, struct contents *c)
 	    || ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
 		free(m);
 		msg_error("out of memory");
-		st = unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+		st = unpack_end(u, 1, &d, EXIT_SYSTEM);
 		unpack_free(u);
 		return st;
 	}
@@ -538,7 +539,7 @@ info_contents(const struct opts *o, struct contents *c)
 	c->tar_bytes = tr.end_at;
 	ae_tar_reader_free(&tr);
 	free(m);
-	st = unpack_end(u, o, next, &d, EXIT_OK);
+	st = unpack_end(u, next, &d, EXIT_OK);
 	unpack_free(u);
 	return st;
 }
@@ -553,7 +554,7 @@ cmd_info(const struct opts *o)
 	enum ae_kind kind;
 
 	run_streams_init(&io);
-	if ((st = run_input_open(&io.in, o->archive, o)) != EXIT_OK)
+	if ((st = run_input_open(&io.in, o->archive, &o->run)) != EXIT_OK)
 		return st;
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	if ((st = foreign_peek(&io, &kind)) != EXIT_OK
@@ -581,8 +582,8 @@ cmd_info(const struct opts *o)
 		    && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
 
 		memset(&c, 0, sizeof c);
-		if (o->keyfile != NULL || o->nidentity_files > 0
-		    || o->pass_src != PASS_NONE) {
+		if (o->keys.keyfile != NULL || o->keys.nidentity_files > 0
+		    || o->keys.pass_src != PASS_NONE) {
 			if (io.in.path == NULL || !S_ISREG(sb.st_mode)) {
 				msg_error("%s: --info with a key opens the "
 				    "archive again, so it needs a file, not a "

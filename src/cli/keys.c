@@ -22,10 +22,10 @@
 
 /* Which passphrase source -e or -d should use, if any. */
 static enum pass_source
-pass_source(const struct opts *o)
+pass_source(const struct key_sources *k)
 {
-	if (o->pass_src != PASS_NONE)
-		return o->pass_src;
+	if (k->pass_src != PASS_NONE)
+		return k->pass_src;
 	return secret_env_source();
 }
 
@@ -60,7 +60,7 @@ recipient_failed(const struct ae_recipient *r, int err)
 /* The slots the user's key sources give, in h (ae_header_new'd), each
  * wrapping file_key: 0 or an exit status. */
 static int
-add_slots(const struct opts *o, struct ae_header *h,
+add_slots(const struct key_sources *k, struct ae_header *h,
     const uint8_t file_key[AE_FILE_KEY_LEN], int use_pass,
     struct run_stats *rs)
 {
@@ -68,7 +68,7 @@ add_slots(const struct opts *o, struct ae_header *h,
 	 * the command line (-P, --passphrase-file, --passphrase-fd): an
 	 * AESCRYPT_PASSPHRASE that a cron job inherits must not add a
 	 * second, perhaps weaker, way in. */
-	int has_rcpt = o->nrecipients > 0 || o->nrecipient_files > 0;
+	int has_rcpt = k->nrecipients > 0 || k->nrecipient_files > 0;
 	struct ae_recipient *rcpt = NULL;
 	struct passphrase pass;
 	size_t nrcpt = 0, i, need, max;
@@ -76,13 +76,13 @@ add_slots(const struct opts *o, struct ae_header *h,
 	uint8_t key[32];
 	int st, err;
 
-	if ((st = identity_recipients(o, &rcpt, &nrcpt)) != EXIT_OK)
+	if ((st = identity_recipients(k, &rcpt, &nrcpt)) != EXIT_OK)
 		return st;
 	if (has_rcpt && nrcpt == 0) {
 		msg_error("no recipient in the files given with -R");
 		return EXIT_USAGE;
 	}
-	err = ae_header_plan(rcpt, nrcpt, o->keyfile != NULL, use_pass, &need,
+	err = ae_header_plan(rcpt, nrcpt, k->keyfile != NULL, use_pass, &need,
 	    &max);
 	if (err == AE_ELIMIT) {
 		msg_error("%zu recipients: a file has room for %zu key slots "
@@ -109,8 +109,8 @@ add_slots(const struct opts *o, struct ae_header *h,
 			return st;
 		}
 	free(rcpt);
-	if (o->keyfile != NULL) {
-		if ((st = secret_keyfile_read(o->keyfile, key)) != EXIT_OK)
+	if (k->keyfile != NULL) {
+		if ((st = secret_keyfile_read(k->keyfile, key)) != EXIT_OK)
 			return st;
 		err = ae_header_add_keyfile(h, key, file_key);
 		ae_wipe(key, sizeof key);
@@ -118,22 +118,22 @@ add_slots(const struct opts *o, struct ae_header *h,
 			return msg_sys_error("the system random number generator");
 	}
 	if (use_pass) {
-		if ((st = secret_passphrase(pass_source(o), o->pass_arg, 1,
+		if ((st = secret_passphrase(pass_source(k), k->pass_arg, 1,
 		    &pass)) != EXIT_OK)
 			return st;
 		c0 = ae_process_ns();
 		w0 = ae_wall_ns();
-		err = ae_header_add_passphrase(h, pass.buf, pass.len, &o->kdf,
+		err = ae_header_add_passphrase(h, pass.buf, pass.len, &k->kdf,
 		    file_key);
 		rs->kdf_cpu_ns += ae_process_ns() - c0;
 		rs->kdf_wall_ns += ae_wall_ns() - w0;
-		rs->kdf_m_kib = o->kdf.m_kib;
+		rs->kdf_m_kib = k->kdf.m_kib;
 		secret_wipe(&pass);
 		if (err == AE_EIO)
 			return msg_sys_error("the system random number generator");
 		if (err != AE_OK) {
 			msg_error("Argon2id with %u KiB, %u passes, %u lanes: %s",
-			    o->kdf.m_kib, o->kdf.t, o->kdf.p,
+			    k->kdf.m_kib, k->kdf.t, k->kdf.p,
 			    err == AE_ENOMEM ? "out of memory" :
 			    "invalid parameters");
 			return err == AE_ENOMEM ? EXIT_SYSTEM : EXIT_USAGE;
@@ -144,18 +144,19 @@ add_slots(const struct opts *o, struct ae_header *h,
 
 /* Build the stanzas and header for a new file.  0 or an exit status. */
 int
-keys_new_header(const struct opts *o, int payload_type, struct ae_header *h,
+keys_new_header(const struct key_sources *k,
+    const struct run_prefs *p, int payload_type, struct ae_header *h,
     uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
 {
-	int has_rcpt = o->nrecipients > 0 || o->nrecipient_files > 0;
-	int use_pass = (o->keyfile == NULL && !has_rcpt) || o->want_pass
-	    || o->pass_src != PASS_NONE;
+	int has_rcpt = k->nrecipients > 0 || k->nrecipient_files > 0;
+	int use_pass = (k->keyfile == NULL && !has_rcpt) || k->want_pass
+	    || k->pass_src != PASS_NONE;
 	int st;
 
-	if (ae_header_new(h, payload_type, o->codec, o->chunk_log2, file_key)
+	if (ae_header_new(h, payload_type, p->codec, p->chunk_log2, file_key)
 	    != AE_OK)
 		return msg_sys_error("the system random number generator");
-	if ((st = add_slots(o, h, file_key, use_pass, rs)) != EXIT_OK)
+	if ((st = add_slots(k, h, file_key, use_pass, rs)) != EXIT_OK)
 		return st;
 	if (atomic_load(&signals_stop))
 		return msg_interrupted();
@@ -249,7 +250,8 @@ no_way_in(const char *name, int use_ids, unsigned nk, unsigned np,
 }
 
 int
-keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
+keys_unlock(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io, struct ae_header *h,
     uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
 {
 	const char *name = io->in.name;
@@ -257,7 +259,7 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	struct ae_unlock u;
 	struct ae_diag d = { 0 };
 	struct passphrase pass;
-	enum pass_source src = pass_source(o);
+	enum pass_source src = pass_source(k);
 	uint8_t key[32];
 	struct ae_identity *ids = NULL;
 	size_t nids = 0;
@@ -270,7 +272,7 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	 * container after the first line), so its line is taken first. */
 	memset(&pass, 0, sizeof pass);
 	if (src == PASS_FD) {
-		st = secret_passphrase(src, o->pass_arg, 0, &pass);
+		st = secret_passphrase(src, k->pass_arg, 0, &pass);
 		if (st != EXIT_OK)
 			return st;
 		have_pass = 1;
@@ -289,7 +291,7 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 		return KEYS_LEGACY;
 	}
 	if ((err = ae_header_read(&io->reader, h, &d)) != AE_OK
-	    && (st = run_header_damaged(o, io, err, &d, h)) != EXIT_OK) {
+	    && (st = run_header_damaged(p, io, err, &d, h)) != EXIT_OK) {
 		secret_wipe(&pass);
 		return st;
 	}
@@ -310,9 +312,9 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	/* A key file or identity given is used; a passphrase is asked for
 	 * if one was given, or if there is neither and the file has a
 	 * passphrase slot. */
-	use_key = o->keyfile != NULL;
-	use_ids = o->nidentity_files > 0;
-	use_pass = src != PASS_NONE || o->want_pass
+	use_key = k->keyfile != NULL;
+	use_ids = k->nidentity_files > 0;
+	use_pass = src != PASS_NONE || k->want_pass
 	    || (!use_key && !use_ids && np > 0);
 	if (nk == 0 && np == 0 && nr == 0) {
 		secret_wipe(&pass);
@@ -328,17 +330,17 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	}
 	memset(&u, 0, sizeof u);
 	ae_kdf_default_limits(&u.limits);
-	if (o->max_kdf_kib != 0)
-		u.limits.max_m_kib = o->max_kdf_kib;
+	if (k->max_kdf_kib != 0)
+		u.limits.max_m_kib = k->max_kdf_kib;
 	if (use_key) {
-		if ((st = secret_keyfile_read(o->keyfile, key)) != EXIT_OK) {
+		if ((st = secret_keyfile_read(k->keyfile, key)) != EXIT_OK) {
 			secret_wipe(&pass);
 			return st;
 		}
 		u.key = key;
 	}
 	if (use_ids) {
-		if ((st = identity_read(o, &ids, &nids)) != EXIT_OK) {
+		if ((st = identity_read(k, &ids, &nids)) != EXIT_OK) {
 			ae_wipe(key, sizeof key);
 			secret_wipe(&pass);
 			return st;
@@ -348,7 +350,7 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	}
 	if (use_pass && np > 0) {
 		if (!have_pass)
-			st = secret_passphrase(src, o->pass_arg, 0, &pass);
+			st = secret_passphrase(src, k->pass_arg, 0, &pass);
 		if (st != EXIT_OK) {
 			ae_wipe(key, sizeof key);
 			identity_free(ids, nids);
@@ -362,7 +364,7 @@ keys_unlock(const struct opts *o, struct streams *io, struct ae_header *h,
 	err = ae_header_unlock(h, &u, file_key, &d);
 	/* a slot opened but the MAC failed: the copy, with the same keys
 	 * (--salvage; before they are wiped) */
-	if (err == AE_EAUTH && (copy_st = run_header_unauthentic(o, io, h,
+	if (err == AE_EAUTH && (copy_st = run_header_unauthentic(p, io, h,
 	    &u, file_key, &d)) == EXIT_OK)
 		err = AE_OK;
 	if (u.pass != NULL) {

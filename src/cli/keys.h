@@ -1,6 +1,6 @@
 /*
  * keys.h -- a container's key slots, from the user's side.  Both calls
- * gather secrets from the sources opts names (secret.h), wipe them
+ * gather secrets from the sources k names (secret.h), wipe them
  * before returning, print their own errors and return an exit status.
  */
 #ifndef AE_CLI_KEYS_H
@@ -18,10 +18,12 @@
 /*
  * A header for a new file carrying payload_type (AE_PAYLOAD_*): a fresh
  * file key, one slot per key source (a key file with -k, a passphrase
- * without -k or with -P), encoded into h->raw.  KDF time goes to rs.
+ * without -k or with -P), encoded into h->raw; its codec and chunk
+ * size from p.  KDF time goes to rs.
  */
-int keys_new_header(const struct opts *o, int payload_type,
-    struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
+int keys_new_header(const struct key_sources *k,
+    const struct run_prefs *p, int payload_type, struct ae_header *h,
+    uint8_t file_key[AE_FILE_KEY_LEN],
     struct run_stats *rs);
 
 /*
@@ -29,14 +31,15 @@ int keys_new_header(const struct opts *o, int payload_type,
  * user's key sources, giving the file key.  Wrong keys, KDF costs over
  * the limits and damaged headers are each reported in their own words.
  * With --salvage, a damaged header is replaced by its copy at the end of
- * the file, if it has one (run_header_copy; h->from_copy is then set).
+ * the file, if it has one (p->salvage; h->from_copy is then set).
  */
 /* keys_unlock's answer for an AES Crypt file (legacy.h): nothing was
  * unlocked; a passphrase already read from a descriptor is in
  * io->early_pass. */
 #define KEYS_LEGACY (-1)
 
-int keys_unlock(const struct opts *o, struct streams *io,
+int keys_unlock(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io,
     struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
     struct run_stats *rs);
 

@@ -44,10 +44,10 @@ header(struct streams *io, struct ae_legacy *lg)
  * the sources given, or the terminal.  A key file or identity alone
  * cannot open an AES Crypt file. */
 static int
-passphrase(const struct opts *o, struct streams *io,
+passphrase(const struct key_sources *ks, struct streams *io,
     const struct ae_legacy *lg, struct passphrase *pass)
 {
-	enum pass_source src = o->pass_src != PASS_NONE ? o->pass_src
+	enum pass_source src = ks->pass_src != PASS_NONE ? ks->pass_src
 	    : secret_env_source();
 
 	if (io->early_pass != NULL) {
@@ -56,8 +56,8 @@ passphrase(const struct opts *o, struct streams *io,
 		io->early_pass = NULL;
 		return EXIT_OK;
 	}
-	if (src == PASS_NONE && !o->want_pass
-	    && (o->keyfile != NULL || o->nidentity_files > 0)) {
+	if (src == PASS_NONE && !ks->want_pass
+	    && (ks->keyfile != NULL || ks->nidentity_files > 0)) {
 		msg_error("%s is an AES Crypt file (stream format version %d): "
 		    "it opens with a passphrase, not a key file or identity",
 		    io->in.name, lg->version);
@@ -65,19 +65,19 @@ passphrase(const struct opts *o, struct streams *io,
 		    "--passphrase-file, --passphrase-fd or AESCRYPT_PASSPHRASE)");
 		return EXIT_KEY;
 	}
-	return secret_passphrase(src, o->pass_arg, 0, pass);
+	return secret_passphrase(src, ks->pass_arg, 0, pass);
 }
 
 static int
-unlock(const struct opts *o, struct streams *io, const struct ae_legacy *lg,
-    struct ae_legacy_keys *k)
+unlock(const struct key_sources *ks, struct streams *io,
+    const struct ae_legacy *lg, struct ae_legacy_keys *k)
 {
 	struct passphrase pass;
 	struct ae_diag d = { 0 };
 	int st, err;
 
 	memset(&pass, 0, sizeof pass);
-	if ((st = passphrase(o, io, lg, &pass)) != EXIT_OK)
+	if ((st = passphrase(ks, io, lg, &pass)) != EXIT_OK)
 		return st;
 	err = ae_legacy_unlock(lg, pass.buf, pass.len, MAX_ITERATIONS, k, &d);
 	secret_wipe(&pass);
@@ -127,7 +127,8 @@ length_note(struct streams *io, const struct ae_legacy *lg)
 }
 
 int
-legacy_test(const struct opts *o, struct streams *io)
+legacy_test(const struct key_sources *ks,
+    const struct run_prefs *p, struct streams *io)
 {
 	struct ae_memio sink = { .discard = 1 };
 	struct ae_writer none = { ae_mem_write, &sink };
@@ -143,12 +144,12 @@ legacy_test(const struct opts *o, struct streams *io)
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	if ((st = unlock(o, io, &lg, k)) == EXIT_OK) {
+	if ((st = unlock(ks, io, &lg, k)) == EXIT_OK) {
 		err = ae_legacy_decrypt(&lg, k, &io->reader, &none,
 		    AE_LEGACY_VERIFY, NULL, &cipher, &d);
 		if (err != AE_OK)
 			st = payload_error(io, &lg, err, &d);
-		else if (o->verbose) {
+		else if (p->verbose) {
 			printf("%s: OK, AES Crypt stream format version %d, "
 			    "%llu bytes of ciphertext, MAC verified\n",
 			    io->in.name, lg.version,
@@ -225,14 +226,14 @@ decrypt_in_place(struct streams *io, struct ae_legacy *lg,
 }
 
 static int
-decrypt_to(const struct opts *o, struct streams *io, struct ae_legacy *lg,
+decrypt_to(const char *output, struct streams *io, struct ae_legacy *lg,
     struct ae_legacy_keys *k)
 {
 	struct ae_diag d = { 0 };
 	uint64_t plain = 0;
 	int st, err;
 
-	if ((st = run_out_open(&io->out, o->output)) != EXIT_OK)
+	if ((st = run_out_open(&io->out, output)) != EXIT_OK)
 		return st;
 	ae_fd_init(&io->wr, io->out.fd, &signals_stop, NULL);
 	if (io->out.in_place)
@@ -253,7 +254,8 @@ decrypt_to(const struct opts *o, struct streams *io, struct ae_legacy *lg,
 }
 
 int
-legacy_decrypt(const struct opts *o, struct streams *io)
+legacy_decrypt(const struct key_sources *ks,
+    const struct run_prefs *p, const char *output, struct streams *io)
 {
 	struct ae_legacy lg;
 	struct ae_legacy_keys *k;
@@ -265,11 +267,11 @@ legacy_decrypt(const struct opts *o, struct streams *io)
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	if ((st = unlock(o, io, &lg, k)) == EXIT_OK)
-		st = decrypt_to(o, io, &lg, k);
+	if ((st = unlock(ks, io, &lg, k)) == EXIT_OK)
+		st = decrypt_to(output, io, &lg, k);
 	ae_legacy_keys_wipe(k);
 	ae_secret_free(k, sizeof *k);
-	if (st == EXIT_OK && o->verbose) {
+	if (st == EXIT_OK && p->verbose) {
 		msg_note("%s: AES Crypt stream format version %d, decrypted and "
 		    "verified", io->in.name, lg.version);
 		length_note(io, &lg);

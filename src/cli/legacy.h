@@ -11,16 +11,19 @@
 #include "run.h"
 
 /*
- * -d: decrypt to o->output.  Nothing unverified reaches its final
+ * -d: decrypt to output (NULL or "-": standard output), with keys from
+ * k; -v (p) says what was checked.  Nothing unverified reaches its final
  * place: a file is written under a temporary name and committed after
- * the MAC; standard output (or a device) gets the plaintext only after a
- * first pass has checked the MAC, which needs an input that can be read
- * twice (a pipe with standard output is refused, with a hint).
+ * the MAC; standard output (or a device) gets the plaintext only after
+ * the MAC has verified, from a nameless copy of the input made while it
+ * was checked (the input is read once, so a pipe works).
  */
-int legacy_decrypt(const struct opts *o, struct streams *io);
+int legacy_decrypt(const struct key_sources *k, const struct run_prefs *p,
+    const char *output, struct streams *io);
 
 /* --test: check the passphrase and the MAC; -v prints a verdict line. */
-int legacy_test(const struct opts *o, struct streams *io);
+int legacy_test(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io);
 
 /* -t and -x: an AES Crypt file holds one file's bytes, not an archive:
  * say so, and what to run instead.  Returns EXIT_DATA. */

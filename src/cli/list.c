@@ -302,7 +302,7 @@ static int
 list_indexed(struct unpack *u, const struct opts *o, struct ae_index *ix,
     struct members *sel)
 {
-	int st = list_index(stdout, o->verbose, ix, sel);
+	int st = list_index(stdout, o->run.verbose, ix, sel);
 
 	ae_index_free(ix);
 	if (st == EXIT_OK) {
@@ -310,7 +310,7 @@ list_indexed(struct unpack *u, const struct opts *o, struct ae_index *ix,
 		u->rs.pipe = u->index_stats;
 		u->rs.archive = 1;
 		u->io.wr.bytes = 0;
-		run_finish_stats(o, &u->rs, u->w0, &u->igcm, &u->io);
+		run_finish_stats(&o->run, &u->rs, u->w0, &u->igcm, &u->io);
 	}
 	return st;
 }
@@ -324,20 +324,20 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 	struct ae_diag d = { 0 };
 	int st = EXIT_OK, next;
 
-	if ((st = unpack_start(u, o, NULL)) != EXIT_OK)
+	if ((st = unpack_start(u, NULL)) != EXIT_OK)
 		return st;
 	if (ae_tar_reader_init(&tr, &u->tar_in) != AE_OK) {
 		msg_error("out of memory");
-		return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+		return unpack_end(u, 1, &d, EXIT_SYSTEM);
 	}
-	if (o->test && !AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type)) {
+	if (o->run.test && !AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type)) {
 		/* --test of a stream: unpack_end reads and authenticates
 		 * the rest. */
 		ae_tar_reader_free(&tr);
-		return unpack_end(u, o, 1, &d, EXIT_OK);
+		return unpack_end(u, 1, &d, EXIT_OK);
 	}
 	unpack_watch(u, &tr);
-	if (o->salvage) {
+	if (o->run.salvage) {
 		struct lost l;
 
 		tr.gap = salvage_gap;
@@ -349,14 +349,14 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 		if (lost_init(&l, &u->salvage, u->salvage_ix, 1) != 0) {
 			ae_tar_reader_free(&tr);
 			msg_error("out of memory");
-			return unpack_end(u, o, 1, &d, EXIT_SYSTEM);
+			return unpack_end(u, 1, &d, EXIT_SYSTEM);
 		}
-		l.verbose = o->verbose;
-		next = list_salvaged(o->test ? NULL : stdout, o->verbose, &tr,
-		    sel, &l, &d, count);
+		l.verbose = o->run.verbose;
+		next = list_salvaged(o->run.test ? NULL : stdout,
+		    o->run.verbose, &tr, sel, &l, &d, count);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			st = msg_sys_error("standard output");
-		st = unpack_end(u, o, next, &d, st);
+		st = unpack_end(u, next, &d, st);
 		if (salvage_count(&u->salvage) > 0 || unpack_cut(u)) {
 			lost_summary(&l, sel, tr.lost_end, unpack_cut(u) ?
 			    u->rs.pipe.plain_bytes : UINT64_MAX);
@@ -369,17 +369,17 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 		return st;
 	}
 	/* -tvv -g: the dumpdirs too (verbose 3) */
-	next = list_members(o->test ? NULL : stdout, o->verbose >= 2
-	    && o->listed != NULL ? 3 : o->verbose, &tr, sel, &d, partial,
+	next = list_members(o->run.test ? NULL : stdout, o->run.verbose >= 2
+	    && o->listed != NULL ? 3 : o->run.verbose, &tr, sel, &d, partial,
 	    count);
 	if (next == 1 && tr.no_end_marker)
 		msg_warn("%s: the tar stream has no end-of-archive blocks (as "
 		    "older tars wrote it); the container authenticated its "
 		    "end", u->io.in.name);
-	if (!o->test && (fflush(stdout) != 0 || ferror(stdout)))
+	if (!o->run.test && (fflush(stdout) != 0 || ferror(stdout)))
 		st = msg_sys_error("standard output");
 	ae_tar_reader_free(&tr);
-	return unpack_end(u, o, next, &d, st);
+	return unpack_end(u, next, &d, st);
 }
 
 /* --test -v: one verdict line, as gzip -tv and 7z t give. */
@@ -415,36 +415,37 @@ cmd_list(const struct opts *o)
 	uint64_t count = 0;
 	int st, partial = 0;
 
-	if ((st = members_init(&sel, o)) != EXIT_OK)
+	if ((st = members_init(&sel, &o->sel)) != EXIT_OK)
 		return st;
-	list_archive = o->found != NULL && !o->test ? o->archive : NULL;
+	list_archive = o->sel.found != NULL && !o->run.test ? o->archive : NULL;
 	if ((u = unpack_new()) == NULL) {
 		msg_error("out of memory");
 		members_free(&sel);
 		return EXIT_SYSTEM;
 	}
-	if ((st = unpack_open_keys(u, o)) != EXIT_OK) {
+	if ((st = unpack_open_keys(u, &o->keys, &o->run,
+	    o->archive)) != EXIT_OK) {
 		if (st == UNPACK_DONE)
 			st = EXIT_OK;   /* an AES Crypt file, tested */
 		goto out;
 	}
-	if (o->salvage) {
+	if (o->run.salvage) {
 		/* in full; the index, on a regular file, names what is lost
 		 * and steps over damaged frames (as for -x) */
-		if (indexed_load(&u->io, &u->h, &u->igcm, o, &ix, NULL))
+		if (indexed_load(&u->io, &u->h, &u->igcm, &o->run, &ix, NULL))
 			u->salvage_ix = &ix;
 		st = list_all(u, o, &sel, &partial, &count);
 		if (u->salvage_ix != NULL) {
 			ae_index_free(&ix);
 			u->salvage_ix = NULL;
 		}
-	} else if (!(o->verbose >= 2 && o->listed != NULL)
-	    && indexed_load(&u->io, &u->h, &u->igcm, o, &ix,
+	} else if (!(o->run.verbose >= 2 && o->listed != NULL)
+	    && indexed_load(&u->io, &u->h, &u->igcm, &o->run, &ix,
 	    &u->index_stats)) {
 		/* (-tvv -g lists dumpdirs, which the index does not hold: the
 		 * archive is read in full) */
 		/* the index is used once every header it names is checked */
-		if ((st = indexed_verify(u, o, &ix)) == EXIT_OK)
+		if ((st = indexed_verify(u, &ix)) == EXIT_OK)
 			st = list_indexed(u, o, &ix, &sel);
 		else
 			ae_index_free(&ix);
@@ -455,17 +456,17 @@ cmd_list(const struct opts *o)
 	} else {
 		st = list_all(u, o, &sel, &partial, &count);
 	}
-	if (st == EXIT_OK && members_report_missing(&sel, o) > 0)
+	if (st == EXIT_OK && members_report_missing(&sel, &o->sel) > 0)
 		st = EXIT_PARTIAL;
 	if (st == EXIT_OK && partial)
 		st = EXIT_PARTIAL;
-	if (st == EXIT_OK && o->test && o->verbose) {
+	if (st == EXIT_OK && o->run.test && o->run.verbose) {
 		verdict(u, count);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			st = msg_sys_error("standard output");
 	}
 out:
-	if (u != NULL && o->salvage)
+	if (u != NULL && o->run.salvage)
 		salvage_free(&u->salvage);
 	unpack_free(u);
 	members_free(&sel);

@@ -38,19 +38,19 @@ core(const char *p, char *buf, size_t cap)
 }
 
 int
-members_init(struct members *s, const struct opts *o)
+members_init(struct members *s, const struct selection *sel)
 {
 	size_t i;
 	int st;
 
 	memset(s, 0, sizeof *s);
-	s->exclude = o->exclude;
-	s->nexclude = o->nexclude;
-	for (i = 0; i < o->noperands; i++)
-		if (namelist_add(&s->pats, o->operands[i], 0) != 0)
+	s->exclude = sel->exclude;
+	s->nexclude = sel->nexclude;
+	for (i = 0; i < sel->noperands; i++)
+		if (namelist_add(&s->pats, sel->operands[i], 0) != 0)
 			goto nomem;
-	if (o->files_from != NULL && (st = namelist_read(&s->pats,
-	    o->files_from, o->null_sep, 0)) != EXIT_OK) {
+	if (sel->files_from != NULL && (st = namelist_read(&s->pats,
+	    sel->files_from, sel->null_sep, 0)) != EXIT_OK) {
 		members_free(s);
 		return st;
 	}
@@ -130,14 +130,14 @@ members_select(struct members *s, const char *path)
 }
 
 size_t
-members_report_missing(const struct members *s, const struct opts *o)
+members_report_missing(const struct members *s, const struct selection *sel)
 {
 	char q[1024];
 	size_t i, k = 0;
 
-	if (o->found != NULL) {
+	if (sel->found != NULL) {
 		for (i = 0; i < s->pats.n; i++)
-			o->found[i] |= s->hit[i];
+			sel->found[i] |= s->hit[i];
 		return 0;
 	}
 	for (i = 0; i < s->pats.n; i++)

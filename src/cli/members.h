@@ -20,9 +20,9 @@ struct members {
 	size_t nexclude;
 };
 
-/* From o's operands, -T list and --exclude patterns.  Prints; returns
+/* From sel's operands, -T list and --exclude patterns.  Prints; returns
  * 0 or an exit status. */
-int members_init(struct members *s, const struct opts *o);
+int members_init(struct members *s, const struct selection *sel);
 void members_free(struct members *s);
 
 /*
@@ -36,11 +36,11 @@ void members_free(struct members *s);
 int members_select(struct members *s, const char *path);
 
 /* Report each pattern that matched nothing ("aescrypt: error: NAME:
- * not found in archive").  Returns how many.  With o->found (several
+ * not found in archive").  Returns how many.  With sel->found (several
  * archives), marks there what matched and reports nothing: a pattern is
  * missing only if no archive has it (command.c). */
 size_t members_report_missing(const struct members *s,
-    const struct opts *o);
+    const struct selection *sel);
 
 /*
  * Whether path is left out by one of the patterns, as GNU tar matches

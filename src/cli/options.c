@@ -140,12 +140,12 @@ default_threads(void)
 static int
 set_mode(struct cmdline *c, int m)
 {
-	if (c->o.mode != 0 && c->o.mode != m) {
+	if (c->o.run.mode != 0 && c->o.run.mode != m) {
 		msg_error("only one of -e, -d, -c, -t, -x, --test, --info, "
 		    "--gen-key, --gen-identity and --benchmark may be given");
 		return EXIT_USAGE;
 	}
-	c->o.mode = m;
+	c->o.run.mode = m;
 	return EXIT_OK;
 }
 
@@ -155,7 +155,7 @@ opt_mode(struct cmdline *c, int key, const char *arg, char **argv)
 	(void)arg, (void)argv;
 	switch (key) {
 	case OPT_TEST:
-		c->o.test = 1;
+		c->o.run.test = 1;
 		return set_mode(c, 't');
 	case OPT_GEN_KEY:
 	case OPT_GEN_IDENTITY:
@@ -213,20 +213,20 @@ opt_list(struct cmdline *c, int key, const char *arg, char **argv)
 	(void)argv;
 	switch (key) {
 	case 1:
-		o->operand_cdir[o->noperands] = o->ncdirs;
-		o->operands[o->noperands++] = (char *)arg;
+		o->operand_cdir[o->sel.noperands] = o->ncdirs;
+		o->sel.operands[o->sel.noperands++] = (char *)arg;
 		break;
 	case 'r':
-		o->recipients[o->nrecipients++] = (char *)arg;
+		o->keys.recipients[o->keys.nrecipients++] = (char *)arg;
 		break;
 	case 'R':
-		o->recipient_files[o->nrecipient_files++] = (char *)arg;
+		o->keys.recipient_files[o->keys.nrecipient_files++] = (char *)arg;
 		break;
 	case 'i':
-		o->identity_files[o->nidentity_files++] = (char *)arg;
+		o->keys.identity_files[o->keys.nidentity_files++] = (char *)arg;
 		break;
 	case OPT_EXCLUDE:
-		o->exclude[o->nexclude++] = (char *)arg;
+		o->sel.exclude[o->sel.nexclude++] = (char *)arg;
 		break;
 	case 'X':
 		o->exclude_from[o->nexclude_from++] = (char *)arg;
@@ -278,8 +278,8 @@ opt_quiet(struct cmdline *c, int key, const char *arg, char **argv)
 	(void)key;
 	(void)arg;
 	(void)argv;
-	c->o.quiet = 1;
-	c->o.progress = 0;
+	c->o.run.quiet = 1;
+	c->o.run.progress = 0;
 	return EXIT_OK;
 }
 
@@ -307,7 +307,7 @@ opt_string(struct cmdline *c, int key, const char *arg, char **argv)
 			    "be given as ./%s", arg);
 			return EXIT_USAGE;
 		}
-		o->keyfile = arg;
+		o->keys.keyfile = arg;
 		break;
 	case 'g': o->listed = arg; break;
 	case OPT_CHECKSUM: o->checksum = arg; break;
@@ -320,7 +320,7 @@ opt_string(struct cmdline *c, int key, const char *arg, char **argv)
 		o->level0 = 1;
 		break;
 	case 'T':
-		o->files_from = arg;
+		o->sel.files_from = arg;
 		o->files_from_cdir = o->ncdirs;
 		break;
 	}
@@ -331,13 +331,13 @@ static int
 opt_pass(struct cmdline *c, int key, const char *arg, char **argv)
 {
 	(void)argv;
-	if (c->o.pass_src != PASS_NONE) {
+	if (c->o.keys.pass_src != PASS_NONE) {
 		msg_error("only one of --passphrase-file and --passphrase-fd "
 		    "may be given");
 		return EXIT_USAGE;
 	}
-	c->o.pass_src = key == OPT_PASS_FILE ? PASS_FILE : PASS_FD;
-	c->o.pass_arg = arg;
+	c->o.keys.pass_src = key == OPT_PASS_FILE ? PASS_FILE : PASS_FD;
+	c->o.keys.pass_arg = arg;
 	return EXIT_OK;
 }
 
@@ -345,7 +345,7 @@ static int
 opt_level(struct cmdline *c, int key, const char *arg, char **argv)
 {
 	(void)arg, (void)argv;
-	c->o.level = key - '0';
+	c->o.run.level = key - '0';
 	return EXIT_OK;
 }
 
@@ -360,10 +360,10 @@ opt_chunk(struct cmdline *c, int key, const char *arg, char **argv)
 	    || size > (1u << AE_CHUNK_LOG2_MAX))
 		return bad_value("--chunk-size", arg,
 		    "a power of two from 64K to 4M (8M with --zstd)");
-	for (c->o.chunk_log2 = 0; (1ull << c->o.chunk_log2) < size;
-	    c->o.chunk_log2++)
+	for (c->o.run.chunk_log2 = 0; (1ull << c->o.run.chunk_log2) < size;
+	    c->o.run.chunk_log2++)
 		;
-	c->o.chunk_set = 1;
+	c->o.run.chunk_set = 1;
 	return EXIT_OK;
 }
 
@@ -381,15 +381,15 @@ opt_kdf(struct cmdline *c, int key, const char *arg, char **argv)
 		    || size < 8 * 1024 || size / 1024 > UINT32_MAX)
 			return bad_value("--kdf-memory", arg, "a size of at "
 			    "least 8K, in whole KiB (e.g. 64M, 1G)");
-		o->kdf.m_kib = (uint32_t)(size / 1024);
+		o->keys.kdf.m_kib = (uint32_t)(size / 1024);
 		break;
 	case OPT_KDF_TIME:
-		if (parse_u32(arg, 1, AE_KDF_CAP_T, &o->kdf.t) != 0)
+		if (parse_u32(arg, 1, AE_KDF_CAP_T, &o->keys.kdf.t) != 0)
 			return bad_value("--kdf-time", arg,
 			    "a number of passes from 1 to 10");
 		break;
 	case OPT_KDF_PAR:
-		if (parse_u32(arg, 1, AE_KDF_CAP_P, &o->kdf.p) != 0)
+		if (parse_u32(arg, 1, AE_KDF_CAP_P, &o->keys.kdf.p) != 0)
 			return bad_value("--kdf-parallelism", arg,
 			    "a number of lanes from 1 to 16");
 		break;
@@ -397,7 +397,7 @@ opt_kdf(struct cmdline *c, int key, const char *arg, char **argv)
 		if (parse_size(arg, &size) != 0 || size < 1024)
 			return bad_value("--max-kdf-memory", arg,
 			    "a size (e.g. 4G)");
-		o->max_kdf_kib = size / 1024;
+		o->keys.max_kdf_kib = size / 1024;
 		break;
 	case OPT_MAX_SIZE:
 		if (parse_size(arg, &size) != 0 || size == 0)
@@ -413,7 +413,7 @@ opt_number(struct cmdline *c, int key, const char *arg, char **argv)
 {
 	(void)argv;
 	if (key == 'j' && parse_u32(arg, 1, AE_PIPE_MAX_THREADS,
-	    &c->o.threads) != 0)
+	    &c->o.run.threads) != 0)
 		return bad_value("-j", arg, "a thread count from 1 to 256");
 	if (key == OPT_STRIP && parse_u32(arg, 0, 4096, &c->o.strip) != 0)
 		return bad_value("--strip-components", arg,
@@ -436,9 +436,9 @@ opt_stats(struct cmdline *c, int key, const char *arg, char **argv)
 {
 	(void)key, (void)argv;
 	if (arg == NULL)
-		c->o.stats = 1;
+		c->o.run.stats = 1;
 	else if (strcmp(arg, "json") == 0)
-		c->o.stats = 2;
+		c->o.run.stats = 2;
 	else
 		return bad_value("--stats", arg, "no value, or =json");
 	return EXIT_OK;
@@ -454,12 +454,12 @@ opt_engine(struct cmdline *c, int key, const char *arg, char **argv)
 	}
 	c->deflate_seen = 1;
 	if (strcmp(arg, "zlib") == 0)
-		c->o.engine = AE_DEFLATE_ZLIB;
+		c->o.run.engine = AE_DEFLATE_ZLIB;
 	else if (strcmp(arg, "libdeflate") == 0)
-		c->o.engine = AE_DEFLATE_LIBDEFLATE;
+		c->o.run.engine = AE_DEFLATE_LIBDEFLATE;
 	else
 		return bad_value("--deflate", arg, "'libdeflate' or 'zlib'");
-	if (!ae_deflate_available(c->o.engine)) {
+	if (!ae_deflate_available(c->o.run.engine)) {
 		msg_error("--deflate %s: this build has no %s (configure found "
 		    "no libdeflate-dev, or was run --without-libdeflate)", arg,
 		    arg);
@@ -475,7 +475,7 @@ opt_misc(struct cmdline *c, int key, const char *arg, char **argv)
 	if (key == 'V')
 		c->want_version = 1;
 	else if (key == 'v')
-		c->o.verbose++;     /* -vv: -c's long listing, as tar's */
+		c->o.run.verbose++;     /* -vv: -c's long listing, as tar's */
 	else if (key == 'h')
 		c->h_seen = 1;  /* tar's -h (dereference) with -c; help
 		                 * otherwise */
@@ -618,7 +618,7 @@ static const struct optdef table[] = {
 	{ "listed-incremental", 'g', required_argument, CALL(opt_string) },
 	{ "level", OPT_LEVEL_INC, required_argument, CALL(opt_string) },
 	{ "files-from", 'T', required_argument, CALL(opt_string) },
-	{ "null", OPT_NULL, no_argument, SET(null_sep, 1) },
+	{ "null", OPT_NULL, no_argument, SET(sel.null_sep, 1) },
 	{ "keep-old-files", OPT_KEEP_OLD, no_argument, SET(old_files, OLD_KEEP) },
 	{ "skip-old-files", OPT_SKIP_OLD, no_argument, SET(old_files, OLD_SKIP) },
 	{ "keep-newer-files", OPT_KEEP_NEWER, no_argument,
@@ -650,10 +650,10 @@ static const struct optdef table[] = {
 	{ "verify", OPT_VERIFY, no_argument, CALL(opt_refuse) },
 	{ NULL, 'u', no_argument, CALL(opt_refuse) },
 	{ NULL, 'A', no_argument, CALL(opt_refuse) },
-	{ "salvage", OPT_SALVAGE, no_argument, SET(salvage, 1) },
-	{ "no-index", OPT_NO_INDEX, no_argument, SET(no_index, 1) },
+	{ "salvage", OPT_SALVAGE, no_argument, SET(run.salvage, 1) },
+	{ "no-index", OPT_NO_INDEX, no_argument, SET(run.no_index, 1) },
 	{ "checksum", OPT_CHECKSUM, required_argument, CALL(opt_string) },
-	{ "totals", OPT_TOTALS, no_argument, SET(totals, 1) },
+	{ "totals", OPT_TOTALS, no_argument, SET(run.totals, 1) },
 	{ "xattrs", OPT_XATTRS, no_argument, SET(xattrs, 1) },
 	{ "no-xattrs", OPT_NO_XATTRS, no_argument, SET(xattrs, 0) },
 	{ "xattrs-include", OPT_XATTRS_INCLUDE, required_argument,
@@ -664,7 +664,7 @@ static const struct optdef table[] = {
 	{ "no-acls", OPT_NO_ACLS, no_argument, SET(acls, 0) },
 	{ "output", 'o', required_argument, CALL(opt_string) },
 	{ "key-file", 'k', required_argument, CALL(opt_string) },
-	{ "passphrase", 'P', no_argument, SET(want_pass, 1) },
+	{ "passphrase", 'P', no_argument, SET(keys.want_pass, 1) },
 	{ "passphrase-file", OPT_PASS_FILE, required_argument, CALL(opt_pass) },
 	{ "passphrase-fd", OPT_PASS_FD, required_argument, CALL(opt_pass) },
 	{ "recipient", 'r', required_argument, CALL(opt_list) },
@@ -682,7 +682,7 @@ static const struct optdef table[] = {
 	{ "no-hw", OPT_NO_HW, no_argument, CALL(opt_engine) },
 	{ "deflate", OPT_DEFLATE, required_argument, CALL(opt_engine) },
 	{ "help", OPT_HELP, optional_argument, CALL(opt_misc) },
-	{ "progress", OPT_PROGRESS, no_argument, SET(progress, 1) },
+	{ "progress", OPT_PROGRESS, no_argument, SET(run.progress, 1) },
 	{ "quiet", 'q', no_argument, CALL(opt_quiet) },
 	{ "version", 'V', no_argument, CALL(opt_misc) },
 	{ NULL, OPT_LEVEL, no_argument, CALL(opt_level) }   /* -0 ... -9 */
@@ -844,7 +844,7 @@ options_parse(struct cmdline *c, int argc, char **argv)
 	    != -1)
 		if ((st = apply(c, key, optarg, argv)) != EXIT_OK)
 			return st;
-	if (c->h_seen && c->o.mode == 'c')
+	if (c->h_seen && c->o.run.mode == 'c')
 		c->o.follow = 1;
 	else if (c->h_seen)
 		c->want_help = 1;
@@ -865,32 +865,32 @@ options_init(struct cmdline *c, int argc)
 	memset(c, 0, sizeof *c);
 	c->bench_time = 10.0;
 	c->bench_format = BENCH_TEXT;
-	o->level = 6;
-	o->chunk_log2 = AE_CHUNK_LOG2_DEFAULT;
-	o->kdf.m_kib = AE_KDF_DEFAULT_M_KIB;
-	o->kdf.t = AE_KDF_DEFAULT_T;
-	o->kdf.p = AE_KDF_DEFAULT_P;
-	o->threads = default_threads();
-	o->progress = -1;
+	o->run.level = 6;
+	o->run.chunk_log2 = AE_CHUNK_LOG2_DEFAULT;
+	o->keys.kdf.m_kib = AE_KDF_DEFAULT_M_KIB;
+	o->keys.kdf.t = AE_KDF_DEFAULT_T;
+	o->keys.kdf.p = AE_KDF_DEFAULT_P;
+	o->run.threads = default_threads();
+	o->run.progress = -1;
 	o->preserve = -1;
 	o->same_owner = -1;
-	o->exclude = calloc(n, sizeof *o->exclude);
-	o->operands = calloc(n, sizeof *o->operands);
+	o->sel.exclude = calloc(n, sizeof *o->sel.exclude);
+	o->sel.operands = calloc(n, sizeof *o->sel.operands);
 	o->cdirs = calloc(n, sizeof *o->cdirs);
 	o->operand_cdir = calloc(n, sizeof *o->operand_cdir);
-	o->recipients = calloc(n, sizeof *o->recipients);
-	o->recipient_files = calloc(n, sizeof *o->recipient_files);
-	o->identity_files = calloc(n, sizeof *o->identity_files);
+	o->keys.recipients = calloc(n, sizeof *o->keys.recipients);
+	o->keys.recipient_files = calloc(n, sizeof *o->keys.recipient_files);
+	o->keys.identity_files = calloc(n, sizeof *o->keys.identity_files);
 	o->archives = calloc(n, sizeof *o->archives);
 	o->xattrs_include = calloc(n, sizeof *o->xattrs_include);
 	o->xattrs_exclude = calloc(n, sizeof *o->xattrs_exclude);
-	c->operands0 = o->operands;
+	c->operands0 = o->sel.operands;
 	o->exclude_from = calloc(n, sizeof *o->exclude_from);
 	o->tags = calloc(n, sizeof *o->tags);
-	if (o->exclude == NULL || o->exclude_from == NULL || o->tags == NULL
-	    || o->operands == NULL || o->cdirs == NULL
-	    || o->operand_cdir == NULL || o->recipients == NULL
-	    || o->recipient_files == NULL || o->identity_files == NULL
+	if (o->sel.exclude == NULL || o->exclude_from == NULL || o->tags == NULL
+	    || o->sel.operands == NULL || o->cdirs == NULL
+	    || o->operand_cdir == NULL || o->keys.recipients == NULL
+	    || o->keys.recipient_files == NULL || o->keys.identity_files == NULL
 	    || o->archives == NULL || o->xattrs_include == NULL || o->xattrs_exclude == NULL) {
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
@@ -905,7 +905,7 @@ options_free(struct cmdline *c)
 
 	size_t i;
 
-	free(o->exclude);
+	free(o->sel.exclude);
 	if (o->exclude_text != NULL)
 		for (i = 0; i < o->nexclude_from; i++)
 			namelist_free(&o->exclude_text[i]);
@@ -915,9 +915,9 @@ options_free(struct cmdline *c)
 	free(c->operands0);
 	free(o->cdirs);
 	free(o->operand_cdir);
-	free(o->recipients);
-	free(o->recipient_files);
-	free(o->identity_files);
+	free(o->keys.recipients);
+	free(o->keys.recipient_files);
+	free(o->keys.identity_files);
 	free(o->archives);
 	free(o->xattrs_include);
 	free(o->xattrs_exclude);

@@ -33,10 +33,10 @@ check_mode_options(const struct opts *o)
 		{ "-o", "ed", o->output != NULL },
 		{ "-f", "ctx", o->archive != NULL },
 		{ "-C", "cx", o->directory != NULL },
-		{ "-v", "ctxd", o->verbose },
-		{ "-T", "ctx", o->files_from != NULL },
-		{ "--null", "ctx", o->null_sep },
-		{ "--exclude", "ctx", o->nexclude > 0 },
+		{ "-v", "ctxd", o->run.verbose },
+		{ "-T", "ctx", o->sel.files_from != NULL },
+		{ "--null", "ctx", o->sel.null_sep },
+		{ "--exclude", "ctx", o->sel.nexclude > 0 },
 		{ "--keep-old-files (or another overwrite policy)", "x",
 		    o->old_files != OLD_REPLACE },
 		{ "-p (or --no-same-permissions)", "x", o->preserve >= 0 },
@@ -45,11 +45,11 @@ check_mode_options(const struct opts *o)
 		{ "--strip-components", "x", o->strip > 0 },
 		{ "--xattrs", "cx", o->xattrs },
 		{ "--acls", "cx", o->acls },
-		{ "-r", "ce", o->nrecipients > 0 },
-		{ "-R", "ce", o->nrecipient_files > 0 },
-		{ "-i", "dtx", o->nidentity_files > 0 },
-		{ "--salvage", "dtx", o->salvage },
-		{ "--no-index", "ctx", o->no_index },
+		{ "-r", "ce", o->keys.nrecipients > 0 },
+		{ "-R", "ce", o->keys.nrecipient_files > 0 },
+		{ "-i", "dtx", o->keys.nidentity_files > 0 },
+		{ "--salvage", "dtx", o->run.salvage },
+		{ "--no-index", "ctx", o->run.no_index },
 		{ "--xattrs-include", "cx", o->nxattrs_include > 0 },
 		{ "--xattrs-exclude", "cx", o->nxattrs_exclude > 0 },
 		{ "--max-size", "x", o->max_size > 0 },
@@ -63,30 +63,31 @@ check_mode_options(const struct opts *o)
 		{ "--no-overwrite-dir", "x", o->no_overwrite_dir },
 		{ "--no-devices", "x", o->no_devices },
 		{ "--checksum", "ce", o->checksum != NULL },
-		{ "--totals", "ctxed", o->totals },
+		{ "--totals", "ctxed", o->run.totals },
 		{ NULL, NULL, 0 }
 	};
 
 	for (t = tab; t->name != NULL; t++) {
-		if (!t->given || strchr(t->modes, o->mode) != NULL)
+		if (!t->given || strchr(t->modes, o->run.mode) != NULL)
 			continue;
-		msg_error("%s does not apply to -%c", t->name, o->mode);
+		msg_error("%s does not apply to -%c", t->name, o->run.mode);
 		if (strcmp(t->name, "-o") == 0)
 			msg_hint("archives are named with -f FILE");
 		else if (strcmp(t->name, "-f") == 0)
 			msg_hint("streams take the input as an operand and "
 			    "the output with -o FILE");
-		else if (t->name[1] == 'p' && (o->mode == 'd' || o->mode == 'e'))
+		else if (t->name[1] == 'p' && (o->run.mode == 'd'
+		    || o->run.mode == 'e'))
 			/* AES Crypt's own syntax: "aescrypt -d -p PASS f" */
 			msg_hint("AES Crypt's -p PASS puts the passphrase on the "
 			    "command line, where every user can see it; here "
 			    "it comes from the terminal (asked), "
 			    "--passphrase-file FILE, --passphrase-fd N or "
 			    "AESCRYPT_PASSPHRASE, as in: aescrypt -%c "
-			    "--passphrase-file pass.txt FILE", o->mode);
+			    "--passphrase-file pass.txt FILE", o->run.mode);
 		return EXIT_USAGE;
 	}
-	if (o->null_sep && o->files_from == NULL) {
+	if (o->sel.null_sep && o->sel.files_from == NULL) {
 		msg_error("--null applies to the list given with -T");
 		return EXIT_USAGE;
 	}
@@ -98,13 +99,15 @@ check_mode_options(const struct opts *o)
 static int
 check_slots(const struct opts *o)
 {
-	if (o->nrecipients + o->nrecipient_files == 0 || (o->keyfile == NULL
-	    && !o->want_pass && o->pass_src == PASS_NONE))
+	if (o->keys.nrecipients + o->keys.nrecipient_files == 0
+	    || (o->keys.keyfile == NULL && !o->keys.want_pass
+	    && o->keys.pass_src == PASS_NONE))
 		return EXIT_OK;
 	msg_error("%s cannot be given beside recipients (-r, -R): anyone "
 	    "holding a recipient's key could then write a file that the %s "
-	    "opens as one of yours", o->keyfile != NULL ? "-k" :
-	    "a passphrase", o->keyfile != NULL ? "key file" : "passphrase");
+	    "opens as one of yours", o->keys.keyfile != NULL ? "-k" :
+	    "a passphrase", o->keys.keyfile != NULL ? "key file"
+	    : "passphrase");
 	msg_hint("to open the file yourself too, add your own public key as "
 	    "another recipient (aescrypt --gen-identity, or age-keygen)");
 	return EXIT_USAGE;
@@ -114,26 +117,27 @@ check_slots(const struct opts *o)
 static int
 check_pairs(const struct opts *o)
 {
-	if (o->mode == 'i') {
-		if (o->output != NULL || o->directory != NULL || o->verbose
-		    || o->files_from != NULL || o->nexclude > 0) {
+	if (o->run.mode == 'i') {
+		if (o->output != NULL || o->directory != NULL || o->run.verbose
+		    || o->sel.files_from != NULL || o->sel.nexclude > 0) {
 			msg_error("--info takes only the file to describe");
 			return EXIT_USAGE;
 		}
 		return EXIT_OK;
 	}
-	if (o->salvage && o->to_stdout) {
+	if (o->run.salvage && o->to_stdout) {
 		msg_error("--salvage writes whole members only, and -O cannot "
 		    "take back what it wrote");
 		msg_hint("extract with --salvage into a directory (-C DIR)");
 		return EXIT_USAGE;
 	}
-	if (o->test && (o->verbose > 1 || o->output != NULL)) {
+	if (o->run.test && (o->run.verbose > 1 || o->output != NULL)) {
 		msg_error("--test prints nothing but, with -v, a verdict; use "
 		    "-t -v to list");
 		return EXIT_USAGE;
 	}
-	if ((o->mode == 'c' || o->mode == 'e') && check_slots(o) != EXIT_OK)
+	if ((o->run.mode == 'c' || o->run.mode == 'e')
+	    && check_slots(o) != EXIT_OK)
 		return EXIT_USAGE;
 	return check_mode_options(o);
 }
@@ -143,51 +147,53 @@ check_pairs(const struct opts *o)
 static int
 check_operands(struct opts *o)
 {
-	if ((o->mode == 'i' || o->test) && o->archive == NULL
-	    && o->noperands > 0) {
-		o->archive = o->operands[0];
-		o->operands++;
-		o->noperands--;
+	if ((o->run.mode == 'i' || o->run.test) && o->archive == NULL
+	    && o->sel.noperands > 0) {
+		o->archive = o->sel.operands[0];
+		o->sel.operands++;
+		o->sel.noperands--;
 	}
 	/* more operands of --info and --test are more files (main.c) */
-	if ((o->mode == 'b' || o->mode == 'g' || o->mode == 'G')
-	    && o->noperands > 0) {
-		msg_error("unexpected argument '%s'", o->operands[0]);
+	if ((o->run.mode == 'b' || o->run.mode == 'g' || o->run.mode == 'G')
+	    && o->sel.noperands > 0) {
+		msg_error("unexpected argument '%s'", o->sel.operands[0]);
 		return EXIT_USAGE;
 	}
-	if ((o->mode == 'e' || o->mode == 'd') && o->noperands > 1) {
-		msg_error("unexpected argument '%s'", o->operands[1]);
+	if ((o->run.mode == 'e' || o->run.mode == 'd')
+	    && o->sel.noperands > 1) {
+		msg_error("unexpected argument '%s'", o->sel.operands[1]);
 		msg_hint("-%c takes one input; use -c for archives of many "
-		    "files", o->mode);
+		    "files", o->run.mode);
 		return EXIT_USAGE;
 	}
-	if (o->mode == 0 && o->noperands > 0) {
-		msg_error("unexpected argument '%s'", o->operands[0]);
+	if (o->run.mode == 0 && o->sel.noperands > 0) {
+		msg_error("unexpected argument '%s'", o->sel.operands[0]);
 		msg_hint("give a mode: -e or -d for a stream, -c, -t or -x "
 		    "for an archive");
 		return EXIT_USAGE;
 	}
-	if (o->narchives > 1 && o->mode != 't' && o->mode != 'x') {
-		msg_error("-f may be given once with -%c", o->mode);
+	if (o->narchives > 1 && o->run.mode != 't' && o->run.mode != 'x') {
+		msg_error("-f may be given once with -%c", o->run.mode);
 		msg_hint("-x and -t take several archives (-f A -f B ...), "
 		    "read in that order");
 		return EXIT_USAGE;
 	}
 	/* each archive reads the -T list again: standard input cannot be */
-	if (o->narchives > 1 && o->files_from != NULL
-	    && strcmp(o->files_from, "-") == 0) {
+	if (o->narchives > 1 && o->sel.files_from != NULL
+	    && strcmp(o->sel.files_from, "-") == 0) {
 		msg_error("-T - with several -f: the list on standard input can "
 		    "be read for one archive only");
 		msg_hint("put the patterns in a file: -T FILE");
 		return EXIT_USAGE;
 	}
-	if (o->mode != 'c' && o->ncdirs > 1 && o->mode != 0) {
-		msg_error("-C may be given once with -%c", o->mode);
+	if (o->run.mode != 'c' && o->ncdirs > 1 && o->run.mode != 0) {
+		msg_error("-C may be given once with -%c", o->run.mode);
 		msg_hint("with -c, each -C applies to the paths after it");
 		return EXIT_USAGE;
 	}
-	if (o->mode == 'e' || o->mode == 'd')
-		o->input = o->noperands > 0 ? o->operands[0] : NULL;
+	if (o->run.mode == 'e' || o->run.mode == 'd')
+		o->input = o->sel.noperands > 0 ? o->sel.operands[0] : NULL;
+	o->run.operand = o->sel.noperands > 0 ? o->sel.operands[0] : NULL;
 	return EXIT_OK;
 }
 
@@ -199,28 +205,28 @@ check_codec(struct cmdline *c)
 	struct opts *o = &c->o;
 
 	if (c->zstd_seen && c->deflate_seen) {
-		msg_error("--zstd and %s choose different codecs", o->engine ?
-		    "--deflate" : "-z (--gzip)");
+		msg_error("--zstd and %s choose different codecs", o->run.engine
+		    ? "--deflate" : "-z (--gzip)");
 		return EXIT_USAGE;
 	}
-	if (o->mode != 'c' && o->mode != 'e') {
+	if (o->run.mode != 'c' && o->run.mode != 'e') {
 		/* tar's habit (tar --zstd -xf): the file says its codec */
-		if (c->zstd_seen && o->mode != 0)
+		if (c->zstd_seen && o->run.mode != 0)
 			msg_note("--zstd is not needed to read: the file's "
 			    "header names its codec");
 		return EXIT_OK;
 	}
-	o->codec = c->zstd_seen ? AE_CODEC_ZSTD : AE_CODEC_DEFLATE;
-	if (o->codec == AE_CODEC_ZSTD && !ae_zstd_available()) {
+	o->run.codec = c->zstd_seen ? AE_CODEC_ZSTD : AE_CODEC_DEFLATE;
+	if (o->run.codec == AE_CODEC_ZSTD && !ae_zstd_available()) {
 		msg_error("--zstd: this build has no zstd (configure found no "
 		    "libzstd-dev, or was run --without-zstd)");
 		return EXIT_USAGE;
 	}
-	if (o->codec == AE_CODEC_ZSTD && !o->chunk_set)
-		o->chunk_log2 = AE_CHUNK_LOG2_ZSTD;
-	if (o->chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(o->codec)) {
+	if (o->run.codec == AE_CODEC_ZSTD && !o->run.chunk_set)
+		o->run.chunk_log2 = AE_CHUNK_LOG2_ZSTD;
+	if (o->run.chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(o->run.codec)) {
 		msg_error("--chunk-size %uM is for --zstd; DEFLATE chunks are "
-		    "64K to 4M", 1u << (o->chunk_log2 - 20));
+		    "64K to 4M", 1u << (o->run.chunk_log2 - 20));
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -242,7 +248,7 @@ expand_excludes(struct opts *o)
 		".bzrtags", ".hg", ".hgignore", ".hgtags", "_darcs"
 	};
 	size_t nvcs = o->exclude_vcs ? sizeof vcs / sizeof vcs[0] : 0;
-	size_t i, j, total = o->nexclude + nvcs;
+	size_t i, j, total = o->sel.nexclude + nvcs;
 	char **t;
 	int st;
 
@@ -257,14 +263,14 @@ expand_excludes(struct opts *o)
 			return st;
 		total += o->exclude_text[i].n;
 	}
-	if ((t = realloc(o->exclude, (total + 1) * sizeof *t)) == NULL)
+	if ((t = realloc(o->sel.exclude, (total + 1) * sizeof *t)) == NULL)
 		goto nomem;
-	o->exclude = t;
+	o->sel.exclude = t;
 	for (i = 0; i < o->nexclude_from; i++)
 		for (j = 0; j < o->exclude_text[i].n; j++)
-			o->exclude[o->nexclude++] = o->exclude_text[i].v[j];
+			o->sel.exclude[o->sel.nexclude++] = o->exclude_text[i].v[j];
 	for (i = 0; i < nvcs; i++)
-		o->exclude[o->nexclude++] = (char *)vcs[i];
+		o->sel.exclude[o->sel.nexclude++] = (char *)vcs[i];
 	return EXIT_OK;
 nomem:
 	msg_error("out of memory");
@@ -287,25 +293,25 @@ check_stdin(const struct opts *o)
 
 #define USE(what) do { if (first == NULL) first = (what); \
 	else if (second == NULL) second = (what); } while (0)
-	for (i = 0; i < o->nrecipient_files; i++)
-		if (is_stdin(o->recipient_files[i]))
+	for (i = 0; i < o->keys.nrecipient_files; i++)
+		if (is_stdin(o->keys.recipient_files[i]))
 			USE("-R -");
-	for (i = 0; i < o->nidentity_files; i++)
-		if (is_stdin(o->identity_files[i]))
+	for (i = 0; i < o->keys.nidentity_files; i++)
+		if (is_stdin(o->keys.identity_files[i]))
 			USE("-i -");
-	if (is_stdin(o->keyfile))
+	if (is_stdin(o->keys.keyfile))
 		USE("-k -");
 	if (first == NULL)
 		return EXIT_OK;
-	if (((o->mode == 'd' || o->mode == 'e')
+	if (((o->run.mode == 'd' || o->run.mode == 'e')
 	    && (o->input == NULL || is_stdin(o->input)))
-	    || ((o->mode == 't' || o->mode == 'x')
+	    || ((o->run.mode == 't' || o->run.mode == 'x')
 	    && (o->archive == NULL || is_stdin(o->archive))))
 		USE("the data");
-	if (is_stdin(o->files_from))
+	if (is_stdin(o->sel.files_from))
 		USE("-T -");
-	if (o->pass_src == PASS_FD && o->pass_arg != NULL
-	    && strcmp(o->pass_arg, "0") == 0)
+	if (o->keys.pass_src == PASS_FD && o->keys.pass_arg != NULL
+	    && strcmp(o->keys.pass_arg, "0") == 0)
 		USE("--passphrase-fd 0");
 #undef USE
 	if (second == NULL)
@@ -322,13 +328,13 @@ options_check(struct cmdline *c)
 	struct opts *o = &c->o;
 	int st;
 
-	if ((uint64_t)o->kdf.m_kib < 8ull * o->kdf.p) {
+	if ((uint64_t)o->keys.kdf.m_kib < 8ull * o->keys.kdf.p) {
 		msg_error("--kdf-memory must be at least 8K per lane "
-		    "(%u lanes need %uK)", o->kdf.p, 8 * o->kdf.p);
+		    "(%u lanes need %uK)", o->keys.kdf.p, 8 * o->keys.kdf.p);
 		return EXIT_USAGE;
 	}
-	if (o->mode != 0 && o->mode != 'g' && o->mode != 'b' && o->mode != 'G'
-	    && (st = check_pairs(o)) != EXIT_OK)
+	if (o->run.mode != 0 && o->run.mode != 'g' && o->run.mode != 'b'
+	    && o->run.mode != 'G' && (st = check_pairs(o)) != EXIT_OK)
 		return st;
 	if ((st = check_codec(c)) != EXIT_OK)
 		return st;

@@ -21,11 +21,11 @@ enum {
 	OLD_OVERWRITE       /* --overwrite, -U: the default, said */
 };
 
-struct opts {
-	int mode;                   /* 'e', 'd', 'c', 't', 'x', 'i' (--info),
-	                             * or 0 */
-	const char *input;          /* NULL or "-": standard input */
-	const char *output;         /* NULL or "-": standard output */
+/*
+ * Where the keys come from (-k, -P and its sources, -r, -R, -i) and the
+ * KDF's limits: all that keys.c, identity.c and legacy.c read.
+ */
+struct key_sources {
 	const char *keyfile;        /* -k */
 	int want_pass;              /* -P: a passphrase as well as -k */
 	enum pass_source pass_src;  /* explicit source, or PASS_NONE */
@@ -38,6 +38,16 @@ struct opts {
 	size_t nidentity_files;
 	struct ae_kdf_params kdf;   /* costs for new files */
 	uint64_t max_kdf_kib;       /* 0: the default cap */
+};
+
+/*
+ * How a run goes, whatever it reads or writes: the command, the
+ * pipeline's preferences and what is reported.  run.c and session.c read
+ * nothing else.
+ */
+struct run_prefs {
+	int mode;                   /* 'e', 'd', 'c', 't', 'x', 'i' (--info),
+	                             * or 0 */
 	int level;                  /* 0..9 */
 	int codec;                  /* enum ae_codec, for new files */
 	int engine;                 /* DEFLATE engine (deflate.h), 0: default */
@@ -50,17 +60,51 @@ struct opts {
 	                             * (cache tags, a leading '/') */
 	int progress;               /* -1 if stderr is a terminal, 0 -q,
 	                             * 1 --progress */
+	int totals;                 /* --totals */
+	int verbose;                /* -v: 1; -vv: 2 (-c lists as -tv) */
+	int test;                   /* --test: -t that prints nothing */
+	int no_index;               /* --no-index: -c writes none; -t, -x
+	                             * read the archive in full */
+	int salvage;                /* --salvage: -d, -x go on past a lost
+	                             * chunk (salvage.h) */
+	const char *operand;        /* the first operand (-t, -x), named in
+	                             * the hint when a terminal would be read
+	                             * as the archive */
+};
+
+/*
+ * The names on the command line and what leaves some out: -c's paths or
+ * -t/-x's member patterns, -T, --exclude.  members.c reads nothing else.
+ */
+struct selection {
+	char **exclude;             /* --exclude patterns, then, once
+	                             * options_check ran, -X's and
+	                             * --exclude-vcs's */
+	size_t nexclude;
+	const char *files_from;     /* -T */
+	int null_sep;               /* --null: -T's list is NUL-separated */
+	char **operands;            /* paths for -c, members for -t/-x */
+	size_t noperands;
+	/* Several -f: per member pattern, whether some archive had it
+	 * (members_report_missing fills it, command.c reports); else NULL */
+	unsigned char *found;
+};
+
+/* The whole command line: the cmd_* entry points take it, and hand each
+ * layer below only the part it reads. */
+struct opts {
+	struct key_sources keys;
+	struct run_prefs run;
+	struct selection sel;
+	const char *input;          /* NULL or "-": standard input */
+	const char *output;         /* NULL or "-": standard output */
 
 	/* Archives (-c, -t, -x). */
 	const char *archive;        /* -f: NULL or "-" for stdin/stdout */
 	const char *checksum;       /* --checksum FILE (-c, -e) */
-	int totals;                 /* --totals */
 	const char **archives;      /* every -f, in order (-x and -t take
 	                             * several, applied one after another) */
 	size_t narchives;
-	/* Several -f: per member pattern, whether some archive had it
-	 * (members_report_missing fills it, command.c reports); else NULL */
-	unsigned char *found;
 	const char *directory;      /* -C: the last one (-t, -x) */
 	char **cdirs;               /* -c: every -C, in order (each one
 	                             * relative to the one before, as in
@@ -68,7 +112,6 @@ struct opts {
 	size_t ncdirs;
 	size_t *operand_cdir;       /* -c: per operand, how many of cdirs
 	                             * were given before it (0: none) */
-	int verbose;                /* -v: 1; -vv: 2 (-c lists as -tv) */
 	int follow;                 /* -h with -c: dereference symlinks */
 	int xattrs;                 /* --xattrs (-c, -x) */
 	char **xattrs_include;      /* --xattrs-include patterns */
@@ -76,10 +119,6 @@ struct opts {
 	char **xattrs_exclude;      /* --xattrs-exclude patterns */
 	size_t nxattrs_exclude;
 	int acls;                   /* --acls (-c, -x) */
-	char **exclude;             /* --exclude patterns, then, once
-	                             * options_check ran, -X's and
-	                             * --exclude-vcs's */
-	size_t nexclude;
 	char **exclude_from;        /* -X files */
 	size_t nexclude_from;
 	struct namelist *exclude_text;  /* what each -X file held */
@@ -93,9 +132,7 @@ struct opts {
 	int level0;                 /* --level=0: a full dump, whatever
 	                             * the snapshot file holds */
 	struct timespec newer;
-	const char *files_from;     /* -T */
 	size_t files_from_cdir;     /* -c: how many -C came before -T */
-	int null_sep;               /* --null: -T's list is NUL-separated */
 	int old_files;              /* what -x does with what exists: the
 	                             * last of --keep-old-files,
 	                             * --skip-old-files, --keep-newer-files,
@@ -117,14 +154,7 @@ struct opts {
 	unsigned strip;             /* --strip-components */
 	uint64_t max_size;          /* --max-size: -x skips, -O stops at a
 	                             * member larger than this; 0: none */
-	int test;                   /* --test: -t that prints nothing */
-	int no_index;               /* --no-index: -c writes none; -t, -x
-	                             * read the archive in full */
-	int salvage;                /* --salvage: -d, -x go on past a lost
-	                             * chunk (salvage.h) */
 	int info_json;              /* --info=json */
-	char **operands;            /* paths for -c, members for -t/-x */
-	size_t noperands;
 };
 
 /* -e: encrypt a byte stream.  Returns an exit status. */

@@ -28,17 +28,17 @@
 /* Reading a container from the keyboard is never meant: tar's refusal,
  * with its hint when an operand looks like the archive. */
 static int
-refuse_tty_input(struct input *in, const struct opts *o)
+refuse_tty_input(struct input *in, const struct run_prefs *p)
 {
 	struct stat st;
 
-	if (o->mode == 't' || o->mode == 'x') {
+	if (p->mode == 't' || p->mode == 'x') {
 		msg_error("refusing to read archive contents from a terminal "
 		    "(missing -f option?)");
-		if (o->noperands > 0 && stat(o->operands[0], &st) == 0
+		if (p->operand != NULL && stat(p->operand, &st) == 0
 		    && S_ISREG(st.st_mode))
 			msg_hint("to read '%s', give it with -f: aescrypt -%c "
-			    "-f %s", o->operands[0], o->mode, o->operands[0]);
+			    "-f %s", p->operand, p->mode, p->operand);
 		else
 			msg_hint("name the archive with -f FILE, or redirect "
 			    "it with '<'");
@@ -52,7 +52,8 @@ refuse_tty_input(struct input *in, const struct opts *o)
 }
 
 int
-run_input_open(struct input *in, const char *path, const struct opts *o)
+run_input_open(struct input *in, const char *path,
+    const struct run_prefs *p)
 {
 	if (path == NULL || strcmp(path, "-") == 0) {
 		in->fd = STDIN_FILENO;
@@ -74,8 +75,8 @@ run_input_open(struct input *in, const char *path, const struct opts *o)
 			    EXIT_SYSTEM;
 		}
 	}
-	if (o != NULL && isatty(in->fd))
-		return refuse_tty_input(in, o);
+	if (p != NULL && isatty(in->fd))
+		return refuse_tty_input(in, p);
 	return EXIT_OK;
 }
 
@@ -101,19 +102,19 @@ run_streams_init(struct streams *io)
 }
 
 void
-run_pipe_params(const struct opts *o, const ae_gcm_ctx *g,
+run_pipe_params(const struct run_prefs *p, const ae_gcm_ctx *g,
     const struct ae_header *h, struct streams *io, struct ae_pipe_params *pp)
 {
 	memset(pp, 0, sizeof *pp);
 	pp->key = g;
 	pp->chunk_log2 = h->chunk_log2;
 	pp->codec = h->codec;
-	pp->level = o->level;
-	pp->engine = o->engine;
-	pp->threads = o->threads;
+	pp->level = p->level;
+	pp->engine = p->engine;
+	pp->threads = p->threads;
 	pp->interrupt = &signals_stop;
 	pp->cancel = &io->cancel;
-	pp->timed = o->stats != 0;
+	pp->timed = p->stats != 0;
 	pp->progress = progress_tick;
 }
 
@@ -130,52 +131,52 @@ run_pipe_error(struct streams *io, int r, const struct ae_diag *d)
 
 /* After a successful run: fill in the totals and print --stats. */
 void
-run_finish_stats(const struct opts *o, struct run_stats *rs, uint64_t w0,
+run_finish_stats(const struct run_prefs *p, struct run_stats *rs, uint64_t w0,
     const ae_gcm_ctx *g, const struct streams *io)
 {
 	struct rusage ru;
 
 	/* GNU tar's words: what -c and -e wrote, or what the others read */
-	if (o->totals)
-		totals_bytes(o->mode == 'c' || o->mode == 'e', o->mode == 'c'
-		    || o->mode == 'e' ? io->wr.bytes : io->rd.bytes,
+	if (p->totals)
+		totals_bytes(p->mode == 'c' || p->mode == 'e', p->mode == 'c'
+		    || p->mode == 'e' ? io->wr.bytes : io->rd.bytes,
 		    ae_wall_ns() - w0);
-	if (!o->stats)
+	if (!p->stats)
 		return;
 	rs->in_bytes = io->rd.bytes;
 	rs->out_bytes = io->wr.bytes;
-	rs->mode = o->mode == 'c' ? "create" : o->mode == 't' ? "list" :
-	    o->mode == 'x' ? "extract" : o->mode == 'd' ? "decrypt" :
+	rs->mode = p->mode == 'c' ? "create" : p->mode == 't' ? "list" :
+	    p->mode == 'x' ? "extract" : p->mode == 'd' ? "decrypt" :
 	    "encrypt";
 	rs->tier = ae_gcm_tier_name(ae_gcm_ctx_tier(g));
-	rs->engine = ae_deflate_name(o->engine);
+	rs->engine = ae_deflate_name(p->engine);
 	rs->wall_ns = ae_wall_ns() - w0;
 	rs->process_cpu_ns = ae_process_ns();
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		rs->peak_rss_kib = (uint64_t)ru.ru_maxrss;
-	stats_print(stderr, rs, o->stats == 2);
+	stats_print(stderr, rs, p->stats == 2);
 }
 
 int
-run_refuse_tty(const struct opts *o)
+run_refuse_tty(const struct run_prefs *p)
 {
 	msg_error("refusing to write encrypted data to a terminal");
 	msg_hint("redirect the output with '>' or use %s FILE",
-	    o->mode == 'c' ? "-f" : "-o");
+	    p->mode == 'c' ? "-f" : "-o");
 	return EXIT_USAGE;
 }
 
 
 void
-run_progress_start(const struct opts *o, int count_wire, int fd,
+run_progress_start(const struct run_prefs *p, int count_wire, int fd,
     uint64_t total, uint64_t base, int out_fd)
 {
 	struct stat st;
-	int on = progress_wanted(o->progress);
+	int on = progress_wanted(p->progress);
 
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		total = (uint64_t)st.st_size;
-	if (o->progress < 0 && out_fd >= 0 && isatty(out_fd))
+	if (p->progress < 0 && out_fd >= 0 && isatty(out_fd))
 		on = 0;
 	progress_start(on, count_wire ? PROGRESS_WIRE : PROGRESS_PLAIN, total,
 	    base);
@@ -267,7 +268,7 @@ header_copy(struct streams *io, struct ae_header *h)
 }
 
 int
-run_header_damaged(const struct opts *o, struct streams *io, int err,
+run_header_damaged(const struct run_prefs *p, struct streams *io, int err,
     const struct ae_diag *d, struct ae_header *h)
 {
 	/* Damage past the magic (a version, a length, a checksum that is
@@ -283,7 +284,7 @@ run_header_damaged(const struct opts *o, struct streams *io, int err,
 	st = msg_core_error(io->in.name, err, d);
 	if (!damaged)
 		return st;
-	if (!o->salvage) {
+	if (!p->salvage) {
 		if (copy || copy_present(io))
 			msg_hint("the file ends with a copy of its header: "
 			    "--salvage can use it");
@@ -296,14 +297,14 @@ run_header_damaged(const struct opts *o, struct streams *io, int err,
 }
 
 int
-run_header_unauthentic(const struct opts *o, struct streams *io,
+run_header_unauthentic(const struct run_prefs *p, struct streams *io,
     struct ae_header *h, const struct ae_unlock *u,
     uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d)
 {
 	struct ae_header *c;
 	int st, err;
 
-	if (!o->salvage || h->from_copy) {
+	if (!p->salvage || h->from_copy) {
 		st = msg_core_error(io->in.name, AE_EAUTH, d);
 		if (!h->from_copy && copy_present(io))
 			msg_hint("the file ends with a copy of its header: "

@@ -31,11 +31,12 @@ struct input {
 /*
  * Open path (NULL or "-": standard input).  Prints; returns 0 or an exit
  * status: EXIT_USAGE if path does not exist (in every mode, as for -c's
- * operands), EXIT_SYSTEM if it cannot be opened.  With o (the modes that
+ * operands), EXIT_SYSTEM if it cannot be opened.  With p (the modes that
  * read a container), a terminal is refused (EXIT_USAGE) with tar's
  * "missing -f option?" hint; -e passes NULL, as gzip reads a terminal.
  */
-int run_input_open(struct input *in, const char *path, const struct opts *o);
+int run_input_open(struct input *in, const char *path,
+    const struct run_prefs *p);
 void run_input_close(struct input *in);
 
 /* Bytes read ahead to name the input's format (foreign.h), handed back
@@ -73,7 +74,7 @@ void run_streams_init(struct streams *io);
 
 /* The pipeline's parameters for this command line and the file's
  * header h (its chunk size and codec). */
-void run_pipe_params(const struct opts *o, const ae_gcm_ctx *g,
+void run_pipe_params(const struct run_prefs *p, const ae_gcm_ctx *g,
     const struct ae_header *h, struct streams *io,
     struct ae_pipe_params *pp);
 
@@ -83,20 +84,20 @@ int run_pipe_error(struct streams *io, int r, const struct ae_diag *d);
 
 /* After a successful run: fill in the totals and print --stats (if
  * asked for).  w0 is the wall clock at the start. */
-void run_finish_stats(const struct opts *o, struct run_stats *rs,
+void run_finish_stats(const struct run_prefs *p, struct run_stats *rs,
     uint64_t w0, const ae_gcm_ctx *g, const struct streams *io);
 
-/* Start the progress line (progress.h) if o asks for it or stderr is a
+/* Start the progress line (progress.h) if p asks for it or stderr is a
  * terminal: counting the plaintext (-e, -c) or the container (-d, -t,
  * -x); the total is fd's size if it is a regular file, else total.
  * Unless forced, it stays off when out_fd (or -1) is a terminal too:
  * plaintext going to the screen would be mixed with it. */
-void run_progress_start(const struct opts *o, int count_wire, int fd,
+void run_progress_start(const struct run_prefs *p, int count_wire, int fd,
     uint64_t total, uint64_t base, int out_fd);
 
 /* Refuse to write a container to a terminal, with a hint that names
- * the option of o's mode (-f for -c, -o for -e); returns EXIT_USAGE. */
-int run_refuse_tty(const struct opts *o);
+ * the option of p's mode (-f for -c, -o for -e); returns EXIT_USAGE. */
+int run_refuse_tty(const struct run_prefs *p);
 
 /*
  * The header at the start of io's input failed to read with err (d):
@@ -104,8 +105,8 @@ int run_refuse_tty(const struct opts *o);
  * into h instead (6.9) and leave the input at the first record.  0 if
  * the copy is to be used (h->from_copy set), or an exit status.
  */
-int run_header_damaged(const struct opts *o, struct streams *io, int err,
-    const struct ae_diag *d, struct ae_header *h);
+int run_header_damaged(const struct run_prefs *p, struct streams *io,
+    int err, const struct ae_diag *d, struct ae_header *h);
 
 /*
  * A slot of h opened with u, but h's MAC did not verify (d says so):
@@ -115,7 +116,7 @@ int run_header_damaged(const struct opts *o, struct streams *io, int err,
  * --salvage, the error, and a hint if a copy is there.  0 if the copy
  * is used, or an exit status (reported).
  */
-int run_header_unauthentic(const struct opts *o, struct streams *io,
+int run_header_unauthentic(const struct run_prefs *p, struct streams *io,
     struct ae_header *h, const struct ae_unlock *u,
     uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d);
 

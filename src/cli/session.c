@@ -15,7 +15,8 @@
 #include "signals.h"
 
 int
-session_create(const struct opts *o, const char *path, int payload_type,
+session_create(const struct key_sources *k,
+    const struct run_prefs *p, const char *path, int payload_type,
     struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g,
     struct streams *io, struct run_stats *rs)
 {
@@ -23,8 +24,8 @@ session_create(const struct opts *o, const char *path, int payload_type,
 	int st;
 
 	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
-		return run_refuse_tty(o);
-	st = keys_new_header(o, payload_type, h, file_key, rs);
+		return run_refuse_tty(p);
+	st = keys_new_header(k, p, payload_type, h, file_key, rs);
 	rs->codec = h->codec;
 	if (st == EXIT_OK) {
 		ae_header_payload_cipher(h, file_key, g);
@@ -37,7 +38,7 @@ session_create(const struct opts *o, const char *path, int payload_type,
 	if ((st = run_out_open(&io->out, path)) == EXIT_OK
 	    && isatty(io->out.fd)) {
 		ae_outfile_abort(&io->out);
-		st = run_refuse_tty(o);
+		st = run_refuse_tty(p);
 	}
 	if (st != EXIT_OK) {
 		ae_gcm_wipe(g);
@@ -48,7 +49,8 @@ session_create(const struct opts *o, const char *path, int payload_type,
 }
 
 int
-session_open(const struct opts *o, const char *path, struct streams *io,
+session_open(const struct key_sources *k,
+    const struct run_prefs *p, const char *path, struct streams *io,
     struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g,
     struct run_stats *rs)
 {
@@ -56,10 +58,10 @@ session_open(const struct opts *o, const char *path, struct streams *io,
 	int st;
 
 	run_streams_init(io);
-	if ((st = run_input_open(&io->in, path, o)) != EXIT_OK)
+	if ((st = run_input_open(&io->in, path, p)) != EXIT_OK)
 		return st;
 	ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
-	st = keys_unlock(o, io, h, file_key, rs);
+	st = keys_unlock(k, p, io, h, file_key, rs);
 	if (st == KEYS_LEGACY)
 		return SESSION_LEGACY;
 	if (st != EXIT_OK) {

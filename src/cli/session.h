@@ -24,9 +24,9 @@
  * index_g) and commit or abort io->out; or an exit status, with nothing
  * left to clean up.
  */
-int session_create(const struct opts *o, const char *path,
-    int payload_type, struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g,
-    struct streams *io, struct run_stats *rs);
+int session_create(const struct key_sources *k, const struct run_prefs *p,
+    const char *path, int payload_type, struct ae_header *h, ae_gcm_ctx *g,
+    ae_gcm_ctx *index_g, struct streams *io, struct run_stats *rs);
 
 /*
  * Open path (NULL or "-": standard input) into io (initialised here) and
@@ -39,8 +39,8 @@ int session_create(const struct opts *o, const char *path,
  * with nothing left open.
  */
 #define SESSION_LEGACY (-1)
-int session_open(const struct opts *o, const char *path, struct streams *io,
-    struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g,
-    struct run_stats *rs);
+int session_open(const struct key_sources *k, const struct run_prefs *p,
+    const char *path, struct streams *io, struct ae_header *h, ae_gcm_ctx *g,
+    ae_gcm_ctx *index_g, struct run_stats *rs);
 
 #endif

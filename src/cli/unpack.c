@@ -162,18 +162,20 @@ unpack_watch(struct unpack *u, struct ae_tar_reader *tr)
 }
 
 int
-unpack_open_keys(struct unpack *u, const struct opts *o)
+unpack_open_keys(struct unpack *u, const struct key_sources *k,
+    const struct run_prefs *p, const char *archive)
 {
 	int st;
 
 	memset(u, 0, sizeof *u);
 	ixcheck_init(&u->ixc);
+	u->run = p;
 	u->w0 = ae_wall_ns();
 	u->rs.decrypt = 1;
-	st = session_open(o, o->archive, &u->io, &u->h, &u->gcm, &u->igcm,
+	st = session_open(k, p, archive, &u->io, &u->h, &u->gcm, &u->igcm,
 	    &u->rs);
 	if (st == SESSION_LEGACY) {
-		st = o->test ? legacy_test(o, &u->io)
+		st = p->test ? legacy_test(k, p, &u->io)
 		    : legacy_not_archive(u->io.in.name);
 		ae_secret_free(u->io.early_pass, sizeof *u->io.early_pass);
 		run_input_close(&u->io.in);
@@ -196,8 +198,7 @@ unpack_close(struct unpack *u)
 }
 
 int
-unpack_start(struct unpack *u, const struct opts *o,
-    const struct unpack_range *range)
+unpack_start(struct unpack *u, const struct unpack_range *range)
 {
 	int st, err;
 
@@ -216,11 +217,11 @@ unpack_start(struct unpack *u, const struct opts *o,
 	u->chan_w.ctx = &u->chan;
 	u->tar_in.read = tar_read;
 	u->tar_in.ctx = u;
-	run_pipe_params(o, &u->gcm, &u->h, &u->io, &u->pp);
+	run_pipe_params(u->run, &u->gcm, &u->h, &u->io, &u->pp);
 	u->pp.offset = u->h.len;
 	u->pp.trailer = indexed(u) || u->h.copy;
 	u->check_tail = u->pp.trailer;
-	u->check_index = indexed(u) && range == NULL && !o->salvage;
+	u->check_index = indexed(u) && range == NULL && !u->run->salvage;
 	if (range == NULL)
 		/* (checks of headers by the index may have run before) */
 		memset(&u->rs.pipe, 0, sizeof u->rs.pipe);
@@ -246,7 +247,7 @@ unpack_start(struct unpack *u, const struct opts *o,
 		u->tail = AE_TAR_END_LEN;
 		u->pp.progress = NULL;
 	}
-	if (o->salvage) {
+	if (u->run->salvage) {
 		salvage_init(&u->salvage, u->io.in.name, u->h.chunk_log2,
 		    &u->chan_w);
 		u->pp.salvage = 1;
@@ -258,8 +259,8 @@ unpack_start(struct unpack *u, const struct opts *o,
 		}
 	}
 	if (range == NULL)
-		run_progress_start(o, 1, u->io.in.fd, 0, u->h.len,
-		    o->mode == 't' ? STDOUT_FILENO : -1);
+		run_progress_start(u->run, 1, u->io.in.fd, 0, u->h.len,
+		    u->run->mode == 't' ? STDOUT_FILENO : -1);
 	if (pthread_create(&u->thread, NULL, decode, u) != 0) {
 		msg_error("cannot start a thread");
 		ae_chan_free(&u->chan);
@@ -268,7 +269,7 @@ unpack_start(struct unpack *u, const struct opts *o,
 	}
 	u->started = 1;
 	u->files_t0 = ae_thread_ns();
-	if (AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type) || o->test)
+	if (AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type) || u->run->test)
 		return EXIT_OK;     /* --test reads a stream too */
 
 	/* A stream: an archive only if it starts like one. */
@@ -294,18 +295,8 @@ fail:
 	return st;
 }
 
-int
-unpack_open(struct unpack *u, const struct opts *o)
-{
-	int st;
-
-	if ((st = unpack_open_keys(u, o)) != EXIT_OK)
-		return st;
-	return unpack_start(u, o, NULL);
-}
-
 static int
-finish(struct unpack *u, const struct opts *o, int stopped, int last)
+finish(struct unpack *u, int stopped, int last)
 {
 	uint8_t scratch[4096];
 	uint64_t files_ns = ae_thread_ns() - u->files_t0;
@@ -345,7 +336,8 @@ finish(struct unpack *u, const struct opts *o, int stopped, int last)
 			u->rs.archive = 1;
 			u->rs.files_ns = u->files_ns;
 			u->rs.files_bytes = u->files_bytes;
-			run_finish_stats(o, &u->rs, u->w0, &u->gcm, &u->io);
+			run_finish_stats(u->run, &u->rs, u->w0, &u->gcm,
+			    &u->io);
 		}
 	}
 	ae_chan_free(&u->chan);
@@ -362,14 +354,14 @@ unpack_cut(const struct unpack *u)
 }
 
 int
-unpack_end(struct unpack *u, const struct opts *o, int r,
-    const struct ae_diag *d, int caller_rc)
+unpack_end(struct unpack *u, int r, const struct ae_diag *d,
+    int caller_rc)
 {
-	return unpack_end_run(u, o, r, d, caller_rc, 1);
+	return unpack_end_run(u, r, d, caller_rc, 1);
 }
 
 int
-unpack_end_run(struct unpack *u, const struct opts *o, int err,
+unpack_end_run(struct unpack *u, int err,
     const struct ae_diag *d, int caller_rc, int last)
 {
 	int st = caller_rc, stopped = caller_rc != EXIT_OK;
@@ -381,6 +373,6 @@ unpack_end_run(struct unpack *u, const struct opts *o, int err,
 		/* The decoder's failure, reported by finish. */
 		stopped = 1;
 	}
-	err = finish(u, o, stopped, last);
+	err = finish(u, stopped, last);
 	return err != EXIT_OK ? err : st;
 }

@@ -24,6 +24,7 @@
 #include "stats.h"
 
 struct unpack {
+	const struct run_prefs *run; /* how the run goes (unpack_open_keys) */
 	struct streams io;
 	struct ae_header h;
 	ae_gcm_ctx gcm;
@@ -83,29 +84,22 @@ struct unpack *unpack_new(void);
 void unpack_free(struct unpack *u);
 
 /*
- * Open o->archive (NULL or "-": standard input), unlock it with the
- * user's keys and start decoding.  A stream-mode container is accepted
- * only if its plaintext starts with a tar header (a tar made elsewhere
- * and encrypted with -e); otherwise the error points to -d.  Prints its
- * errors; returns 0 or an exit status (and then nothing is left to
- * finish).
- */
-int unpack_open(struct unpack *u, const struct opts *o);
-
-/*
- * unpack_open in two steps, for a reader that may use the archive's
- * index: open and unlock (prints; 0 or an exit status, then nothing is
- * left open), then start a decoder on the whole payload (range NULL) or
- * on a range.  After a range, unpack_end_run(..., last = 0) ends that
+ * Open archive (NULL or "-": standard input) and unlock it with the
+ * keys from k (prints; 0 or an exit status, then nothing is left open);
+ * p, kept until the end, says how the run goes.  Then start a decoder
+ * on the whole payload (range NULL) or on a range: a stream-mode
+ * container is accepted only if its plaintext starts with a tar header
+ * (a tar made elsewhere and encrypted with -e); otherwise the error
+ * points to -d.  After a range, unpack_end_run(..., last = 0) ends that
  * run and leaves the archive open for the next; unpack_close closes it
  * (unpack_end does, and so does a failed unpack_start).
  */
-int unpack_open_keys(struct unpack *u, const struct opts *o);
+int unpack_open_keys(struct unpack *u, const struct key_sources *k,
+    const struct run_prefs *p, const char *archive);
 /* unpack_open_keys's answer when the input was an AES Crypt file and
  * --test checked it: nothing is open, nothing more to do. */
 #define UNPACK_DONE (-1)
-int unpack_start(struct unpack *u, const struct opts *o,
-    const struct unpack_range *range);
+int unpack_start(struct unpack *u, const struct unpack_range *range);
 void unpack_close(struct unpack *u);
 
 /*
@@ -120,9 +114,9 @@ void unpack_close(struct unpack *u);
  * decoder's failure if it had one (reported here), else caller_rc or the
  * tar error's.  --stats is printed if asked for and all went well.
  */
-int unpack_end(struct unpack *u, const struct opts *o, int r,
-    const struct ae_diag *d, int caller_rc);
-int unpack_end_run(struct unpack *u, const struct opts *o, int r,
+int unpack_end(struct unpack *u, int r, const struct ae_diag *d,
+    int caller_rc);
+int unpack_end_run(struct unpack *u, int r,
     const struct ae_diag *d, int caller_rc, int last);
 
 /* After unpack_end: whether the payload could not be read to its final
@@ -141,6 +135,6 @@ int unpack_cut(const struct unpack *u);
 void unpack_watch(struct unpack *u, struct ae_tar_reader *tr);
 
 /* For --stats: the caller's thread CPU time spent on the tar stream
- * and the files is from unpack_open's return to unpack_end. */
+ * and the files is from unpack_start's return to unpack_end. */
 
 #endif

@@ -14,7 +14,6 @@
 #include "archive/tar_read.h"
 #include "cli/list.h"
 #include "cli/members.h"
-#include "cli/opts.h"
 #include "common/error.h"
 #include "common/io.h"
 #include "fuzz.h"
@@ -36,13 +35,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ae_reader rd;
 	struct ae_diag d;
 	struct members sel;
-	struct opts o;
+	struct selection none;
 	int r, partial = 0;
 
 	if (devnull == NULL)
 		FUZZ_ASSERT((devnull = fopen("/dev/null", "w")) != NULL);
-	memset(&o, 0, sizeof o);
-	FUZZ_ASSERT(members_init(&sel, &o) == 0);
+	memset(&none, 0, sizeof none);
+	FUZZ_ASSERT(members_init(&sel, &none) == 0);
 	memset(&m, 0, sizeof m);
 	m.src = data;
 	m.len = size;
