@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include "tar_read.h"
+#include "tar_rd.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -18,25 +19,6 @@
 
 #include "common/error.h"
 #include "ustar.h"
-
-/* The most data segments a sparse member may have (16 bytes each). */
-#define MAP_MAX (1u << 20)
-
-/* What 'x' records and GNU 'L'/'K' blocks say about the next member. */
-struct overrides {
-	int has_path, has_link, has_size, has_uid, has_gid, has_mtime;
-	int has_uname, has_gname, has_sparse_name;
-	int sparse;                 /* GNU.sparse.* records seen */
-	int sparse_major, sparse_minor;
-	int has_realsize;
-	uint64_t size, uid, gid, realsize;
-	int64_t mtime;
-	uint32_t mtime_nsec;
-	int pending_offset;         /* 0.0: an offset waits for numbytes */
-	int has_dumpdir;            /* GNU.dumpdir (r->dumpdir) */
-	const char *warning;        /* a record worked around */
-	const char *unreadable;     /* why the member cannot be read */
-};
 
 int
 ae_tar_reader_init(struct ae_tar_reader *r, struct ae_reader *in)
@@ -158,418 +140,6 @@ get_number(const uint8_t *f, size_t w, int allow_negative, int64_t *out)
 	return 0;
 }
 
-/* Decimal digits, all of s[0, n). */
-static int
-get_decimal(const char *s, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (n == 0 || n > 19)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-/* The length of the leading "[-]digits[.digits]" of s[0, n), 0 if
- * there is none: what a lenient reader takes from a malformed time. */
-static size_t
-number_prefix(const char *s, size_t n)
-{
-	size_t i = 0, d;
-
-	if (i < n && s[i] == '-')
-		i++;
-	for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	if (i == d)
-		return 0;
-	if (i < n && s[i] == '.') {
-		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i == d)
-			i--;    /* "12." : the dot is not part of it */
-	}
-	return i;
-}
-
-/* "[-]SEC[.FRAC]" */
-static int
-get_mtime(const char *s, size_t n, int64_t *sec, uint32_t *nsec)
-{
-	int neg = n > 0 && s[0] == '-';
-	const char *dot;
-	uint64_t whole = 0, frac = 0;
-	size_t wl, fl, i;
-
-	if (neg) {
-		s++;
-		n--;
-	}
-	dot = memchr(s, '.', n);
-	wl = dot != NULL ? (size_t)(dot - s) : n;
-	if (get_decimal(s, wl, &whole) != 0 || whole > (uint64_t)INT64_MAX / 2)
-		return -1;
-	fl = dot != NULL ? n - wl - 1 : 0;
-	for (i = 0; i < 9; i++) {
-		char c = i < fl ? dot[1 + i] : '0';
-
-		if (c < '0' || c > '9')
-			return -1;
-		frac = frac * 10 + (uint64_t)(c - '0');
-	}
-	for (; i < fl; i++)         /* digits past nanoseconds: dropped */
-		if (dot[1 + i] < '0' || dot[1 + i] > '9')
-			return -1;
-	if (!neg) {
-		*sec = (int64_t)whole;
-		*nsec = (uint32_t)frac;
-	} else if (frac == 0) {
-		*sec = -(int64_t)whole;
-		*nsec = 0;
-	} else {
-		*sec = -(int64_t)whole - 1;
-		*nsec = (uint32_t)(1000000000u - frac);
-	}
-	return 0;
-}
-
-/* Why a string was refused, for the caller's message. */
-enum { STR_OK = 0, STR_TOO_LONG = -1, STR_HAS_NUL = -2 };
-
-/*
- * The one way a string from a header gets into a member: src[0, n), with
- * no NUL in it and fewer than cap bytes, copied with its terminator into
- * dst (cap bytes).  Names, link names and owner names all come through
- * here, so no input can overfill the member (the GNU long-name overflow
- * of issue 13 wrote past path[] when an 'L' block held AE_TAR_NAME_MAX +
- * 1 bytes with no NUL).
- */
-static int
-set_string(char *dst, size_t cap, const void *src, size_t n)
-{
-	if (n >= cap)
-		return STR_TOO_LONG;
-	if (memchr(src, '\0', n) != NULL)
-		return STR_HAS_NUL;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-	return STR_OK;
-}
-
-static const char *
-name_error(int why, int link)
-{
-	if (why == STR_TOO_LONG)
-		return link ? "tar member's link name is longer than 65535 bytes" :
-		    "tar member name is longer than 65535 bytes";
-	return link ? "tar member's link name contains a NUL byte" :
-	    "tar member name contains a NUL byte";
-}
-
-/* Append a data segment to the reader's sparse map.  0, or -1 if the map
- * would pass MAP_MAX entries or memory runs out. */
-static int
-map_add(struct ae_tar_reader *r, uint64_t off, uint64_t len)
-{
-	if (r->nmap == r->capmap) {
-		size_t cap = r->capmap ? 2 * r->capmap : 64;
-		struct ae_tar_segment *m;
-
-		if (cap > MAP_MAX || (m = realloc(r->map, cap * sizeof *m))
-		    == NULL)
-			return -1;
-		r->map = m;
-		r->capmap = cap;
-	}
-	r->map[r->nmap].offset = off;
-	r->map[r->nmap++].len = len;
-	return 0;
-}
-
-/* GNU.sparse.map (format 0.1): "off,len,off,len,..." */
-static int
-parse_map_01(struct ae_tar_reader *r, const char *v, size_t n)
-{
-	uint64_t num[2];
-	size_t i = 0, k = 0, start;
-
-	r->nmap = 0;
-	for (;;) {
-		start = i;
-		while (i < n && v[i] != ',')
-			i++;
-		if (get_decimal(v + start, i - start, &num[k]) != 0)
-			return -1;
-		if (k == 1 && map_add(r, num[0], num[1]) != 0)
-			return -1;
-		k ^= 1;
-		if (i == n)
-			return k == 0 ? 0 : -1;
-		i++;
-	}
-}
-
-/* Store an xattr record (SCHILY.xattr.NAME=VALUE) in the reader. */
-static int
-xattr_add(struct ae_tar_reader *r, const char *name, size_t nl,
-    const char *val, size_t vl)
-{
-	if (ae_tar_xattr_append(&r->xattr, &r->xattr_len, &r->xattr_cap,
-	    AE_TAR_PAX_MAX * 2, name, nl, (const uint8_t *)val, vl) != 0)
-		return -1;
-	r->nxattr++;
-	return 0;
-}
-
-/* One GNU.sparse.KEY record (formats 0.0, 0.1 and 1.0's header part)
- * into ov and the reader's map.  0, or -1 if it is malformed. */
-static int
-pax_sparse(struct ae_tar_reader *r, struct overrides *ov, const char *sk,
-    size_t sl, const char *val, size_t vl)
-{
-#define SKEY(k) (sl == sizeof k - 1 && memcmp(sk, k, sl) == 0)
-	uint64_t v;
-	int bad = 0;
-
-	ov->sparse = 1;
-	if (SKEY("major") || SKEY("minor")) {
-		bad = get_decimal(val, vl, &v) != 0 || v > 9;
-		if (!bad && SKEY("major"))
-			ov->sparse_major = (int)v;
-		else if (!bad)
-			ov->sparse_minor = (int)v;
-	} else if (SKEY("size") || SKEY("realsize")) {
-		bad = get_decimal(val, vl, &ov->realsize) != 0;
-		ov->has_realsize = !bad;
-	} else if (SKEY("numblocks")) {
-		bad = get_decimal(val, vl, &v) != 0 || v > MAP_MAX;
-	} else if (SKEY("offset")) {
-		/* 0.0: an offset, then its numbytes */
-		bad = ov->pending_offset || get_decimal(val, vl, &v) != 0
-		    || map_add(r, v, 0) != 0;
-		ov->pending_offset = !bad;
-	} else if (SKEY("numbytes")) {
-		/* (nmap > 0 whenever an offset is pending, but a later "map"
-		 * record empties the map) */
-		bad = !ov->pending_offset || r->nmap == 0
-		    || get_decimal(val, vl, &v) != 0;
-		if (!bad)
-			r->map[r->nmap - 1].len = v;
-		ov->pending_offset = 0;
-	} else if (SKEY("map")) {
-		bad = parse_map_01(r, val, vl) != 0;
-		ov->pending_offset = 0;
-	}
-#undef SKEY
-	return bad ? -1 : 0;
-}
-
-/* One record of an 'x' header, key[0, kl) = val[0, vl), into ov and m.
- * 0; for a path or linkpath that set_string refuses, its STR_* code,
- * with *which set to 0 (path) or 1 (link); PAX_BAD for a size that
- * cannot be read.  What a member can do without (a malformed time or
- * id, a bad sparse record) sets ov->warning or ov->unreadable instead. */
-#define PAX_BAD (-3)
-static int
-pax_record(struct ae_tar_reader *r, struct overrides *ov,
-    struct ae_tar_member *m, const char *key, size_t kl, const char *val,
-    size_t vl, int *which)
-{
-	uint64_t v;
-	int e;
-
-#define KEY(k) (kl == sizeof k - 1 && memcmp(key, k, kl) == 0)
-	if (KEY("path") && !ov->has_sparse_name) {
-		if ((e = set_string(m->path, sizeof m->path, val, vl))
-		    != 0) {
-			*which = 0;
-			return e;
-		}
-		ov->has_path = 1;
-	} else if (KEY("GNU.sparse.name")) {
-		if ((e = set_string(m->path, sizeof m->path, val, vl))
-		    != 0) {
-			*which = 0;
-			return e;
-		}
-		ov->has_path = ov->has_sparse_name = 1;
-	} else if (KEY("linkpath")) {
-		if ((e = set_string(m->linkpath, sizeof m->linkpath, val,
-		    vl)) != 0) {
-			*which = 1;
-			return e;
-		}
-		ov->has_link = 1;
-	} else if (KEY("size")) {
-		/* The data's length: without it the stream cannot
-		 * be followed, so no leniency here. */
-		if (get_decimal(val, vl, &ov->size) != 0)
-			return PAX_BAD;
-		ov->has_size = 1;
-	} else if (KEY("uid") || KEY("gid")) {
-		if (get_decimal(val, vl, &v) != 0) {
-			ov->warning = "a malformed pax uid or gid was "
-			    "ignored";
-		} else if (KEY("uid")) {
-			ov->uid = v;
-			ov->has_uid = 1;
-		} else {
-			ov->gid = v;
-			ov->has_gid = 1;
-		}
-	} else if (KEY("mtime")) {
-		/* As bsdtar: the leading number of a malformed time,
-		 * with a warning (GNU tar warns too). */
-		size_t k = vl;
-
-		if (get_mtime(val, vl, &ov->mtime, &ov->mtime_nsec)
-		    != 0) {
-			k = number_prefix(val, vl);
-			ov->warning = "a malformed pax mtime was read "
-			    "up to its first stray character";
-			if (k == 0 || get_mtime(val, k, &ov->mtime,
-			    &ov->mtime_nsec) != 0) {
-				ov->warning = "a malformed pax mtime was "
-				    "ignored";
-				k = 0;
-			}
-		}
-		ov->has_mtime = k > 0;
-	} else if (KEY("uname")) {
-		if (set_string(m->uname, sizeof m->uname, val, vl) == 0)
-			ov->has_uname = 1;
-		else
-			ov->warning = "a pax uname that is too long or "
-			    "has a NUL was ignored";
-	} else if (KEY("gname")) {
-		if (set_string(m->gname, sizeof m->gname, val, vl) == 0)
-			ov->has_gname = 1;
-		else
-			ov->warning = "a pax gname that is too long or "
-			    "has a NUL was ignored";
-	} else if (kl > 13 && memcmp(key, "SCHILY.xattr.", 13) == 0) {
-		if (xattr_add(r, key + 13, kl - 13, val, vl) != 0)
-			ov->warning = "an extended attribute that is "
-			    "too large or badly named was dropped";
-	} else if (KEY("GNU.dumpdir")) {
-		/* (a pax header is at most AE_TAR_PAX_MAX bytes, so vl is) */
-		if (vl > r->dumpdir_cap) {
-			uint8_t *t = realloc(r->dumpdir, vl);
-
-			if (t == NULL)
-				return PAX_BAD;
-			r->dumpdir = t;
-			r->dumpdir_cap = vl;
-		}
-		memcpy(r->dumpdir, val, vl);
-		r->dumpdir_len = vl;
-		ov->has_dumpdir = 1;
-	} else if (KEY("SCHILY.acl.access") || KEY("SCHILY.acl.default")
-	    || KEY("SCHILY.acl.ace")) {
-		/* ACLs as text (GNU tar, bsdtar, star), in the same list
-		 * under their own names (tar.h) */
-		if (xattr_add(r, key, kl, val, vl) != 0)
-			ov->warning = "an ACL record that is too large was "
-			    "dropped";
-	} else if (kl > 11 && memcmp(key, "GNU.sparse.", 11) == 0) {
-		if (pax_sparse(r, ov, key + 11, kl - 11, val, vl) != 0)
-			ov->unreadable = "its GNU sparse map is "
-			    "malformed or too large";
-	}
-#undef KEY
-	return 0;
-}
-
-/* Parse the records of an 'x' header ("LEN key=value\n" each) into ov
- * and m.  0; PAX_BAD for a malformed record or size; or pax_record's
- * code for a name it refuses. */
-static int
-parse_pax(struct ae_tar_reader *r, const uint8_t *p, size_t n,
-    struct overrides *ov, struct ae_tar_member *m, int *which)
-{
-	size_t off = 0;
-	int e;
-
-	while (off < n) {
-		size_t len = 0, i = off, kl, vl;
-		const char *key, *val, *eq;
-
-		if (p[off] == '\0')
-			break;          /* some writers pad with NULs */
-		while (i < n && i - off < 8 && p[i] >= '0' && p[i] <= '9')
-			len = len * 10 + (size_t)(p[i++] - '0');
-		if (i >= n || p[i] != ' ' || len < 5 || len > n - off
-		    || p[off + len - 1] != '\n')
-			return PAX_BAD;
-		key = (const char *)p + i + 1;
-		eq = memchr(key, '=', off + len - 1 - (i + 1));
-		if (eq == NULL)
-			return PAX_BAD;
-		kl = (size_t)(eq - key);
-		val = eq + 1;
-		vl = (size_t)((const char *)p + off + len - 1 - val);
-		if ((e = pax_record(r, ov, m, key, kl, val, vl, which)) != 0)
-			return e;
-		off += len;
-	}
-	return 0;
-}
-
-/*
- * A 'g' header at the start of the stream: the AESCRYPT.* records that
- * describe the archive (tar.h) into r->global.  Other keys, and values
- * that do not parse, are passed over: nothing here decides how a member
- * is read, so a record this reader cannot take is no error.  A level
- * over 9999 is not taken either.
- */
-static void
-parse_global(struct ae_tar_reader *r, const uint8_t *p, size_t n)
-{
-	struct ae_tar_global g;
-	size_t off = 0;
-
-	memset(&g, 0, sizeof g);
-	g.level = -1;
-	while (off < n && p[off] != '\0') {
-		size_t len = 0, i = off, kl, vl;
-		const char *key, *val, *eq;
-		uint64_t v;
-
-		while (i < n && i - off < 8 && p[i] >= '0' && p[i] <= '9')
-			len = len * 10 + (size_t)(p[i++] - '0');
-		if (i >= n || p[i] != ' ' || len < 5 || len > n - off
-		    || p[off + len - 1] != '\n')
-			return;
-		key = (const char *)p + i + 1;
-		if ((eq = memchr(key, '=', off + len - 1 - (i + 1))) == NULL)
-			return;
-		kl = (size_t)(eq - key);
-		val = eq + 1;
-		vl = (size_t)((const char *)p + off + len - 1 - val);
-		if (kl == 16 && memcmp(key, "AESCRYPT.created", 16) == 0
-		    && get_mtime(val, vl, &g.created, &g.created_nsec) == 0)
-			g.present = 1;
-		else if (kl == 14 && memcmp(key, "AESCRYPT.level", 14) == 0
-		    && vl > 0 && vl <= 4 && get_decimal(val, vl, &v) == 0)
-			g.level = (int)v;
-		else if (kl == 18 && memcmp(key, "AESCRYPT.continues", 18) == 0
-		    && get_mtime(val, vl, &g.cont, &g.cont_nsec) == 0)
-			g.continues = 1;
-		off += len;
-	}
-	if (!g.present)
-		return;
-	if (g.level <= 0)
-		g.continues = 0;
-	r->global = g;
-}
-
 /* Skip what is left of the current member's data and padding. */
 static int
 skip_data(struct ae_tar_reader *r, struct ae_diag *d)
@@ -645,7 +215,7 @@ read_old_sparse(struct ae_tar_reader *r, const uint8_t *b, uint64_t *real,
 				break;
 			if (get_number(p, 12, 0, &off) != 0
 			    || get_number(p + 12, 12, 0, &len) != 0
-			    || map_add(r, (uint64_t)off, (uint64_t)len) != 0)
+			    || tr_map_add(r, (uint64_t)off, (uint64_t)len) != 0)
 				bad = 1;
 		}
 		if (!more)
@@ -702,7 +272,7 @@ read_map_10(struct ae_tar_reader *r, struct ae_diag *d)
 			count = v;
 		} else if (nums % 2 == 1) {
 			off = v;
-		} else if (map_add(r, off, v) != 0) {
+		} else if (tr_map_add(r, off, v) != 0) {
 			return 1;
 		}
 		nums++;
@@ -920,7 +490,7 @@ extension_data(struct ae_tar_reader *r, struct next *nx,
 	int e;
 
 	if (size > cap && longname)
-		return fail_at(d, AE_EFORMAT, name_error(STR_TOO_LONG, t == 'K'),
+		return fail_at(d, AE_EFORMAT, tr_name_error(STR_TOO_LONG, t == 'K'),
 		    nx->first);
 	if (size > cap)
 		return fail_at(d, AE_ETOOBIG, "extended tar header too large",
@@ -945,12 +515,12 @@ header_pax_extension(struct ae_tar_reader *r, struct next *nx,
 {
 	int which = 0, e;
 
-	e = parse_pax(r, r->pax, (size_t)size, &nx->ov, m, &which);
+	e = tr_parse_pax(r, r->pax, (size_t)size, &nx->ov, m, &which);
 	if (e == PAX_BAD)
 		return fail_at(d, AE_EFORMAT, "bad pax extended header",
 		    nx->first);
 	if (e != 0)
-		return fail_at(d, AE_EFORMAT, name_error(e, which), nx->first);
+		return fail_at(d, AE_EFORMAT, tr_name_error(e, which), nx->first);
 	return AE_OK;
 }
 
@@ -964,10 +534,10 @@ header_gnu_longname(struct ae_tar_reader *r, struct next *nx,
 	size_t n = strnlen((char *)r->pax, (size_t)size);
 	int e;
 
-	e = t == 'L' ? set_string(m->path, sizeof m->path, r->pax, n) :
-	    set_string(m->linkpath, sizeof m->linkpath, r->pax, n);
+	e = t == 'L' ? tr_set_string(m->path, sizeof m->path, r->pax, n) :
+	    tr_set_string(m->linkpath, sizeof m->linkpath, r->pax, n);
 	if (e != 0)
-		return fail_at(d, AE_EFORMAT, name_error(e, t == 'K'),
+		return fail_at(d, AE_EFORMAT, tr_name_error(e, t == 'K'),
 		    nx->first);
 	if (t == 'L')
 		nx->ov.has_path = 1;
@@ -991,7 +561,7 @@ ustar_name(const uint8_t *b, int posix, struct ae_tar_member *m)
 		ustar[pl++] = '/';
 	}
 	memcpy(ustar + pl, b + F_NAME, nl);
-	(void)set_string(m->path, sizeof m->path, ustar, pl + nl);
+	(void)tr_set_string(m->path, sizeof m->path, ustar, pl + nl);
 }
 
 /*
@@ -1012,7 +582,7 @@ header_ustar(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
 	if (!ov->has_path)
 		ustar_name(b, memcmp(b + F_MAGIC, "ustar", 6) == 0, m);
 	if (!ov->has_link)
-		(void)set_string(m->linkpath, sizeof m->linkpath, b + F_LINK,
+		(void)tr_set_string(m->linkpath, sizeof m->linkpath, b + F_LINK,
 		    strnlen((const char *)b + F_LINK, W_LINK));
 	if (m->path[0] == '\0')
 		return fail_at(d, AE_EFORMAT, "tar member with no name",
@@ -1035,10 +605,10 @@ header_ustar(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
 	/* Owner names exist from ustar on (POSIX and GNU's old magic
 	 * alike); a V7 header has none. */
 	if (!ov->has_uname && ustar)
-		set_string(m->uname, sizeof m->uname, (const char *)b + F_UNAME,
+		tr_set_string(m->uname, sizeof m->uname, (const char *)b + F_UNAME,
 		    strnlen((const char *)b + F_UNAME, W_UNAME));
 	if (!ov->has_gname && ustar)
-		set_string(m->gname, sizeof m->gname, (const char *)b + F_GNAME,
+		tr_set_string(m->gname, sizeof m->gname, (const char *)b + F_GNAME,
 		    strnlen((const char *)b + F_GNAME, W_GNAME));
 	r->data_left = *size + ae_tar_padding(*size);
 	m->size = *size;
@@ -1254,10 +824,10 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		if (e == AE_OK && (t == 'x' || t == 'X'))
 			e = header_pax_extension(r, &nx, m, size, d);
 		else if (e == AE_OK && t == 'g' && nx.first == 0)
-			parse_global(r, r->pax, (size_t)size);
+			tr_parse_global(r, r->pax, (size_t)size);
 		else if (e == AE_OK && t == 'A')
 			/* Solaris's ACL header: not read, but said (tar.h) */
-			(void)xattr_add(r, "SCHILY.acl.solaris", 18, "", 0);
+			(void)tr_xattr_add(r, "SCHILY.acl.solaris", 18, "", 0);
 		else if (e == AE_OK && (t == 'L' || t == 'K'))
 			e = header_gnu_longname(r, &nx, m, t, size, d);
 		if (e != AE_OK)
