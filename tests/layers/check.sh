@@ -113,6 +113,19 @@ for dir in "$src"/*/; do
 	fi
 	rm -f "${TMPDIR:-/tmp}/layers.$$"
 done
+# Each layer's README names every room in it (a file's stem, or the
+# stem with .c, .h or .py, in backquotes), so that a newcomer finds where a thing lives there.
+for dir in "$src"/*/; do
+	[ -f "$dir/README.md" ] || continue
+	for f in "$dir"*.c "$dir"*.h "$dir"*.py; do
+		[ -e "$f" ] || continue
+		m=${f##*/}
+		b=${m%.*}
+		if ! grep -q "\`$b\`\|\`$b\.[chpy]*\`" "$dir/README.md"; then
+			echo "layers: ${dir%/}/README.md does not name $m"; bad=1
+		fi
+	done
+done
 # Source files directly in src/ would belong to no layer.
 for f in "$src"/*.c "$src"/*.h; do
 	[ -e "$f" ] && { echo "layers: $f is in no layer folder"; bad=1; }
@@ -120,4 +133,4 @@ done
 if [ "$bad" -ne 0 ]; then
 	echo "layers: FAILED"; exit 1
 fi
-echo "layers: $n includes checked, all point down and as each README allows, no loop in a layer"
+echo "layers: $n includes checked, all point down and as each README allows, no loop in a layer, every file named in its README"

@@ -4,7 +4,8 @@
 # each planted include: upward, sideways between the rank-3 siblings,
 # through "../", to a bare name from another folder, one that points
 # down but that the folder's README does not allow, and a layer whose
-# README says nothing of what it may include.
+# README says nothing of what it may include, and a file its layer's
+# README does not name.
 set -u
 check=$(dirname "$0")/check.sh
 t=$(mktemp -d "${TMPDIR:-/tmp}/aescrypt-layers.XXXXXX") || exit 1
@@ -14,6 +15,12 @@ fail=0
 # readme LAYER TEXT: the layer's README, with its "May include:" line.
 readme() {
 	printf '# %s/\n\nWhat it holds.\nMay include: %s\n' "$1" "$2" > "$t/src/$1/README.md"
+}
+
+# named LAYER STEM...: the layer's README names these rooms.
+named() {
+	l=$1; shift
+	for m in "$@"; do printf -- '- `%s`\n' "$m" >> "$t/src/$l/README.md"; done
 }
 
 tree() {
@@ -39,6 +46,14 @@ tree() {
 	: > "$t/src/disk/w.h"
 	printf '#include "pipeline/p.h"\n#include "disk/w.h"\n' > "$t/src/cli/m.c"
 	: > "$t/src/pipeline/p.h"
+	# each README names its rooms
+	for d in "$t"/src/*/; do
+		for f in "$d"*.c "$d"*.h; do
+			[ -e "$f" ] || continue
+			m=${f##*/}
+			printf -- '- `%s`\n' "${m%.*}" >> "$d/README.md"
+		done
+	done
 }
 
 expect() {   # expect STATUS WHAT
@@ -56,16 +71,18 @@ tree; echo '#include "archive/a.h"' >> "$t/src/pipeline/p.c"; expect 1 "a sidewa
 tree; echo '#include "../archive/a.h"' >> "$t/src/cli/m.c"; expect 1 "a ../ include"
 tree; echo '#include "h.h"' >> "$t/src/crypto/g.c"; expect 1 "a bare name from another folder"
 tree; : > "$t/src/loose.c"; expect 1 "a file in no layer"
+tree; : > "$t/src/disk/unnamed.c"; expect 1 "a file its layer's README does not name"
 tree; echo '#include "crypto/g.h"' >> "$t/src/disk/w.c"; expect 1 "a downward include the README does not allow"
 tree; echo '#include "common/e.h"' >> "$t/src/disk/w.c"; expect 0 "a downward include the README allows"
 tree; sed -i 's/^May include:.*/Includes what it likes./' "$t/src/disk/README.md"; expect 1 "a README that does not say"
-tree; readme disk '`common/`, `archive/`, `cli/`.'; echo '#include "cli/m.h"' >> "$t/src/disk/w.c"; : > "$t/src/cli/m.h"
+tree; readme disk '`common/`, `archive/`, `cli/`.'; named disk w
+echo '#include "cli/m.h"' >> "$t/src/disk/w.c"; : > "$t/src/cli/m.h"
 expect 1 "an upward include a README allows"
 tree; printf '#include "y.h"\n' > "$t/src/cli/x.c"; : > "$t/src/cli/x.h"
-printf '#include "x.h"\n' > "$t/src/cli/y.c"; : > "$t/src/cli/y.h"
+printf '#include "x.h"\n' > "$t/src/cli/y.c"; : > "$t/src/cli/y.h"; named cli x y
 expect 1 "two files of a layer that use each other"
 tree; printf '#include "y.h"\n' > "$t/src/cli/x.c"; : > "$t/src/cli/x.h"
-printf '#include "y.h"\n' > "$t/src/cli/y.c"; : > "$t/src/cli/y.h"
+printf '#include "y.h"\n' > "$t/src/cli/y.c"; : > "$t/src/cli/y.h"; named cli x y
 expect 0 "one file that uses another, and itself"
-[ "$fail" -eq 0 ] && echo "layers selftest: 12 trees, each judged right"
+[ "$fail" -eq 0 ] && echo "layers selftest: 13 trees, each judged right"
 exit "$fail"
