@@ -37,7 +37,8 @@ static void
 detect(void)
 {
 #ifdef AE_X86
-	unsigned a, b, c, d, max;
+	unsigned a, b, c, d, max, family, model;
+	int intel;
 	unsigned long long xcr0 = 0;
 	int os_ymm, os_zmm;
 
@@ -45,7 +46,16 @@ detect(void)
 	max = __get_cpuid_max(0, NULL);
 	if (max < 1)
 		return;
+	{
+		unsigned vb, vc, vd;
+
+		__cpuid(0, max, vb, vc, vd);
+		/* "GenuineIntel": EBX, EDX, ECX */
+		intel = vb == 0x756e6547 && vd == 0x49656e69 && vc == 0x6c65746e;
+	}
 	__cpuid(1, a, b, c, d);
+	family = (a >> 8) & 0xf;
+	model = ((a >> 4) & 0xf) | (family == 6 ? ((a >> 12) & 0xf0) : 0);
 	g_features.sse2 = (d >> 26) & 1;
 	g_features.ssse3 = (c >> 9) & 1;
 	g_features.sse41 = (c >> 19) & 1;
@@ -67,6 +77,13 @@ detect(void)
 		g_features.avx512bw = os_zmm && ((b >> 30) & 1);
 		g_features.avx512vl = os_zmm && ((b >> 31) & 1);
 	}
+	/* Ice Lake (client 0x7d, 0x7e; server 0x6a, 0x6c) and Tiger Lake
+	 * (0x8c, 0x8d): the first cores with VAES, whose clock drops under
+	 * 512-bit vectors; Linux's AES-GCM keeps to 256 bits on them.
+	 * Sapphire Rapids and later, and AMD's Zen 4 and 5, do not. */
+	g_features.zmm_slow = intel && family == 6 && (model == 0x7d
+	    || model == 0x7e || model == 0x6a || model == 0x6c
+	    || model == 0x8c || model == 0x8d);
 #endif
 #ifdef AE_ARM
 	{

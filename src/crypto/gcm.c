@@ -14,6 +14,7 @@
 #include "gcm.h"
 #include "common/bytes.h"
 #include "common/error.h"
+#include "cpu.h"
 #include "wipe.h"
 
 #include <string.h>
@@ -195,6 +196,43 @@ arm_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
 }
 #endif
 
+/* ---- tier 4 ---- */
+
+#if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_AVX512)
+static void
+vaes512_init(ae_gcm_ctx *c, const uint8_t key[32])
+{
+	ae_gcm_vaes512_init(&c->u.vaes512, key);
+}
+
+static void
+vaes512_block(const ae_gcm_ctx *c, const uint8_t in[16], uint8_t out[16])
+{
+	ae_gcm_ni_encrypt_block(&c->u.vaes512.ni, in, out);
+}
+
+static void
+vaes512_ghash(const ae_gcm_ctx *c, uint8_t y[16], const uint8_t *in,
+    size_t n)
+{
+	ae_gcm_vaes512_ghash(&c->u.vaes512, y, in, n);
+}
+
+static void
+vaes512_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
+    uint8_t *out, size_t n)
+{
+	ae_gcm_vaes512_ctr32(&c->u.vaes512, ctr, in, out, n);
+}
+
+static void
+vaes512_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+    const uint8_t *in, uint8_t *out, size_t n)
+{
+	ae_gcm_vaes512_ctr32_ghash(&c->u.vaes512, ctr, y, in, out, n);
+}
+#endif
+
 static const struct ae_gcm_impl impls[AE_GCM_TIER_COUNT] = {
 	{ AE_GCM_TIER_SOFT, "soft-ct", soft_available, soft_init, soft_block,
 	  soft_ghash, soft_ctr32, soft_ctr32_ghash },
@@ -218,6 +256,14 @@ static const struct ae_gcm_impl impls[AE_GCM_TIER_COUNT] = {
 #else
 	{ AE_GCM_TIER_ARMV8, "aes-pmull", ae_gcm_arm_available, NULL, NULL, NULL,
 	  NULL, NULL },
+#endif
+#if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_AVX512)
+	{ AE_GCM_TIER_VAES512, "vaes-avx512", ae_gcm_vaes512_available,
+	  vaes512_init, vaes512_block, vaes512_ghash, vaes512_ctr32,
+	  vaes512_ctr32_ghash },
+#else
+	{ AE_GCM_TIER_VAES512, "vaes-avx512", ae_gcm_vaes512_available, NULL,
+	  NULL, NULL, NULL, NULL },
 #endif
 };
 
@@ -245,9 +291,14 @@ ae_gcm_default_tier(void)
 
 	if (g_force_soft)
 		return AE_GCM_TIER_SOFT;
-	for (t = AE_GCM_TIER_COUNT - 1; t > AE_GCM_TIER_SOFT; t--)
+	for (t = AE_GCM_TIER_COUNT - 1; t > AE_GCM_TIER_SOFT; t--) {
+		/* where 512-bit vectors slow the clock, the whole core would
+		 * pay for a faster cipher: the 256-bit tier instead */
+		if (t == AE_GCM_TIER_VAES512 && ae_cpu_features()->zmm_slow)
+			continue;
 		if (impls[t].available())
 			return (enum ae_gcm_tier)t;
+	}
 	return AE_GCM_TIER_SOFT;
 }
 

@@ -6,9 +6,14 @@
  *   AE_GCM_TIER_NI    1  AES-NI + PCLMULQDQ, 8 blocks per step
  *   AE_GCM_TIER_VAES  2  VAES + VPCLMULQDQ on 256-bit vectors, 16 per step
  *   AE_GCM_TIER_ARMV8 3  ARMv8 AESE/AESMC + PMULL, 8 blocks per step
+ *   AE_GCM_TIER_VAES512 4  VAES + VPCLMULQDQ on 512-bit vectors (AVX-512),
+ *                        32 per step
  *
- * Tiers 1-2 exist only on x86-64 and tier 3 only on aarch64, so "the
- * best" is the highest-numbered tier this CPU can run.
+ * Tiers 1, 2 and 4 exist only on x86-64 and tier 3 only on aarch64, so
+ * "the best" is the highest-numbered tier this CPU can run, with one
+ * exception: on Intel CPUs whose clock drops while 512-bit vectors run
+ * (ae_cpu_features()->zmm_slow), tier 4 is left to be asked for and the
+ * 256-bit tier 2 is the default, as Linux chooses there.
  * ae_gcm_init() picks the best tier the CPU offers, unless
  * ae_gcm_force_software() was called first.  The context is allocated by the
  * caller, holds the expanded key, and is read-only after init, so one
@@ -24,6 +29,7 @@
 #include "ghash_ct.h"
 #include "gcm_ni.h"
 #include "gcm_vaes.h"
+#include "gcm_vaes512.h"
 #include "gcm_arm.h"
 
 enum ae_gcm_tier {
@@ -31,6 +37,7 @@ enum ae_gcm_tier {
 	AE_GCM_TIER_NI = 1,
 	AE_GCM_TIER_VAES = 2,
 	AE_GCM_TIER_ARMV8 = 3,
+	AE_GCM_TIER_VAES512 = 4,
 	AE_GCM_TIER_COUNT
 };
 
@@ -52,6 +59,7 @@ typedef struct ae_gcm_ctx {
 		struct ae_gcm_ni_key ni;
 		struct ae_gcm_vaes_key vaes;
 		struct ae_gcm_arm_key arm;
+		struct ae_gcm_vaes512_key vaes512;
 	} u;
 } ae_gcm_ctx;
 

@@ -1,7 +1,7 @@
 /*
  * gcm_x86.h -- inline helpers shared by the x86 GCM tiers (private).
  *
- * Included only by gcm_ni.c and gcm_vaes.c, inside their
+ * Included only by gcm_ni.c, gcm_vaes.c and gcm_vaes512.c, inside their
  * HAVE_TARGET_AESNI guards.  Every function carries the AES-NI target
  * attribute and is always inlined, so it takes on the (wider) target of
  * the function it is inlined into.

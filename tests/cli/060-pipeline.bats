@@ -86,7 +86,7 @@ stats_field() {
 	engine=$("$AESCRYPT" --version | sed -n 's/^deflate engine: \([a-z]*\) .*/\1/p')
 	[ -n "$engine" ]
 	run_aescrypt 0 -e -k k -j2 --stats -o c.aes in.bin
-	assert_match "stats: encrypt, cipher (vaes-avx2|aesni-pclmul|soft-ct), codec deflate \($engine\), 2 worker threads"
+	assert_match "stats: encrypt, cipher (vaes-avx512|vaes-avx2|aesni-pclmul|soft-ct), codec deflate \($engine\), 2 worker threads"
 	run_aescrypt 0 -e -k k -j2 --stats --deflate zlib -o z.aes in.bin
 	assert_match "codec deflate \(zlib\), 2 worker threads"
 	# either engine opens the other's file

@@ -11,6 +11,7 @@
 #include "crypto/aes_ct.h"
 #include "crypto/gcm_ni.h"
 #include "crypto/gcm_vaes.h"
+#include "crypto/gcm_vaes512.h"
 
 static const char *fips_key =
     "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -66,6 +67,22 @@ vaes_ctr(const void *k, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
     size_t n)
 {
 	ae_gcm_vaes_ctr32(k, ctr, in, out, n);
+}
+#endif
+
+#if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_AVX512)
+static void
+vaes512_block(const void *k, const uint8_t in[16], uint8_t out[16])
+{
+	ae_gcm_ni_encrypt_block(&((const struct ae_gcm_vaes512_key *)k)->ni, in,
+	    out);
+}
+
+static void
+vaes512_ctr(const void *k, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+    size_t n)
+{
+	ae_gcm_vaes512_ctr32(k, ctr, in, out, n);
 }
 #endif
 
@@ -161,6 +178,20 @@ main(void)
 	}
 #else
 	t_skip("vaes-avx2: not built");
+#endif
+#if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_AVX512)
+	if (ae_gcm_vaes512_available()) {
+		static struct ae_gcm_vaes512_key zk;
+
+		ae_gcm_vaes512_init(&zk, key);
+		t.name = "vaes-avx512"; t.block = vaes512_block;
+		t.ctr = vaes512_ctr; t.key = &zk;
+		test_tier(&t);
+	} else {
+		t_skip("vaes-avx512: CPU lacks VAES/VPCLMULQDQ/AVX-512");
+	}
+#else
+	t_skip("vaes-avx512: not built");
 #endif
 	free(key);
 	return t_finish("aes_blocks");
