@@ -27,14 +27,63 @@ ae_snapshot_free(struct ae_snapshot *s)
 		free(s->dirs[i].dumpdir);
 	}
 	free(s->dirs);
+	free(s->slot);
 	ae_snapshot_init(s);
+}
+
+static size_t
+hash(uint64_t dev, uint64_t ino)
+{
+	uint64_t h = ino * 0x9e3779b97f4a7c15ull ^ dev * 0xc2b2ae3d27d4eb4full;
+
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The slot for (dev, ino): the one that holds it, or the empty one where
+ * it would go. */
+static size_t
+probe(const struct ae_snapshot *s, uint64_t dev, uint64_t ino)
+{
+	size_t i = hash(dev, ino) & (s->nslot - 1);
+
+	while (s->slot[i] != 0 && (s->dirs[s->slot[i] - 1].dev != dev
+	    || s->dirs[s->slot[i] - 1].ino != ino))
+		i = (i + 1) & (s->nslot - 1);
+	return i;
+}
+
+/* Make room in the index for one more.  AE_OK or AE_ENOMEM. */
+static int
+index_grow(struct ae_snapshot *s)
+{
+	size_t *old = s->slot, nold = s->nslot, i;
+
+	if (2 * (s->n + 1) <= s->nslot)
+		return AE_OK;
+	s->nslot = nold ? 2 * nold : 128;
+	if ((s->slot = calloc(s->nslot, sizeof *s->slot)) == NULL) {
+		s->slot = old;
+		s->nslot = nold;
+		return AE_ENOMEM;
+	}
+	for (i = 0; i < nold; i++)
+		if (old[i] != 0) {
+			const struct ae_snap_dir *d = &s->dirs[old[i] - 1];
+
+			s->slot[probe(s, d->dev, d->ino)] = old[i];
+		}
+	free(old);
+	return AE_OK;
 }
 
 int
 ae_snapshot_add(struct ae_snapshot *s, const struct ae_snap_dir *d)
 {
 	struct ae_snap_dir *c;
+	size_t i;
 
+	if (index_grow(s) != AE_OK)
+		return AE_ENOMEM;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
 		struct ae_snap_dir *t = realloc(s->dirs, cap * sizeof *t);
@@ -54,6 +103,9 @@ ae_snapshot_add(struct ae_snapshot *s, const struct ae_snap_dir *d)
 		return AE_ENOMEM;
 	}
 	memcpy(c->dumpdir, d->dumpdir, d->dumpdir_len);
+	i = probe(s, d->dev, d->ino);
+	if (s->slot[i] == 0)
+		s->slot[i] = s->n + 1;      /* (a second one stays unfound) */
 	s->n++;
 	return AE_OK;
 }
@@ -63,10 +115,10 @@ ae_snapshot_find(const struct ae_snapshot *s, uint64_t dev, uint64_t ino)
 {
 	size_t i;
 
-	for (i = 0; i < s->n; i++)
-		if (s->dirs[i].dev == dev && s->dirs[i].ino == ino)
-			return &s->dirs[i];
-	return NULL;
+	if (s->nslot == 0)
+		return NULL;
+	i = probe(s, dev, ino);
+	return s->slot[i] != 0 ? &s->dirs[s->slot[i] - 1] : NULL;
 }
 
 /* The NUL-terminated field at *pos in buf[0, len): its start and

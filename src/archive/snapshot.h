@@ -41,6 +41,12 @@ struct ae_snapshot {
 	int level;
 	struct ae_snap_dir *dirs;
 	size_t n, cap;
+	/* dirs by (device, inode): open addressing, each slot 1 + an index
+	 * into dirs, or 0; nslot a power of two at least twice n (or 0).
+	 * ae_snapshot_add keeps it, so that a -g walk over a million
+	 * directories finds each one at once rather than by a scan. */
+	size_t *slot;
+	size_t nslot;
 };
 
 /* An empty snapshot (level 0). */
@@ -54,7 +60,8 @@ int ae_snapshot_parse(const uint8_t *buf, size_t len, struct ae_snapshot *s);
 /* Append a copy of d.  AE_OK or AE_ENOMEM. */
 int ae_snapshot_add(struct ae_snapshot *s, const struct ae_snap_dir *d);
 
-/* The directory with this device and inode, or NULL. */
+/* The directory with this device and inode (the first added, if more
+ * than one has them), or NULL.  Constant time on average. */
 const struct ae_snap_dir *ae_snapshot_find(const struct ae_snapshot *s,
     uint64_t dev, uint64_t ino);
 

@@ -53,6 +53,9 @@ struct frame {
 	size_t plen;                /* the path's length, up to it */
 	int all_new;                /* -g: new since the last level, so
 	                             * every file in it is archived */
+	struct stat *st;            /* -g: what each entry's stat saw for
+	                             * the dumpdir (st_nlink 0: failed), so
+	                             * that it is not taken again; or NULL */
 };
 
 struct packer {

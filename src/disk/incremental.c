@@ -29,7 +29,8 @@ ae_incr_dumps(const struct ae_snapshot *prev, const struct stat *st,
 
 int
 ae_dumpdir_make(int fd, char *const *ents, size_t n, int follow,
-    const struct ae_snapshot *prev, int all_new, uint8_t **dd, size_t *len)
+    const struct ae_snapshot *prev, int all_new, struct stat *sts,
+    uint8_t **dd, size_t *len)
 {
 	size_t cap = 1, k = 0, i;
 	uint8_t *b;
@@ -40,13 +41,17 @@ ae_dumpdir_make(int fd, char *const *ents, size_t n, int follow,
 		return -1;
 	for (i = 0; i < n; i++) {
 		size_t el = strlen(ents[i]);
-		struct stat es;
+		struct stat *es = &sts[i];
 
-		if (fstatat(fd, ents[i], &es, follow ? 0 : AT_SYMLINK_NOFOLLOW)
-		    != 0 || S_ISSOCK(es.st_mode))
+		if (fstatat(fd, ents[i], es, follow ? 0 : AT_SYMLINK_NOFOLLOW)
+		    != 0) {
+			es->st_nlink = 0;
 			continue;
-		b[k++] = S_ISDIR(es.st_mode) ? 'D' :
-		    ae_incr_dumps(prev, &es, all_new) ? 'Y' : 'N';
+		}
+		if (S_ISSOCK(es->st_mode))
+			continue;
+		b[k++] = S_ISDIR(es->st_mode) ? 'D' :
+		    ae_incr_dumps(prev, es, all_new) ? 'Y' : 'N';
 		memcpy(b + k, ents[i], el + 1);
 		k += el + 1;
 	}

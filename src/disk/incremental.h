@@ -29,11 +29,13 @@ int ae_incr_dumps(const struct ae_snapshot *prev, const struct stat *st,
  * ents[0, n) (sorted): 'D' for a directory, else 'Y' or 'N' as
  * ae_incr_dumps says; sockets, and names that are gone, are left out
  * (as GNU tar does).  follow: stat through symlinks (-h).  Into *dd
- * (malloc'd, *len bytes, the closing empty entry counted).  0, or -1
- * out of memory.
+ * (malloc'd, *len bytes, the closing empty entry counted).  What each
+ * stat saw goes into sts[0, n), so that the walk need not stat the entry
+ * again (st_nlink 0 where it failed).  0, or -1 out of memory.
  */
 int ae_dumpdir_make(int fd, char *const *ents, size_t n, int follow,
-    const struct ae_snapshot *prev, int all_new, uint8_t **dd, size_t *len);
+    const struct ae_snapshot *prev, int all_new, struct stat *sts,
+    uint8_t **dd, size_t *len);
 
 /* The letter dumpdir dd[0, n) lists name with (Y, N or D), or 0 if it
  * does not (R and T entries are renames, not names).  An entry with no

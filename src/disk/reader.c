@@ -151,7 +151,7 @@ load_dir(struct packer *p, int fd, char ***ents, size_t *n)
  * closed, ents freed). */
 static int
 push_frame(struct packer *p, int fd, const char *leaf, const struct stat *st,
-    char **ents, size_t n, int all_new)
+    char **ents, size_t n, struct stat *sts, int all_new)
 {
 	struct frame *f;
 
@@ -180,6 +180,7 @@ push_frame(struct packer *p, int fd, const char *leaf, const struct stat *st,
 	f->next = 0;
 	f->plen = p->plen;
 	f->all_new = all_new;
+	f->st = sts;
 	p->depth++;
 	p->open_fds++;
 	return 0;
@@ -187,6 +188,7 @@ fail:
 	while (n > 0)
 		free(ents[--n]);
 	free(ents);
+	free(sts);
 	close(fd);
 	return -1;
 }
@@ -201,7 +203,7 @@ push_dir(struct packer *p, int fd, const char *leaf, const struct stat *st)
 
 	if (load_dir(p, fd, &ents, &n) != 0)
 		return -1;
-	return push_frame(p, fd, leaf, st, ents, n, 1);
+	return push_frame(p, fd, leaf, st, ents, n, NULL, 1);
 }
 
 static void
@@ -212,6 +214,7 @@ pop_dir(struct packer *p)
 	while (f->next < f->n)
 		free(f->ents[f->next++]);
 	free(f->ents);
+	free(f->st);
 	free(f->name);
 	if (f->fd >= 0) {
 		close(f->fd);
@@ -311,35 +314,56 @@ tagged(struct packer *p, const struct ae_dr_tag *tag)
 
 /*
  * -g: the dumpdir of the directory fd (st, at p->path; entries
- * ents[0, n)) into *dd (malloc'd, *ddlen bytes), and whether it is new
+ * ents[0, n), whose stats go into sts) into *dd (malloc'd, *ddlen
+ * bytes), and whether it is new
  * since the last level; its record goes into po->next, under its path
  * as walked ("/home/a" for an operand "/home", as GNU tar records it,
  * though the member is "home/a").  0, or -1 (out of memory: the walk
  * stops).
  */
+/* p->path as GNU tar records a directory, without a trailing '/'
+ * (malloc'd), or NULL out of memory. */
+static char *
+record_name(const struct packer *p)
+{
+	size_t nl = strlen(p->path);
+	char *dname = strdup(p->path);
+
+	while (dname != NULL && nl > 1 && dname[nl - 1] == '/')
+		dname[--nl] = '\0';
+	return dname;
+}
+
+/* -g: whether the directory st, recorded as dname, is new since the last
+ * level: not in it, or there under another name (GNU tar records a
+ * rename; all of it is dumped here instead, which restores the same
+ * tree). */
+static int
+new_dir(const struct ae_dr_params *po, const struct stat *st,
+    const char *dname)
+{
+	const struct ae_snap_dir *old = po->prev == NULL ? NULL :
+	    ae_snapshot_find(po->prev, st->st_dev, st->st_ino);
+
+	return old == NULL || strcmp(old->name, dname) != 0;
+}
+
 static int
 dumpdir_of(struct packer *p, int fd, const struct stat *st,
-    char *const *ents, size_t n, uint8_t **dd, size_t *ddlen, int *all_new)
+    char *const *ents, size_t n, struct stat *sts, uint8_t **dd,
+    size_t *ddlen, int *all_new)
 {
 	const struct ae_dr_params *po = p->po;
-	const struct ae_snap_dir *old = NULL;
 	struct ae_snap_dir rec;
-	size_t nl = strlen(p->path), len = 0;
-	char *dname = strdup(p->path);
+	size_t len = 0;
+	char *dname = record_name(p);
 	uint8_t *b;
 
 	if (dname == NULL)
 		goto nomem;
-	while (nl > 1 && dname[nl - 1] == '/')
-		dname[--nl] = '\0';
-	if (po->prev != NULL)
-		old = ae_snapshot_find(po->prev, st->st_dev, st->st_ino);
-	/* new: not in the last level, or there under another name (GNU
-	 * tar records a rename; all of it is dumped here instead, which
-	 * restores the same tree) */
-	*all_new = old == NULL || strcmp(old->name, dname) != 0;
+	*all_new = new_dir(po, st, dname);
 	if (ae_dumpdir_make(fd, ents, n, (po->flags & AE_DR_FOLLOW) != 0,
-	    po->prev, *all_new, &b, &len) != 0)
+	    po->prev, *all_new, sts, &b, &len) != 0)
 		goto nomem;
 	*dd = b;
 	*ddlen = len;
@@ -404,6 +428,7 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 {
 	const struct ae_dr_tag *tag;
 	char **ents = NULL;
+	struct stat *sts = NULL;
 	uint8_t *dd = NULL;
 	size_t n = 0, ddlen = 0;
 	int fd, other_fs, cut, listed = 0, all_new = 1;
@@ -434,8 +459,24 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 		listed = !cut;
 		if (tag != NULL && listed)
 			keep_only(ents, &n, tag->name);
-		if (dumpdir_of(p, fd, st, ents, n, &dd, &ddlen, &all_new) != 0)
+		if ((sts = malloc((n ? n : 1) * sizeof *sts)) == NULL) {
+			p->stopped = AE_ENOMEM;
 			goto drop;
+		}
+		if (dumpdir_of(p, fd, st, ents, n, sts, &dd, &ddlen, &all_new)
+		    != 0)
+			goto drop;
+	} else if ((p->po->flags & AE_DR_INCREMENTAL) && p->po->prev != NULL) {
+		/* measuring: what a dump counts is what it will store */
+		char *dname = record_name(p);
+
+		if (dname == NULL) {
+			p->stopped = AE_ENOMEM;
+			close(fd);
+			return;
+		}
+		all_new = new_dir(p->po, st, dname);
+		free(dname);
 	}
 	if (*name != '\0' && !p->measuring
 	    && dir_header(p, fd, dirfd, leaf, name, st, dd, ddlen) != 0)
@@ -450,17 +491,21 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 		return;
 	}
 	if (listed) {
-		if (push_frame(p, fd, leaf, st, ents, n, all_new) == 0
+		if (push_frame(p, fd, leaf, st, ents, n, sts, all_new) == 0
 		    && tag != NULL)
 			tagged(p, tag);
-	} else if (push_dir(p, fd, leaf, st) == 0 && tag != NULL) {
-		tagged(p, tag);
-		keep_only(p->fr[p->depth - 1].ents, &p->fr[p->depth - 1].n,
-		    tag->name);
+	} else if (push_dir(p, fd, leaf, st) == 0) {
+		p->fr[p->depth - 1].all_new = all_new;
+		if (tag != NULL) {
+			tagged(p, tag);
+			keep_only(p->fr[p->depth - 1].ents,
+			    &p->fr[p->depth - 1].n, tag->name);
+		}
 	}
 	return;
 drop:
 	free(dd);
+	free(sts);
 	while (n > 0)
 		free(ents[--n]);
 	free(ents);
@@ -530,22 +575,27 @@ member_name(struct packer *p, const char *path)
 
 /* One entry: leaf in dirfd, whose path from the operand is p->path. */
 static void
-visit(struct packer *p, int dirfd, const char *leaf)
+visit(struct packer *p, int dirfd, const char *leaf, const struct stat *seen)
 {
 	const struct ae_dr_params *po = p->po;
 	const char *name;
 	struct stat st;
+	int all_new = p->depth > 0 ? p->fr[p->depth - 1].all_new : 0;
 
 	if (dr_stop_asked(p) || excluded(po, p->path))
 		return;
-	if (fstatat(dirfd, leaf, &st, po->flags & AE_DR_FOLLOW ? 0 :
+	if (seen != NULL && seen->st_nlink != 0) {
+		st = *seen;     /* (-g: its dumpdir's stat) */
+	} else if (fstatat(dirfd, leaf, &st, po->flags & AE_DR_FOLLOW ? 0 :
 	    AT_SYMLINK_NOFOLLOW) != 0) {
 		if (!p->measuring)
 			dr_warn_errno(p, p->path, "Cannot stat");
 		return;
 	}
 	if (p->measuring) {
-		if (S_ISREG(st.st_mode) && !unchanged(po, &st))
+		if (S_ISREG(st.st_mode) && !unchanged(po, &st)
+		    && (!(po->flags & AE_DR_INCREMENTAL)
+		    || ae_incr_dumps(po->prev, &st, all_new)))
 			p->measured += (uint64_t)st.st_size;
 		else if (S_ISDIR(st.st_mode))
 			add_dir(p, dirfd, leaf, "", &st);
@@ -568,7 +618,7 @@ visit(struct packer *p, int dirfd, const char *leaf)
 	}
 	/* -g: listed as 'N' in its directory's dumpdir */
 	if ((po->flags & AE_DR_INCREMENTAL) && !ae_incr_dumps(po->prev, &st,
-	    p->depth > 0 ? p->fr[p->depth - 1].all_new : 0)) {
+	    all_new)) {
 		dr_report_path(p, AE_DR_KEPT, p->path, NULL, 0);
 		return;
 	}
@@ -591,9 +641,10 @@ walk(struct packer *p, const char *operand)
 {
 	if (path_push(p, 0, operand) != 0)
 		return;
-	visit(p, AT_FDCWD, operand);
+	visit(p, AT_FDCWD, operand, NULL);
 	while (p->depth > 0 && !p->stopped) {
 		struct frame *f = &p->fr[p->depth - 1];
+		const struct stat *seen;
 		char *leaf;
 
 		if (f->next == f->n || dr_stop_asked(p)) {
@@ -604,9 +655,10 @@ walk(struct packer *p, const char *operand)
 			pop_dir(p);
 			continue;
 		}
+		seen = f->st != NULL ? &f->st[f->next] : NULL;
 		leaf = f->ents[f->next++];
 		if (path_push(p, f->plen, leaf) == 0)
-			visit(p, f->fd, leaf);
+			visit(p, f->fd, leaf, seen);
 		free(leaf);
 	}
 	while (p->depth > 0)

@@ -313,3 +313,23 @@ PY
 	# -tvv lists each dumpdir as GNU tar does
 	diff -u <(tar -tvv -g /dev/null -f l1.tar) <("$AESCRYPT" -tvv -g /dev/null -k key -f l1.aes)
 }
+
+@test "-c -g stats each entry once: the walk takes the stat its directory's dumpdir took" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	mkdir -p d/s
+	for i in $(seq 1 300); do echo "$i" > "d/s/f$i"; done
+	run_aescrypt 0 -c -g snap -k key -f l0.aes d
+	after_snapshot snap
+	echo changed >> d/s/f7
+	strace -f -c -o trace -e trace=newfstatat,statx,lstat,stat \
+	    "$AESCRYPT" -c -g snap -k key -f l1.aes d
+	calls=$(awk '$NF ~ /stat/ { n += $4 } END { print n + 0 }' trace)
+	# 300 files and 2 directories, each once, and a few for the
+	# snapshot, the archive and the key; twice each was over 600
+	[ "$calls" -ge 300 ] || { echo "only $calls stat calls: the trace missed the walk" >&2; false; }
+	[ "$calls" -lt 400 ] || { echo "$calls stat calls for 302 entries" >&2; false; }
+	# and the level is right: the changed file alone
+	run_aescrypt 0 -t -k key -f l1.aes
+	assert_match 'd/s/f7'
+	refute_match 'd/s/f8'
+}

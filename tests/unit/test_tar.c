@@ -565,6 +565,47 @@ snapshot_tests(void)
 		ae_snapshot_free(&s);
 		free(bad);
 	}
+	/* the index by device and inode: many directories, each found, a
+	 * missing one not, and of two with the same pair the first */
+	ae_snapshot_init(&s);
+	{
+		struct ae_snap_dir d;
+		char name[32];
+		size_t k, found = 0, right = 0;
+
+		memset(&d, 0, sizeof d);
+		d.name = name;
+		d.dumpdir = (uint8_t *)"";
+		d.dumpdir_len = 1;
+		for (k = 0; k < 20000; k++) {
+			snprintf(name, sizeof name, "d%zu", k);
+			d.dev = 64 + k % 3;
+			d.ino = 1000 + 7 * k;
+			CHECK(ae_snapshot_add(&s, &d) == AE_OK, "snapshot: add %zu",
+			    k);
+		}
+		snprintf(name, sizeof name, "again");
+		d.dev = 64;
+		d.ino = 1000;
+		CHECK(ae_snapshot_add(&s, &d) == AE_OK, "snapshot: add a twin");
+		for (k = 0; k < 20000; k++) {
+			const struct ae_snap_dir *f = ae_snapshot_find(&s,
+			    64 + k % 3, 1000 + 7 * k);
+
+			snprintf(name, sizeof name, "d%zu", k);
+			found += f != NULL;
+			right += f != NULL && strcmp(f->name, name) == 0;
+		}
+		CHECK(found == 20000 && right == 20000,
+		    "snapshot: 20,000 directories found by device and inode "
+		    "(%zu found, %zu right)", found, right);
+		CHECK(ae_snapshot_find(&s, 64, 1001) == NULL
+		    && ae_snapshot_find(&s, 63, 1000) == NULL,
+		    "snapshot: a pair not there is not found");
+		CHECK(ae_snapshot_find(&s, 64, 1000) == &s.dirs[0],
+		    "snapshot: of two with one pair, the first");
+	}
+	ae_snapshot_free(&s);
 	ae_snapshot_init(&s);
 	CHECK(ae_snapshot_parse((const uint8_t *)"GNU tar-1.34-1\n1\0000\000",
 	    19, &s) == AE_EFORMAT, "snapshot: format 1 refused");
