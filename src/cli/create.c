@@ -129,6 +129,7 @@ struct producer {
 	FILE *verbose;              /* -v: names go here, or NULL */
 	int long_list;              /* -vv: as tar -tv lists them */
 	size_t ugswidth;            /* (-vv's column, as list_entry keeps it) */
+	struct ae_tar_member *line; /* -vv: list_entry's, for the run */
 	const char *self_name;      /* the archive's name, for a warning */
 	struct ae_index_builder *index;     /* or NULL (--no-index) */
 	struct ae_xattr_filter xf;  /* --xattrs-include, --xattrs-exclude */
@@ -184,8 +185,8 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 		if (pr->totals != NULL)
 			totals_member(pr->totals, r->name, r->e->type);
 		progress_member(r->e->path);
-		if (pr->verbose != NULL && pr->long_list) {
-			list_entry(pr->verbose, r->e, &pr->ugswidth);
+		if (pr->verbose != NULL && pr->long_list && pr->line != NULL) {
+			list_entry(pr->verbose, r->e, &pr->ugswidth, pr->line);
 		} else if (pr->verbose != NULL) {
 			names_print(pr->verbose, r->e->path);
 			fputc('\n', pr->verbose);
@@ -274,8 +275,13 @@ produce(void *arg)
 {
 	struct producer *pr = arg;
 
+	/* (without memory for it, -vv lists names alone) */
+	if (pr->long_list)
+		pr->line = malloc(sizeof *pr->line);
 	pr->err = ae_dr_walk(&pr->dp, pr->paths->v, pr->paths->n, &pr->w,
 	    &pr->tar_end, &pr->partial);
+	free(pr->line);
+	pr->line = NULL;
 	if (pr->err == AE_ENOMEM)
 		msg_error("out of memory");
 	if (pr->index != NULL)

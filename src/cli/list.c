@@ -124,16 +124,9 @@ print_verbose(FILE *fp, const struct ae_tar_member *m, size_t *ugswidth)
 }
 
 void
-list_entry(FILE *fp, const struct ae_tar_entry *e, size_t *ugswidth)
+list_entry(FILE *fp, const struct ae_tar_entry *e, size_t *ugswidth,
+    struct ae_tar_member *m)
 {
-	/* (a member holds two 64 KiB names: not on the walk's stack) */
-	struct ae_tar_member *m = malloc(sizeof *m);
-
-	if (m == NULL) {
-		names_print(fp, e->path);
-		fputc('\n', fp);
-		return;
-	}
 	m->path[0] = m->linkpath[0] = '\0';
 	memset(&m->type, 0, sizeof *m - offsetof(struct ae_tar_member, type));
 	snprintf(m->path, sizeof m->path, "%s", e->path);
@@ -152,7 +145,6 @@ list_entry(FILE *fp, const struct ae_tar_entry *e, size_t *ugswidth)
 	m->devmajor = e->devmajor;
 	m->devminor = e->devminor;
 	print_verbose(fp, m, ugswidth);
-	free(m);
 }
 
 /* -tvv -g: a directory's dumpdir, an entry a line ("Y name"), then an

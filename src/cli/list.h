@@ -31,8 +31,11 @@ int list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
 /*
  * One `tar -tv` line for e, a member -c is writing (-cvv, as tar -cvv
  * prints it).  *ugswidth starts at 19 and is kept between calls, so the
- * columns line up as tar's do.
+ * columns line up as tar's do.  scratch is the caller's, kept from line
+ * to line (a member holds two 64 KiB names: one for the run, not one a
+ * line, and not on the walk's stack).
  */
-void list_entry(FILE *fp, const struct ae_tar_entry *e, size_t *ugswidth);
+void list_entry(FILE *fp, const struct ae_tar_entry *e, size_t *ugswidth,
+    struct ae_tar_member *scratch);
 
 #endif

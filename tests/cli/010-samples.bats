@@ -8,17 +8,7 @@ load test_helper
 @test "every sample in MANIFEST behaves as recorded" {
 	local n=0 file key rc sum msg args
 	while IFS=$'\t' read -r file key rc sum msg; do
-		case $file in ''|'#'*) continue ;; esac
-		case $key in
-		key) args=(-k "$SAMPLES/sample.key") ;;
-		pass) args=(--passphrase-file "$SAMPLES/sample.pass") ;;
-		both) args=(-k "$SAMPLES/sample.key" -P --passphrase-file "$SAMPLES/sample.pass") ;;
-		identity) args=(-i "$SAMPLES/sample-identity.txt") ;;
-		ssh) args=(-i "$SAMPLES/sample-ssh-ed25519") ;;
-		rsa) has_rsa || continue; args=(-i "$SAMPLES/sample-ssh-rsa") ;;
-		key+salvage) args=(-k "$SAMPLES/sample.key" --salvage) ;;
-		*) echo "MANIFEST: bad key column '$key'" >&2; return 1 ;;
-		esac
+		sample_args "$key" || { [ $? -eq 2 ] && continue; return 1; }
 		run "$AESCRYPT" -d "${args[@]}" -o "$T/out" "$SAMPLES/$file"
 		if [ "$status" -ne "$rc" ]; then
 			echo "$file: exit $status, expected $rc: $output" >&2
@@ -39,7 +29,7 @@ load test_helper
 			return 1
 		fi
 		n=$((n + 1))
-	done < "$SAMPLES/MANIFEST"
+	done < <(manifest_rows)
 	echo "# $n sample cases" >&3
 	[ "$n" -ge 25 ]
 }

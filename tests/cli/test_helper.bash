@@ -88,6 +88,35 @@ refute_match() {
 
 SAMPLES=$BATS_TEST_DIRNAME/../samples
 
+# The committed samples' table (tests/samples/MANIFEST), read in one
+# place for every test that walks it: manifest_rows prints its rows
+# (file, key, exit status, SHA-256, message; tab-separated), comments
+# and blank lines left out; sample_args KEY [py] sets the array args to
+# the options that open a sample of that key column, as aescrypt takes
+# them (or, with py, the second implementation, tests/interop).  It
+# returns 2 for a row to skip (an ssh-rsa sample without libcrypto) and
+# 1 for a key column it does not know.
+manifest_rows() {
+	grep -v '^#' "$SAMPLES/MANIFEST" | grep -v '^[[:space:]]*$'
+}
+
+sample_args() {
+	local pass=(--passphrase-file "$SAMPLES/sample.pass") p=-P
+	if [ "${2:-}" = py ]; then
+		pass=(-p "$SAMPLES/sample.pass") p=
+	fi
+	case $1 in
+	key) args=(-k "$SAMPLES/sample.key") ;;
+	pass) args=("${pass[@]}") ;;
+	both) args=(-k "$SAMPLES/sample.key" $p "${pass[@]}") ;;
+	identity) args=(-i "$SAMPLES/sample-identity.txt") ;;
+	ssh) args=(-i "$SAMPLES/sample-ssh-ed25519") ;;
+	rsa) has_rsa || return 2; args=(-i "$SAMPLES/sample-ssh-rsa") ;;
+	key+salvage) args=(-k "$SAMPLES/sample.key" --salvage) ;;
+	*) echo "MANIFEST: bad key column '$1'" >&2; return 1 ;;
+	esac
+}
+
 # AE_TEST_SCALE: quick (make check; the default) or full (make
 # check-long).  A long test takes its size from it, so the same code
 # runs at both scales: n=$(scaled QUICK FULL).
