@@ -458,6 +458,13 @@ extract_members(struct xrun *x, struct ae_tar_reader *tr,
 		    "it lists %zu members, the payload holds %zu", x->name,
 		    x->ix->members, x->ixk);
 		x->fatal = EXIT_DATA;
+	} else if (next == 1 && x->fatal == 0 && x->ix != NULL
+	    && !tr->no_end_marker && tr->end_at != x->ix->tar_end) {
+		msg_error("%s: the archive's index does not match its payload: "
+		    "the tar stream ends at byte %llu, not %llu", x->name,
+		    (unsigned long long)tr->end_at,
+		    (unsigned long long)x->ix->tar_end);
+		x->fatal = EXIT_DATA;
 	}
 	return next;
 }
@@ -724,6 +731,8 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
 	if (have_ix) {
 		x->ix = &ix;
 		x->ixk = 0;
+		/* (so unpack need not keep a second copy to compare after) */
+		u->caller_checks_index = 1;
 	}
 	/* --salvage: the index's record offsets step over damaged frames */
 	if (o->run.salvage && indexed_load(&u->io, &u->h, &u->igcm, &o->run,

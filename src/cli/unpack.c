@@ -221,7 +221,8 @@ unpack_start(struct unpack *u, const struct unpack_range *range)
 	u->pp.offset = u->h.len;
 	u->pp.trailer = indexed(u) || u->h.copy;
 	u->check_tail = u->pp.trailer;
-	u->check_index = indexed(u) && range == NULL && !u->run->salvage;
+	u->check_index = indexed(u) && range == NULL && !u->run->salvage
+	    && !u->caller_checks_index;
 	if (range == NULL)
 		/* (checks of headers by the index may have run before) */
 		memset(&u->rs.pipe, 0, sizeof u->rs.pipe);

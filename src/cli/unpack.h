@@ -65,6 +65,9 @@ struct unpack {
 	struct ixcheck ixc;         /* a full read of an indexed archive:
 	                             * the members seen, the index after */
 	int check_index;            /* ... compared at the end */
+	int caller_checks_index;    /* the caller compares each member with
+	                             * the index it loaded (-x): no second
+	                             * copy is collected */
 };
 
 /* A run of records that holds a range of the tar stream, from an
