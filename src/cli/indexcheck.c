@@ -8,14 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
+#include "crypto/sha256.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"
 
 /* What the index says of a member: the fields of 6.8's member entry.
- * (A full read keeps these, names and all, for each member; it kept a
- * SHA-256 of them before, which cost 2% of a -x on the main thread.) */
+ * A full read keeps a SHA-256 of them for each member (32 bytes, where
+ * the fields and names took about 90 on a tree of small files, and the
+ * index's entries then had to be held to compare): -x, which costs it
+ * most, checks its members against an index it loaded instead. */
 struct fields {
 	uint64_t first, uid, gid, size;
 	int64_t mtime;
@@ -134,11 +138,7 @@ ixcheck_init(struct ixcheck *c)
 void
 ixcheck_free(struct ixcheck *c)
 {
-	free(c->rec);
-	if (c->names != NULL) {
-		ae_wipe(c->names, c->nlen);
-		free(c->names);
-	}
+	free(c->seen);
 	if (c->ix != NULL) {
 		ae_wipe(c->ix, c->ixlen);
 		free(c->ix);
@@ -146,28 +146,43 @@ ixcheck_free(struct ixcheck *c)
 	ixcheck_init(c);
 }
 
-/* Room for n more bytes of names; 0, or -1 when over the cap or out of
- * memory. */
-static int
-names_room(struct ixcheck *c, size_t n)
-{
-	char *p;
+/* Room for one index entry's four names, each with its NUL: a path and
+ * a link of at most 65,535 bytes, owners of at most 255 (6.8). */
+#define ENTRY_NAMES (2 * (65535 + 1) + 2 * (255 + 1))
 
-	if (n > AE_INDEX_MAX - c->nlen || (p = ae_wiped_grow(c->names,
-	    c->nlen, &c->ncap, c->nlen + n)) == NULL)
-		return -1;
-	c->names = p;
-	return 0;
+/* The digest of a member's fields: every field in a fixed order and
+ * width, then each name with its NUL, so that no two members share an
+ * encoding. */
+static void
+digest(const struct fields *f, uint8_t out[AE_SHA256_LEN])
+{
+	struct ae_sha256 h;
+	uint8_t b[8 * 5 + 4 * 2 + 1];
+	int i;
+
+	store_be64(b, f->first);
+	store_be64(b + 8, f->uid);
+	store_be64(b + 16, f->gid);
+	store_be64(b + 24, f->size);
+	store_be64(b + 32, (uint64_t)f->mtime);
+	store_be32(b + 40, f->mode);
+	store_be32(b + 44, f->nsec);
+	b[48] = (uint8_t)f->type;
+	ae_sha256_init(&h);
+	ae_sha256_update(&h, b, sizeof b);
+	for (i = 0; i < 4; i++) {
+		const char *n = f->name[i] != NULL ? f->name[i] : "";
+
+		ae_sha256_update(&h, n, strlen(n) + 1);
+	}
+	ae_sha256_final(&h, out);
 }
 
 void
 ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
 {
 	struct ixcheck *c = ctx;
-	struct ixrec *r;
 	struct fields f;
-	size_t len[4], all = 0;
-	int i;
 
 	if (m == NULL) {
 		c->ended = 1;
@@ -178,84 +193,69 @@ ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
 		return;
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 1024;
+		uint8_t (*r)[AE_SHA256_LEN];
 
-		if ((r = realloc(c->rec, cap * sizeof *r)) == NULL) {
+		if (cap > AE_INDEX_MAX / AE_SHA256_LEN
+		    || (r = realloc(c->seen, cap * sizeof *r)) == NULL) {
 			c->oom = 1;
 			return;
 		}
-		c->rec = r;
+		c->seen = r;
 		c->cap = cap;
 	}
 	of_member(m, &f);
-	for (i = 0; i < 4; i++)
-		all += len[i] = strlen(f.name[i]) + 1;
-	if (names_room(c, all) != 0) {
-		c->oom = 1;
-		return;
-	}
-	r = &c->rec[c->n++];
-	r->first = f.first;
-	r->uid = f.uid;
-	r->gid = f.gid;
-	r->size = f.size;
-	r->mtime = f.mtime;
-	r->mode = f.mode;
-	r->nsec = f.nsec;
-	r->type = f.type;
-	r->names_at = c->nlen;
-	for (i = 0; i < 4; i++) {
-		memcpy(c->names + c->nlen, f.name[i], len[i]);
-		c->nlen += len[i];
-	}
+	digest(&f, c->seen[c->n++]);
 }
 
-/* Record i's fields, its names pointing into c->names. */
-static void
-of_record(const struct ixcheck *c, size_t i, struct fields *f)
+/*
+ * The index's entries one at a time (the cursor checks 6.8's rules as
+ * ae_index_parse does), each against the digest of the member read at
+ * its place: nothing of the index is held but the entry at hand.
+ * AE_OK with *k the first entry that differs (or the count read);
+ * AE_EFORMAT with d; AE_ENOMEM.
+ */
+static int
+walk_index(const struct ixcheck *c, uint64_t header_len, size_t chunk_size,
+    uint64_t index_offset, uint64_t records, struct ae_index_cursor *cur,
+    struct ae_index_member *e, char **names, size_t *k, struct ae_diag *d)
 {
-	const struct ixrec *r = &c->rec[i];
-	const char *p = c->names + r->names_at;
-	int k;
+	uint8_t want[AE_SHA256_LEN];
+	size_t pos, used;
+	struct fields f;
+	int err;
 
-	f->first = r->first;
-	f->uid = r->uid;
-	f->gid = r->gid;
-	f->size = r->size;
-	f->mtime = r->mtime;
-	f->mode = r->mode;
-	f->nsec = r->nsec;
-	f->type = r->type;
-	for (k = 0; k < 4; k++) {
-		f->name[k] = p;
-		p += strlen(p) + 1;
+	if ((err = ae_index_cursor_head(cur, c->ix, c->ixlen, 1, &pos,
+	    header_len, chunk_size, index_offset, records, NULL, d)) != AE_OK)
+		return err;
+	for (*k = 0; *k < cur->members; (*k)++) {
+		char *n = *names;
+
+		if ((err = ae_index_cursor_member(cur, c->ix + pos,
+		    c->ixlen - pos, 1, &used, e, &n, d)) != AE_OK)
+			return err;
+		pos += used;
+		if (*k >= c->n)
+			continue;   /* (the count tells) */
+		of_entry(e, &f);
+		digest(&f, want);
+		if (memcmp(want, c->seen[*k], sizeof want) != 0)
+			return AE_OK;
 	}
-}
-
-/* The first entry of ix that differs from what the read saw, or
- * ix->members if none does (and the counts agree). */
-static size_t
-first_difference(const struct ixcheck *c, const struct ae_index *ix)
-{
-	struct fields e, f;
-	size_t i;
-
-	for (i = 0; i < ix->members && i < c->n; i++) {
-		of_entry(&ix->m[i], &e);
-		of_record(c, i, &f);
-		if (!same_fields(&e, &f))
-			return i;
-	}
-	return i;
+	if (pos != c->ixlen)
+		return ae_fail(d, AE_EFORMAT, AE_AT_NONE, "has bytes after "
+		    "its last member", 0, 0);
+	return AE_OK;
 }
 
 int
 ixcheck_compare(struct ixcheck *c, uint64_t header_len, unsigned chunk_log2,
     uint64_t index_offset, uint64_t records, const char *name)
 {
-	struct ae_index ix;
+	struct ae_index_cursor cur;
+	struct ae_index_member e;
 	struct ae_diag d = { 0 };
-	char q[1024];
-	size_t i;
+	char q[1024], *names;
+	size_t k = 0;
 	int err, st = EXIT_OK;
 
 	if (c->too_big || c->oom) {
@@ -263,42 +263,40 @@ ixcheck_compare(struct ixcheck *c, uint64_t header_len, unsigned chunk_log2,
 		    "was not compared with the payload", name);
 		return EXIT_OK;
 	}
-	err = ae_index_parse(c->ix, c->ixlen, header_len, (size_t)1 << chunk_log2,
-	    index_offset, records, &ix, &d);
-	if (err == AE_ENOMEM) {
+	if ((names = malloc(ENTRY_NAMES)) == NULL) {
 		msg_warn("%s: the archive's index does not fit in memory, so it "
 		    "was not compared with the payload", name);
 		return EXIT_OK;
 	}
+	err = walk_index(c, header_len, (size_t)1 << chunk_log2, index_offset,
+	    records, &cur, &e, &names, &k, &d);
 	if (err != AE_OK) {
 		msg_error("%s: the archive's index authenticates but %s",
 		    name, d.what != NULL ? d.what : "is malformed");
-		return EXIT_DATA;
-	}
-	i = first_difference(c, &ix);
-	if (i < ix.members && i < c->n) {
+		st = EXIT_DATA;
+	} else if (k < cur.members && k < c->n) {
 		msg_error("%s: the archive's index does not match its payload: "
 		    "entry %zu says '%s' at tar stream byte %llu, where the "
-		    "payload has another member", name, i, names_quote(
-		    ix.m[i].path, q, sizeof q),
-		    (unsigned long long)ix.m[i].first);
+		    "payload has another member", name, k, names_quote(
+		    e.path, q, sizeof q), (unsigned long long)e.first);
 		st = EXIT_DATA;
-	} else if (ix.members != c->n) {
+	} else if (cur.members != c->n) {
 		msg_error("%s: the archive's index does not match its payload: "
-		    "it lists %zu members, the payload holds %zu", name,
-		    ix.members, c->n);
+		    "it lists %llu members, the payload holds %zu", name,
+		    (unsigned long long)cur.members, c->n);
 		st = EXIT_DATA;
-	} else if (c->ended && ix.tar_end != c->end_at) {
+	} else if (c->ended && cur.tar_end != c->end_at) {
 		msg_error("%s: the archive's index does not match its payload: "
 		    "the tar stream ends at byte %llu, not %llu", name,
 		    (unsigned long long)c->end_at,
-		    (unsigned long long)ix.tar_end);
+		    (unsigned long long)cur.tar_end);
 		st = EXIT_DATA;
 	}
-	if (st != EXIT_OK)
+	if (st != EXIT_OK && err == AE_OK)
 		msg_hint("the payload was read in full and is what the archive "
 		    "holds; -t and -x NAME, which use the index, would not "
 		    "show the same (read with --no-index)");
-	ae_index_free(&ix);
+	ae_wipe(names, ENTRY_NAMES);
+	free(names);
 	return st;
 }

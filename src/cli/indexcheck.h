@@ -22,24 +22,13 @@
 #include "archive/tar_read.h"
 #include "common/io.h"
 #include "container/index.h"
+#include "crypto/sha256.h"
 
-/* What a full read saw of a member: what the index would say of it
- * (6.8's fields), its four names (path, link, owner, group, each with
- * its NUL) at names_at in the names arena. */
-struct ixrec {
-	uint64_t first, uid, gid, size;
-	int64_t mtime;
-	uint32_t mode, nsec;
-	char type;
-	size_t names_at;
-};
-
-/* What a full read saw of each member, in order. */
+/* What a full read saw of each member, in order: a SHA-256 of the
+ * fields 6.8's entry holds (indexcheck.c). */
 struct ixcheck {
-	struct ixrec *rec;
+	uint8_t (*seen)[AE_SHA256_LEN];
 	size_t n, cap;
-	char *names;                /* plaintext: wiped when freed */
-	size_t nlen, ncap;
 	int oom;                    /* a member could not be recorded */
 	int ended;                  /* the end blocks were read */
 	uint64_t end_at;            /* ... here */

@@ -180,40 +180,156 @@ take_name(const uint8_t *p, size_t n, char **names, const char **out)
 	return 0;
 }
 
+/* A rule broken: AE_EFORMAT, saying which. */
+static int
+rule(struct ae_diag *d, const char *what)
+{
+	return ae_fail(d, AE_EFORMAT, AE_AT_NONE, what, 0, 0);
+}
+
+int
+ae_index_cursor_head(struct ae_index_cursor *c, const uint8_t *buf,
+    size_t len, int final, size_t *used, uint64_t header_len,
+    size_t chunk_size, uint64_t index_offset, uint64_t records,
+    uint64_t *rec_off, struct ae_diag *d)
+{
+	uint64_t nrec, off, i;
+
+	memset(c, 0, sizeof *c);
+	if (len < AE_INDEX_HEAD_LEN)
+		return final ? rule(d, "is shorter than its head") : AE_ETRUNC;
+	if (buf[0] != AE_INDEX_VERSION)
+		return rule(d, "has an unknown version");
+	nrec = load_be64(buf + 1);
+	c->tar_end = load_be64(buf + 9);
+	c->members = load_be64(buf + 17);
+	if (nrec != records)
+		return rule(d, "counts other records than the footer");
+	if (nrec == 0 || (final && nrec > (len - AE_INDEX_HEAD_LEN) / 4))
+		return rule(d, "has a record count its length cannot hold");
+	if (c->tar_end > nrec * (uint64_t)chunk_size)
+		return rule(d, "puts the tar end past the payload");
+	if (c->tar_end % 512 != 0)
+		return rule(d, "puts the tar end inside a block");
+	if (c->members == 0 && c->tar_end != 0)
+		return rule(d, "does not start at the tar stream's first "
+		    "member");
+	if ((len - AE_INDEX_HEAD_LEN) / 4 < nrec)
+		return AE_ETRUNC;   /* (not final: checked above) */
+	off = header_len;
+	for (i = 0; i < nrec; i++) {
+		uint32_t r = load_be32(buf + AE_INDEX_HEAD_LEN + i * 4);
+
+		if (r < AE_FRAME_LEN + AE_TAG_LEN
+		    || r > AE_FRAME_LEN + chunk_size + AE_TAG_LEN)
+			return rule(d, "gives a record a length no record "
+			    "can have");
+		if (rec_off != NULL)
+			rec_off[i] = off;
+		off += r;
+	}
+	if (off != index_offset)
+		return rule(d, "has records that do not end where the index "
+		    "starts");
+	if (rec_off != NULL)
+		rec_off[nrec] = off;
+	c->records = nrec;
+	*used = AE_INDEX_HEAD_LEN + (size_t)nrec * 4;
+	return AE_OK;
+}
+
+int
+ae_index_cursor_member(struct ae_index_cursor *c, const uint8_t *buf,
+    size_t len, int final, size_t *used, struct ae_index_member *m,
+    char **names, struct ae_diag *d)
+{
+	size_t pos = 0, pl, ll, ul, gl;
+
+	/* (a short entry, when more may come, is not yet an error) */
+#define SHORT(what) (final ? rule(d, what) : AE_ETRUNC)
+	if (len < ENTRY_FIXED)
+		return SHORT("ends inside a member");
+	m->first = load_be64(buf);
+	m->type = (char)buf[8];
+	m->mode = load_be32(buf + 9);
+	m->uid = load_be64(buf + 13);
+	m->gid = load_be64(buf + 21);
+	m->size = load_be64(buf + 29);
+	m->mtime = (int64_t)load_be64(buf + 37);
+	m->mtime_nsec = load_be32(buf + 45);
+	if (m->mtime_nsec >= 1000000000u || m->mode > 07777)
+		return rule(d, "has a member with a bad time or mode");
+	if ((c->next > 0 && (m->first < c->prev_first
+	    || m->first - c->prev_first < 512))
+	    || m->first > c->tar_end || c->tar_end - m->first < 512
+	    || m->first % 512 != 0)
+		return rule(d, "has a member that starts out of order or "
+		    "outside the tar stream");
+	/* the first entry is the stream's first member: an index that
+	 * starts later hides what comes before (6.8) */
+	if (c->next == 0 && m->first != 0)
+		return rule(d, "does not start at the tar stream's first "
+		    "member");
+	pos = 49;
+	pl = (size_t)buf[pos] << 8 | buf[pos + 1];
+	if (pl == 0 || pl > NAME_MAX_LEN)
+		return rule(d, "has a member name of a bad length");
+	if (len - pos - 2 < pl + 4)
+		return SHORT("has a member name of a bad length");
+	if (take_name(buf + pos + 2, pl, names, &m->path) != 0)
+		return rule(d, "has a NUL in a name");
+	pos += 2 + pl;
+	ll = (size_t)buf[pos] << 8 | buf[pos + 1];
+	if (ll > NAME_MAX_LEN)
+		return rule(d, "has a link name of a bad length");
+	if (len - pos - 2 < ll + 2)
+		return SHORT("has a link name of a bad length");
+	if (take_name(buf + pos + 2, ll, names, &m->linkpath) != 0)
+		return rule(d, "has a NUL in a name");
+	pos += 2 + ll;
+	ul = buf[pos];
+	if (len - pos - 1 < ul + 1)
+		return SHORT("ends inside a member");
+	if (take_name(buf + pos + 1, ul, names, &m->uname) != 0)
+		return rule(d, "has a NUL in a name");
+	pos += 1 + ul;
+	gl = buf[pos];
+	if (len - pos - 1 < gl)
+		return SHORT("ends inside a member");
+	if (take_name(buf + pos + 1, gl, names, &m->gname) != 0)
+		return rule(d, "has a NUL in a name");
+	pos += 1 + gl;
+#undef SHORT
+	c->prev_first = m->first;
+	c->next++;
+	*used = pos;
+	return AE_OK;
+}
+
 int
 ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
     size_t chunk_size, uint64_t index_offset, uint64_t records,
     struct ae_index *ix, struct ae_diag *d)
 {
-	uint64_t nrec, tar_end, nmem, off, i;
-	size_t pos;
+	struct ae_index_cursor c;
+	uint64_t nrec, nmem, i;
+	size_t pos, used;
 	char *names;
+	int err;
 
 	memset(ix, 0, sizeof *ix);
-	if (len < AE_INDEX_HEAD_LEN)
-		return bad(ix, d, "is shorter than its head");
-	if (buf[0] != AE_INDEX_VERSION)
-		return bad(ix, d, "has an unknown version");
-	nrec = load_be64(buf + 1);
-	tar_end = load_be64(buf + 9);
-	nmem = load_be64(buf + 17);
-	if (nrec != records)
-		return bad(ix, d, "counts other records than the footer");
-	if (nrec == 0 || nrec > (len - AE_INDEX_HEAD_LEN) / 4)
-		return bad(ix, d, "has a record count its length cannot hold");
-	if (tar_end > nrec * (uint64_t)chunk_size)
-		return bad(ix, d, "puts the tar end past the payload");
-	if (tar_end % 512 != 0)
-		return bad(ix, d, "puts the tar end inside a block");
-	if (nmem == 0 && tar_end != 0)
-		return bad(ix, d, "does not start at the tar stream's first "
-		    "member");
-	pos = AE_INDEX_HEAD_LEN + (size_t)nrec * 4;
+	/* the head once to learn the counts (nothing allocated yet), and
+	 * again into rec_off */
+	if ((err = ae_index_cursor_head(&c, buf, len, 1, &pos, header_len,
+	    chunk_size, index_offset, records, NULL, d)) != AE_OK)
+		return err;
+	nrec = c.records;
+	nmem = c.members;
 	/* every entry takes ENTRY_FIXED + 1 bytes at least */
 	if (nmem > (len - pos) / (ENTRY_FIXED + 1))
 		return bad(ix, d, "has a member count its length cannot hold");
 	ix->records = nrec;
-	ix->tar_end = tar_end;
+	ix->tar_end = c.tar_end;
 	ix->rec_off = malloc(((size_t)nrec + 1) * sizeof *ix->rec_off);
 	ix->m = malloc(((size_t)nmem + 1) * sizeof *ix->m);
 	/* names: at most the entries' bytes, plus a NUL for each of four */
@@ -222,75 +338,16 @@ ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
 		ae_index_free(ix);
 		return AE_ENOMEM;
 	}
-	off = header_len;
-	for (i = 0; i < nrec; i++) {
-		uint32_t r = load_be32(buf + AE_INDEX_HEAD_LEN + i * 4);
-
-		if (r < AE_FRAME_LEN + AE_TAG_LEN
-		    || r > AE_FRAME_LEN + chunk_size + AE_TAG_LEN)
-			return bad(ix, d, "gives a record a length no record "
-			    "can have");
-		ix->rec_off[i] = off;
-		off += r;
-	}
-	if (off != index_offset)
-		return bad(ix, d, "has records that do not end where the "
-		    "index starts");
-	ix->rec_off[nrec] = off;
+	(void)ae_index_cursor_head(&c, buf, len, 1, &pos, header_len,
+	    chunk_size, index_offset, records, ix->rec_off, d);
 	names = ix->names;
 	for (i = 0; i < nmem; i++) {
-		struct ae_index_member *m = &ix->m[i];
-		const uint8_t *p = buf + pos;
-		size_t pl, ll, ul, gl;
-
-		if (len - pos < ENTRY_FIXED)
-			return bad(ix, d, "ends inside a member");
-		m->first = load_be64(p);
-		m->type = (char)p[8];
-		m->mode = load_be32(p + 9);
-		m->uid = load_be64(p + 13);
-		m->gid = load_be64(p + 21);
-		m->size = load_be64(p + 29);
-		m->mtime = (int64_t)load_be64(p + 37);
-		m->mtime_nsec = load_be32(p + 45);
-		if (m->mtime_nsec >= 1000000000u || m->mode > 07777)
-			return bad(ix, d, "has a member with a bad time or mode");
-		if ((i > 0 && (m->first < ix->m[i - 1].first
-		    || m->first - ix->m[i - 1].first < 512))
-		    || m->first > tar_end || tar_end - m->first < 512
-		    || m->first % 512 != 0)
-			return bad(ix, d, "has a member that starts out of "
-			    "order or outside the tar stream");
-		/* the first entry is the stream's first member: an index
-		 * that starts later hides what comes before (6.8) */
-		if (i == 0 && m->first != 0)
-			return bad(ix, d, "does not start at the tar stream's "
-			    "first member");
-		pos += 49;
-		pl = (size_t)buf[pos] << 8 | buf[pos + 1];
-		if (pl == 0 || pl > NAME_MAX_LEN || len - pos - 2 < pl + 4)
-			return bad(ix, d, "has a member name of a bad length");
-		if (take_name(buf + pos + 2, pl, &names, &m->path) != 0)
-			return bad(ix, d, "has a NUL in a name");
-		pos += 2 + pl;
-		ll = (size_t)buf[pos] << 8 | buf[pos + 1];
-		if (ll > NAME_MAX_LEN || len - pos - 2 < ll + 2)
-			return bad(ix, d, "has a link name of a bad length");
-		if (take_name(buf + pos + 2, ll, &names, &m->linkpath) != 0)
-			return bad(ix, d, "has a NUL in a name");
-		pos += 2 + ll;
-		ul = buf[pos];
-		if (len - pos - 1 < ul + 1)
-			return bad(ix, d, "ends inside a member");
-		if (take_name(buf + pos + 1, ul, &names, &m->uname) != 0)
-			return bad(ix, d, "has a NUL in a name");
-		pos += 1 + ul;
-		gl = buf[pos];
-		if (len - pos - 1 < gl)
-			return bad(ix, d, "ends inside a member");
-		if (take_name(buf + pos + 1, gl, &names, &m->gname) != 0)
-			return bad(ix, d, "has a NUL in a name");
-		pos += 1 + gl;
+		if ((err = ae_index_cursor_member(&c, buf + pos, len - pos, 1,
+		    &used, &ix->m[i], &names, d)) != AE_OK) {
+			ae_index_free(ix);
+			return err;
+		}
+		pos += used;
 	}
 	if (pos != len)
 		return bad(ix, d, "has bytes after its last member");

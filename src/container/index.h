@@ -97,6 +97,31 @@ int ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
     struct ae_index *ix, struct ae_diag *d);
 void ae_index_free(struct ae_index *ix);
 
+/*
+ * The same rules, an entry at a time, for a reader that checks the index
+ * as it is decrypted and keeps none of it (indexcheck.c): the head, then
+ * each member entry in order.  Each takes bytes buf[0, len) and sets
+ * *used to what it read; final says that no more bytes follow.  AE_OK;
+ * AE_ETRUNC when the head or the entry is not all there yet (never when
+ * final); AE_EFORMAT with d->what for a broken rule, in ae_index_parse's
+ * words.  The head also fills rec_off (records + 1 offsets) unless it is
+ * NULL.  A member's four names are copied, each with its NUL, to *names
+ * (advanced; room for the entry's bytes plus four).  The caller checks
+ * that after c->members entries no byte is left.
+ */
+struct ae_index_cursor {
+	uint64_t records, tar_end, members;     /* from the head */
+	uint64_t next;              /* member entries read */
+	uint64_t prev_first;
+};
+int ae_index_cursor_head(struct ae_index_cursor *c, const uint8_t *buf,
+    size_t len, int final, size_t *used, uint64_t header_len,
+    size_t chunk_size, uint64_t index_offset, uint64_t records,
+    uint64_t *rec_off, struct ae_diag *d);
+int ae_index_cursor_member(struct ae_index_cursor *c, const uint8_t *buf,
+    size_t len, int final, size_t *used, struct ae_index_member *m,
+    char **names, struct ae_diag *d);
+
 /* ---- keys and the footer ---- */
 
 /* The index cipher: HKDF(file key, payload salt, "aescrypt-v1 index");
