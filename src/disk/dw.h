@@ -41,10 +41,14 @@ struct made {
 	ino_t ino;
 };
 
-/* A directory whose mode, owner and mtime are set at the end. */
+/* A directory whose mode, owner and mtime are set at the end
+ * (dw_dirs.c). */
 struct dirfix {
-	char *path;
-	size_t seq;             /* its place in the stream */
+	char *leaf;             /* its last component; or, without a note
+	                         * for its parent, its whole path */
+	size_t parent;          /* the note of its parent, or (size_t)-1 */
+	uint64_t hash;          /* of its whole path */
+	unsigned depth;         /* its components */
 	mode_t mode;
 	struct timespec mtime;
 	uid_t uid;
@@ -70,6 +74,9 @@ struct ae_dw {
 	size_t nmade, capmade;      /* capmade: a power of two, or 0 */
 	struct dirfix *dirs;
 	size_t ndirs, capdirs;
+	size_t *dirslot;            /* dirs by path hash: 1 + an index, or 0 */
+	size_t ndirslot;            /* a power of two, or 0 */
+	char dirbuf[AE_TAR_NAME_MAX + 1];   /* a note's path, rebuilt */
 	/* The members' directories, kept open (open_parent, fix_dirs): a
 	 * tar stream goes back to a directory after each of its
 	 * subdirectories, and a deep one opens each level from the one
@@ -167,6 +174,18 @@ int dw_name_file(struct ae_dw *w, int fd, int anon, int dirfd,
  * set is a warning. */
 void dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
     struct dirfix *later);
+
+/* Note directory norm (a normalized member name) to get this owner,
+ * mode and mtime at the end; the same path again updates its note (the
+ * last member wins).  Its note, valid until the next call (a default
+ * ACL may be added to it), or NULL out of memory (then nothing is set
+ * for it). */
+struct dirfix *dw_dir_later(struct ae_dw *w, const char *norm, mode_t mode,
+    struct timespec mtime, uid_t uid, gid_t gid);
+
+/* Set every noted directory's owner, mode, time and default ACL,
+ * deepest first, and forget them. */
+void dw_fix_dirs(struct ae_dw *w);
 
 /* -g: directory leaf in dirfd (member m, with a dumpdir) gets the
  * dump's renames and loses what its dumpdir does not list, never across

@@ -489,36 +489,6 @@ extract_hardlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	close(tdir);
 }
 
-/* Note a directory whose mode, owner, time (and default ACL) are set
- * at the end.  Its note, valid until the next one, or NULL (no
- * memory: then they are not set). */
-static struct dirfix *
-dir_later(struct ae_dw *w, const struct ae_tar_member *m, const char *norm)
-{
-	struct dirfix *f;
-
-	if (w->ndirs == w->capdirs) {
-		size_t cap = w->capdirs ? 2 * w->capdirs : 64;
-		struct dirfix *t = realloc(w->dirs, cap * sizeof *t);
-
-		if (t == NULL)
-			return NULL;
-		w->dirs = t;
-		w->capdirs = cap;
-	}
-	f = &w->dirs[w->ndirs];
-	if ((f->path = strdup(norm)) == NULL)
-		return NULL;
-	f->seq = w->ndirs;
-	f->mode = member_mode(w, m->mode);
-	f->mtime = mtime_of(m);
-	owner_ids(w, m, &f->uid, &f->gid);
-	f->dacl = NULL;
-	f->dacl_len = 0;
-	w->ndirs++;
-	return f;
-}
-
 static void
 extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 {
@@ -565,7 +535,14 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 			made_forget(w, norm);
 		}
 	}
-	later = dir_later(w, m, norm);
+	{
+		uid_t uid;
+		gid_t gid;
+
+		owner_ids(w, m, &uid, &gid);
+		later = dw_dir_later(w, norm, member_mode(w, m->mode),
+		    mtime_of(m), uid, gid);
+	}
 	if (m->nxattr > 0) {
 		/* on the directory itself, never through a symlink */
 		int fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY
@@ -578,62 +555,6 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	}
 	if ((w->p->flags & AE_DW_INCREMENTAL) && m->dumpdir != NULL)
 		dw_incremental_dir(w, m, dirfd, leaf);
-}
-
-/* Later directories first among the same path, so the last member of a
- * name wins, as in tar; descendants first (a path sorts after every
- * prefix of it), so a directory is fixed after all under it. */
-static int
-cmp_dirfix(const void *a, const void *b)
-{
-	const struct dirfix *x = a, *y = b;
-	int c = strcmp(y->path, x->path);
-
-	return c != 0 ? c : (x->seq < y->seq) - (x->seq > y->seq);
-}
-
-/* One directory's owner, mode and time. */
-static void
-fix_dir(struct ae_dw *w, const struct dirfix *f)
-{
-	struct timespec ts[2];
-	int fd;
-
-	if (ae_dircache_open(&w->dc, f->path, 0, 0, &fd) != AE_OK)
-		return;
-	ts[0].tv_sec = 0;
-	ts[0].tv_nsec = UTIME_NOW;
-	ts[1] = f->mtime;
-	if ((w->p->flags & AE_DW_OWNER) && fchown(fd, f->uid, f->gid) != 0)
-		dw_warn_errno(w, NULL, f->path, "cannot set its owner");
-	if (fchmod(fd, f->mode) != 0 || futimens(fd, ts) != 0)
-		dw_warn_errno(w, NULL, f->path, "cannot set its mode or time");
-	if (f->dacl != NULL && ae_xattr_set(fd, "system.posix_acl_default",
-	    f->dacl, f->dacl_len) != 0)
-		dw_warn_errno(w, NULL, f->path, "cannot set its default ACL");
-}
-
-/* Directory modes, owners and mtimes, deepest first. */
-static void
-fix_dirs(struct ae_dw *w)
-{
-	size_t i;
-
-	if (w->ndirs > 1)
-		qsort(w->dirs, w->ndirs, sizeof *w->dirs, cmp_dirfix);
-	for (i = 0; i < w->ndirs; i++) {
-		struct dirfix *f = &w->dirs[i];
-
-		if (i == 0 || strcmp(f->path, w->dirs[i - 1].path) != 0)
-			fix_dir(w, f);
-	}
-	for (i = 0; i < w->ndirs; i++) {
-		free(w->dirs[i].path);
-		free(w->dirs[i].dacl);
-	}
-	free(w->dirs);
-	w->dirs = NULL;
-	w->ndirs = w->capdirs = 0;
 }
 
 int
@@ -736,7 +657,7 @@ ae_dw_close(struct ae_dw *w)
 
 	if (w == NULL)
 		return;
-	fix_dirs(w);
+	dw_fix_dirs(w);
 	ae_dircache_free(&w->dc);
 	for (i = 0; i < w->capmade; i++)
 		free(w->made[i].path);

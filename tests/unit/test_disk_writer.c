@@ -104,6 +104,7 @@ on_report(void *ctx, const struct ae_dw_report *r)
 	case AE_DW_BROKEN: s->broken++; break;
 	case AE_DW_FAILED: s->failed++; break;
 	case AE_DW_XATTRS_LEFT: break;
+	case AE_DW_KEPT: break;
 	}
 }
 
