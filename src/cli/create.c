@@ -321,30 +321,28 @@ write_index(const struct ae_pipe_params *payload,
 {
 	struct ae_pipe_params pp = *payload;
 	struct ae_pipe_stats st;
-	struct ae_memio src = { 0 };
-	struct ae_reader rd = { ae_mem_read, &src, NULL };
-	uint8_t footer[AE_FOOTER_LEN], *buf;
+	struct ae_index_source src;
+	struct ae_reader rd = { ae_index_source_read, &src, NULL };
+	uint8_t footer[AE_FOOTER_LEN];
 	uint64_t off = h->len;
-	size_t len, i;
+	size_t i;
 	int r;
 
-	if ((r = ae_index_build(ib, &buf, &len)) != AE_OK)
+	/* (read from the builder as it is: an index the size of a deep
+	 * tree's names is not copied to be sealed) */
+	if ((r = ae_index_source_init(&src, ib)) != AE_OK)
 		return ae_fail(d, r, AE_AT_NONE, "building the index", 0, 0);
 	for (i = 0; i < ib->nrecs; i++)
 		off += load_be32(ib->recs + 4 * i);
 	memset(&st, 0, sizeof st);
 	pp.key = ig;
 	pp.progress = NULL;
-	src.src = buf;
-	src.len = len;
 	r = ae_pipe_encode(&pp, &rd, out, &st, d);
 	if (r == AE_OK) {
 		ae_footer_seal(ig, off, ib->nrecs, footer);
 		if ((r = out->write(out->ctx, footer, sizeof footer)) != AE_OK)
 			ae_fail(d, r, AE_AT_OUTPUT, "writing output", 0, 0);
 	}
-	ae_wipe(buf, len);
-	free(buf);
 	return r;
 }
 

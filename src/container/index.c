@@ -149,6 +149,56 @@ ae_index_build(const struct ae_index_builder *b, uint8_t **out,
 	return AE_OK;
 }
 
+int
+ae_index_source_init(struct ae_index_source *s,
+    const struct ae_index_builder *b)
+{
+	uint64_t n = AE_INDEX_HEAD_LEN + (uint64_t)b->nrecs * 4;
+
+	memset(s, 0, sizeof *s);
+	if (b->members > 0 && b->tar_end < b->last_first + 512)
+		return AE_EINVAL;
+	if (b->len > AE_INDEX_MAX - n)
+		return AE_ENOMEM;
+	s->b = b;
+	s->head[0] = AE_INDEX_VERSION;
+	store_be64(s->head + 1, b->nrecs);
+	store_be64(s->head + 9, b->tar_end);
+	store_be64(s->head + 17, b->members);
+	s->len = n + b->len;
+	return AE_OK;
+}
+
+int
+ae_index_source_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
+{
+	struct ae_index_source *s = ctx;
+	const struct ae_index_builder *b = s->b;
+	/* the three pieces, in order: head, record lengths, entries */
+	const uint8_t *part[3] = { s->head, b->recs, b->buf };
+	uint64_t size[3] = { AE_INDEX_HEAD_LEN, (uint64_t)b->nrecs * 4, b->len };
+	uint64_t at = s->pos;
+	size_t k, done = 0;
+
+	for (k = 0; k < 3 && done < n; k++) {
+		if (at >= size[k]) {
+			at -= size[k];
+			continue;
+		}
+		{
+			size_t take = size[k] - at < n - done ?
+			    (size_t)(size[k] - at) : n - done;
+
+			memcpy(buf + done, part[k] + at, take);
+			done += take;
+			at = 0;
+		}
+	}
+	s->pos += done;
+	*got = done;
+	return AE_OK;
+}
+
 /* ---- reading ---- */
 
 void

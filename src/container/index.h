@@ -70,6 +70,21 @@ int ae_index_add_member(struct ae_index_builder *b,
 /* The index's bytes (b->tar_end set): a malloc'd buffer the caller
  * wipes and frees.  0, AE_ENOMEM, or AE_EINVAL (tar_end before the end
  * of the last member's header). */
+/*
+ * The same bytes as ae_index_build, read in pieces straight from b (an
+ * ae_reader's read, ctx the source), so that the encoder sealing them
+ * needs no second copy of an index as large as the names in it.  init:
+ * 0, or ae_index_build's errors; b must not change while it is read.
+ */
+struct ae_index_source {
+	const struct ae_index_builder *b;
+	uint8_t head[AE_INDEX_HEAD_LEN];
+	uint64_t pos, len;
+};
+int ae_index_source_init(struct ae_index_source *s,
+    const struct ae_index_builder *b);
+int ae_index_source_read(void *ctx, uint8_t *buf, size_t n, size_t *got);
+
 int ae_index_build(const struct ae_index_builder *b, uint8_t **out,
     size_t *len);
 

@@ -731,6 +731,25 @@ build_index(uint8_t **buf, size_t *len, uint64_t tar_end)
 	CHECK(ae_index_add_member(&b, &m) == AE_EINVAL, "too close");
 	b.tar_end = tar_end;
 	r = ae_index_build(&b, buf, len);
+	if (r == AE_OK) {
+		/* the source gives the same bytes, in pieces of any size */
+		struct ae_index_source src;
+		uint8_t *got = malloc(*len + 1);
+		size_t at = 0, g, step = 1;
+
+		CHECK(got != NULL && ae_index_source_init(&src, &b) == AE_OK
+		    && src.len == *len, "index source: its length");
+		while (got != NULL && at <= *len && ae_index_source_read(&src,
+		    got + at, step, &g) == AE_OK && g > 0) {
+			at += g;
+			step = step % 97 + 13;
+			if (at + step > *len + 1)
+				step = *len + 1 - at;
+		}
+		CHECK(got != NULL && at == *len && memcmp(got, *buf, *len) == 0,
+		    "index source: the bytes ae_index_build gives");
+		free(got);
+	}
 	ae_index_builder_free(&b);
 	return r;
 }
