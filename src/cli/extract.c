@@ -24,6 +24,7 @@
 #include "disk/writer.h"
 #include "exitcode.h"
 #include "indexcheck.h"
+#include "indexdigest.h"
 #include "indexed.h"
 #include "lost.h"
 #include "members.h"
@@ -51,10 +52,10 @@ struct xrun {
 	int fatal;                  /* exit status that ends the run */
 	int noted_incremental;      /* note_incremental said it */
 	uint64_t archive_size;      /* the input's, if a regular file; or 0 */
-	const struct ae_index *ix;  /* a full read of a file with an index:
+	struct ixdigest *ix;        /* a full read of a file with an index:
 	                             * each member is checked against its
-	                             * entry before a byte of it is written;
-	                             * or NULL */
+	                             * entry before a byte of it is written
+	                             * (the index held as digests); or NULL */
 	size_t ixk;                 /* ... the entry the next member is */
 	const char *name;           /* the archive, for messages */
 	struct ae_tar_member m, stripped;
@@ -386,22 +387,25 @@ listed(struct xrun *x, const struct ae_tar_member *m)
 
 	if (x->ix == NULL)
 		return 1;
-	if (k < x->ix->members && indexed_check(x->ix, k, m))
+	if (k < x->ix->n && ixdigest_same(x->ix, k, m))
 		return 1;
-	if (k < x->ix->members)
+	if (k < x->ix->n) {
+		const char *path = ixdigest_path(x->ix, k);
+
 		msg_error("%s: the archive's index does not match its payload: "
 		    "entry %zu says '%s' at tar stream byte %llu, where the "
 		    "payload has %s; nothing of it is written", x->name, k,
-		    names_quote(x->ix->m[k].path, q, sizeof q),
-		    (unsigned long long)x->ix->m[k].first,
-		    m->first == x->ix->m[k].first ? "another member, or one "
+		    names_quote(path != NULL ? path : "?", q, sizeof q),
+		    (unsigned long long)x->ix->first[k],
+		    m->first == x->ix->first[k] ? "another member, or one "
 		    "that ends elsewhere" : "a member the index does not list");
-	else
+	} else {
 		msg_error("%s: the archive's index does not match its payload: "
 		    "the payload holds a member after the index's last entry "
 		    "('%s', at tar stream byte %llu), which -t does not list; "
 		    "nothing of it is written", x->name, names_quote(m->path,
 		    q, sizeof q), (unsigned long long)m->first);
+	}
 	msg_hint("the archive was made so or altered by someone with its key; "
 	    "what -t lists is not what it holds (--no-index lists what it "
 	    "holds)");
@@ -453,10 +457,10 @@ extract_members(struct xrun *x, struct ae_tar_reader *tr,
 		}
 	/* the index listed more than the payload holds */
 	if (next == 1 && x->fatal == 0 && x->ix != NULL
-	    && x->ixk != x->ix->members) {
+	    && x->ixk != x->ix->n) {
 		msg_error("%s: the archive's index does not match its payload: "
 		    "it lists %zu members, the payload holds %zu", x->name,
-		    x->ix->members, x->ixk);
+		    x->ix->n, x->ixk);
 		x->fatal = EXIT_DATA;
 	} else if (next == 1 && x->fatal == 0 && x->ix != NULL
 	    && !tr->no_end_marker && tr->end_at != x->ix->tar_end) {
@@ -710,26 +714,34 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
     struct members *sel)
 {
 	struct ae_index ix;
-	int st, have_ix = 0;
+	struct ixdigest dx;
+	int st, have_dx = 0;
 
-	if (!o->run.salvage)
-		have_ix = indexed_load(&u->io, &u->h, &u->igcm, &o->run, &ix,
-		    &u->index_stats);
+	ixdigest_init(&dx);
 	/* Some members only, from a file with an index: only their
 	 * records are read.  (All of them: reading in order is faster.) */
-	if (have_ix && sel->pats.n > 0) {
+	if (!o->run.salvage && sel->pats.n > 0 && indexed_load(&u->io, &u->h,
+	    &u->igcm, &o->run, &ix, &u->index_stats)) {
 		st = extract_indexed(x, u, &ix, sel);
 		if (st != INDEXED_MISMATCH) {
 			ae_index_free(&ix);
 			return st;
 		}
 		indexed_rewind(&u->io, &u->h);
+		have_dx = ixdigest_from_index(&dx, &ix) == 0;
+		if (!have_dx)
+			ixdigest_free(&dx);
+		ae_index_free(&ix);
+	} else if (!o->run.salvage) {
+		/* all of it: the index is held as digests, not whole */
+		have_dx = indexed_load_digests(&u->io, &u->h, &u->igcm, &o->run,
+		    &dx, &u->index_stats);
 	}
 	/* A full read of a file whose index -t lists from writes only what
 	 * it lists, each member checked against its entry first (after a
 	 * mismatch above too: the first difference ends the run). */
-	if (have_ix) {
-		x->ix = &ix;
+	if (have_dx) {
+		x->ix = &dx;
 		x->ixk = 0;
 		/* (so unpack need not keep a second copy to compare after) */
 		u->caller_checks_index = 1;
@@ -745,7 +757,7 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
 		u->salvage_ix = NULL;
 	}
 	if (x->ix != NULL) {
-		ae_index_free(&ix);
+		ixdigest_free(&dx);
 		x->ix = NULL;
 	}
 	return st;

@@ -179,6 +179,26 @@ digest(const struct fields *f, uint8_t out[AE_SHA256_LEN])
 }
 
 void
+ixcheck_entry_digest(const struct ae_index_member *e,
+    uint8_t out[AE_SHA256_LEN])
+{
+	struct fields f;
+
+	of_entry(e, &f);
+	digest(&f, out);
+}
+
+void
+ixcheck_member_digest(const struct ae_tar_member *m,
+    uint8_t out[AE_SHA256_LEN])
+{
+	struct fields f;
+
+	of_member(m, &f);
+	digest(&f, out);
+}
+
+void
 ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
 {
 	struct ixcheck *c = ctx;

@@ -58,6 +58,14 @@ int ixcheck_compare(struct ixcheck *c, uint64_t header_len,
     unsigned chunk_log2, uint64_t index_offset, uint64_t records,
     const char *name);
 
+/* The SHA-256 a full read keeps of a member: of index entry e's 6.8
+ * fields, or of what member m's headers say in the same form.  Equal
+ * digests: the entry is the member (what ixcheck_same says). */
+void ixcheck_entry_digest(const struct ae_index_member *e,
+    uint8_t out[AE_SHA256_LEN]);
+void ixcheck_member_digest(const struct ae_tar_member *m,
+    uint8_t out[AE_SHA256_LEN]);
+
 /* Whether index entry e is what member m's headers say.  1 or 0. */
 int ixcheck_same(const struct ae_index_member *e,
     const struct ae_tar_member *m);

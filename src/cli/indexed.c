@@ -7,6 +7,7 @@
 #include "container/records.h"
 #include "exitcode.h"
 #include "indexcheck.h"
+#include "indexdigest.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -62,23 +63,26 @@ unusable(struct streams *io, const struct ae_header *h, const char *why)
 	return 0;
 }
 
-int
-indexed_load(struct streams *io, const struct ae_header *h,
-    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ae_index *ix,
-    struct ae_pipe_stats *stats)
+/*
+ * Decode the index of io's input (after its header h was read and
+ * unlocked) into w, checking the footer around it.  1 when all of it was
+ * decoded, with *index_offset and *records as the footer says; 0 when
+ * the index is not there or not usable (a pipe: silently; else warned,
+ * and the input rewound for a full read).
+ */
+static int
+decode_index(struct streams *io, const struct ae_header *h,
+    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ae_writer *w,
+    struct ae_pipe_stats *stats, uint64_t *index_offset, uint64_t *records,
+    int *err, struct ae_diag *d)
 {
 	uint8_t footer[AE_FOOTER_LEN];
-	uint64_t index_offset, records, size;
+	uint64_t size;
 	struct ae_pipe_params pp;
 	struct ae_pipe_stats st;
-	struct collect c = { 0 };
-	struct ae_writer w = { collect_write, &c };
-	struct ae_diag d = { 0 };
 	struct stat sb;
-	size_t chunk = (size_t)1 << h->chunk_log2;
-	int r;
 
-	memset(ix, 0, sizeof *ix);
+	*err = AE_OK;
 	/* (--test reads in full and compares the index at the end; with
 	 * --salvage it takes the index's record offsets, as -x does) */
 	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED || p->no_index
@@ -103,56 +107,205 @@ indexed_load(struct streams *io, const struct ae_header *h,
 	/* The last 32 bytes of a cut file are ciphertext: say that first,
 	 * not "fails authentication", which reads like tampering; the full
 	 * read then names the cut or the damage where it is. */
-	if (ae_footer_open(ig, footer, &index_offset, &records) != AE_OK)
+	if (ae_footer_open(ig, footer, index_offset, records) != AE_OK)
 		return unusable(io, h, "cannot be used: the file does not end "
 		    "with its footer (it may be cut short, or its end damaged)");
-	if (index_offset < h->len + AE_FRAME_LEN + AE_TAG_LEN
-	    || index_offset > size - AE_FOOTER_LEN - (AE_FRAME_LEN + AE_TAG_LEN)
-	    || records == 0)
+	if (*index_offset < h->len + AE_FRAME_LEN + AE_TAG_LEN
+	    || *index_offset > size - AE_FOOTER_LEN - (AE_FRAME_LEN + AE_TAG_LEN)
+	    || *records == 0)
 		return unusable(io, h, "footer points outside the file");
-	if (lseek(io->in.fd, (off_t)index_offset, SEEK_SET) < 0)
+	if (lseek(io->in.fd, (off_t)*index_offset, SEEK_SET) < 0)
 		return unusable(io, h, "cannot be read");
 	ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
 	run_pipe_params(p, ig, h, io, &pp);
 	/* An index is a few records: one worker, and the few job buffers
 	 * that go with it, start faster than a pool sized for a payload
 	 * (-t of 12,800 files: the pool's setup was a tenth of it). */
-	if (index_offset + (2u << h->chunk_log2) > size)
+	if (*index_offset + (2u << h->chunk_log2) > size)
 		pp.threads = 1;
-	pp.offset = index_offset;
+	pp.offset = *index_offset;
 	pp.trailer = 1;
 	pp.progress = NULL;
 	memset(&st, 0, sizeof st);
-	r = ae_pipe_decode(&pp, &io->reader, &w, &st, &d);
+	*err = ae_pipe_decode(&pp, &io->reader, w, &st, d);
 	if (stats != NULL)
 		*stats = st;
-	if (r == AE_OK && index_offset + st.wire_bytes != size - AE_FOOTER_LEN)
-		r = ae_fail(&d, AE_EFORMAT, AE_AT_NONE, "does not end at the "
+	if (*err == AE_OK && *index_offset + st.wire_bytes != size
+	    - AE_FOOTER_LEN)
+		*err = ae_fail(d, AE_EFORMAT, AE_AT_NONE, "does not end at the "
 		    "footer", 0, 0);
-	if (r == AE_OK)
-		r = ae_index_parse(c.buf, c.len, h->len, chunk,
-		    index_offset, records, ix, &d);
-	if (c.buf != NULL) {
-		ae_wipe(c.buf, c.len);
-		free(c.buf);
-	}
-	if (r == AE_EINTR || atomic_load(&signals_stop))
+	return 1;
+}
+
+/* After decode_index: err (with d) said as why the index is not used
+ * (0), or the input rewound for the payload (1). */
+static int
+decoded(struct streams *io, const struct ae_header *h, int err,
+    const struct ae_diag *d)
+{
+	if (err == AE_EINTR || atomic_load(&signals_stop))
 		return unusable(io, h, "was not read (interrupted)");
-	if (r == AE_EAUTH)
+	if (err == AE_EAUTH)
 		return unusable(io, h, "fails authentication");
-	if (r == AE_ETOOBIG)
+	if (err == AE_ETOOBIG)
 		return unusable(io, h, "is too large to hold");
-	if (r == AE_ENOMEM)
+	if (err == AE_ENOMEM)
 		return unusable(io, h, "does not fit in memory");
-	if (r != AE_OK) {
+	if (err != AE_OK) {
 		char why[160];
 
-		snprintf(why, sizeof why, "%s", d.what != NULL ? d.what :
+		snprintf(why, sizeof why, "%s", d->what != NULL ? d->what :
 		    "is damaged");
 		return unusable(io, h, why);
 	}
 	indexed_rewind(io, h);
 	return 1;
+}
+
+int
+indexed_load(struct streams *io, const struct ae_header *h,
+    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ae_index *ix,
+    struct ae_pipe_stats *stats)
+{
+	uint64_t index_offset, records;
+	struct collect c = { 0 };
+	struct ae_writer w = { collect_write, &c };
+	struct ae_diag d = { 0 };
+	int r;
+
+	memset(ix, 0, sizeof *ix);
+	if (!decode_index(io, h, ig, p, &w, stats, &index_offset, &records,
+	    &r, &d)) {
+		free(c.buf);
+		return 0;
+	}
+	if (r == AE_OK)
+		r = ae_index_parse(c.buf, c.len, h->len,
+		    (size_t)1 << h->chunk_log2, index_offset, records, ix, &d);
+	if (c.buf != NULL) {
+		ae_wipe(c.buf, c.len);
+		free(c.buf);
+	}
+	return decoded(io, h, r, &d);
+}
+
+/* The index's plaintext as it is decoded, an entry at a time, into an
+ * ixdigest: what has not yet made a whole entry waits in carry. */
+struct feed {
+	struct ixdigest *x;
+	struct ae_index_cursor cur;
+	uint64_t header_len, index_offset, records;
+	size_t chunk;
+	int head;                   /* the head was read */
+	uint8_t *carry;
+	size_t len, cap;
+	char *names;                /* one entry's names */
+	int err;                    /* the first failure, with d */
+	struct ae_diag d;
+};
+
+/* Take what carry holds, whole entries only unless final.  0, or the
+ * failure (also in f->err). */
+static int
+feed_take(struct feed *f, int final)
+{
+	struct ae_index_member e;
+	size_t pos = 0, used;
+	int r = AE_OK;
+
+	if (!f->head) {
+		r = ae_index_cursor_head(&f->cur, f->carry, f->len, final, &used,
+		    f->header_len, f->chunk, f->index_offset, f->records, NULL,
+		    &f->d);
+		if (r == AE_OK) {
+			f->head = 1;
+			f->x->members = f->cur.members;
+			f->x->tar_end = f->cur.tar_end;
+			pos = used;
+		}
+	}
+	while (r == AE_OK && f->cur.next < f->cur.members) {
+		char *n = f->names;
+
+		r = ae_index_cursor_member(&f->cur, f->carry + pos, f->len - pos,
+		    final, &used, &e, &n, &f->d);
+		if (r != AE_OK)
+			break;
+		pos += used;
+		if (ixdigest_add(f->x, &e) != 0)
+			r = AE_ENOMEM;
+	}
+	if (r == AE_OK && final && pos != f->len)
+		r = ae_fail(&f->d, AE_EFORMAT, AE_AT_NONE, "has bytes after its "
+		    "last member", 0, 0);
+	if (r == AE_ETRUNC && !final)
+		r = AE_OK;      /* the rest of the entry is still to come */
+	if (pos > 0) {
+		memmove(f->carry, f->carry + pos, f->len - pos);
+		f->len -= pos;
+	}
+	if (r != AE_OK && f->err == AE_OK)
+		f->err = r;
+	return r;
+}
+
+static int
+feed_write(void *ctx, const uint8_t *b, size_t n)
+{
+	struct feed *f = ctx;
+	uint8_t *p;
+
+	if (f->err != AE_OK)
+		return AE_OK;   /* (reported once the decode ends) */
+	if ((p = ae_wiped_grow(f->carry, f->len, &f->cap, f->len + n)) == NULL) {
+		f->err = AE_ENOMEM;
+		return AE_OK;
+	}
+	f->carry = p;
+	memcpy(f->carry + f->len, b, n);
+	f->len += n;
+	feed_take(f, 0);
+	return AE_OK;
+}
+
+int
+indexed_load_digests(struct streams *io, const struct ae_header *h,
+    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ixdigest *x,
+    struct ae_pipe_stats *stats)
+{
+	struct feed f;
+	struct ae_writer w = { feed_write, &f };
+	struct ae_diag d = { 0 };
+	int r;
+
+	memset(&f, 0, sizeof f);
+	ixdigest_init(x);
+	f.x = x;
+	f.header_len = h->len;
+	f.chunk = (size_t)1 << h->chunk_log2;
+	/* (one entry's four names, each with its NUL: 6.8's caps) */
+	if ((f.names = malloc(2 * (AE_TAR_NAME_MAX + 1) + 2 * 256)) == NULL)
+		return 0;
+	if (!decode_index(io, h, ig, p, &w, stats, &f.index_offset,
+	    &f.records, &r, &d)) {
+		free(f.names);
+		return 0;
+	}
+	if (r == AE_OK && f.err == AE_OK)
+		feed_take(&f, 1);
+	if (r == AE_OK && f.err != AE_OK) {
+		r = f.err;
+		d = f.d;
+	}
+	if (f.carry != NULL) {
+		ae_wipe(f.carry, f.len);
+		free(f.carry);
+	}
+	ae_wipe(f.names, 2 * (AE_TAR_NAME_MAX + 1) + 2 * 256);
+	free(f.names);
+	if (r != AE_OK)
+		ixdigest_free(x);
+	return decoded(io, h, r, &d);
 }
 
 /* Ranges under construction: spans of the tar stream, each with the

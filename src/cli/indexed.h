@@ -32,6 +32,19 @@ int indexed_load(struct streams *io, const struct ae_header *h,
     struct ae_pipe_stats *stats);
 
 /*
+ * indexed_load for a full read that checks each member against the index
+ * in order (-x): the index is checked by the same rules as it is
+ * decoded, and only its digests, offsets and front-coded paths are kept
+ * (indexdigest.h), never the whole of it.  1 with x filled (the caller
+ * frees it); 0 to read without it (warned when it was there but
+ * unusable).  The input is left at the payload's start.
+ */
+struct ixdigest;
+int indexed_load_digests(struct streams *io, const struct ae_header *h,
+    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ixdigest *x,
+    struct ae_pipe_stats *stats);
+
+/*
  * The runs of records that hold the members sel selects (consecutive
  * members merged into one range), in order; *n of them in a malloc'd
  * array, each naming the index members whose headers start in it.  0,

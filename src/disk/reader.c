@@ -483,6 +483,7 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 		goto drop;
 	free(dd);
 	if (cut) {
+		free(sts);      /* (nothing listed: no stats to keep) */
 		if (other_fs && !p->measuring)
 			dr_report_path(p, AE_DR_OTHER_FS, p->path, NULL, 0);
 		else
