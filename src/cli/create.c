@@ -338,6 +338,7 @@ write_index(const struct ae_pipe_params *payload,
 	pp.key = ig;
 	pp.progress = NULL;
 	r = ae_pipe_encode(&pp, &rd, out, &st, d);
+	ae_index_source_free(&src);
 	if (r == AE_OK) {
 		ae_footer_seal(ig, off, ib->nrecs, footer);
 		if ((r = out->write(out->ctx, footer, sizeof footer)) != AE_OK)

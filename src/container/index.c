@@ -29,6 +29,9 @@ ae_index_builder_free(struct ae_index_builder *b)
 	if (b->buf != NULL)
 		ae_wipe(b->buf, b->len);    /* names are plaintext */
 	free(b->buf);
+	if (b->last != NULL)
+		ae_wipe(b->last, NAME_MAX_LEN + 1);
+	free(b->last);
 	free(b->recs);
 	memset(b, 0, sizeof *b);
 }
@@ -70,6 +73,38 @@ ae_index_add_record(struct ae_index_builder *b, uint32_t len)
 	return AE_OK;
 }
 
+static size_t
+put_varint(uint8_t *p, size_t v)
+{
+	size_t k = 0;
+
+	while (v >= 0x80) {
+		p[k++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[k++] = (uint8_t)v;
+	return k;
+}
+
+static size_t
+get_varint(const uint8_t *p, size_t *v)
+{
+	size_t k = 0, sh = 0;
+
+	*v = 0;
+	do
+		*v |= (size_t)(p[k] & 0x7f) << sh, sh += 7;
+	while (p[k++] & 0x80);
+	return k;
+}
+
+/*
+ * The builder keeps each entry as 6.8 encodes it but for its path, which
+ * is front-coded against the entry before (how many bytes it shares,
+ * then the rest): a tree's paths share most of their bytes, and the
+ * index of a tree 10,000 levels deep held 100 MB of names until the
+ * payload ended.  ae_index_source expands them as the index is sealed.
+ */
 int
 ae_index_add_member(struct ae_index_builder *b,
     const struct ae_index_member *m)
@@ -77,6 +112,7 @@ ae_index_add_member(struct ae_index_builder *b,
 	size_t pl = strlen(m->path), ll = m->linkpath ? strlen(m->linkpath) : 0;
 	size_t ul = m->uname ? strlen(m->uname) : 0;
 	size_t gl = m->gname ? strlen(m->gname) : 0;
+	size_t shared = 0, enc = ENTRY_FIXED + pl + ll + ul + gl;
 	uint8_t *p;
 
 	if (pl == 0 || pl > NAME_MAX_LEN || ll > NAME_MAX_LEN
@@ -84,8 +120,15 @@ ae_index_add_member(struct ae_index_builder *b,
 		return AE_EINVAL;
 	if (b->members > 0 && m->first < b->last_first + 512)
 		return AE_EINVAL;
-	if (grow(&b->buf, b->len, &b->cap, ENTRY_FIXED + pl + ll + ul + gl)
-	    != AE_OK)
+	if (enc > AE_INDEX_MAX - b->enc)
+		return AE_ENOMEM;
+	if (b->last == NULL && (b->last = malloc(NAME_MAX_LEN + 1)) == NULL)
+		return AE_ENOMEM;
+	if (b->members > 0)
+		while (shared < pl && shared < b->lastlen
+		    && b->last[shared] == m->path[shared])
+			shared++;
+	if (grow(&b->buf, b->len, &b->cap, enc + 6) != AE_OK)
 		return AE_ENOMEM;
 	p = b->buf + b->len;
 	store_be64(p, m->first);
@@ -97,10 +140,10 @@ ae_index_add_member(struct ae_index_builder *b,
 	store_be64(p + 37, (uint64_t)m->mtime);
 	store_be32(p + 45, m->mtime_nsec);
 	p += 49;
-	p[0] = (uint8_t)(pl >> 8);
-	p[1] = (uint8_t)pl;
-	memcpy(p + 2, m->path, pl);
-	p += 2 + pl;
+	p += put_varint(p, shared);
+	p += put_varint(p, pl - shared);
+	memcpy(p, m->path + shared, pl - shared);
+	p += pl - shared;
 	p[0] = (uint8_t)(ll >> 8);
 	p[1] = (uint8_t)ll;
 	if (ll > 0)
@@ -115,37 +158,11 @@ ae_index_add_member(struct ae_index_builder *b,
 		memcpy(p + 1, m->gname, gl);
 	p += 1 + gl;
 	b->len = (size_t)(p - b->buf);
+	b->enc += enc;
+	memcpy(b->last + shared, m->path + shared, pl - shared);
+	b->lastlen = pl;
 	b->members++;
 	b->last_first = m->first;
-	return AE_OK;
-}
-
-int
-ae_index_build(const struct ae_index_builder *b, uint8_t **out,
-    size_t *len)
-{
-	uint64_t tar_end = b->tar_end;
-	size_t n;
-	uint8_t *p;
-
-	if (b->members > 0 && tar_end < b->last_first + 512)
-		return AE_EINVAL;
-	n = AE_INDEX_HEAD_LEN + b->nrecs * 4;
-	if (b->len > AE_INDEX_MAX - n)
-		return AE_ENOMEM;
-	n += b->len;
-	if ((p = malloc(n)) == NULL)
-		return AE_ENOMEM;
-	p[0] = AE_INDEX_VERSION;
-	store_be64(p + 1, b->nrecs);
-	store_be64(p + 9, tar_end);
-	store_be64(p + 17, b->members);
-	if (b->nrecs > 0)
-		memcpy(p + AE_INDEX_HEAD_LEN, b->recs, b->nrecs * 4);
-	if (b->len > 0)
-		memcpy(p + AE_INDEX_HEAD_LEN + b->nrecs * 4, b->buf, b->len);
-	*out = p;
-	*len = n;
 	return AE_OK;
 }
 
@@ -158,15 +175,72 @@ ae_index_source_init(struct ae_index_source *s,
 	memset(s, 0, sizeof *s);
 	if (b->members > 0 && b->tar_end < b->last_first + 512)
 		return AE_EINVAL;
-	if (b->len > AE_INDEX_MAX - n)
+	if (b->enc > AE_INDEX_MAX - n)
 		return AE_ENOMEM;
+	/* an entry as 6.8 encodes it, and the path it is expanded from */
+	s->stage = malloc(ENTRY_FIXED + 2 * NAME_MAX_LEN + 2 * OWNER_MAX_LEN);
+	s->path = malloc(NAME_MAX_LEN + 1);
+	if (s->stage == NULL || s->path == NULL) {
+		ae_index_source_free(s);
+		return AE_ENOMEM;
+	}
 	s->b = b;
 	s->head[0] = AE_INDEX_VERSION;
 	store_be64(s->head + 1, b->nrecs);
 	store_be64(s->head + 9, b->tar_end);
 	store_be64(s->head + 17, b->members);
-	s->len = n + b->len;
+	s->len = n + b->enc;
 	return AE_OK;
+}
+
+void
+ae_index_source_free(struct ae_index_source *s)
+{
+	if (s->stage != NULL)
+		ae_wipe(s->stage, ENTRY_FIXED + 2 * NAME_MAX_LEN
+		    + 2 * OWNER_MAX_LEN);
+	free(s->stage);
+	if (s->path != NULL)
+		ae_wipe(s->path, NAME_MAX_LEN + 1);
+	free(s->path);
+	memset(s, 0, sizeof *s);
+}
+
+/* The builder's next entry, as 6.8 encodes it, into s->stage. */
+static void
+stage_entry(struct ae_index_source *s)
+{
+	const uint8_t *p = s->b->buf + s->at;
+	uint8_t *q = s->stage;
+	size_t shared, rest, pl, l;
+
+	memcpy(q, p, 49);
+	p += 49;
+	q += 49;
+	p += get_varint(p, &shared);
+	p += get_varint(p, &rest);
+	memcpy(s->path + shared, p, rest);
+	p += rest;
+	pl = shared + rest;
+	q[0] = (uint8_t)(pl >> 8);
+	q[1] = (uint8_t)pl;
+	memcpy(q + 2, s->path, pl);
+	q += 2 + pl;
+	l = (size_t)p[0] << 8 | p[1];           /* link */
+	memcpy(q, p, 2 + l);
+	p += 2 + l;
+	q += 2 + l;
+	l = p[0];                               /* owner */
+	memcpy(q, p, 1 + l);
+	p += 1 + l;
+	q += 1 + l;
+	l = p[0];                               /* group */
+	memcpy(q, p, 1 + l);
+	p += 1 + l;
+	q += 1 + l;
+	s->at = (size_t)(p - s->b->buf);
+	s->slen = (size_t)(q - s->stage);
+	s->spos = 0;
 }
 
 int
@@ -174,28 +248,61 @@ ae_index_source_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 {
 	struct ae_index_source *s = ctx;
 	const struct ae_index_builder *b = s->b;
-	/* the three pieces, in order: head, record lengths, entries */
-	const uint8_t *part[3] = { s->head, b->recs, b->buf };
-	uint64_t size[3] = { AE_INDEX_HEAD_LEN, (uint64_t)b->nrecs * 4, b->len };
-	uint64_t at = s->pos;
-	size_t k, done = 0;
+	uint64_t fixed = AE_INDEX_HEAD_LEN + (uint64_t)b->nrecs * 4;
+	size_t done = 0, take;
 
-	for (k = 0; k < 3 && done < n; k++) {
-		if (at >= size[k]) {
-			at -= size[k];
-			continue;
+	/* the head and the record lengths, as they are */
+	while (done < n && s->pos < fixed) {
+		if (s->pos < AE_INDEX_HEAD_LEN) {
+			take = AE_INDEX_HEAD_LEN - (size_t)s->pos;
+			if (take > n - done)
+				take = n - done;
+			memcpy(buf + done, s->head + s->pos, take);
+		} else {
+			take = (size_t)(fixed - s->pos);
+			if (take > n - done)
+				take = n - done;
+			memcpy(buf + done, b->recs + (s->pos - AE_INDEX_HEAD_LEN),
+			    take);
 		}
-		{
-			size_t take = size[k] - at < n - done ?
-			    (size_t)(size[k] - at) : n - done;
-
-			memcpy(buf + done, part[k] + at, take);
-			done += take;
-			at = 0;
-		}
+		done += take;
+		s->pos += take;
 	}
-	s->pos += done;
+	/* then the entries, each expanded when the one before is out */
+	while (done < n && s->pos < s->len) {
+		if (s->spos == s->slen)
+			stage_entry(s);
+		take = s->slen - s->spos;
+		if (take > n - done)
+			take = n - done;
+		memcpy(buf + done, s->stage + s->spos, take);
+		s->spos += take;
+		done += take;
+		s->pos += take;
+	}
 	*got = done;
+	return AE_OK;
+}
+
+int
+ae_index_build(const struct ae_index_builder *b, uint8_t **out,
+    size_t *len)
+{
+	struct ae_index_source s;
+	size_t got;
+	uint8_t *p;
+	int r;
+
+	if ((r = ae_index_source_init(&s, b)) != AE_OK)
+		return r;
+	if ((p = malloc((size_t)s.len)) == NULL) {
+		ae_index_source_free(&s);
+		return AE_ENOMEM;
+	}
+	ae_index_source_read(&s, p, (size_t)s.len, &got);
+	*out = p;
+	*len = (size_t)s.len;
+	ae_index_source_free(&s);
 	return AE_OK;
 }
 

@@ -45,8 +45,13 @@ struct ae_index_member {
 /* ---- building (the encoder) ---- */
 
 struct ae_index_builder {
-	uint8_t *buf;               /* the member entries so far */
+	uint8_t *buf;               /* the member entries so far, their
+	                             * paths front-coded (index.c) */
 	size_t len, cap;
+	size_t enc;                 /* ... and their length as 6.8 encodes
+	                             * them */
+	char *last;                 /* the path of the last one */
+	size_t lastlen;
 	uint8_t *recs;              /* record lengths, 4 bytes each */
 	size_t nrecs, caprecs;
 	uint64_t members, last_first;
@@ -71,19 +76,25 @@ int ae_index_add_member(struct ae_index_builder *b,
  * wipes and frees.  0, AE_ENOMEM, or AE_EINVAL (tar_end before the end
  * of the last member's header). */
 /*
- * The same bytes as ae_index_build, read in pieces straight from b (an
- * ae_reader's read, ctx the source), so that the encoder sealing them
- * needs no second copy of an index as large as the names in it.  init:
- * 0, or ae_index_build's errors; b must not change while it is read.
+ * The same bytes as ae_index_build, read in pieces from b (an
+ * ae_reader's read, ctx the source), each entry expanded when the one
+ * before has been read: the encoder that seals them needs no copy of an
+ * index as large as the names in it.  init: 0, or ae_index_build's
+ * errors; b must not change while it is read; free wipes what it held.
  */
 struct ae_index_source {
 	const struct ae_index_builder *b;
 	uint8_t head[AE_INDEX_HEAD_LEN];
 	uint64_t pos, len;
+	size_t at;                  /* the next entry in b->buf */
+	uint8_t *stage;             /* the entry being read, encoded */
+	size_t slen, spos;
+	char *path;                 /* its path, expanded */
 };
 int ae_index_source_init(struct ae_index_source *s,
     const struct ae_index_builder *b);
 int ae_index_source_read(void *ctx, uint8_t *buf, size_t n, size_t *got);
+void ae_index_source_free(struct ae_index_source *s);
 
 int ae_index_build(const struct ae_index_builder *b, uint8_t **out,
     size_t *len);

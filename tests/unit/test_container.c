@@ -748,6 +748,7 @@ build_index(uint8_t **buf, size_t *len, uint64_t tar_end)
 		}
 		CHECK(got != NULL && at == *len && memcmp(got, *buf, *len) == 0,
 		    "index source: the bytes ae_index_build gives");
+		ae_index_source_free(&src);
 		free(got);
 	}
 	ae_index_builder_free(&b);
