@@ -36,7 +36,9 @@ struct ae_tar_reader;
 /* Files this run made, by normalized path: hard links may point only
  * at these. */
 struct made {
-	char *path;
+	uint64_t key;           /* its path's hash, never 0; 0: a free slot
+	                         * (writer.c: why the path itself is not
+	                         * needed) */
 	dev_t dev;
 	ino_t ino;
 };

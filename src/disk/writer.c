@@ -53,26 +53,35 @@
 
 /* ---- bookkeeping ---- */
 
+/*
+ * The files this run made, by path, for hard links, which may point only
+ * at these.  An entry keeps its path's 64-bit hash, not the path (a
+ * run of 200,000 files kept 200,000 copies of their names): two paths
+ * with one hash share an entry, and that can only refuse a link, never
+ * allow a wrong one, because a link's target is opened by its own name
+ * and must be the very inode the entry holds (link_target).
+ */
 static uint64_t
-hash(const char *s)
+path_key(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 
 	while (*s)
 		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
-	return h;
+	return h != 0 ? h : 1;
 }
 
 static struct made *
 made_find(struct ae_dw *w, const char *path)
 {
+	uint64_t key = path_key(path);
 	size_t i;
 
 	if (w->capmade == 0)
 		return NULL;
-	for (i = hash(path) & (w->capmade - 1); w->made[i].path != NULL;
+	for (i = key & (w->capmade - 1); w->made[i].key != 0;
 	    i = (i + 1) & (w->capmade - 1))
-		if (strcmp(w->made[i].path, path) == 0)
+		if (w->made[i].key == key)
 			return &w->made[i];
 	return NULL;
 }
@@ -87,9 +96,9 @@ made_grow(struct ae_dw *w)
 	if (t == NULL)
 		return -1;
 	for (k = 0; k < w->capmade; k++) {
-		if (w->made[k].path == NULL)
+		if (w->made[k].key == 0)
 			continue;
-		for (i = hash(w->made[k].path) & (cap - 1); t[i].path != NULL;
+		for (i = w->made[k].key & (cap - 1); t[i].key != 0;
 		    i = (i + 1) & (cap - 1))
 			;
 		t[i] = w->made[k];
@@ -103,6 +112,7 @@ made_grow(struct ae_dw *w)
 static int
 made_add(struct ae_dw *w, const char *path, dev_t dev, ino_t ino)
 {
+	uint64_t key = path_key(path);
 	struct made *m;
 	size_t i;
 
@@ -111,13 +121,15 @@ made_add(struct ae_dw *w, const char *path, dev_t dev, ino_t ino)
 		m->ino = ino;
 		return 0;
 	}
-	if (2 * (w->nmade + 1) > w->capmade && made_grow(w) != 0)
+	/* (up to four in five slots used: the table is a run's largest
+	 * allocation on many small files, and linear probing is still
+	 * short at that load) */
+	if (5 * (w->nmade + 1) > 4 * w->capmade && made_grow(w) != 0)
 		return -1;
-	for (i = hash(path) & (w->capmade - 1); w->made[i].path != NULL;
+	for (i = key & (w->capmade - 1); w->made[i].key != 0;
 	    i = (i + 1) & (w->capmade - 1))
 		;
-	if ((w->made[i].path = strdup(path)) == NULL)
-		return -1;
+	w->made[i].key = key;
 	w->made[i].dev = dev;
 	w->made[i].ino = ino;
 	w->nmade++;
@@ -653,14 +665,10 @@ ae_dw_open(const struct ae_dw_params *params, struct ae_dw **out)
 void
 ae_dw_close(struct ae_dw *w)
 {
-	size_t i;
-
 	if (w == NULL)
 		return;
 	dw_fix_dirs(w);
 	ae_dircache_free(&w->dc);
-	for (i = 0; i < w->capmade; i++)
-		free(w->made[i].path);
 	free(w->made);
 	free(w->buf);
 	free(w);
