@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tar.h"
+#include "common/grow.h"
 
 /* Decimal digits, all of s[0, n). */
 int
@@ -129,16 +130,9 @@ tr_name_error(int why, int link)
 int
 tr_map_add(struct ae_tar_reader *r, uint64_t off, uint64_t len)
 {
-	if (r->nmap == r->capmap) {
-		size_t cap = r->capmap ? 2 * r->capmap : 64;
-		struct ae_tar_segment *m;
-
-		if (cap > MAP_MAX || (m = realloc(r->map, cap * sizeof *m))
-		    == NULL)
-			return -1;
-		r->map = m;
-		r->capmap = cap;
-	}
+	if (ae_grow(&r->map, &r->capmap, r->nmap + 1, sizeof *r->map, 64,
+	    MAP_MAX) != 0)
+		return -1;
 	r->map[r->nmap].offset = off;
 	r->map[r->nmap++].len = len;
 	return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/grow.h"
 
 void
 ae_snapshot_init(struct ae_snapshot *s)
@@ -84,15 +85,8 @@ ae_snapshot_add(struct ae_snapshot *s, const struct ae_snap_dir *d)
 
 	if (index_grow(s) != AE_OK)
 		return AE_ENOMEM;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct ae_snap_dir *t = realloc(s->dirs, cap * sizeof *t);
-
-		if (t == NULL)
-			return AE_ENOMEM;
-		s->dirs = t;
-		s->cap = cap;
-	}
+	if (ae_grow(&s->dirs, &s->cap, s->n + 1, sizeof *s->dirs, 64, 0) != 0)
+		return AE_ENOMEM;
 	c = &s->dirs[s->n];
 	*c = *d;
 	c->name = strdup(d->name);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
+
 size_t
 ae_tar_padding(uint64_t size)
 {
@@ -23,17 +25,8 @@ ae_tar_xattr_append(uint8_t **buf, size_t *len, size_t *cap, size_t max,
 	if (nl == 0 || memchr(name, '\0', nl) != NULL || nl > 255
 	    || vl > 65536 || need > max - *len)
 		return -1;
-	if (*len + need > *cap) {
-		size_t c = *cap ? *cap : 1024;
-		uint8_t *x;
-
-		while (c < *len + need)
-			c *= 2;
-		if ((x = realloc(*buf, c)) == NULL)
-			return -1;
-		*buf = x;
-		*cap = c;
-	}
+	if (ae_grow(buf, cap, *len + need, 1, 1024, 0) != 0)
+		return -1;
 	memcpy(*buf + *len, name, nl);
 	(*buf)[*len + nl] = '\0';
 	(*buf)[*len + nl + 1] = (uint8_t)(vl >> 24);

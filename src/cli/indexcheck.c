@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/grow.h"
 #include "crypto/sha256.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
@@ -211,17 +212,10 @@ ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
 	}
 	if (c->oom)
 		return;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 1024;
-		uint8_t (*r)[AE_SHA256_LEN];
-
-		if (cap > AE_INDEX_MAX / AE_SHA256_LEN
-		    || (r = realloc(c->seen, cap * sizeof *r)) == NULL) {
-			c->oom = 1;
-			return;
-		}
-		c->seen = r;
-		c->cap = cap;
+	if (ae_grow(&c->seen, &c->cap, c->n + 1, sizeof *c->seen, 1024,
+	    AE_INDEX_MAX / AE_SHA256_LEN) != 0) {
+		c->oom = 1;
+		return;
 	}
 	of_member(m, &f);
 	digest(&f, c->seen[c->n++]);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "crypto/wipe.h"
 #include "indexcheck.h"
 
@@ -76,17 +77,13 @@ ixdigest_add(struct ixdigest *x, const struct ae_index_member *e)
 	size_t pl = strlen(e->path), shared = 0;
 
 	if (x->n == x->cap) {
-		size_t cap = x->cap ? 2 * x->cap : 1024;
-		uint64_t *f = realloc(x->first, cap * sizeof *f);
-		uint8_t (*d)[AE_SHA256_LEN];
+		/* (two arrays, one room: first's may run ahead) */
+		size_t fcap = x->cap;
 
-		if (f == NULL)
+		if (ae_grow(&x->first, &fcap, x->n + 1, sizeof *x->first, 1024,
+		    0) != 0 || ae_grow(&x->digest, &x->cap, x->n + 1,
+		    sizeof *x->digest, 1024, 0) != 0)
 			return -1;
-		x->first = f;
-		if ((d = realloc(x->digest, cap * sizeof *d)) == NULL)
-			return -1;
-		x->digest = d;
-		x->cap = cap;
 	}
 	if (x->n % RESTART == 0) {
 		size_t *r = realloc(x->restart, (x->n / RESTART + 1)

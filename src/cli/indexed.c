@@ -5,6 +5,7 @@
 #include "config.h"
 #include "indexed.h"
 #include "container/records.h"
+#include "common/grow.h"
 #include "exitcode.h"
 #include "indexcheck.h"
 #include "indexdigest.h"
@@ -335,15 +336,8 @@ add_span(struct ranges *r, uint64_t start, uint64_t end, size_t m0,
 		last->m1 = m1;
 		return 0;
 	}
-	if (r->n == r->cap) {
-		size_t c = r->cap ? r->cap * 2 : 16;
-		struct unpack_range *p = realloc(r->v, c * sizeof *p);
-
-		if (p == NULL)
-			return -1;
-		r->v = p;
-		r->cap = c;
-	}
+	if (ae_grow(&r->v, &r->cap, r->n + 1, sizeof *r->v, 16, 0) != 0)
+		return -1;
 	last = &r->v[r->n++];
 	last->first = lo;
 	last->count = hi - lo + 1;

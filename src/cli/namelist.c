@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "namelist.h"
+#include "common/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,17 +18,13 @@ int
 namelist_add(struct namelist *l, char *p, size_t tag)
 {
 	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		char **v = realloc(l->v, cap * sizeof *v);
-		size_t *t;
+		/* (two arrays, one room: v's may run ahead if tag's fails) */
+		size_t vcap = l->cap;
 
-		if (v == NULL)
+		if (ae_grow(&l->v, &vcap, l->n + 1, sizeof *l->v, 16, 0) != 0
+		    || ae_grow(&l->tag, &l->cap, l->n + 1, sizeof *l->tag, 16, 0)
+		    != 0)
 			return -1;
-		l->v = v;
-		if ((t = realloc(l->tag, cap * sizeof *t)) == NULL)
-			return -1;
-		l->tag = t;
-		l->cap = cap;
 	}
 	l->tag[l->n] = tag;
 	l->v[l->n++] = p;
@@ -49,15 +46,9 @@ namelist_read(struct namelist *l, const char *file, int null_sep, size_t tag)
 		return e == ENOENT || e == ENOTDIR ? EXIT_USAGE : EXIT_SYSTEM;
 	}
 	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *t;
-
-			cap = cap ? 2 * cap : 65536;
-			if ((t = realloc(l->text, cap)) == NULL) {
-				msg_error("out of memory reading a list of names");
-				goto fail;
-			}
-			l->text = t;
+		if (ae_grow(&l->text, &cap, len + 4096 + 1, 1, 65536, 0) != 0) {
+			msg_error("out of memory reading a list of names");
+			goto fail;
 		}
 		n = read(fd, l->text + len, cap - len - 1);
 		if (n < 0 && errno == EINTR)

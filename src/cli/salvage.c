@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "msg.h"
 
 void
@@ -44,15 +45,8 @@ salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 	    "failed", final ? "it was the final chunk: the end of the data "
 	    "is lost" : "its bytes are lost, and the rest is read on");
 	pthread_mutex_lock(&s->lock);
-	if (s->nlost == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct salvage_range *t = realloc(s->lost, cap * sizeof *t);
-
-		if (t != NULL) {
-			s->lost = t;
-			s->cap = cap;
-		}
-	}
+	/* (out of memory: the range is not kept, as below) */
+	(void)ae_grow(&s->lost, &s->cap, s->nlost + 1, sizeof *s->lost, 16, 0);
 	if (s->nlost < s->cap)
 		s->lost[s->nlost++] = r;
 	else

@@ -3,12 +3,14 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
+#include "grow.h"
 
 /* Reads of more than this are split, as Linux does anyway (0x7ffff000). */
 #define IO_MAX ((size_t)1 << 30)
@@ -153,15 +155,9 @@ ae_mem_write(void *ctx, const uint8_t *buf, size_t n)
 		m->fill += n;
 		return AE_OK;
 	}
-	if (m->fill + n > m->cap) {
-		size_t cap = (m->fill + n) * 2;
-		uint8_t *p = realloc(m->dst, cap);
-
-		if (p == NULL)
-			return AE_ENOMEM;
-		m->dst = p;
-		m->cap = cap;
-	}
+	if (n > SIZE_MAX - m->fill
+	    || ae_grow(&m->dst, &m->cap, m->fill + n, 1, 4096, 0) != 0)
+		return AE_ENOMEM;
 	memcpy(m->dst + m->fill, buf, n);
 	m->fill += n;
 	return AE_OK;

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/grow.h"
+
 static int
 cmp_names(const void *a, const void *b)
 {
@@ -43,15 +45,9 @@ ae_dir_names(int fd, char ***ents, size_t *n)
 		if (strcmp(de->d_name, ".") == 0
 		    || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (*n == cap) {
-			char **n2;
-
-			cap = cap ? 2 * cap : 32;
-			if ((n2 = realloc(*ents, cap * sizeof *n2)) == NULL) {
-				errno = ENOMEM;
-				break;
-			}
-			*ents = n2;
+		if (ae_grow(ents, &cap, *n + 1, sizeof **ents, 32, 0) != 0) {
+			errno = ENOMEM;
+			break;
 		}
 		if (((*ents)[*n] = strdup(de->d_name)) == NULL) {
 			errno = ENOMEM;

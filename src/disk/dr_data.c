@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/grow.h"
 
 static int
 changed(const struct stat *a, const struct stat *b)
@@ -88,16 +89,8 @@ static int
 add_run(struct ae_tar_segment **m, size_t *k, size_t *cap, uint64_t off,
     uint64_t len)
 {
-	struct ae_tar_segment *t;
-
-	if (*k + 2 > *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-
-		if (c > SPARSE_RUNS_MAX || (t = realloc(*m, c * sizeof *t)) == NULL)
-			return -1;
-		*m = t;
-		*cap = c;
-	}
+	if (ae_grow(m, cap, *k + 2, sizeof **m, 64, SPARSE_RUNS_MAX) != 0)
+		return -1;
 	(*m)[*k].offset = off;
 	(*m)[(*k)++].len = len;
 	return 0;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/grow.h"
 #include "xattr.h"
 
 /* Fill e from st for member name. */
@@ -196,15 +197,9 @@ dr_link_lookup(struct packer *p, const struct stat *st)
 void
 dr_link_remember(struct packer *p, const struct stat *st, const char *name)
 {
-	if (p->nlinks == p->caplinks) {
-		size_t cap = p->caplinks ? 2 * p->caplinks : 64;
-		struct link_seen *n = realloc(p->links, cap * sizeof *n);
-
-		if (n == NULL)
-			return;     /* later links are stored as copies */
-		p->links = n;
-		p->caplinks = cap;
-	}
+	if (ae_grow(&p->links, &p->caplinks, p->nlinks + 1, sizeof *p->links,
+	    64, 0) != 0)
+		return;     /* later links are stored as copies */
 	if ((p->links[p->nlinks].name = strdup(name)) == NULL)
 		return;
 	p->links[p->nlinks].dev = st->st_dev;

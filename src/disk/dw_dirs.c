@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/grow.h"
 #include "xattr.h"
 
 #define NONE ((size_t)-1)
@@ -123,15 +124,9 @@ dw_dir_later(struct ae_dw *w, const char *norm, mode_t mode,
 		leaf = slash + 1;
 	if (slots_grow(w) != 0)
 		return NULL;
-	if (w->ndirs == w->capdirs) {
-		size_t cap = w->capdirs ? 2 * w->capdirs : 64;
-		struct dirfix *t = realloc(w->dirs, cap * sizeof *t);
-
-		if (t == NULL)
-			return NULL;
-		w->dirs = t;
-		w->capdirs = cap;
-	}
+	if (ae_grow(&w->dirs, &w->capdirs, w->ndirs + 1, sizeof *w->dirs, 64,
+	    0) != 0)
+		return NULL;
 	f = &w->dirs[w->ndirs];
 	if ((f->leaf = strdup(leaf)) == NULL)
 		return NULL;

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/grow.h"
 #include "crypto/wipe.h"
 #include "owners.h"
 #include "path.h"
@@ -155,16 +156,10 @@ push_frame(struct packer *p, int fd, const char *leaf, const struct stat *st,
 {
 	struct frame *f;
 
-	if (p->depth == p->capfr) {
-		size_t cap = p->capfr ? 2 * p->capfr : 64;
-		struct frame *t = realloc(p->fr, cap * sizeof *t);
-
-		if (t == NULL) {
-			p->stopped = AE_ENOMEM;
-			goto fail;
-		}
-		p->fr = t;
-		p->capfr = cap;
+	if (ae_grow(&p->fr, &p->capfr, p->depth + 1, sizeof *p->fr, 64, 0)
+	    != 0) {
+		p->stopped = AE_ENOMEM;
+		goto fail;
 	}
 	f = &p->fr[p->depth];
 	if ((f->name = strdup(leaf)) == NULL) {
