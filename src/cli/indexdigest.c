@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bytes.h"
 #include "common/grow.h"
 #include "crypto/wipe.h"
 #include "indexcheck.h"
@@ -46,31 +47,6 @@ paths_room(struct ixdigest *x, size_t n)
 	return 0;
 }
 
-static size_t
-put_varint(uint8_t *p, size_t v)
-{
-	size_t k = 0;
-
-	while (v >= 0x80) {
-		p[k++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[k++] = (uint8_t)v;
-	return k;
-}
-
-static size_t
-get_varint(const uint8_t *p, size_t *v)
-{
-	size_t k = 0, s = 0;
-
-	*v = 0;
-	do
-		*v |= (size_t)(p[k] & 0x7f) << s, s += 7;
-	while (p[k++] & 0x80);
-	return k;
-}
-
 int
 ixdigest_add(struct ixdigest *x, const struct ae_index_member *e)
 {
@@ -103,8 +79,8 @@ ixdigest_add(struct ixdigest *x, const struct ae_index_member *e)
 		return -1;
 	if (pl > AE_TAR_NAME_MAX || paths_room(x, 20 + pl - shared) != 0)
 		return -1;
-	x->plen += put_varint(x->paths + x->plen, shared);
-	x->plen += put_varint(x->paths + x->plen, pl - shared);
+	x->plen += ae_put_varint(x->paths + x->plen, shared);
+	x->plen += ae_put_varint(x->paths + x->plen, pl - shared);
 	memcpy(x->paths + x->plen, e->path + shared, pl - shared);
 	x->plen += pl - shared;
 	memcpy(x->last + shared, e->path + shared, pl - shared + 1);
@@ -150,8 +126,8 @@ ixdigest_path(struct ixdigest *x, size_t k)
 		return NULL;
 	at = x->restart[k / RESTART];
 	for (i = k - k % RESTART; i <= k; i++) {
-		at += get_varint(x->paths + at, &shared);
-		at += get_varint(x->paths + at, &rest);
+		at += ae_get_varint(x->paths + at, &shared);
+		at += ae_get_varint(x->paths + at, &rest);
 		/* (shared <= len: what add wrote) */
 		memcpy(x->name + shared, x->paths + at, rest);
 		at += rest;

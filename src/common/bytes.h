@@ -7,6 +7,7 @@
 #ifndef AE_BYTES_H
 #define AE_BYTES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 static inline uint32_t
@@ -55,6 +56,37 @@ store_le32(uint8_t *p, uint32_t x)
 {
 	p[0] = (uint8_t)x;         p[1] = (uint8_t)(x >> 8);
 	p[2] = (uint8_t)(x >> 16); p[3] = (uint8_t)(x >> 24);
+}
+
+/*
+ * A count in 7-bit groups, low first, the high bit saying another
+ * follows: what the in-memory front coding of paths uses (the index
+ * builder, the -x index digests); never read from input, only from what
+ * ae_put_varint wrote.  Each returns the bytes used (at most 10).
+ */
+static inline size_t
+ae_put_varint(uint8_t *p, size_t v)
+{
+	size_t k = 0;
+
+	while (v >= 0x80) {
+		p[k++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[k++] = (uint8_t)v;
+	return k;
+}
+
+static inline size_t
+ae_get_varint(const uint8_t *p, size_t *v)
+{
+	size_t k = 0, sh = 0;
+
+	*v = 0;
+	do
+		*v |= (size_t)(p[k] & 0x7f) << sh, sh += 7;
+	while (p[k++] & 0x80);
+	return k;
 }
 
 #endif

@@ -73,31 +73,6 @@ ae_index_add_record(struct ae_index_builder *b, uint32_t len)
 	return AE_OK;
 }
 
-static size_t
-put_varint(uint8_t *p, size_t v)
-{
-	size_t k = 0;
-
-	while (v >= 0x80) {
-		p[k++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[k++] = (uint8_t)v;
-	return k;
-}
-
-static size_t
-get_varint(const uint8_t *p, size_t *v)
-{
-	size_t k = 0, sh = 0;
-
-	*v = 0;
-	do
-		*v |= (size_t)(p[k] & 0x7f) << sh, sh += 7;
-	while (p[k++] & 0x80);
-	return k;
-}
-
 /*
  * The builder keeps each entry as 6.8 encodes it but for its path, which
  * is front-coded against the entry before (how many bytes it shares,
@@ -140,8 +115,8 @@ ae_index_add_member(struct ae_index_builder *b,
 	store_be64(p + 37, (uint64_t)m->mtime);
 	store_be32(p + 45, m->mtime_nsec);
 	p += 49;
-	p += put_varint(p, shared);
-	p += put_varint(p, pl - shared);
+	p += ae_put_varint(p, shared);
+	p += ae_put_varint(p, pl - shared);
 	memcpy(p, m->path + shared, pl - shared);
 	p += pl - shared;
 	p[0] = (uint8_t)(ll >> 8);
@@ -217,8 +192,8 @@ stage_entry(struct ae_index_source *s)
 	memcpy(q, p, 49);
 	p += 49;
 	q += 49;
-	p += get_varint(p, &shared);
-	p += get_varint(p, &rest);
+	p += ae_get_varint(p, &shared);
+	p += ae_get_varint(p, &rest);
 	memcpy(s->path + shared, p, rest);
 	p += rest;
 	pl = shared + rest;
