@@ -105,7 +105,7 @@ _aescrypt() {
 		    --strip-components --max-size --wildcards -z --gzip
 		    --xattrs --no-xattrs --xattrs-include --xattrs-exclude
 		    --acls --no-acls
-		    -r --recipient -R --recipients-file -i --identity --gen-identity
+		    -r --recipient -R --recipients-file -i --identity --gen-identity --pq
 		    --salvage --no-index --checksum --totals
 		    -v --verbose --dereference --exclude -T --files-from --null
 		    -X --exclude-from --exclude-vcs --exclude-caches

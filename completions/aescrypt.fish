@@ -127,6 +127,7 @@ complete -c aescrypt -l totals -d 'Say the bytes written or read when done; -c -
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l checksum -r -F -d 'Append the SHA-256 of the output to FILE, as sha256sum'
 complete -c aescrypt -n '__aescrypt_mode_in d t x i' -s i -l identity -r -F -d 'A private key (age identity, OpenSSH)'
 complete -c aescrypt -n __aescrypt_no_mode -l gen-identity -r -F -d 'Make a key pair in age format'
+complete -c aescrypt -l pq -d 'With --gen-identity: a post-quantum key pair'
 complete -c aescrypt -s k -l key-file -r -F -d 'Use a key file'
 complete -c aescrypt -s P -l passphrase -d 'Also use a passphrase with -k'
 complete -c aescrypt -l passphrase-file -r -F -d 'Read the passphrase from a file'

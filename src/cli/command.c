@@ -110,7 +110,7 @@ dispatch(const struct cmdline *c)
 	case 'g':
 		return secret_keyfile_generate(c->genkey);
 	case 'G':
-		return identity_generate(c->genkey);
+		return identity_generate(c->genkey, c->pq);
 	case 'i':
 		return cmd_info(o);
 	case 'e':

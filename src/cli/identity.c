@@ -244,15 +244,15 @@ identity_line(char *line, const char *where, void *arg)
 	struct ae_diag d = { 0 };
 	int e;
 
-	if (strncmp(line, "AGE-PLUGIN-", 11) == 0
-	    || strncmp(line, "AGE-PQ-", 7) == 0) {
-		msg_error("%s: an age plugin or post-quantum identity, which "
-		    "aescrypt does not support", where);
+	if (strncmp(line, "AGE-PLUGIN-", 11) == 0) {
+		msg_error("%s: an age plugin identity, which aescrypt does "
+		    "not support", where);
 		return EXIT_KEY;
 	}
 	e = ae_identity_parse_age(line, &id, &d);
 	if (e != AE_OK) {
-		msg_error("%s: not an age identity (AGE-SECRET-KEY-1...): %s",
+		msg_error("%s: not an age identity (AGE-SECRET-KEY-1... or "
+		    "AGE-SECRET-KEY-PQ-1...): %s",
 		    where, d.what);
 		return EXIT_KEY;
 	}
@@ -369,17 +369,17 @@ identity_free(struct ae_identity *ids, size_t n)
 }
 
 int
-identity_generate(const char *path)
+identity_generate(const char *path, int pq)
 {
 	struct ae_identity id;
-	char text[512], rcpt[AE_RECIPIENT_TEXT_MAX], sec[AE_IDENTITY_TEXT_MAX];
+	char text[AE_RECIPIENT_TEXT_MAX + 256], rcpt[AE_RECIPIENT_TEXT_MAX], sec[AE_IDENTITY_TEXT_MAX];
 	char when[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t len;
 	int st, to_stdout = strcmp(path, "-") == 0;
 
-	if (ae_identity_generate(&id) != AE_OK) {
+	if (ae_identity_generate(&id, pq ? AE_STANZA_MLKEM768X25519 : AE_STANZA_X25519) != AE_OK) {
 		msg_error("the system random number generator failed");
 		return EXIT_SYSTEM;
 	}

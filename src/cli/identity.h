@@ -33,11 +33,13 @@ int identity_read(const struct key_sources *k, struct ae_identity **out,
 void identity_free(struct ae_identity *ids, size_t n);
 
 /*
- * --gen-identity: write a new X25519 identity to path in age's format
- * (created time, public key comment, AGE-SECRET-KEY-1 line), mode 0600,
- * never over an existing file ("-": standard output), and print its
- * recipient (age1...) on standard output.  0 or an exit status.
+ * --gen-identity: write a new identity to path in age's format (created
+ * time, public key comment, AGE-SECRET-KEY-1 line): X25519, or with pq
+ * an ML-KEM-768 + X25519 one (AGE-SECRET-KEY-PQ-1, as age-keygen -pq
+ * writes it); mode 0600, never over an existing file ("-": standard
+ * output), and print its recipient (age1... or age1pq1...) on standard
+ * output.  0 or an exit status.
  */
-int identity_generate(const char *path);
+int identity_generate(const char *path, int pq);
 
 #endif

@@ -54,6 +54,8 @@ slot_name(int type)
 		return "ssh-ed25519";
 	case AE_STANZA_SSH_RSA:
 		return "ssh-rsa";
+	case AE_STANZA_MLKEM768X25519:
+		return "mlkem768x25519";
 	}
 	return "unknown";
 }
@@ -209,6 +211,12 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 			    "tag %02x%02x%02x%02x)\n", st->ct_len, st->tag[0],
 			    st->tag[1], st->tag[2], st->tag[3]);
 			break;
+		case AE_STANZA_MLKEM768X25519:
+			fprintf(fp, "recipient, ML-KEM-768 + X25519, "
+			    "post-quantum (age1pq1...; key tag "
+			    "%02x%02x%02x%02x)\n", st->tag[0], st->tag[1],
+			    st->tag[2], st->tag[3]);
+			break;
 		default:
 			fprintf(fp, "unknown type 0x%02x (%zu bytes; made by "
 			    "a later aescrypt?)\n", st->type, st->len);
@@ -244,7 +252,8 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 			    "\"time\":%u,\"parallelism\":%u", st->kdf.m_kib,
 			    st->kdf.t, st->kdf.p);
 		else if (st->type == AE_STANZA_SSH_ED25519
-		    || st->type == AE_STANZA_SSH_RSA)
+		    || st->type == AE_STANZA_SSH_RSA
+		    || st->type == AE_STANZA_MLKEM768X25519)
 			fprintf(fp, ",\"tag\":\"%02x%02x%02x%02x\"",
 			    st->tag[0], st->tag[1], st->tag[2], st->tag[3]);
 		if (st->type == AE_STANZA_SSH_RSA)

@@ -91,11 +91,25 @@ add_slots(const struct key_sources *k, struct ae_header *h,
 		return EXIT_USAGE;
 	}
 	if (err != AE_OK) {
-		/* RSA slots are large: a header (format 3.2) holds six
-		 * 4096-bit keys' slots, twelve 2048-bit ones */
-		msg_error("%zu recipients need %zu bytes of key slots and "
-		    "header; a header holds %zu (an RSA key's slot is its size "
-		    "in bytes plus 71: 583 for 4096 bits)", nrcpt, need, max);
+		/* RSA and PQ slots are large: a header (format 3.2) holds
+		 * six 4096-bit keys' slots, twelve 2048-bit ones, three
+		 * post-quantum ones */
+		size_t npq = 0, pq = AE_STANZA_HEAD_LEN + AE_PQ_BODY_LEN;
+		size_t fixed = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN;
+
+		for (i = 0; i < nrcpt; i++)
+			npq += rcpt[i].type == AE_STANZA_MLKEM768X25519;
+		if (npq > 0)
+			msg_error("%zu recipients need %zu bytes of key slots "
+			    "and header; a header holds %zu (a post-quantum "
+			    "age1pq1 key's slot takes %zu bytes, so %zu fit "
+			    "beside the header's own %zu)", nrcpt, need, max,
+			    pq, (max - fixed) / pq, fixed);
+		else
+			msg_error("%zu recipients need %zu bytes of key slots "
+			    "and header; a header holds %zu (an RSA key's slot "
+			    "is its size in bytes plus 71: 583 for 4096 bits)",
+			    nrcpt, need, max);
 		msg_hint("split the recipients over two files, or use "
 		    "ssh-ed25519 or age1 keys (about 100 bytes each)");
 		free(rcpt);
@@ -173,7 +187,8 @@ recipient_slots(const struct ae_header *h)
 {
 	return ae_header_count(h, AE_STANZA_X25519)
 	    + ae_header_count(h, AE_STANZA_SSH_ED25519)
-	    + ae_header_count(h, AE_STANZA_SSH_RSA);
+	    + ae_header_count(h, AE_STANZA_SSH_RSA)
+	    + ae_header_count(h, AE_STANZA_MLKEM768X25519);
 }
 
 /* Word a failure to open any key slot, given what was tried. */

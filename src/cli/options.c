@@ -47,7 +47,7 @@ enum {
 	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
 	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER,
 	OPT_NEWER_MTIME, OPT_LEVEL_INC, OPT_NO_OVERWRITE_DIR, OPT_NO_DEVICES,
-	OPT_CHECKSUM, OPT_TOTALS
+	OPT_CHECKSUM, OPT_TOTALS, OPT_PQ
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -483,6 +483,8 @@ opt_misc(struct cmdline *c, int key, const char *arg, char **argv)
 		c->deflate_seen = 1;
 	else if (key == OPT_ZSTD)
 		c->zstd_seen = 1;
+	else if (key == OPT_PQ)
+		c->pq = 1;
 	else if (arg == NULL)
 		c->want_help = 1;
 	else if (strcmp(arg, "all") == 0)
@@ -593,6 +595,7 @@ static const struct optdef table[] = {
 	{ "info", OPT_INFO, optional_argument, CALL(opt_info) },
 	{ "gen-key", OPT_GEN_KEY, required_argument, CALL(opt_mode) },
 	{ "gen-identity", OPT_GEN_IDENTITY, required_argument, CALL(opt_mode) },
+	{ "pq", OPT_PQ, no_argument, CALL(opt_misc) },
 	{ "benchmark", OPT_BENCH, optional_argument, CALL(opt_bench) },
 	{ "file", 'f', required_argument, CALL(opt_string) },
 	{ "directory", 'C', required_argument, CALL(opt_list) },

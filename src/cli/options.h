@@ -25,6 +25,8 @@ struct cmdline {
 	int h_seen;                 /* -h: --dereference with -c, else help */
 	int deflate_seen;           /* -z, --gzip or --deflate: DEFLATE */
 	int zstd_seen;              /* --zstd */
+	int pq;                     /* --pq: --gen-identity makes a
+	                             * post-quantum hybrid identity */
 	char **operands0;           /* (o.operands as allocated) */
 };
 

@@ -197,6 +197,21 @@ check_operands(struct opts *o)
 	return EXIT_OK;
 }
 
+/* --pq belongs to --gen-identity: a recipient's own string says its
+ * kind, so -r and -R need no such option. */
+static int
+check_pq(const struct cmdline *c)
+{
+	if (c->pq && c->o.run.mode != 'G') {
+		msg_error("--pq goes with --gen-identity (it makes a "
+		    "post-quantum key pair)");
+		msg_hint("to encrypt to a post-quantum recipient, give its "
+		    "age1pq1... string to -r or -R");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 /* The codec for a new file (-c, -e): DEFLATE unless --zstd, whose
  * chunks are larger (6.6); and the chunk size it allows. */
 static int
@@ -336,7 +351,7 @@ options_check(struct cmdline *c)
 	if (o->run.mode != 0 && o->run.mode != 'g' && o->run.mode != 'b'
 	    && o->run.mode != 'G' && (st = check_pairs(o)) != EXIT_OK)
 		return st;
-	if ((st = check_codec(c)) != EXIT_OK)
+	if ((st = check_codec(c)) != EXIT_OK || (st = check_pq(c)) != EXIT_OK)
 		return st;
 	if ((st = expand_excludes(o)) != EXIT_OK)
 		return st;

@@ -245,3 +245,36 @@ ae_bech32_decode(const char *s, size_t n, char *hrp, size_t hcap,
 	*len = out;
 	return 0;
 }
+
+int
+ae_bech32_key(const char *s, const char *hrp, uint8_t *key, size_t keylen,
+    struct ae_diag *d)
+{
+	char h[32];
+	uint8_t data[2048 + 8];
+	size_t len, at;
+	int r = ae_bech32_decode(s, strlen(s), h, sizeof h, data, sizeof data,
+	    &len, &at);
+	const char *why = NULL;
+
+	if (r == -1)
+		why = "a character that Bech32 does not allow here";
+	else if (r == -4)
+		why = "it mixes upper and lower case, which Bech32 does not "
+		    "allow";
+	else if (r == -2)
+		why = "its Bech32 checksum does not match (a character is "
+		    "wrong or missing)";
+	else if (r == 0 && strcmp(h, hrp) != 0)
+		why = "not the expected kind of key (its prefix is wrong)";
+	else if (r != 0 || len != keylen)
+		why = "the key has the wrong length";
+	if (why != NULL) {
+		ae_wipe(data, sizeof data);
+		return ae_fail(d, AE_EFORMAT, AE_AT_NONE, why, 0,
+		    r == -1 || r == -4 ? at : strlen(s));
+	}
+	memcpy(key, data, keylen);
+	ae_wipe(data, sizeof data);
+	return AE_OK;
+}

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/error.h"
+
 /*
  * Encode data (len bytes) under the human-readable part hrp (lower
  * case) into out (cap bytes, NUL-terminated), in lower case.  Returns
@@ -36,5 +38,14 @@ size_t ae_bech32_encode(char *out, size_t cap, const char *hrp,
  */
 int ae_bech32_decode(const char *s, size_t n, char *hrp, size_t hcap,
     uint8_t *data, size_t dcap, size_t *len, size_t *bad);
+
+/*
+ * A key of exactly keylen bytes (at most 2048) in Bech32 under hrp,
+ * into key: age's key strings.  Returns 0, or AE_EFORMAT with d->what
+ * saying why (a character outside the charset, a checksum mismatch,
+ * mixed case, another prefix, another length) and d->offset where.
+ */
+int ae_bech32_key(const char *s, const char *hrp, uint8_t *key,
+    size_t keylen, struct ae_diag *d);
 
 #endif

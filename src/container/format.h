@@ -51,8 +51,11 @@ enum ae_stanza_type {
 	AE_STANZA_KEYFILE = 0x02,
 	AE_STANZA_X25519 = 0x03,        /* 4.5: a public-key recipient */
 	AE_STANZA_SSH_ED25519 = 0x04,   /* 4.6: an SSH Ed25519 key */
-	AE_STANZA_SSH_RSA = 0x05        /* 4.7: an SSH RSA key */
+	AE_STANZA_SSH_RSA = 0x05,       /* 4.7: an SSH RSA key */
+	AE_STANZA_MLKEM768X25519 = 0x06 /* 4.8: a post-quantum hybrid
+	                                 * (X-Wing) recipient */
 };
+#define AE_STANZA_TYPE_MAX AE_STANZA_MLKEM768X25519
 #define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
 #define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
 #define AE_SHARE_LEN 32           /* an ephemeral X25519 public key */
@@ -64,8 +67,13 @@ enum ae_stanza_type {
 #define AE_RSA_CT_MIN 256
 #define AE_RSA_CT_MAX 1024
 #define AE_SSH_RSA_BODY_LEN(k) (AE_SSH_TAG_LEN + (k) + AE_WRAP_LEN)
-#define AE_STANZA_MAX_LEN (AE_STANZA_HEAD_LEN \
-	+ AE_SSH_RSA_BODY_LEN(AE_RSA_CT_MAX))
+/* mlkem768x25519: tag || X-Wing ciphertext (ML-KEM-768's 1,088 bytes,
+ * then X25519's 32) || wrap */
+#define AE_PQ_CT_LEN 1120
+#define AE_PQ_BODY_LEN (AE_SSH_TAG_LEN + AE_PQ_CT_LEN + AE_WRAP_LEN) /* 1188 */
+/* The longest ciphertext a slot holds, and the longest slot. */
+#define AE_STANZA_CT_MAX AE_PQ_CT_LEN
+#define AE_STANZA_MAX_LEN (AE_STANZA_HEAD_LEN + AE_PQ_BODY_LEN)
 
 /* 4.3 and 5. Keys: the HKDF info labels. */
 #define AE_LABEL_WRAP "aescrypt-v1 wrap"
@@ -76,6 +84,7 @@ enum ae_stanza_type {
 #define AE_LABEL_SSH_ED25519 "aescrypt-v1 ssh-ed25519"
 #define AE_LABEL_SSH_RSA "aescrypt-v1 ssh-rsa"   /* OAEP label and HKDF
                                                    * info (4.7) */
+#define AE_LABEL_MLKEM768X25519 "aescrypt-v1 mlkem768x25519"
 
 /* 6. Payload */
 #define AE_CHUNK_LOG2_MIN 16      /* 64 KiB */

@@ -269,9 +269,11 @@ check_slots(const struct ae_header *h, struct ae_diag *d)
 		const struct ae_stanza *s = &h->stanza[i];
 
 		known += ae_stanza_known(s->type);
-		if ((s->type == AE_STANZA_X25519
+		if (((s->type == AE_STANZA_X25519
 		    || s->type == AE_STANZA_SSH_ED25519)
 		    && ae_x25519_low_order(s->share))
+		    || (s->type == AE_STANZA_MLKEM768X25519
+		    && ae_x25519_low_order(s->ct + AE_PQ_CT_LEN - 32)))
 			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
 			    "its ephemeral key is of low order (an all-zero "
 			    "shared secret)", i, s->offset);
@@ -504,7 +506,8 @@ ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
 
 			if (pass == 0 && (s->type == AE_STANZA_X25519
 			    || s->type == AE_STANZA_SSH_ED25519
-			    || s->type == AE_STANZA_SSH_RSA)) {
+			    || s->type == AE_STANZA_SSH_RSA
+			    || s->type == AE_STANZA_MLKEM768X25519)) {
 				size_t k;
 
 				for (k = 0; k < u->nids && r != AE_OK; k++) {

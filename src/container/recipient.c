@@ -16,8 +16,10 @@
 #include "crypto/random.h"
 #include "crypto/rsa.h"
 #include "crypto/sha256.h"
+#include "crypto/sha3.h"
 #include "crypto/wipe.h"
 #include "crypto/x25519.h"
+#include "pqkey.h"
 #include "sshkey.h"
 
 #define HRP_RECIPIENT "age"
@@ -29,36 +31,6 @@ static int
 bad(struct ae_diag *d, int err, const char *what, size_t at)
 {
 	return ae_fail(d, err, AE_AT_NONE, what, 0, at);
-}
-
-/* A Bech32 key of 32 bytes under hrp.  0 or AE_EFORMAT (with d). */
-static int
-bech32_key(const char *s, const char *hrp, uint8_t key[32], struct ae_diag *d)
-{
-	char h[32];
-	uint8_t data[64];
-	size_t len, at;
-	int r = ae_bech32_decode(s, strlen(s), h, sizeof h, data, sizeof data,
-	    &len, &at);
-
-	if (r == -1)
-		return bad(d, AE_EFORMAT, "a character that Bech32 does not "
-		    "allow here", at);
-	if (r == -2)
-		return bad(d, AE_EFORMAT, "its Bech32 checksum does not match "
-		    "(a character is wrong or missing)", strlen(s));
-	if (r == -4)
-		return bad(d, AE_EFORMAT, "it mixes upper and lower case, "
-		    "which Bech32 does not allow", at);
-	if (r != 0 || strcmp(h, hrp) != 0 || len != 32) {
-		ae_wipe(data, sizeof data);
-		return bad(d, AE_EFORMAT, strcmp(h, hrp) != 0 ?
-		    "not the expected kind of key (its prefix is wrong)" :
-		    "the key has the wrong length", strlen(s));
-	}
-	memcpy(key, data, 32);
-	ae_wipe(data, sizeof data);
-	return AE_OK;
 }
 
 /* Read an SSH wire string at *p (of end): its bytes and length. */
@@ -332,6 +304,63 @@ ae_recipient_is_ca(const char *s)
 	return 0;
 }
 
+/* "age1pq1..." (4.8) into r. */
+static int
+pq_recipient(const char *s, struct ae_recipient *r, struct ae_diag *d)
+{
+	int e = ae_pq_public_parse(s, r->pq, d);
+
+	if (e != AE_OK)
+		return e;
+	r->type = AE_STANZA_MLKEM768X25519;
+	ae_pq_tag(r->pq, r->tag);
+	return AE_OK;
+}
+
+/* The PQ identity of seed: the seed expanded once, and its public half. */
+static int
+pq_identity_of(struct ae_identity *id, const uint8_t seed[32])
+{
+	int e;
+
+	memset(id, 0, sizeof *id);
+	memcpy(id->secret, seed, 32);
+	id->type = id->r.type = AE_STANZA_MLKEM768X25519;
+	if ((e = ae_xwing_expand(&id->pq, id->r.pq, seed)) != AE_OK) {
+		ae_wipe(id, sizeof *id);
+		return e;
+	}
+	ae_pq_tag(id->r.pq, id->r.tag);
+	return AE_OK;
+}
+
+/* "AGE-SECRET-KEY-PQ-1..." into id. */
+static int
+pq_identity(const char *s, struct ae_identity *id, struct ae_diag *d)
+{
+	uint8_t seed[32];
+	int e;
+
+	if ((e = ae_pq_seed_parse(s, seed, d)) != AE_OK)
+		return e;
+	e = pq_identity_of(id, seed);
+	ae_wipe(seed, sizeof seed);
+	if (e != AE_OK)
+		return bad(d, AE_EFORMAT, "not a usable key", 0);
+	return AE_OK;
+}
+
+/* A PQ slot to r from the 64 bytes eseed. */
+static int
+pq_slot(struct ae_stanza *s, const struct ae_recipient *r,
+    const uint8_t eseed[64], uint8_t S[32])
+{
+	s->type = AE_STANZA_MLKEM768X25519;
+	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
+	s->ct_len = AE_PQ_CT_LEN;
+	return ae_pq_slot_make(s->ct, r->pq, eseed, S);
+}
+
 int
 ae_recipient_is_secret(const char *s)
 {
@@ -349,8 +378,11 @@ ae_recipient_parse(const char *s, struct ae_recipient *r, struct ae_diag *d)
 	memset(r, 0, sizeof *r);
 	if (ae_recipient_is_secret(s))
 		return bad(d, AE_EINVAL, "a secret key, not a recipient", 0);
+	if (strncasecmp(s, AE_PQ_RECIPIENT_PREFIX,
+	    sizeof AE_PQ_RECIPIENT_PREFIX - 1) == 0)
+		return pq_recipient(s, r, d);
 	if (strncasecmp(s, "age1", 4) == 0) {
-		int e = bech32_key(s, HRP_RECIPIENT, r->pub, d);
+		int e = ae_bech32_key(s, HRP_RECIPIENT, r->pub, 32, d);
 
 		if (e != AE_OK)
 			return e;
@@ -363,6 +395,8 @@ ae_recipient_parse(const char *s, struct ae_recipient *r, struct ae_diag *d)
 size_t
 ae_recipient_format(const struct ae_recipient *r, char *out, size_t cap)
 {
+	if (r->type == AE_STANZA_MLKEM768X25519)
+		return ae_pq_public_format(r->pq, out, cap);
 	if (r->type != AE_STANZA_X25519)
 		return 0;
 	return ae_bech32_encode(out, cap, HRP_RECIPIENT, r->pub, 32);
@@ -372,7 +406,9 @@ int
 ae_recipient_equal(const struct ae_recipient *a, const struct ae_recipient *b)
 {
 	return a->type == b->type && memcmp(a->pub, b->pub, 32) == 0
-	    && memcmp(a->ed, b->ed, 32) == 0 && a->bloblen == b->bloblen
+	    && memcmp(a->ed, b->ed, 32) == 0
+	    && memcmp(a->pq, b->pq, sizeof a->pq) == 0
+	    && a->bloblen == b->bloblen
 	    && memcmp(a->blob, b->blob, a->bloblen) == 0;
 }
 
@@ -383,7 +419,10 @@ ae_identity_parse_age(const char *s, struct ae_identity *id,
 	int e;
 
 	memset(id, 0, sizeof *id);
-	if ((e = bech32_key(s, HRP_IDENTITY, id->secret, d)) != AE_OK)
+	if (strncasecmp(s, AE_PQ_IDENTITY_PREFIX,
+	    sizeof AE_PQ_IDENTITY_PREFIX - 1) == 0)
+		return pq_identity(s, id, d);
+	if ((e = ae_bech32_key(s, HRP_IDENTITY, id->secret, 32, d)) != AE_OK)
 		return e;
 	id->type = AE_STANZA_X25519;
 	id->r.type = AE_STANZA_X25519;
@@ -672,13 +711,21 @@ out:
 }
 
 int
-ae_identity_generate(struct ae_identity *id)
+ae_identity_generate(struct ae_identity *id, uint8_t type)
 {
 	int e;
 
 	memset(id, 0, sizeof *id);
 	if ((e = ae_random(id->secret, 32)) != AE_OK)
 		return e;
+	if (type == AE_STANZA_MLKEM768X25519) {
+		uint8_t seed[32];
+
+		memcpy(seed, id->secret, 32);
+		e = pq_identity_of(id, seed);
+		ae_wipe(seed, sizeof seed);
+		return e;
+	}
 	id->type = id->r.type = AE_STANZA_X25519;
 	return ae_x25519_base(id->r.pub, id->secret);
 }
@@ -688,9 +735,12 @@ ae_identity_format(const struct ae_identity *id, char *out, size_t cap)
 {
 	size_t n, i;
 
-	if (id->type != AE_STANZA_X25519)
+	if (id->type == AE_STANZA_MLKEM768X25519)
+		n = ae_pq_seed_format(id->secret, out, cap);
+	else if (id->type == AE_STANZA_X25519)
+		n = ae_bech32_encode(out, cap, HRP_IDENTITY, id->secret, 32);
+	else
 		return 0;
-	n = ae_bech32_encode(out, cap, HRP_IDENTITY, id->secret, 32);
 	/* age writes it in upper case; without a branch on the secret's
 	 * characters (every character of the charset but digits is a
 	 * letter) */
@@ -775,6 +825,15 @@ ae_stanza_secret_recipient_with(struct ae_stanza *s,
 		ae_wipe(seed, sizeof seed);
 		return err;
 	}
+	if (r->type == AE_STANZA_MLKEM768X25519) {
+		/* the samples' 64 bytes of encapsulation randomness from e */
+		uint8_t eseed[64];
+
+		ae_shake256(eseed, sizeof eseed, e, 32, NULL, 0);
+		err = pq_slot(s, r, eseed, S);
+		ae_wipe(eseed, sizeof eseed);
+		return err;
+	}
 	s->type = r->type;
 	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
 	if ((err = ae_x25519_base(s->share, e)) == AE_OK
@@ -795,7 +854,13 @@ ae_stanza_secret_recipient(struct ae_stanza *s, const struct ae_recipient *r,
 		return err;
 	if (r->type == AE_STANZA_SSH_RSA)
 		err = rsa_slot(s, r, e, NULL, S);
-	else
+	else if (r->type == AE_STANZA_MLKEM768X25519) {
+		uint8_t eseed[64];
+
+		if ((err = ae_random(eseed, sizeof eseed)) == AE_OK)
+			err = pq_slot(s, r, eseed, S);
+		ae_wipe(eseed, sizeof eseed);
+	} else
 		err = ae_stanza_secret_recipient_with(s, r, e, S);
 	ae_wipe(e, sizeof e);
 	return err;
@@ -836,11 +901,14 @@ ae_stanza_secret_identity(const struct ae_stanza *s,
 	int err;
 
 	if (s->type != id->type || ((s->type == AE_STANZA_SSH_ED25519
-	    || s->type == AE_STANZA_SSH_RSA)
+	    || s->type == AE_STANZA_SSH_RSA
+	    || s->type == AE_STANZA_MLKEM768X25519)
 	    && memcmp(s->tag, id->r.tag, AE_SSH_TAG_LEN) != 0))
 		return AE_EKEY;
 	if (s->type == AE_STANZA_SSH_RSA)
 		return rsa_open(s, id, S);
+	if (s->type == AE_STANZA_MLKEM768X25519)
+		return ae_pq_slot_open(s->ct, &id->pq, id->r.pq, S);
 	err = ae_x25519(Z, id->secret, s->share);
 	if (err == AE_EINVAL)
 		return AE_EFORMAT;      /* a low-order share: malformed */

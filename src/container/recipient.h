@@ -4,10 +4,13 @@
  * secrets they give.
  *
  *   recipients  "age1..." (an X25519 key in Bech32, as age prints it)
+ *               "age1pq1..." (an ML-KEM-768 + X25519 key, as age 1.3's
+ *               age-keygen -pq prints it; container/pqkey.h)
  *               "ssh-ed25519 AAAA... [comment]" or "ssh-rsa AAAA..."
  *               (an OpenSSH public key line, as in id_ed25519.pub or
  *               authorized_keys)
  *   identities  "AGE-SECRET-KEY-1..." (a line of an age identity file)
+ *               "AGE-SECRET-KEY-PQ-1..." (age 1.3's hybrid identity)
  *               an OpenSSH ed25519 or RSA private key (PEM), protected
  *               by a passphrase or not
  *
@@ -22,6 +25,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "crypto/xwing.h"
 #include "format.h"
 #include "stanza.h"
 
@@ -34,11 +38,14 @@
 	+ 3 * (AE_RSA_CT_MAX / 2 + 1))
 
 struct ae_recipient {
-	uint8_t type;                   /* AE_STANZA_X25519, _SSH_ED25519
-	                                 * or _SSH_RSA */
+	uint8_t type;                   /* AE_STANZA_X25519, _SSH_ED25519,
+	                                 * _SSH_RSA or _MLKEM768X25519 */
 	uint8_t pub[32];                /* its X25519 public key */
 	uint8_t ed[32];                 /* ssh-ed25519: the Ed25519 key */
-	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh keys: which key (4.6, 4.7) */
+	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh and PQ keys: which key (4.6
+	                                 * to 4.8) */
+	uint8_t pq[AE_XWING_PK_LEN];    /* mlkem768x25519: the X-Wing
+	                                 * public key */
 	size_t bloblen;                 /* ssh-rsa: the key's wire blob */
 	uint8_t blob[AE_SSH_RSA_BLOB_MAX];
 };
@@ -46,14 +53,18 @@ struct ae_recipient {
 /* An identity holds a secret: the caller wipes it (ae_wipe) after use. */
 struct ae_identity {
 	uint8_t type;                   /* as for a recipient */
-	uint8_t secret[32];             /* the X25519 scalar */
+	uint8_t secret[32];             /* the X25519 scalar, or the
+	                                 * X-Wing seed */
+	struct ae_xwing_key pq;         /* mlkem768x25519: the seed
+	                                 * expanded */
 	size_t rsalen;                  /* ssh-rsa: the private numbers */
 	uint8_t rsa[AE_SSH_RSA_PRIV_MAX];
 	struct ae_recipient r;          /* its public half */
 };
 
-/* The longest "age1..." string, with its NUL. */
-#define AE_RECIPIENT_TEXT_MAX 80
+/* The longest "age1..." string ("age1pq1...": 1,959 characters), and
+ * "AGE-SECRET-KEY-[PQ-]1...", with the NUL. */
+#define AE_RECIPIENT_TEXT_MAX 2048
 #define AE_IDENTITY_TEXT_MAX 80
 
 /*
@@ -91,7 +102,8 @@ size_t ae_recipient_slot_len(const struct ae_recipient *r);
 /* The bits of an ssh-rsa recipient's modulus (0 for other types). */
 unsigned ae_recipient_rsa_bits(const struct ae_recipient *r);
 
-/* "age1..." for an X25519 recipient, into out (cap bytes).  Returns the
+/* "age1..." for an X25519 recipient or "age1pq1..." for a PQ one, into
+ * out (cap bytes).  Returns the
  * length, or 0 if it does not fit. */
 size_t ae_recipient_format(const struct ae_recipient *r, char *out,
     size_t cap);
@@ -101,7 +113,7 @@ int ae_recipient_equal(const struct ae_recipient *a,
     const struct ae_recipient *b);
 
 /*
- * Parse "AGE-SECRET-KEY-1..." (upper case, as age writes it; lower
+ * Parse "AGE-SECRET-KEY-1..." or "AGE-SECRET-KEY-PQ-1..." (upper case, as age writes it; lower
  * case is accepted, mixed case is not).  0, or AE_EFORMAT as above.
  */
 int ae_identity_parse_age(const char *s, struct ae_identity *id,
@@ -127,10 +139,11 @@ int ae_identity_parse_age(const char *s, struct ae_identity *id,
 int ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
     size_t passlen, struct ae_identity *id, struct ae_diag *d);
 
-/* A new random X25519 identity.  0, or the random source's error. */
-int ae_identity_generate(struct ae_identity *id);
+/* A new random identity: X25519 (type AE_STANZA_X25519) or X-Wing
+ * (AE_STANZA_MLKEM768X25519).  0, or the random source's error. */
+int ae_identity_generate(struct ae_identity *id, uint8_t type);
 
-/* "AGE-SECRET-KEY-1..." for an X25519 identity, into out.  Returns the
+/* "AGE-SECRET-KEY-[PQ-]1..." for an X25519 or PQ identity, into out.  Returns the
  * length, or 0 if it does not fit. */
 size_t ae_identity_format(const struct ae_identity *id, char *out,
     size_t cap);

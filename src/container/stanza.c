@@ -11,7 +11,7 @@
 int
 ae_stanza_known(uint8_t type)
 {
-	return type >= AE_STANZA_ARGON2ID && type <= AE_STANZA_SSH_RSA;
+	return type >= AE_STANZA_ARGON2ID && type <= AE_STANZA_TYPE_MAX;
 }
 
 size_t
@@ -28,6 +28,8 @@ ae_stanza_len(const struct ae_stanza *s)
 		return AE_STANZA_HEAD_LEN + AE_SSH_BODY_LEN;
 	case AE_STANZA_SSH_RSA:
 		return AE_STANZA_HEAD_LEN + AE_SSH_RSA_BODY_LEN(s->ct_len);
+	case AE_STANZA_MLKEM768X25519:
+		return AE_STANZA_HEAD_LEN + AE_PQ_BODY_LEN;
 	}
 	return 0;
 }
@@ -60,6 +62,8 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 			    0);
 		s->ct_len = body - AE_SSH_RSA_BODY_LEN(0);
 	}
+	if (s->type == AE_STANZA_MLKEM768X25519)
+		s->ct_len = AE_PQ_CT_LEN;
 	want = ae_stanza_len(s);
 	if (s->len != want)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
@@ -77,6 +81,7 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 		p += AE_SALT_LEN;
 		break;
 	case AE_STANZA_SSH_RSA:
+	case AE_STANZA_MLKEM768X25519:
 		memcpy(s->tag, p, AE_SSH_TAG_LEN);
 		memcpy(s->ct, p + AE_SSH_TAG_LEN, s->ct_len);
 		p += AE_SSH_TAG_LEN + s->ct_len;
@@ -115,6 +120,7 @@ ae_stanza_encode(const struct ae_stanza *s, uint8_t *out)
 		out += AE_SALT_LEN;
 		break;
 	case AE_STANZA_SSH_RSA:
+	case AE_STANZA_MLKEM768X25519:
 		memcpy(out, s->tag, AE_SSH_TAG_LEN);
 		memcpy(out + AE_SSH_TAG_LEN, s->ct, s->ct_len);
 		out += AE_SSH_TAG_LEN + s->ct_len;

@@ -26,9 +26,11 @@ struct ae_stanza {
 	uint8_t salt[AE_SALT_LEN];      /* passphrase and key-file slots */
 	uint8_t share[AE_SHARE_LEN];    /* recipient slots: the ephemeral
 	                                 * X25519 public key */
-	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh slots: which key */
+	uint8_t tag[AE_SSH_TAG_LEN];    /* ssh and PQ slots: which key */
 	size_t ct_len;                  /* ssh-rsa: the OAEP ciphertext's */
-	uint8_t ct[AE_RSA_CT_MAX];      /* length, and its bytes */
+	uint8_t ct[AE_STANZA_CT_MAX];   /* length, and its bytes;
+	                                 * mlkem768x25519: the X-Wing
+	                                 * ciphertext */
 	uint8_t wrap[AE_WRAP_LEN];      /* known types only */
 };
 

@@ -257,7 +257,7 @@ def build():
         container("slots-0", lambda r, fk: [], length=69, gap=b"\x00" * 3))
     vec("slot-unknown-empty-body", 0, "key", "4", "",
         container("slot-unknown-empty-body",
-                  lambda r, fk: [unknown_slot(0x06, b""), key_slot(r, fk)]))
+                  lambda r, fk: [unknown_slot(0x70, b""), key_slot(r, fk)]))
     vec("slot-unknown-3000", 0, "key", "4", "",
         container("slot-unknown-3000",
                   lambda r, fk: [unknown_slot(0xbb, b"\x5a" * 3000),
@@ -265,7 +265,7 @@ def build():
     vec("slot-unknown-only", 4, "key", "4.4",
         "no key slot of a type this version knows",
         container("slot-unknown-only",
-                  lambda r, fk: [unknown_slot(0x06, b"\x00" * 80)]))
+                  lambda r, fk: [unknown_slot(0x70, b"\x00" * 80)]))
     vec("slot-keyfile-short-body", 4, "key", "4",
         "wrong length for its type",
         container("slot-keyfile-short-body",

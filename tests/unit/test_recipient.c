@@ -348,7 +348,7 @@ test_slots(void)
 	ae_identity_parse_ssh(test_ssh_private, strlen(test_ssh_private), NULL,
 	    0, &sid, NULL);
 	ae_recipient_parse(test_ssh_public, &sr, NULL);
-	CHECK(ae_identity_generate(&other) == AE_OK, "generate");
+	CHECK(ae_identity_generate(&other, AE_STANZA_X25519) == AE_OK, "generate");
 	for (i = 0; i < 2; i++) {
 		const struct ae_recipient *rr = i == 0 ? &r : &sr;
 		const struct ae_identity *ii = i == 0 ? &id : &sid;
