@@ -33,6 +33,8 @@ SAMPLES = os.path.join(HERE, "..", "samples")
 KEY = v1.read_keyfile(os.path.join(SAMPLES, "sample.key"))
 PASS = v1.read_passfile(os.path.join(SAMPLES, "sample.pass"))
 KDF = (8, 1, 1)     # the smallest valid Argon2id costs: m = 8p KiB
+# the post-quantum sample identity (4.8): (6, seed, pk, None, tag)
+PQ = v1.read_identities(os.path.join(SAMPLES, "sample-pq-identity.txt"))[0]
 
 
 class Rand:
@@ -66,6 +68,29 @@ def bad_pass_slot(r, fk, kdf):
     """A passphrase slot with parameters Argon2 rejects: wrapped under a
     random secret (no Argon2id could have made it)."""
     return pass_slot(r, fk, kdf, S=r.bytes(32))
+
+
+def pq_slot(r, fk, change=None, tag=None, blen=None):
+    """An mlkem768x25519 slot to the sample PQ identity (4.8); change
+    (offset, xor) alters a ciphertext byte after the wrap is made, tag
+    replaces the tag, blen cuts or pads the body (framing only)."""
+    _, _, pk, _, t = PQ
+    ct, ss = v1.xwing.encaps(pk, r.bytes(64))
+    S = v1.hkdf(ss, hashlib.sha256(pk).digest(),
+                b"aescrypt-v1 mlkem768x25519", 32)
+    slot = bytearray(v1.make_slot(6, (tag or t) + ct, S, fk))
+    if change is not None:
+        slot[7 + change[0]] ^= change[1]
+    if blen is not None:
+        body = bytes(slot[3:3 + blen]) + b"\x00" * max(0, blen - 1188)
+        slot = bytearray([6]) + struct.pack(">H", blen) + body[:blen]
+    return bytes(slot)
+
+
+def pq_low_order(r, fk, point):
+    slot = bytearray(pq_slot(r, fk))
+    slot[7 + 1088:7 + 1120] = point
+    return bytes(slot)
 
 
 def unknown_slot(typ, body):
@@ -266,6 +291,31 @@ def build():
         "no key slot of a type this version knows",
         container("slot-unknown-only",
                   lambda r, fk: [unknown_slot(0x70, b"\x00" * 80)]))
+    # -- the post-quantum recipient slot (4.8) ---------------------------
+    vec("pq-good", 0, "pq", "4.8", "",
+        container("pq-good", lambda r, fk: [pq_slot(r, fk)]))
+    vec("pq-ciphertext-changed-mlkem", 3, "pq", "4.8",
+        "no identity matched",
+        container("pq-ciphertext-changed-mlkem",
+                  lambda r, fk: [pq_slot(r, fk, change=(500, 0x01))]))
+    vec("pq-ciphertext-changed-x25519", 3, "pq", "4.8",
+        "no identity matched",
+        container("pq-ciphertext-changed-x25519",
+                  lambda r, fk: [pq_slot(r, fk, change=(1100, 0x80))]))
+    vec("pq-tag-other", 3, "pq", "4.8", "no identity matched",
+        container("pq-tag-other",
+                  lambda r, fk: [pq_slot(r, fk, tag=b"\x00\x01\x02\x03")]))
+    vec("pq-body-short", 4, "pq", "4.8", "wrong length for its type",
+        container("pq-body-short", lambda r, fk: [pq_slot(r, fk, blen=1187)]))
+    vec("pq-body-long", 4, "pq", "4.8", "wrong length for its type",
+        container("pq-body-long", lambda r, fk: [pq_slot(r, fk, blen=1189)]))
+    vec("pq-x25519-low-order-zero", 4, "pq", "4.8", "low order",
+        container("pq-x25519-low-order-zero",
+                  lambda r, fk: [pq_low_order(r, fk, bytes(32))]))
+    vec("pq-x25519-low-order-p", 4, "pq", "4.8", "low order",
+        container("pq-x25519-low-order-p",
+                  lambda r, fk: [pq_low_order(
+                      r, fk, b"\xed" + b"\xff" * 30 + b"\x7f")]))
     vec("slot-keyfile-short-body", 4, "key", "4",
         "wrong length for its type",
         container("slot-keyfile-short-body",

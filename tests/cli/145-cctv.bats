@@ -17,6 +17,7 @@ setup() {
 	# permission warning out of the messages compared here
 	cp "$SAMPLES/sample.key" key && chmod 600 key
 	cp "$SAMPLES/sample.pass" pass
+	cp "$SAMPLES/sample-pq-identity.txt" pq && chmod 600 pq
 }
 
 # secret_args WHO SECRET: the options for aescrypt (WHO=c) or the
@@ -27,6 +28,7 @@ secret_args() {
 	cpass) echo "--passphrase-file pass" ;;
 	pykey) echo "-k key" ;;
 	pypass) echo "-p pass" ;;
+	cpq|pypq) echo "-i pq" ;;
 	esac
 }
 

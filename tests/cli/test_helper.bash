@@ -110,6 +110,7 @@ sample_args() {
 	pass) args=("${pass[@]}") ;;
 	both) args=(-k "$SAMPLES/sample.key" $p "${pass[@]}") ;;
 	identity) args=(-i "$SAMPLES/sample-identity.txt") ;;
+	pq) args=(-i "$SAMPLES/sample-pq-identity.txt") ;;
 	ssh) args=(-i "$SAMPLES/sample-ssh-ed25519") ;;
 	rsa) has_rsa || return 2; args=(-i "$SAMPLES/sample-ssh-rsa") ;;
 	key+salvage) args=(-k "$SAMPLES/sample.key" --salvage) ;;

@@ -4,7 +4,8 @@ container format v1, written from format/aescrypt-v1.md alone.
 
 It shares no code with aescrypt: AES-256-GCM comes from OpenSSL (through
 python3-cryptography), Argon2id from python3-argon2, and HKDF, HMAC,
-CRC-32 and DEFLATE from Python's standard library.  The interop tests
+CRC-32 and DEFLATE from Python's standard library; ML-KEM-768 and X-Wing
+(4.8) from xwing.py beside it, written from FIPS 203 and the draft.  The interop tests
 (tests/cli/040-interop.bats) decode aescrypt's files with it, and decode
 its files with aescrypt; if the spec and the C code ever disagree, they
 fail.
@@ -33,6 +34,9 @@ import struct
 import tarfile
 import sys
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xwing  # noqa: E402
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
@@ -196,6 +200,11 @@ def read_recipient(text):
     """age1... or an ssh-ed25519 line: (type, R, A, tag); an ssh-rsa
     line: (5, public key, blob, tag)."""
     text = text.strip()
+    if text.lower().startswith("age1pq1"):
+        pk = bech32_decode(text, "age1pq")
+        if len(pk) != 1216:
+            raise Fail(2, "a post-quantum key of the wrong length")
+        return (6, pk, None, hashlib.sha256(pk).digest()[:4])
     if text.lower().startswith("age1"):
         return (3, bech32_decode(text, "age"), None, None)
     k = serialization.load_ssh_public_key(text.encode())
@@ -231,7 +240,11 @@ def read_identities(path):
     out = []
     for line in data.decode().splitlines():
         line = line.strip()
-        if line and not line.startswith("#"):
+        if line.upper().startswith("AGE-SECRET-KEY-PQ-1"):
+            seed = bech32_decode(line, "age-secret-key-pq-")
+            pk = xwing.expand(seed)[2]
+            out.append((6, seed, pk, None, hashlib.sha256(pk).digest()[:4]))
+        elif line and not line.startswith("#"):
             sk = bech32_decode(line, "age-secret-key-")
             out.append((3, sk, x25519_pub(sk), None, None))
     return out
@@ -333,7 +346,7 @@ def parse_header(f):
         blen = struct.unpack(">H", raw[off + 1:off + 3])[0]
         if off + 3 + blen > end:
             raise Fail(4, "slot overruns the header")
-        if {1: 92, 2: 80, 3: 96, 4: 100}.get(typ, blen) != blen:
+        if {1: 92, 2: 80, 3: 96, 4: 100, 6: 1188}.get(typ, blen) != blen:
             raise Fail(4, "slot has the wrong length")
         if typ == 5 and not 68 + 256 <= blen <= 68 + 1024:
             raise Fail(4, "slot has the wrong length")
@@ -353,12 +366,14 @@ def parse_header(f):
                 raise Fail(4, "a second passphrase slot")
     # 4.5: a recipient slot's share of low order, with no secret
     for i, (typ, slot) in enumerate(slots):
-        if typ in (3, 4):
-            E = bytearray(slot[3:35] if typ == 3 else slot[7:39])
+        if typ in (3, 4, 6):
+            # 4.8: the X25519 half of the X-Wing ciphertext
+            E = bytearray(slot[3:35] if typ == 3 else slot[1095:1127]
+                          if typ == 6 else slot[7:39])
             E[31] &= 0x7F
             if bytes(E) in LOW_ORDER:
                 raise Fail(4, "key slot %d: its ephemeral key is of low order" % i)
-    if not any(typ in (1, 2, 3, 4, 5) for typ, _ in slots):
+    if not any(typ in (1, 2, 3, 4, 5, 6) for typ, _ in slots):
         raise Fail(4, "no key slot of a known type")
     return raw, dict(L=L, ptype=ptype, codec=codec, copy=copy, log2=log2,
                      salt=raw[14:30]), slots
@@ -401,7 +416,15 @@ def unlock(raw, slots, key, pw, max_m, ids=()):
             S = hkdf(key, slot[3:19], b"aescrypt-v1 key-file", 32)
             fk = unwrap(slot, S)
         for ityp, scalar, R, A, tag in ids:
-            if fk or typ != ityp or typ not in (3, 4, 5):
+            if fk or typ != ityp or typ not in (3, 4, 5, 6):
+                continue
+            if typ == 6:
+                # 4.8: tag, X-Wing ciphertext, wrap; scalar is the seed
+                if slot[3:7] != tag:
+                    continue
+                ss = xwing.decaps(scalar, slot[7:1127])
+                fk = unwrap(slot, hkdf(ss, hashlib.sha256(R).digest(),
+                                       b"aescrypt-v1 mlkem768x25519", 32))
                 continue
             if typ == 5:
                 # 4.7: tag, then C of the modulus length, then the wrap
@@ -691,6 +714,12 @@ def encode(f, out, key, pw, log2, level, kdf, rcpts=(), copy=True,
     fk, salt = os.urandom(32), os.urandom(16)
     slots = []
     for typ, R, A, tag in rcpts:
+        if typ == 6:
+            ct, ss = xwing.encaps(R, os.urandom(64))
+            S = hkdf(ss, hashlib.sha256(R).digest(),
+                     b"aescrypt-v1 mlkem768x25519", 32)
+            slots.append(make_slot(6, tag + ct, S, fk))
+            continue
         if typ == 5:
             Z = os.urandom(32)
             C = R.encrypt(Z, rsa_oaep())

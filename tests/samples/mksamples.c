@@ -118,13 +118,18 @@ enum {
 	SLOT_LOW_ORDER = 128,       /* an X25519 slot whose share is 0 */
 	SLOT_LOW_ORDER_LAST = 256,  /* one whose share is p (u = 0 encoded
 	                             * past p), after the others */
-	SLOT_RSA = 512              /* to sample-ssh-rsa (the OAEP seed
+	SLOT_RSA = 512,             /* to sample-ssh-rsa (the OAEP seed
 	                             * fixed too: 4.7) */
+	SLOT_PQ = 1024,             /* to sample-pq-identity.txt (4.8;
+	                             * the encapsulation seed fixed too) */
+	SLOT_PQ_CHANGED = 2048,     /* the same, one ciphertext byte
+	                             * changed after the wrap was made */
+	SLOT_PQ_LOW_ORDER = 4096    /* one whose X25519 half is 0 */
 };
 
 /* The sample identities: an X25519 one from a fixed scalar, and an
  * OpenSSH ed25519 key made by ssh-keygen (as in test_recipient.c). */
-static struct ae_identity sample_id, other_id, sample_ssh, sample_rsa;
+static struct ae_identity sample_id, other_id, sample_ssh, sample_rsa, sample_pq;
 
 static void
 fixed_identity(const char *label, struct ae_identity *id)
@@ -192,6 +197,16 @@ make_header(const char *name, int slots, unsigned log2, int type,
 		recipient_slot(h, name, "ssh-ed25519", &sample_ssh.r, fk);
 	if (slots & SLOT_RSA)
 		recipient_slot(h, name, "ssh-rsa", &sample_rsa.r, fk);
+	if (slots & (SLOT_PQ | SLOT_PQ_CHANGED | SLOT_PQ_LOW_ORDER)) {
+		recipient_slot(h, name, "mlkem768x25519", &sample_pq.r, fk);
+		s = &h->stanza[h->nstanzas - 1];
+		/* ML-KEM's part: it decapsulates to an unrelated secret */
+		if (slots & SLOT_PQ_CHANGED)
+			s->ct[500] ^= 0x01;
+		/* X25519's part: refused before any key is tried */
+		if (slots & SLOT_PQ_LOW_ORDER)
+			memset(s->ct + AE_PQ_CT_LEN - 32, 0, 32);
+	}
 	if (slots & SLOT_KEY) {
 		s = &h->stanza[h->nstanzas++];
 		s->type = AE_STANZA_KEYFILE;
@@ -570,6 +585,28 @@ main(int argc, char **argv)
 		n = (size_t)snprintf(file, sizeof file, "%s\n", rt);
 		save("sample-identity.pub", file, n);
 	}
+	{
+		/* the PQ identity: a fixed seed, written as its text and read
+		 * back as any identity file is */
+		char it[AE_IDENTITY_TEXT_MAX], rt[AE_RECIPIENT_TEXT_MAX];
+		char file[AE_RECIPIENT_TEXT_MAX + 256];
+		struct ae_identity seed;
+
+		memset(&seed, 0, sizeof seed);
+		seed.type = AE_STANZA_MLKEM768X25519;
+		fixed_bytes("sample pq identity", seed.secret, 32);
+		if (ae_identity_format(&seed, it, sizeof it) == 0
+		    || ae_identity_parse_age(it, &sample_pq, NULL) != AE_OK
+		    || ae_recipient_format(&sample_pq.r, rt, sizeof rt) == 0) {
+			fprintf(stderr, "the sample pq identity failed\n");
+			return 1;
+		}
+		n = (size_t)snprintf(file, sizeof file, "# created: "
+		    "2026-12-03T00:00:00Z\n# public key: %s\n%s\n", rt, it);
+		save("sample-pq-identity.txt", file, n);
+		n = (size_t)snprintf(file, sizeof file, "%s\n", rt);
+		save("sample-pq-identity.pub", file, n);
+	}
 	save("sample-ssh-ed25519", test_ssh_private, sizeof test_ssh_private - 1);
 	/* RSA needs libcrypto: a build without it makes the other samples
 	 * (check-samples compares what was made) */
@@ -683,7 +720,26 @@ main(int argc, char **argv)
 		b.len = 0;
 	}
 
+	/* Post-quantum recipients (spec 4.8), alone and beside the others
+	 * (no passphrase: 4.4) */
+	build(&b, "good-pq", SLOT_PQ, 16, 6,
+	    (const uint8_t *)"hello, post-quantum recipient\n", 30, starts, 16);
+	save("good-pq.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "good-recipients-pq", SLOT_PQ | SLOT_X25519 | SLOT_SSH, 16,
+	    6, text, 100000, starts, 16);
+	save("good-recipients-pq.aes", b.p, b.len);
+	b.len = 0;
+
 	/* ---- bad: each breaks one rule ---- */
+	build(&b, "bad-pq-changed", SLOT_PQ_CHANGED, 16, 6,
+	    (const uint8_t *)"changed\n", 8, starts, 16);
+	save("bad-pq-changed.aes", b.p, b.len);
+	b.len = 0;
+	build(&b, "bad-pq-low-order", SLOT_PQ_LOW_ORDER | SLOT_KEY, 16, 6,
+	    (const uint8_t *)"low order\n", 10, starts, 16);
+	save("bad-pq-low-order.aes", b.p, b.len);
+	b.len = 0;
 	build(&b, "bad-x25519-other", SLOT_OTHER_X25519, 16, 6,
 	    (const uint8_t *)"not for you\n", 12, starts, 16);
 	save("bad-x25519-other.aes", b.p, b.len);
