@@ -327,6 +327,8 @@ usage_version(void)
 	    ARGON2_VERSION_NUMBER >> 4, ARGON2_VERSION_NUMBER & 15);
 	printf("libsodium %s (X25519 for public-key recipients)\n",
 	    ae_x25519_library_version());
+	printf("post-quantum recipients: ML-KEM-768 (FIPS 203) and SHA-3 "
+	    "(FIPS 202), this tree's own, in X-Wing with X25519\n");
 	if (ae_zstd_available())
 		printf("libzstd %s\n", ae_zstd_version());
 	if (ae_rsa_available())

@@ -59,6 +59,7 @@ int main(void)
 			if (ae_mlkem768_encaps(c1, k1, ek, c) || ae_mlkem768_encaps(c2, k2, ek, d)
 			    || ae_mlkem768_decaps(kr, ct, dk)) {
 				puts("error");
+				fflush(stdout);
 				continue;
 			}
 			hex(ek, AE_MLKEM768_EK_LEN, 0);
@@ -74,6 +75,7 @@ int main(void)
 			if (ae_xwing_expand(&xk, ek, a) || ae_xwing_encaps(c1, k1, ek, b)
 			    || ae_xwing_encaps(c2, k2, ek, c) || ae_xwing_decaps(kr, ct, &xk)) {
 				puts("error");
+				fflush(stdout);
 				continue;
 			}
 			hex(ek, AE_XWING_PK_LEN, 0);
