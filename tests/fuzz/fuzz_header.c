@@ -2,9 +2,11 @@
  * fuzz_header.c -- the container header parser and the key-slot
  * unwrap: bytes as a whole header (ae_header_parse), and as the start of
  * a stream (ae_header_read); a header that parses is then unlocked with
- * a fixed key file key, two fixed identities (X25519 and ssh-ed25519,
- * the keys of tests/unit/test_recipient.c, whose samples seed the
- * corpus) and a fixed passphrase, under Argon2id limits
+ * a fixed key file key, fixed identities (X25519, ssh-ed25519 and
+ * ssh-rsa, the keys of tests/unit/test_recipient.c, and the
+ * post-quantum sample's, whose samples seed the corpus: a PQ slot with
+ * its tag runs a whole X-Wing decapsulation on what the input holds)
+ * and a fixed passphrase, under Argon2id limits
  * kept tiny so that a hostile cost is refused, not run.  The bytes are
  * also tried with their CRC-32 made right, as a careful attacker would,
  * so that mutations reach the field and slot checks behind it.  The
@@ -26,7 +28,7 @@
 
 static void one(const uint8_t *data, size_t size);
 
-static struct ae_identity ids[3];
+static struct ae_identity ids[4];
 static size_t nids;
 
 
@@ -41,14 +43,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    == AE_OK);
 		FUZZ_ASSERT(ae_identity_parse_ssh(test_ssh_private,
 		    sizeof test_ssh_private - 1, NULL, 0, &ids[1], NULL) == AE_OK);
-		nids = 2;
+		FUZZ_ASSERT(ae_identity_parse_age(test_pq_secret, &ids[2], NULL)
+		    == AE_OK);
+		nids = 3;
 		/* the RSA one where the build has libcrypto: slots whose tag
 		 * is its key's run OAEP decryption on what the input holds */
 		if (ae_rsa_available()) {
 			FUZZ_ASSERT(ae_identity_parse_ssh(test_rsa_private,
-			    sizeof test_rsa_private - 1, NULL, 0, &ids[2], NULL)
+			    sizeof test_rsa_private - 1, NULL, 0, &ids[3], NULL)
 			    == AE_OK);
-			nids = 3;
+			nids = 4;
 		}
 	}
 	one(data, size);
@@ -98,11 +102,15 @@ one(const uint8_t *data, size_t size)
 			}
 		}
 		FUZZ_ASSERT(npass <= 1 && known >= 1);
-		/* and no recipient share of low order (4.5) */
-		for (i = 0; i < h.nstanzas; i++)
+		/* and no recipient share of low order (4.5, 4.8) */
+		for (i = 0; i < h.nstanzas; i++) {
 			FUZZ_ASSERT((h.stanza[i].type != AE_STANZA_X25519
 			    && h.stanza[i].type != AE_STANZA_SSH_ED25519)
 			    || !ae_x25519_low_order(h.stanza[i].share));
+			FUZZ_ASSERT(h.stanza[i].type != AE_STANZA_MLKEM768X25519
+			    || !ae_x25519_low_order(h.stanza[i].ct
+			    + AE_PQ_CT_LEN - 32));
+		}
 		memset(&u, 0, sizeof u);
 		u.key = FUZZ_KEY;
 		u.pass = (const uint8_t *)"fuzz";

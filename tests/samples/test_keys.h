@@ -13,6 +13,9 @@
 
 static const char test_age_secret[] =
     "AGE-SECRET-KEY-16M4MTYEAASA6ND8LSZMLX9KPLRQ93PW0L4LD8G33LJCXE7Z7T9EQMX5HJ8";
+/* The post-quantum sample identity (sample-pq-identity.txt, 4.8). */
+static const char test_pq_secret[] =
+    "AGE-SECRET-KEY-PQ-1QJNWHCU7C7FSA8ZZEYRDW665UKNJ8LJCXAK2HENA0ADZ8M7VPCJQE7439Q";
 static const char test_age_public[] =
     "age1yhl49rply0ppz88n4pll3cegnvech53h2ywzswt6lrgem66xyasqrzt4uf";
 static const char test_ssh_private[] =
