@@ -379,7 +379,8 @@ identity_generate(const char *path, int pq)
 	size_t len;
 	int st, to_stdout = strcmp(path, "-") == 0;
 
-	if (ae_identity_generate(&id, pq ? AE_STANZA_MLKEM768X25519 : AE_STANZA_X25519) != AE_OK) {
+	if (ae_identity_generate(&id, pq ? AE_STANZA_MLKEM768X25519
+	    : AE_STANZA_X25519) != AE_OK) {
 		msg_error("the system random number generator failed");
 		return EXIT_SYSTEM;
 	}

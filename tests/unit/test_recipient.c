@@ -553,6 +553,79 @@ test_rsa(void)
 	ae_wipe(&lid, sizeof lid);
 }
 
+/* The post-quantum recipient (4.8): its strings both ways, the slot
+ * secret, and each way a slot fails. */
+static void
+test_pq(void)
+{
+	static struct ae_identity id, other, x;
+	static struct ae_recipient r, r2;
+	static struct ae_stanza s;
+	static char text[AE_RECIPIENT_TEXT_MAX], sec[AE_IDENTITY_TEXT_MAX];
+	uint8_t S1[32], S2[32];
+	struct ae_diag d = { 0 };
+	size_t n, bad = 0;
+
+	CHECK(ae_identity_parse_age(test_pq_secret, &id, NULL) == AE_OK,
+	    "the sample PQ identity parses");
+	CHECK(id.type == AE_STANZA_MLKEM768X25519, "as a PQ identity");
+	/* its text both ways, in age's case conventions */
+	n = ae_identity_format(&id, sec, sizeof sec);
+	CHECK(n == strlen(test_pq_secret) && strcmp(sec, test_pq_secret) == 0,
+	    "the identity's text is written back upper case");
+	n = ae_recipient_format(&id.r, text, sizeof text);
+	CHECK(n == 1959 && strncmp(text, "age1pq1", 7) == 0,
+	    "the recipient is age1pq1 and 1,959 characters (%zu)", n);
+	CHECK(ae_recipient_format(&id.r, text, 1959) == 0,
+	    "a buffer one short is refused, not overrun");
+	ae_recipient_format(&id.r, text, sizeof text);
+	CHECK(ae_recipient_parse(text, &r, NULL) == AE_OK
+	    && ae_recipient_equal(&r, &id.r), "the recipient parses back");
+	/* every 97th character changed: the checksum catches each */
+	for (size_t i = 7; i < n; i += 97) {
+		char c = text[i];
+		text[i] = c == 'q' ? 'p' : 'q';
+		bad += ae_recipient_parse(text, &r2, &d) != AE_EFORMAT;
+		text[i] = c;
+	}
+	CHECK(bad == 0, "%zu changed age1pq1 strings accepted", bad);
+	/* a key whose X25519 half is of low order is refused at parse */
+	{
+		static struct ae_recipient lo;
+		static char t2[AE_RECIPIENT_TEXT_MAX];
+
+		lo = id.r;
+		memset(lo.pq + AE_MLKEM768_EK_LEN, 0, 32);
+		ae_recipient_format(&lo, t2, sizeof t2);
+		CHECK(ae_recipient_parse(t2, &r2, &d) == AE_EINVAL,
+		    "a low-order X25519 half is refused");
+	}
+	/* the slot: the identity finds S; another PQ identity gets another
+	 * S by tag (AE_EKEY); X25519's identity is not tried */
+	CHECK(ae_identity_generate(&other, AE_STANZA_MLKEM768X25519) == AE_OK,
+	    "generate a PQ identity");
+	CHECK(ae_identity_parse_age(test_age_secret, &x, NULL) == AE_OK, "x");
+	memset(&s, 0, sizeof s);
+	CHECK(ae_stanza_secret_recipient(&s, &r, S1) == AE_OK, "PQ slot");
+	CHECK(ae_stanza_len(&s) == 1191, "a PQ slot is 1191 bytes");
+	CHECK(ae_stanza_secret_identity(&s, &id, S2) == AE_OK
+	    && memcmp(S1, S2, 32) == 0, "the PQ identity finds S");
+	CHECK(ae_stanza_secret_identity(&s, &other, S2) == AE_EKEY,
+	    "another PQ key's tag: not tried");
+	CHECK(ae_stanza_secret_identity(&s, &x, S2) == AE_EKEY,
+	    "an X25519 identity is not tried on a PQ slot");
+	/* a changed ML-KEM byte: implicit rejection, another S */
+	s.ct[7] ^= 0x20;
+	CHECK(ae_stanza_secret_identity(&s, &id, S2) == AE_OK
+	    && memcmp(S1, S2, 32) != 0, "a changed ciphertext gives another S");
+	s.ct[7] ^= 0x20;
+	memset(s.ct + AE_PQ_CT_LEN - 32, 0, 32);
+	CHECK(ae_stanza_secret_identity(&s, &id, S2) == AE_EFORMAT,
+	    "a low-order X25519 half is a malformed slot");
+	ae_wipe(&id, sizeof id);
+	ae_wipe(&other, sizeof other);
+}
+
 int
 main(void)
 {
@@ -562,5 +635,6 @@ main(void)
 	test_keys();
 	test_slots();
 	test_rsa();
+	test_pq();
 	return t_finish("recipient");
 }
