@@ -18,12 +18,14 @@ ae_anon_init(struct ae_anon *a)
 }
 
 int
-ae_anon_create(int dirfd)
+ae_anon_create(int dirfd, unsigned mode)
 {
 #ifdef HAVE_O_TMPFILE
-	return openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	return openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+	    (mode_t)(mode & 0777));
 #else
 	(void)dirfd;
+	(void)mode;
 	errno = EOPNOTSUPP;
 	return -1;
 #endif

@@ -21,9 +21,12 @@ struct ae_anon {
 void ae_anon_init(struct ae_anon *a);
 
 /* A new, empty, write-only file with no name in the directory dirfd,
- * mode 0600.  The descriptor, or -1 with errno (EOPNOTSUPP, EISDIR or
- * EINVAL where the file system or kernel has no O_TMPFILE). */
-int ae_anon_create(int dirfd);
+ * with the permission bits mode (0600 unless the caller knows better;
+ * the umask applies; nothing can open it by a name until it has one, so
+ * a file may start with its final bits and save a chmod).  The
+ * descriptor, or -1 with errno (EOPNOTSUPP, EISDIR or EINVAL where the
+ * file system or kernel has no O_TMPFILE). */
+int ae_anon_create(int dirfd, unsigned mode);
 
 /*
  * A scratch file for this process alone, in the directory dir: read and

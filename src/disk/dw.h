@@ -159,11 +159,13 @@ const char *dw_keeps_old(const struct ae_dw *w,
 int dw_install(struct ae_dw *w, int dirfd, const char *tmp,
     const char *leaf, const struct ae_tar_member *m);
 
-/* A new empty 0600 file in dirfd for a member's data, not under its
- * final name: nameless (*anon = 1) where the file system allows, else
- * under a temp name in tmp.  0, or -1 with errno. */
+/* A new empty file in dirfd for a member's data, not under its final
+ * name: nameless (*anon = 1, with the permission bits mode, under the
+ * umask) where the file system allows, else under a temp name in tmp
+ * (0600, as a named file may be seen before it is whole).  0, or -1
+ * with errno. */
 int dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
-    int *anon);
+    int *anon, unsigned mode);
 
 /* Give a complete file from dw_new_file its final name leaf, through
  * dw_install's rules.  0, or -1 (reported; the file is gone). */

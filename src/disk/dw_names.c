@@ -289,13 +289,13 @@ dw_install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
  */
 int
 dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
-    int *anon)
+    int *anon, unsigned mode)
 {
 	*anon = 0;
 	if (w->anon.how != AE_ANON_NONE) {
 		struct anon a = { w, -1 };
 
-		a.fd = ae_anon_create(dirfd);
+		a.fd = ae_anon_create(dirfd, mode);
 		if (a.fd >= 0 && w->anon.how != AE_ANON_UNKNOWN) {
 			*fdp = a.fd;
 			*anon = 1;
@@ -311,7 +311,7 @@ dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
 			if (dw_make_temp(w, dirfd, tmp, mk_anon_link, &a) == 0) {
 				unlinkat(dirfd, tmp, 0);
 				close(a.fd);
-				if ((a.fd = ae_anon_create(dirfd)) >= 0) {
+				if ((a.fd = ae_anon_create(dirfd, mode)) >= 0) {
 					*fdp = a.fd;
 					*anon = 1;
 					return 0;

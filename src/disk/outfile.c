@@ -50,12 +50,12 @@ temp_name(struct ae_outfile *o, const char *base, size_t cap)
 static int
 open_anon(struct ae_outfile *o, const char *base, size_t cap)
 {
-	int fd = ae_anon_create(o->dirfd), probe;
+	int fd = ae_anon_create(o->dirfd, 0600), probe;
 
 	ae_anon_init(&o->anon_how);
 	if (fd < 0)
 		return -1;
-	if ((probe = ae_anon_create(o->dirfd)) >= 0
+	if ((probe = ae_anon_create(o->dirfd, 0600)) >= 0
 	    && temp_name(o, base, cap) == 0
 	    && ae_anon_link(&o->anon_how, probe, o->dirfd, o->tmp) == 0) {
 		unlinkat(o->dirfd, o->tmp, 0);

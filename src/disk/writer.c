@@ -242,30 +242,41 @@ copy_data(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 }
 
 /* A complete file's owner, mode, attributes and times, before it gets
- * its name.  0, or -1 after a fatal error (reported). */
+ * its name; *st its identity.  The owner and mode are set only where
+ * the new file's differ (it was created with the member's permission
+ * bits where it could be, and is usually its extractor's): two system
+ * calls fewer a file, on trees of many small ones.  A chown clears the
+ * set-id bits, so it comes first; the file never had them.  0, or -1
+ * after a fatal error (reported). */
 static int
 finish_file(struct ae_dw *w, const struct ae_tar_member *m, int fd,
     struct stat *st)
 {
 	struct timespec ts[2];
+	mode_t mode = member_mode(w, m->mode);
 
+	if (fstat(fd, st) != 0) {
+		dw_fatal_errno(w, m);
+		return -1;
+	}
 	if (w->p->flags & AE_DW_OWNER) {
 		uid_t uid;
 		gid_t gid;
 
 		owner_ids(w, m, &uid, &gid);
-		if (fchown(fd, uid, gid) != 0)
+		if ((st->st_uid != uid || st->st_gid != gid)
+		    && fchown(fd, uid, gid) != 0)
 			dw_warn_errno(w, m, m->path, "cannot set its owner");
 	}
 	ts[0].tv_sec = 0;
 	ts[0].tv_nsec = UTIME_NOW;
 	ts[1] = mtime_of(m);
-	if (fchmod(fd, member_mode(w, m->mode)) != 0) {
+	if ((st->st_mode & 07777) != mode && fchmod(fd, mode) != 0) {
 		dw_fatal_errno(w, m);
 		return -1;
 	}
 	dw_apply_xattrs(w, m, fd, NULL);
-	if (futimens(fd, ts) != 0 || fstat(fd, st) != 0) {
+	if (futimens(fd, ts) != 0) {
 		dw_fatal_errno(w, m);
 		return -1;
 	}
@@ -288,7 +299,8 @@ extract_file(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	}
 	if ((dirfd = dw_open_parent(w, m, norm, &leaf)) < 0)
 		return;
-	if (dw_new_file(w, dirfd, tmp, &fd, &anon) != 0) {
+	if (dw_new_file(w, dirfd, tmp, &fd, &anon,
+	    member_mode(w, m->mode) & 0777) != 0) {
 		dw_skip_errno(w, m, "cannot create it");
 		return;
 	}
