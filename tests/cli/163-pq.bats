@@ -67,7 +67,10 @@ PY
 		ssh-keygen -q -t ed25519 -N '' -f ssh.key
 		ssh=(-R ssh.key.pub)
 	fi
-	"$AESCRYPT" -c -q -r "$pq" -r "$x" "${ssh[@]}" tree > a.aes
+	# -R: a recipients file with a comment, the PQ key (1,959
+	# characters on one line) and the X25519 one
+	printf '# backup keys\n%s\n%s\n' "$pq" "$x" > keys.txt
+	"$AESCRYPT" -c -q -R keys.txt "${ssh[@]}" tree > a.aes
 	run_aescrypt 0 --info a.aes
 	assert_match "slot 0: +recipient, ML-KEM-768"
 	assert_match "slot 1: +recipient, X25519"
