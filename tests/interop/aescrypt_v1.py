@@ -75,17 +75,24 @@ class HeaderUnauthentic(Fail):
         super().__init__(4, msg)
 
 
-def hkdf(ikm, salt, info, length):
-    """RFC 5869 with SHA-256; an empty salt is 32 zero bytes."""
-    if not salt:
-        salt = b"\0" * 32
-    prk = hmac.new(salt, ikm, hashlib.sha256).digest()
+def hkdf_extract(salt, ikm):
+    """RFC 5869's extract with SHA-256; an empty salt is 32 zero bytes."""
+    return hmac.new(salt or b"\0" * 32, ikm, hashlib.sha256).digest()
+
+
+def hkdf_expand(prk, info, length):
+    """RFC 5869's expand with SHA-256."""
     out, t, i = b"", b"", 1
     while len(out) < length:
         t = hmac.new(prk, t + info + bytes([i]), hashlib.sha256).digest()
         out += t
         i += 1
     return out[:length]
+
+
+def hkdf(ikm, salt, info, length):
+    """RFC 5869 with SHA-256."""
+    return hkdf_expand(hkdf_extract(salt, ikm), info, length)
 
 
 def mac(key, msg):

@@ -12,8 +12,6 @@ identity strings, key expansion and KEM are this tree's: an age-keygen
 -pq key is a key here.  Exit 0 if every file gives what it expects.
 """
 import base64
-import hashlib
-import hmac
 import os
 import subprocess
 import sys
@@ -29,26 +27,13 @@ SUITE = b"HPKE" + (0x647a).to_bytes(2, "big") + (1).to_bytes(2, "big") \
 INFO = b"age-encryption.org/mlkem768x25519"
 
 
-def extract(salt, ikm):
-    return hmac.new(salt, ikm, hashlib.sha256).digest()
-
-
-def expand(prk, info, n):
-    out, t, i = b"", b"", 1
-    while len(out) < n:
-        t = hmac.new(prk, t + info + bytes([i]), hashlib.sha256).digest()
-        out += t
-        i += 1
-    return out[:n]
-
-
 def labeled_extract(salt, label, ikm):
-    return extract(salt, b"HPKE-v1" + SUITE + label + ikm)
+    return v1.hkdf_extract(salt, b"HPKE-v1" + SUITE + label + ikm)
 
 
 def labeled_expand(prk, label, info, n):
-    return expand(prk, n.to_bytes(2, "big") + b"HPKE-v1" + SUITE + label
-                  + info, n)
+    return v1.hkdf_expand(prk, n.to_bytes(2, "big") + b"HPKE-v1" + SUITE
+                          + label + info, n)
 
 
 def hpke_open(ss, sealed):
