@@ -252,8 +252,7 @@ identity_line(char *line, const char *where, void *arg)
 	e = ae_identity_parse_age(line, &id, &d);
 	if (e != AE_OK) {
 		msg_error("%s: not an age identity (AGE-SECRET-KEY-1... or "
-		    "AGE-SECRET-KEY-PQ-1...): %s",
-		    where, d.what);
+		    "AGE-SECRET-KEY-PQ-1...): %s", where, d.what);
 		return EXIT_KEY;
 	}
 	return take_identity(l, &id);
@@ -372,7 +371,8 @@ int
 identity_generate(const char *path, int pq)
 {
 	struct ae_identity id;
-	char text[AE_RECIPIENT_TEXT_MAX + 256], rcpt[AE_RECIPIENT_TEXT_MAX], sec[AE_IDENTITY_TEXT_MAX];
+	char text[AE_RECIPIENT_TEXT_MAX + 256], rcpt[AE_RECIPIENT_TEXT_MAX];
+	char sec[AE_IDENTITY_TEXT_MAX];
 	char when[32];
 	time_t now = time(NULL);
 	struct tm tm;

@@ -715,17 +715,17 @@ ae_identity_generate(struct ae_identity *id, uint8_t type)
 {
 	int e;
 
-	memset(id, 0, sizeof *id);
-	if ((e = ae_random(id->secret, 32)) != AE_OK)
-		return e;
 	if (type == AE_STANZA_MLKEM768X25519) {
 		uint8_t seed[32];
 
-		memcpy(seed, id->secret, 32);
-		e = pq_identity_of(id, seed);
+		if ((e = ae_random(seed, sizeof seed)) == AE_OK)
+			e = pq_identity_of(id, seed);
 		ae_wipe(seed, sizeof seed);
 		return e;
 	}
+	memset(id, 0, sizeof *id);
+	if ((e = ae_random(id->secret, 32)) != AE_OK)
+		return e;
 	id->type = id->r.type = AE_STANZA_X25519;
 	return ae_x25519_base(id->r.pub, id->secret);
 }
@@ -847,20 +847,21 @@ int
 ae_stanza_secret_recipient(struct ae_stanza *s, const struct ae_recipient *r,
     uint8_t S[32])
 {
-	uint8_t e[32];
+	uint8_t e[32], eseed[64];
 	int err;
 
+	if (r->type == AE_STANZA_MLKEM768X25519) {
+		/* X-Wing takes 64 bytes of randomness, not a scalar */
+		if ((err = ae_random(eseed, sizeof eseed)) == AE_OK)
+			err = pq_slot(s, r, eseed, S);
+		ae_wipe(eseed, sizeof eseed);
+		return err;
+	}
 	if ((err = ae_random(e, sizeof e)) != AE_OK)
 		return err;
 	if (r->type == AE_STANZA_SSH_RSA)
 		err = rsa_slot(s, r, e, NULL, S);
-	else if (r->type == AE_STANZA_MLKEM768X25519) {
-		uint8_t eseed[64];
-
-		if ((err = ae_random(eseed, sizeof eseed)) == AE_OK)
-			err = pq_slot(s, r, eseed, S);
-		ae_wipe(eseed, sizeof eseed);
-	} else
+	else
 		err = ae_stanza_secret_recipient_with(s, r, e, S);
 	ae_wipe(e, sizeof e);
 	return err;

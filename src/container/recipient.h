@@ -103,8 +103,7 @@ size_t ae_recipient_slot_len(const struct ae_recipient *r);
 unsigned ae_recipient_rsa_bits(const struct ae_recipient *r);
 
 /* "age1..." for an X25519 recipient or "age1pq1..." for a PQ one, into
- * out (cap bytes).  Returns the
- * length, or 0 if it does not fit. */
+ * out (cap bytes).  Returns the length, or 0 if it does not fit. */
 size_t ae_recipient_format(const struct ae_recipient *r, char *out,
     size_t cap);
 
@@ -113,8 +112,9 @@ int ae_recipient_equal(const struct ae_recipient *a,
     const struct ae_recipient *b);
 
 /*
- * Parse "AGE-SECRET-KEY-1..." or "AGE-SECRET-KEY-PQ-1..." (upper case, as age writes it; lower
- * case is accepted, mixed case is not).  0, or AE_EFORMAT as above.
+ * Parse "AGE-SECRET-KEY-1..." or "AGE-SECRET-KEY-PQ-1..." (upper case,
+ * as age writes it; lower case is accepted, mixed case is not).  0, or
+ * AE_EFORMAT as above.
  */
 int ae_identity_parse_age(const char *s, struct ae_identity *id,
     struct ae_diag *d);
@@ -143,8 +143,8 @@ int ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
  * (AE_STANZA_MLKEM768X25519).  0, or the random source's error. */
 int ae_identity_generate(struct ae_identity *id, uint8_t type);
 
-/* "AGE-SECRET-KEY-[PQ-]1..." for an X25519 or PQ identity, into out.  Returns the
- * length, or 0 if it does not fit. */
+/* "AGE-SECRET-KEY-[PQ-]1..." for an X25519 or PQ identity, into out.
+ * Returns the length, or 0 if it does not fit. */
 size_t ae_identity_format(const struct ae_identity *id, char *out,
     size_t cap);
 

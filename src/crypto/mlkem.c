@@ -25,10 +25,10 @@ void ae_mlkem768_keygen(uint8_t ek[AE_MLKEM768_EK_LEN],
 	memcpy(dk + DK_Z, z, 32);
 }
 
-/* The modulus check of 7.2: ek's 12-bit values are all below q, so
- * ByteEncode_12(ByteDecode_12(ek)) = ek.  ek is public: no need for
- * constant time, but ae_poly_frombytes_checked is anyway. */
-static int ek_ok(const uint8_t ek[AE_MLKEM768_EK_LEN])
+/* ByteEncode_12(ByteDecode_12(ek)) = ek exactly when every value is
+ * below q.  ek is public: no need for constant time, but
+ * ae_poly_frombytes_checked is anyway. */
+int ae_mlkem768_check_ek(const uint8_t ek[AE_MLKEM768_EK_LEN])
 {
 	struct ae_poly t;
 	int ok = 1;
@@ -44,7 +44,7 @@ int ae_mlkem768_encaps(uint8_t ct[AE_MLKEM768_CT_LEN],
 {
 	uint8_t h[32], kr[64];
 
-	if (!ek_ok(ek))
+	if (!ae_mlkem768_check_ek(ek))
 		return AE_EINVAL;
 	/* (K, r) = G(m || H(ek)) */
 	ae_sha3_256(h, ek, AE_PKE_EK_LEN, NULL, 0);

@@ -29,6 +29,10 @@
 void ae_mlkem768_keygen(uint8_t ek[AE_MLKEM768_EK_LEN],
     uint8_t dk[AE_MLKEM768_DK_LEN], const uint8_t d[32], const uint8_t z[32]);
 
+/* The encapsulation key check of 7.2: every 12-bit coefficient of ek
+ * below q.  1 if ek passes, 0 if not. */
+int ae_mlkem768_check_ek(const uint8_t ek[AE_MLKEM768_EK_LEN]);
+
 /*
  * ML-KEM.Encaps_internal (Algorithm 17) with the message m, after the
  * encapsulation key check of 7.2 (every coefficient below q).  Returns

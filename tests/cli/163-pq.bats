@@ -125,6 +125,7 @@ PY
 	flip_byte x25519.aes $((30 + 3 + 4 + 1100)) 1
 	fix_crc x25519.aes
 	run_aescrypt 3 -d -q -i pq.txt -o out.bin x25519.aes
+	assert_match "no identity matched"
 	assert_no_output . out.bin
 	# the X25519 half set to a low-order point (zero): malformed,
 	# before any key is tried, even with no identity at all

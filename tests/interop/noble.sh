@@ -5,12 +5,17 @@
 # build/noble with
 #     npm install --prefix build/noble @noble/post-quantum@0.7.1
 # Without node or the module the check is skipped with a banner, unless
-# AE_REQUIRE_NOBLE=1 (CI), where a skip is a failure.  NOBLE_COUNT seeds
-# (1,000 by default).
+# AE_REQUIRE_NOBLE=1 (CI), where a skip is a failure.  Its scale comes
+# from AE_TEST_SCALE, as every long campaign's: 1,000 seeds (quick, make
+# check) or 10,000 (full, make check-long).
 set -u
 driver=$1
 dir=${NOBLE_DIR:-build/noble}
-count=${NOBLE_COUNT:-1000}
+case ${AE_TEST_SCALE:-quick} in
+quick) count=1000 ;;
+full) count=10000 ;;
+*) echo "noble: AE_TEST_SCALE must be quick or full" >&2; exit 2 ;;
+esac
 here=$(dirname "$0")
 
 why=

@@ -21,13 +21,15 @@
 
 static int unhex(const char *s, uint8_t *out, size_t n)
 {
+	if (strlen(s) != 2 * n)
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		unsigned v;
 		if (sscanf(s + 2 * i, "%2x", &v) != 1)
 			return -1;
 		out[i] = (uint8_t)v;
 	}
-	return s[2 * n] == '\0' || s[2 * n] == '\n' ? 0 : -1;
+	return 0;
 }
 
 static void hex(const uint8_t *p, size_t n, int last)
