@@ -549,3 +549,23 @@ PYEOF
 	run_aescrypt 4 -t -f cut.aes src/z
 	refute grep -q "not found in archive" <<< "$output"
 }
+
+@test "a file's mode is its member's whatever the umask, which the new file is made under: --same-permissions exact, otherwise masked" {
+	# (-x creates a file with its member's bits and sets them again
+	# only where the umask changed them: these modes are changed by
+	# umask 027 and 077, and one is not)
+	mkdir -p src/d
+	for m in 666 777 640 600 444; do
+		echo "$m" > src/d/f$m && chmod $m src/d/f$m
+	done
+	run_aescrypt 0 -c "${FAST_KDF[@]}" -f a.aes -C src d
+	mkdir exact masked
+	(umask 077 && "$AESCRYPT" -x -q -p "${FAST_KDF[@]}" -f a.aes -C exact)
+	(umask 027 && "$AESCRYPT" -x -q --no-same-permissions "${FAST_KDF[@]}" -f a.aes -C masked)
+	local got
+	got=$(cd exact/d && stat -c '%n %a' f* | tr '\n' ' ')
+	[ "$got" = "f444 444 f600 600 f640 640 f666 666 f777 777 " ] || { echo "exact: $got" >&2; return 1; }
+	got=$(cd masked/d && stat -c '%n %a' f* | tr '\n' ' ')
+	[ "$got" = "f444 440 f600 600 f640 640 f666 640 f777 750 " ] || { echo "masked: $got" >&2; return 1; }
+	cmp src/d/f444 exact/d/f444
+}
