@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pipeline/chan.h"
+#include "pipeline/trailer.h"
 #include "common/clock.h"
 #include "common/bytes.h"
 #include "container/header.h"
@@ -309,44 +310,6 @@ log_record(void *ctx, const uint8_t *buf, size_t n)
 	return r;
 }
 
-/*
- * After the payload's final record: the index, sealed as records under
- * the index key (the payload's own pipeline, so the same framing and
- * compression), then the footer that points back at it (6.8).
- */
-static int
-write_index(const struct ae_pipe_params *payload,
-    const struct ae_index_builder *ib, const struct ae_header *h,
-    const ae_gcm_ctx *ig, struct ae_writer *out, struct ae_diag *d)
-{
-	struct ae_pipe_params pp = *payload;
-	struct ae_pipe_stats st;
-	struct ae_index_source src;
-	struct ae_reader rd = { ae_index_source_read, &src, NULL };
-	uint8_t footer[AE_FOOTER_LEN];
-	uint64_t off = h->len;
-	size_t i;
-	int r;
-
-	/* (read from the builder as it is: an index the size of a deep
-	 * tree's names is not copied to be sealed) */
-	if ((r = ae_index_source_init(&src, ib)) != AE_OK)
-		return ae_fail(d, r, AE_AT_NONE, "building the index", 0, 0);
-	for (i = 0; i < ib->nrecs; i++)
-		off += load_be32(ib->recs + 4 * i);
-	memset(&st, 0, sizeof st);
-	pp.key = ig;
-	pp.progress = NULL;
-	r = ae_pipe_encode(&pp, &rd, out, &st, d);
-	ae_index_source_free(&src);
-	if (r == AE_OK) {
-		ae_footer_seal(ig, off, ib->nrecs, footer);
-		if ((r = out->write(out->ctx, footer, sizeof footer)) != AE_OK)
-			ae_fail(d, r, AE_AT_OUTPUT, "writing output", 0, 0);
-	}
-	return r;
-}
-
 /* One -c run: what cmd_create's steps share.  On the heap, out of core
  * dumps: it holds the key schedules. */
 struct create {
@@ -492,10 +455,10 @@ create_stream(struct create *c, int *started, struct ae_diag *d)
 	ae_chan_close_read(&c->pr.chan);
 	pthread_join(thread, NULL);
 	if (err == AE_OK && c->pr.err == AE_OK && c->indexed)
-		err = write_index(&c->pp, &c->ib, &c->h, &c->igcm, &c->io.writer,
-		    d);
+		err = ae_trailer_write_index(&c->pp, &c->ib, &c->h, &c->igcm,
+		    &c->io.writer, d);
 	if (err == AE_OK && c->pr.err == AE_OK)
-		err = run_write_tail(&c->io.writer, &c->h, d);
+		err = ae_trailer_write_copy(&c->io.writer, &c->h, d);
 	return err;
 }
 

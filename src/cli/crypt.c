@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pipeline/trailer.h"
 #include "common/clock.h"
 #include "container/header.h"
 #include "checksum.h"
@@ -63,7 +64,7 @@ cmd_encrypt(const struct opts *o)
 		err = ae_pipe_encode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
 		progress_stop();
 		if (err == AE_OK)
-			err = run_write_tail(&io.writer, &h, &d);
+			err = ae_trailer_write_copy(&io.writer, &h, &d);
 	}
 	if (err != AE_OK) {
 		st = run_pipe_error(&io, err, &d);
@@ -188,7 +189,7 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	err = ae_pipe_decode(&c->pp, &c->io.reader, &c->io.writer, &c->rs.pipe,
 	    &c->d);
 	if (err == AE_OK && c->pp.trailer)
-		err = run_payload_tail(&c->pp, &c->igcm, &c->io.reader, &c->h,
+		err = ae_trailer_check(&c->pp, &c->igcm, &c->io.reader, &c->h,
 		    c->h.len + c->rs.pipe.wire_bytes, c->rs.pipe.records, NULL,
 		    &c->d);
 	progress_stop();

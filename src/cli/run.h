@@ -125,27 +125,4 @@ int run_header_unauthentic(const struct run_prefs *p, struct streams *io,
 int run_copy_used(const struct streams *io, const struct ae_header *h,
     int st);
 
-/* Write h's copy at the end of a new file (6.9), if it has one. */
-int run_write_tail(struct ae_writer *out, const struct ae_header *h,
-    struct ae_diag *d);
-
-/*
- * After the payload was read in full with payload->trailer set (it
- * stopped at the final record, which ends at offset end): what follows
- * it.  For an archive with an index (payload_type 2), the index records
- * and the footer, with the index cipher ig: they must authenticate, and
- * the footer must name end (where the index starts) and `records`
- * payload records.  A sequential reader does not use the index, but this
- * is what tells it that nothing was cut off, swapped or appended; the
- * index's plaintext goes to keep (for the check of indexcheck.h), or
- * nowhere if keep is NULL.  Then, with h->copy, the copy of the header
- * (6.9), byte for byte; and then the end of the input.  0, or an error
- * with d (AE_AT_INDEX for the index and footer, AE_AT_HEADER for the
- * copy).
- */
-int run_payload_tail(const struct ae_pipe_params *payload,
-    const ae_gcm_ctx *ig, struct ae_reader *in, const struct ae_header *h,
-    uint64_t end, uint64_t records, struct ae_writer *keep,
-    struct ae_diag *d);
-
 #endif

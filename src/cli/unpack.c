@@ -8,6 +8,7 @@
  * stays what it is for -d.
  */
 #include "config.h"
+#include "pipeline/trailer.h"
 #include "unpack.h"
 
 #include <stdlib.h>
@@ -33,7 +34,7 @@ decode(void *arg)
 	    &u->rs.pipe, &u->d);
 	u->payload_read = u->pipe_rc == AE_OK;
 	if (u->pipe_rc == AE_OK && u->check_tail)
-		u->pipe_rc = run_payload_tail(&u->pp, &u->igcm, &u->io.reader,
+		u->pipe_rc = ae_trailer_check(&u->pp, &u->igcm, &u->io.reader,
 		    &u->h, u->h.len + u->rs.pipe.wire_bytes,
 		    u->rs.pipe.records, u->check_index ? &u->ixc.ixw : NULL,
 		    &u->d);
