@@ -734,35 +734,113 @@ cwd_restore(int fd)
 	}
 }
 
-int
-ae_dr_walk(const struct ae_dr_params *po, char *const *paths, size_t n,
-    struct ae_writer *w, uint64_t *tar_end, int *partial)
-{
+/* A walk in steps (reader.h): the packer, and the caller's working
+ * directory to go back to. */
+struct ae_dr {
 	struct packer *p;
-	size_t i;
-	int err, cwd;
+};
 
-	*partial = 0;
-	*tar_end = 0;
-	if ((p = packer_new(po, w, 0)) == NULL)
+int
+ae_dr_begin(const struct ae_dr_params *po, struct ae_writer *w,
+    struct ae_dr **out)
+{
+	struct ae_dr *r = malloc(sizeof *r);
+
+	*out = NULL;
+	if (r == NULL)
 		return AE_ENOMEM;
-	cwd = po->dirfd != NULL ? cwd_save() : -1;
-	for (i = 0; i < n && !p->stopped; i++) {
-		if (!enter_dir(p, i)) {
-			if (!p->stopped)
-				p->stopped = AE_EIO;
-			break;
-		}
-		walk(p, paths[i]);
+	if ((r->p = packer_new(po, w, 0)) == NULL) {
+		free(r);
+		return AE_ENOMEM;
 	}
-	cwd_restore(cwd);
+	*out = r;
+	return AE_OK;
+}
+
+int
+ae_dr_add(struct ae_dr *r, const char *path)
+{
+	if (!r->p->stopped)
+		walk(r->p, path);
+	return r->p->stopped;
+}
+
+int
+ae_dr_put(struct ae_dr *r, const struct ae_tar_entry *e, const uint8_t *data,
+    size_t len)
+{
+	struct packer *p = r->p;
+	struct xsrc x = { -1, -1, NULL };
+
+	if (p->stopped)
+		return p->stopped;
+	if (e->type == AE_TAR_REG ? e->size != len : len != 0)
+		return AE_EINVAL;
+	if (path_push(p, 0, e->path) != 0)
+		return p->stopped ? p->stopped : AE_ENOMEM;
+	if (dr_emit_header(p, e, &x) != 0)
+		return AE_EINVAL;
+	if (len > 0) {
+		dr_emit(p, data, len);
+		dr_emit_zeros(p, (AE_TAR_BLOCK - len % AE_TAR_BLOCK)
+		    % AE_TAR_BLOCK);
+	}
+	return p->stopped;
+}
+
+int
+ae_dr_end(struct ae_dr *r, uint64_t *tar_end, int *partial)
+{
+	struct packer *p = r->p;
+	int err;
+
 	*tar_end = p->flushed + p->olen;
 	dr_emit_zeros(p, AE_TAR_END_LEN);
 	dr_flush(p);
 	err = p->stopped;
 	*partial = p->partial;
-	packer_free(p);
+	ae_dr_free(r);
 	return err;
+}
+
+int
+ae_dr_partial(const struct ae_dr *r)
+{
+	return r->p->partial;
+}
+
+void
+ae_dr_free(struct ae_dr *r)
+{
+	if (r == NULL)
+		return;
+	packer_free(r->p);
+	free(r);
+}
+
+int
+ae_dr_walk(const struct ae_dr_params *po, char *const *paths, size_t n,
+    struct ae_writer *w, uint64_t *tar_end, int *partial)
+{
+	struct ae_dr *r;
+	size_t i;
+	int err, cwd;
+
+	*partial = 0;
+	*tar_end = 0;
+	if ((err = ae_dr_begin(po, w, &r)) != AE_OK)
+		return err;
+	cwd = po->dirfd != NULL ? cwd_save() : -1;
+	for (i = 0; i < n && !r->p->stopped; i++) {
+		if (!enter_dir(r->p, i)) {
+			if (!r->p->stopped)
+				r->p->stopped = AE_EIO;
+			break;
+		}
+		walk(r->p, paths[i]);
+	}
+	cwd_restore(cwd);
+	return ae_dr_end(r, tar_end, partial);
 }
 
 uint64_t

@@ -152,6 +152,31 @@ struct ae_dr_params {
 int ae_dr_walk(const struct ae_dr_params *p, char *const *paths, size_t n,
     struct ae_writer *w, uint64_t *tar_end, int *partial);
 
+/*
+ * The same walk in steps, for a caller that names its members one at a
+ * time (the library's archive writer): _begin with p (kept: it must
+ * outlive the walk; its dirfd is not used) and w; then any number of
+ * _add (path and everything under it, relative to the working
+ * directory, as ae_dr_walk walks each of its paths) and _put (one
+ * member from memory: e with its data, len bytes, which must be e's
+ * size for a regular file and 0 otherwise), whose headers and hard-link
+ * table are one stream's; then _end, which writes the end blocks, sets
+ * *tar_end and *partial as ae_dr_walk does, and frees the walk (as
+ * _free does, without ending the stream).  _add and _end return what
+ * ae_dr_walk would (AE_OK, or why the walk stopped: after that every
+ * call returns it); _put also AE_EINVAL for an entry tar cannot hold
+ * or a len that is not its size.  _partial: a warning was given.
+ */
+struct ae_dr;
+int ae_dr_begin(const struct ae_dr_params *p, struct ae_writer *w,
+    struct ae_dr **out);
+int ae_dr_add(struct ae_dr *r, const char *path);
+int ae_dr_put(struct ae_dr *r, const struct ae_tar_entry *e,
+    const uint8_t *data, size_t len);
+int ae_dr_end(struct ae_dr *r, uint64_t *tar_end, int *partial);
+int ae_dr_partial(const struct ae_dr *r);
+void ae_dr_free(struct ae_dr *r);
+
 /* The total size of the regular files ae_dr_walk would archive (for
  * the progress line's total; nothing is reported). */
 uint64_t ae_dr_measure(const struct ae_dr_params *p, char *const *paths,
