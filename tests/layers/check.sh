@@ -2,10 +2,12 @@
 # tests/layers/check.sh -- keep src/ layered.  The layers, lowest first
 # (src/README.md says what each owns):
 #
-#   0 common   1 crypto   2 container   3 pipeline, archive   4 disk   5 cli
+#   0 common   1 crypto   2 container   3 pipeline, archive   4 disk
+#   5 lib (the public library)   6 cli
 #
 # A file may include headers of its own folder by bare name, config.h,
-# and headers of the layers its folder's README.md allows on its "May
+# the public header aescrypt.h (include/; from lib and the layers above
+# it, whose README.md allows `aescrypt.h`), and headers of the layers its folder's README.md allows on its "May
 # include:" line: the folders named there in backquotes (`crypto/`), or
 # "every layer below".  Such a layer must also rank lower, so there is no
 # circle whatever a README says.  Anything else fails: an include the
@@ -19,7 +21,8 @@ src=${1:-src}
 rank() {
 	case $1 in
 	common) echo 0 ;; crypto) echo 1 ;; container) echo 2 ;;
-	pipeline|archive) echo 3 ;; disk) echo 4 ;; cli) echo 5 ;; *) echo -1 ;;
+	pipeline|archive) echo 3 ;; disk) echo 4 ;; lib) echo 5 ;; cli) echo 6 ;;
+	*) echo -1 ;;
 	esac
 }
 
@@ -73,6 +76,13 @@ for f in "$src"/*/*.c "$src"/*/*.h; do
 		n=$((n + 1))
 		case $inc in
 		config.h) continue ;;
+		aescrypt.h)
+			if [ "$mine" -lt 5 ]; then
+				echo "layers: $f includes \"aescrypt.h\": the public header is for lib/ and above"; bad=1
+			elif ! grep -q '`aescrypt.h`' "$src/$layer/README.md"; then
+				echo "layers: $f includes \"aescrypt.h\", but $src/$layer/README.md does not allow \`aescrypt.h\`"; bad=1
+			fi
+			continue ;;
 		../*|*/../*) echo "layers: $f includes \"$inc\": name the layer instead of ../"; bad=1 ;;
 		*/*/*) echo "layers: $f includes \"$inc\": one folder level only"; bad=1 ;;
 		*/*)

@@ -84,5 +84,9 @@ expect 1 "two files of a layer that use each other"
 tree; printf '#include "y.h"\n' > "$t/src/cli/x.c"; : > "$t/src/cli/x.h"
 printf '#include "y.h"\n' > "$t/src/cli/y.c"; : > "$t/src/cli/y.h"; named cli x y
 expect 0 "one file that uses another, and itself"
-[ "$fail" -eq 0 ] && echo "layers selftest: 13 trees, each judged right"
+tree; echo '#include "aescrypt.h"' >> "$t/src/disk/w.c"; expect 1 "the public header below lib/"
+tree; echo '#include "aescrypt.h"' >> "$t/src/cli/m.c"; expect 1 "the public header where the README does not allow it"
+tree; readme cli 'every layer below, and `aescrypt.h`.'; named cli m
+echo '#include "aescrypt.h"' >> "$t/src/cli/m.c"; expect 0 "the public header where the README allows it"
+[ "$fail" -eq 0 ] && echo "layers selftest: 16 trees, each judged right"
 exit "$fail"

@@ -1,0 +1,438 @@
+/*
+ * aescrypt.h -- the aescrypt library (libaescrypt.so.1): encrypted
+ * streams and archives in the aescrypt v1 container (format/).
+ *
+ * This header is the library's whole promise.  What it declares keeps
+ * its meaning for every 1.x release (the symbols are versioned
+ * AESCRYPT_1; a later release adds, it never changes or takes away);
+ * what it does not declare is free to change.  It is C99 and needs
+ * nothing but <stddef.h> and <stdint.h>.
+ *
+ * Two handles, one for each direction, with the lifecycle of
+ * libarchive's:
+ *
+ *     writer: _new, keys and settings, _open*, then _write (a stream)
+ *             or _add_path / _add_entry (an archive), _close, _free
+ *     reader: _new, keys and settings, _open*, then _read (a stream)
+ *             or a loop of _next and _read (an archive), _free;
+ *             or, on a seekable archive with an index: _count,
+ *             _entry, _find and _pread, in any order, from any thread
+ *
+ * Every call that can fail returns an int status: AESCRYPT_OK (0), a
+ * positive AESCRYPT_END where a loop ends, or a negative code of enum
+ * aescrypt_status.  The handle keeps a message for the last failure,
+ * with the place it happened (a record's number and offset, a member's
+ * name): aescrypt_writer_error() and aescrypt_reader_error().  Programs
+ * decide on the status, never on the message's text.
+ *
+ * Ownership: the caller owns every buffer it passes and every callback
+ * context; the library copies what it keeps (passphrases and keys
+ * included, in memory it wipes and keeps out of core dumps) and never
+ * frees what it did not allocate.  Nothing here prints, exits or
+ * installs a signal handler.
+ *
+ * Threads: a handle is used by one thread at a time, except where a
+ * call says otherwise (aescrypt_reader_pread and its kin).  Different
+ * handles are independent; the library has no global mutable state but
+ * its CPU-feature table, filled once, safely, on first use.  The
+ * library runs threads of its own (the chunk pipeline); the write and
+ * read callbacks are called from them, one call at a time.
+ *
+ * Plaintext is released only after its record's tag has verified, and a
+ * stream or archive ends cleanly (AESCRYPT_END, or a read of 0 bytes)
+ * only after its final record and the rest of the file have verified: a
+ * truncated or extended file ends in an error, never in a clean end.
+ */
+#ifndef AESCRYPT_H
+#define AESCRYPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define AESCRYPT_API __attribute__((visibility("default")))
+#else
+#define AESCRYPT_API
+#endif
+
+/* ---- versions ---- */
+
+#define AESCRYPT_VERSION_MAJOR 1
+#define AESCRYPT_VERSION_MINOR 0
+#define AESCRYPT_VERSION_RELEASE 0
+/* 10000 * major + 100 * minor + release: 10000 is 1.0.0 */
+#define AESCRYPT_VERSION_NUMBER (AESCRYPT_VERSION_MAJOR * 10000 \
+	+ AESCRYPT_VERSION_MINOR * 100 + AESCRYPT_VERSION_RELEASE)
+
+/* The version number of the library that is running (which may be newer
+ * than the header a program was built with), and the release of the
+ * aescrypt tree it was built from ("0.3.0").  Thread-safe. */
+AESCRYPT_API unsigned aescrypt_version_number(void);
+AESCRYPT_API const char *aescrypt_version_string(void);
+
+/* ---- status codes (stable: a value never changes meaning) ---- */
+
+enum aescrypt_status {
+	AESCRYPT_OK = 0,
+	AESCRYPT_END = 1,         /* no more members (aescrypt_reader_next) */
+	AESCRYPT_EINVAL = -1,     /* an argument is out of range */
+	AESCRYPT_EAUTH = -2,      /* authentication failed: the data was
+	                           * changed, reordered or cut */
+	AESCRYPT_ENOMEM = -3,     /* out of memory */
+	AESCRYPT_EIO = -4,        /* a read or write failed (a callback
+	                           * returned non-zero, or a system call) */
+	AESCRYPT_EFORMAT = -5,    /* not in the expected format, or damaged */
+	AESCRYPT_ETOOBIG = -6,    /* a length is over what the format holds */
+	AESCRYPT_ENOTSUP = -7,    /* not available: a codec this build lacks,
+	                           * random access without an index or on a
+	                           * source that cannot pread */
+	AESCRYPT_EKEY = -8,       /* no key given opens the file: wrong
+	                           * passphrase, key or identity */
+	AESCRYPT_ETRUNC = -9,     /* the input ends before its end */
+	AESCRYPT_ELIMIT = -10,    /* a cost in the file (the KDF's memory) is
+	                           * over the reader's limit */
+	AESCRYPT_EINTR = -11,     /* stopped: an earlier failure, or the
+	                           * caller's callback asked */
+	AESCRYPT_ESTATE = -12     /* the call does not fit the handle's
+	                           * state (a _write before _open, a _next
+	                           * on a stream, ...) */
+};
+
+/* A short, static, lower-case description of a status ("authentication
+ * failed").  Never NULL; unknown codes give "unknown error".
+ * Thread-safe. */
+AESCRYPT_API const char *aescrypt_strerror(int status);
+
+/* ---- what a container holds ---- */
+
+enum aescrypt_kind {
+	AESCRYPT_STREAM = 0,      /* one opaque byte stream (aescrypt -e) */
+	AESCRYPT_ARCHIVE = 1      /* a tar archive of members (aescrypt -c),
+	                           * with an index for random access */
+};
+
+enum aescrypt_codec {
+	AESCRYPT_CODEC_DEFLATE = 0,   /* the default */
+	AESCRYPT_CODEC_ZSTD = 1       /* AESCRYPT_ENOTSUP in a build without
+	                               * libzstd */
+};
+
+/* A member's type: tar's type flags. */
+enum aescrypt_type {
+	AESCRYPT_FILE = '0',
+	AESCRYPT_HARDLINK = '1',
+	AESCRYPT_SYMLINK = '2',
+	AESCRYPT_CHARDEV = '3',
+	AESCRYPT_BLOCKDEV = '4',
+	AESCRYPT_DIR = '5',
+	AESCRYPT_FIFO = '6'
+};
+
+/*
+ * A member.  Read from an archive, its strings point into the reader
+ * and stay valid until the next call on that handle (for _entry: until
+ * the handle is freed); they are NUL-terminated, hold no other NUL, and
+ * path is at most 65535 bytes.  Given to a writer, path and linkpath
+ * are required as the type needs them, uname and gname may be NULL.
+ * A directory's path ends in '/'.
+ */
+struct aescrypt_entry {
+	const char *path;
+	const char *linkpath;     /* a link's target, or "" (NULL when given) */
+	int type;                 /* enum aescrypt_type */
+	uint32_t mode;            /* permission bits, 07777 */
+	uint64_t uid, gid;
+	uint64_t size;            /* a regular file's bytes (a sparse one's
+	                           * size with its holes) */
+	int64_t mtime;            /* seconds since the epoch */
+	uint32_t mtime_nsec;
+	const char *uname, *gname;
+};
+
+/* ---- I/O through callbacks ---- */
+
+/*
+ * A sink: write all n bytes of buf; 0, or non-zero for a failure (the
+ * call then fails with AESCRYPT_EIO, or AESCRYPT_EINTR for a negative
+ * AESCRYPT_EINTR).  Called from a library thread, one call at a time.
+ */
+typedef int (*aescrypt_write_fn)(void *ctx, const void *buf, size_t n);
+
+/*
+ * A source.  read fills buf with up to n bytes into *got, fewer only at
+ * the end; 0, or non-zero for a failure.  pread, which may be NULL (a
+ * pipe), reads at offset off without moving anything, and must be safe
+ * to call from several threads at once; with it, size is the source's
+ * length in bytes, and the reader can use the archive's index.  A
+ * source with pread may have read NULL: the reader then reads from 0.
+ */
+struct aescrypt_source {
+	int (*read)(void *ctx, void *buf, size_t n, size_t *got);
+	int (*pread)(void *ctx, void *buf, size_t n, uint64_t off,
+	    size_t *got);
+	uint64_t size;
+	void *ctx;
+};
+
+/* ---- keys (the same for both handles) ----
+ *
+ * A writer adds one key slot per key given: anyone holding one of them
+ * opens the file.  A reader tries what it is given, cheapest first (keys
+ * and identities, then the passphrase).  Secrets are copied, and wiped
+ * when the handle is freed; the caller wipes its own copy.  Keys are
+ * given before _open.
+ */
+
+/* ---- writer ---- */
+
+typedef struct aescrypt_writer aescrypt_writer;
+
+/* A new writer, or NULL out of memory. */
+AESCRYPT_API aescrypt_writer *aescrypt_writer_new(void);
+
+/* Free w (NULL is ignored).  A writer freed before aescrypt_writer_close
+ * returned AESCRYPT_OK has written no valid file: an output opened by
+ * path is removed, one opened by callback or descriptor is left as it
+ * is, incomplete (a reader refuses it). */
+AESCRYPT_API void aescrypt_writer_free(aescrypt_writer *w);
+
+/* The message of w's last failure ("" if none); valid until the next
+ * call on w. */
+AESCRYPT_API const char *aescrypt_writer_error(const aescrypt_writer *w);
+
+/* Key slots: a passphrase (Argon2id, at the costs of _set_kdf); a
+ * 32-byte key; a key file's text as aescrypt --gen-key writes it
+ * ("AESCRYPT-KEY-V1-..."), read from path; a recipient, "age1...",
+ * "age1pq1..." or an OpenSSH "ssh-ed25519 ..." / "ssh-rsa ..." public
+ * key line.  AESCRYPT_EINVAL for an empty passphrase, AESCRYPT_EFORMAT
+ * for a malformed key or recipient (the message says where),
+ * AESCRYPT_ENOTSUP for an SSH key of another type, AESCRYPT_ELIMIT when
+ * the header has no room for another slot, AESCRYPT_ESTATE after
+ * _open. */
+AESCRYPT_API int aescrypt_writer_add_passphrase(aescrypt_writer *w,
+    const void *pass, size_t len);
+AESCRYPT_API int aescrypt_writer_add_key(aescrypt_writer *w,
+    const uint8_t key[32]);
+AESCRYPT_API int aescrypt_writer_add_keyfile(aescrypt_writer *w,
+    const char *path);
+AESCRYPT_API int aescrypt_writer_add_recipient(aescrypt_writer *w,
+    const char *recipient);
+
+/*
+ * Settings, before _open (AESCRYPT_ESTATE after; AESCRYPT_EINVAL out of
+ * range).  codec: enum aescrypt_codec (default DEFLATE).  level: the
+ * codec's, 0 (store) to 9 for DEFLATE, 0 to 19 for zstd (default 6 and
+ * 3).  threads: worker threads, 1 to 256 (default: the CPUs online).
+ * chunk_log2: records of 2^n bytes, 16 to 22 (23 for zstd; default 18).
+ * kdf: Argon2id's passes, memory in KiB and lanes for a passphrase slot
+ * (default 3, 262144, 4).  index: an archive carries an index (default
+ * 1; a reader needs it for random access).
+ */
+AESCRYPT_API int aescrypt_writer_set_codec(aescrypt_writer *w, int codec);
+AESCRYPT_API int aescrypt_writer_set_level(aescrypt_writer *w, int level);
+AESCRYPT_API int aescrypt_writer_set_threads(aescrypt_writer *w,
+    unsigned threads);
+AESCRYPT_API int aescrypt_writer_set_chunk_log2(aescrypt_writer *w,
+    unsigned chunk_log2);
+AESCRYPT_API int aescrypt_writer_set_kdf(aescrypt_writer *w, uint32_t t,
+    uint32_t m_kib, uint32_t p);
+AESCRYPT_API int aescrypt_writer_set_index(aescrypt_writer *w, int on);
+
+/*
+ * Start a container of kind (enum aescrypt_kind), with at least one key
+ * slot.  The header is written now; the records follow as data comes.
+ * _open writes through fn (ctx passed back); _open_fd to descriptor fd
+ * (the caller's: not closed); _open_path to a new file at path, written
+ * under a temporary name beside it and moved to path by a successful
+ * _close, never before (a file there is replaced only then, and keeps
+ * its mode; a new one gets 0666 less the umask, as aescrypt -c's).
+ * AESCRYPT_EINVAL with no key, AESCRYPT_ESTATE when already open, the
+ * sink's errors.  After a failed _open the writer can only be freed.
+ */
+AESCRYPT_API int aescrypt_writer_open(aescrypt_writer *w, int kind,
+    aescrypt_write_fn fn, void *ctx);
+AESCRYPT_API int aescrypt_writer_open_fd(aescrypt_writer *w, int kind, int fd);
+AESCRYPT_API int aescrypt_writer_open_path(aescrypt_writer *w, int kind,
+    const char *path);
+
+/* A stream's bytes, in order (AESCRYPT_ESTATE on an archive).  Returns
+ * once they are taken: they may be sealed and written later. */
+AESCRYPT_API int aescrypt_writer_write(aescrypt_writer *w, const void *buf,
+    size_t n);
+
+/*
+ * An archive's members.  _add_path: path and everything under it, as
+ * aescrypt -c archives them (symlinks stored, not followed; hard links
+ * as links; sparse files with their holes; sockets left out; a leading
+ * '/' or "../" removed from names).  A file that cannot be read is left
+ * out or stored as it could be read, and the call still returns
+ * AESCRYPT_OK: aescrypt_writer_partial() says it happened, and
+ * aescrypt_writer_error() says the last such case.  AESCRYPT_EIO for a
+ * path that does not exist.
+ * _add_entry: one member from memory, e (its size must be len for a
+ * regular file, and 0 with data NULL for anything else), its data at
+ * data.  AESCRYPT_EINVAL for an entry tar cannot hold (an empty path, a
+ * name with "..", a missing link target).
+ * Both AESCRYPT_ESTATE on a stream.
+ */
+AESCRYPT_API int aescrypt_writer_add_path(aescrypt_writer *w, const char *path);
+AESCRYPT_API int aescrypt_writer_add_entry(aescrypt_writer *w,
+    const struct aescrypt_entry *e, const void *data, size_t len);
+
+/* 1 if _add_path left something out or stored it other than it was
+ * (tar's exit status 1), else 0. */
+AESCRYPT_API int aescrypt_writer_partial(const aescrypt_writer *w);
+
+/*
+ * Finish: the final record, the index and the footer of an archive, the
+ * copy of the header, then (for _open_path) the file moved into place.
+ * AESCRYPT_OK only when every byte was written.  After _close the
+ * writer can only be freed.
+ */
+AESCRYPT_API int aescrypt_writer_close(aescrypt_writer *w);
+
+/* ---- reader ---- */
+
+typedef struct aescrypt_reader aescrypt_reader;
+
+/* A new reader, or NULL out of memory. */
+AESCRYPT_API aescrypt_reader *aescrypt_reader_new(void);
+
+/* Free r (NULL is ignored), with its keys (wiped) and threads.  Not
+ * while another thread is inside a call on r. */
+AESCRYPT_API void aescrypt_reader_free(aescrypt_reader *r);
+
+/* The message of r's last failure ("" if none); valid until the next
+ * call on r (after concurrent _pread calls: the last one that failed). */
+AESCRYPT_API const char *aescrypt_reader_error(const aescrypt_reader *r);
+
+/*
+ * Keys to try, before _open: a passphrase; a 32-byte key; a key file's
+ * text, read from path; identities: the text of an age identity file
+ * (lines "AGE-SECRET-KEY-1..." or "AGE-SECRET-KEY-PQ-1...", '#'
+ * comments and blank lines), or of an OpenSSH private key
+ * (ssh-ed25519 or ssh-rsa; a protected one is opened with pass, else
+ * pass is NULL).  AESCRYPT_EFORMAT for text that holds no identity,
+ * AESCRYPT_EKEY for a protected key without the right pass,
+ * AESCRYPT_ESTATE after _open.
+ */
+AESCRYPT_API int aescrypt_reader_add_passphrase(aescrypt_reader *r,
+    const void *pass, size_t len);
+AESCRYPT_API int aescrypt_reader_add_key(aescrypt_reader *r,
+    const uint8_t key[32]);
+AESCRYPT_API int aescrypt_reader_add_keyfile(aescrypt_reader *r,
+    const char *path);
+AESCRYPT_API int aescrypt_reader_add_identity(aescrypt_reader *r,
+    const char *text, size_t len, const void *pass, size_t passlen);
+
+/* Settings, before _open: worker threads (1 to 256; default the CPUs
+ * online); the most memory in KiB that a passphrase slot's Argon2id may
+ * ask for (default: 2 GiB or half of RAM, whichever is less; a slot
+ * over it is AESCRYPT_ELIMIT, never run). */
+AESCRYPT_API int aescrypt_reader_set_threads(aescrypt_reader *r,
+    unsigned threads);
+AESCRYPT_API int aescrypt_reader_set_max_kdf_memory(aescrypt_reader *r,
+    uint64_t kib);
+
+/*
+ * Open a container and unlock it with the keys given: its header is
+ * read and checked, a slot opened and the header's MAC verified before
+ * this returns.  _open reads through src (copied; its ctx must outlive
+ * r); _open_fd from fd (the caller's, not closed; pread is used when fd
+ * is a regular file); _open_path from a file.  AESCRYPT_EKEY when no key
+ * opens it, AESCRYPT_EAUTH for a header that was changed,
+ * AESCRYPT_EFORMAT for a file that is not an aescrypt v1 container,
+ * AESCRYPT_ELIMIT for a passphrase slot over the KDF limit,
+ * AESCRYPT_ENOTSUP for a codec this build lacks, and the source's
+ * errors.  After a failed _open the reader can only be freed.
+ */
+AESCRYPT_API int aescrypt_reader_open(aescrypt_reader *r,
+    const struct aescrypt_source *src);
+AESCRYPT_API int aescrypt_reader_open_fd(aescrypt_reader *r, int fd);
+AESCRYPT_API int aescrypt_reader_open_path(aescrypt_reader *r,
+    const char *path);
+
+/* The open container's kind (enum aescrypt_kind), or AESCRYPT_ESTATE
+ * before a successful _open. */
+AESCRYPT_API int aescrypt_reader_kind(const aescrypt_reader *r);
+
+/*
+ * Sequential reading.  _next: the next member of an archive into e;
+ * AESCRYPT_OK, AESCRYPT_END after the last one (once the archive's end
+ * and everything after it verified), or an error.  _read: up to n bytes
+ * into buf, *got of them (fewer than n only at the end: 0 is the end):
+ * of a stream, or of the current member's data (a sparse member's holes
+ * read as zeros).  A stream's end (a read of 0) comes only once the
+ * final record and the file's end verified.  A failure ends the handle's
+ * sequential reading: later calls return it again.
+ */
+AESCRYPT_API int aescrypt_reader_next(aescrypt_reader *r,
+    struct aescrypt_entry *e);
+AESCRYPT_API int aescrypt_reader_read(aescrypt_reader *r, void *buf, size_t n,
+    size_t *got);
+
+/*
+ * Extract the rest of an archive's members (all of them, after _open)
+ * beneath directory dir, as aescrypt -x does: nothing is made outside
+ * dir whatever the names and links say ("..", absolute paths, symlinks
+ * that lead out are refused or made safe), a file gets its name only
+ * once its data is whole and verified, and what exists is replaced.
+ * flags: AESCRYPT_X_* below.  AESCRYPT_OK; AESCRYPT_OK with
+ * aescrypt_reader_partial() 1 when a member was skipped (the message
+ * says the last one); or an error that ended the run (a failed write,
+ * the archive's own failure).
+ */
+enum {
+	AESCRYPT_X_KEEP_OLD = 1 << 0,   /* never replace what exists */
+	AESCRYPT_X_PERMS = 1 << 1,      /* modes exactly, setuid included;
+	                                 * else the process umask applies */
+	AESCRYPT_X_OWNER = 1 << 2,      /* owners as stored (root only) */
+	AESCRYPT_X_XATTRS = 1 << 3,     /* user.* extended attributes */
+	AESCRYPT_X_ACLS = 1 << 4,       /* POSIX ACLs */
+	AESCRYPT_X_NO_DEVICES = 1 << 5  /* make no device nodes */
+};
+AESCRYPT_API int aescrypt_reader_extract(aescrypt_reader *r, const char *dir,
+    unsigned flags);
+AESCRYPT_API int aescrypt_reader_partial(const aescrypt_reader *r);
+
+/*
+ * Random access, for an archive with an index on a source with pread
+ * (else AESCRYPT_ENOTSUP).  The first of these calls reads and checks
+ * the index (its footer, its records and every rule of the format); it
+ * must return before others run on other threads.  From then on
+ * _count, _entry, _find and _pread may be called from any number of
+ * threads at once, also while sequential reading goes on.
+ * _count: members in *n.  _entry: member i into e (strings valid until
+ * r is freed).  _find: the first member whose path is path (a directory's
+ * with or without its '/') into *i; AESCRYPT_END if there is none.
+ * _pread: up to n bytes of member i's data from byte off, into buf;
+ * *got is fewer than n only at the member's end (0 at or past it).  It
+ * reads and opens only the records that hold the range, each whole and
+ * authenticated before a byte of it is copied, and checks that the
+ * member's header is the one the index names.  AESCRYPT_EINVAL for i
+ * out of range.
+ */
+AESCRYPT_API int aescrypt_reader_count(aescrypt_reader *r, uint64_t *n);
+AESCRYPT_API int aescrypt_reader_entry(aescrypt_reader *r, uint64_t i,
+    struct aescrypt_entry *e);
+AESCRYPT_API int aescrypt_reader_find(aescrypt_reader *r, const char *path,
+    uint64_t *i);
+AESCRYPT_API int aescrypt_reader_pread(aescrypt_reader *r, uint64_t i,
+    void *buf, size_t n, uint64_t off, size_t *got);
+
+/* ---- sizes, for bindings ---- */
+
+/* The size of struct aescrypt_entry and struct aescrypt_source as this
+ * library was built: a binding checks them against its own layout. */
+AESCRYPT_API size_t aescrypt_entry_size(void);
+AESCRYPT_API size_t aescrypt_source_size(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,482 @@
+/*
+ * access.c -- random access to an archive through its index: count,
+ * entry, find and pread (contract in aescrypt.h; the handle in
+ * handle.h).
+ *
+ * The index is read once, under the handle's lock, and checked by every
+ * rule of format 6.8 (ae_index_parse), so it points only inside the
+ * payload; from then on it is read-only.  A pread opens only the
+ * records that hold its range (container/records.h), each whole and
+ * authenticated under its own number before a byte of it is copied.
+ * The first pread of a member also reads the member's header where the
+ * index says it starts and checks that it is the member the index
+ * names and ends where the next one starts: a lying index leads to an
+ * error, never to another member's bytes.  Where its data starts is
+ * then kept (under the lock) for later calls.
+ *
+ * Threads share no position: each call takes a record reader from a
+ * small pool (or makes one), with a cursor of its own over the source's
+ * pread, and gives it back; a pooled reader keeps the last record it
+ * opened, so a run of small reads in one record opens it once.
+ */
+#include "config.h"
+#include "handle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "container/format.h"
+#include "container/records.h"
+#include "crypto/wipe.h"
+
+/* Where a member's data starts: not yet known, or not a plain run (a
+ * sparse member, read through the tar reader). */
+#define AT_UNKNOWN UINT64_MAX
+#define AT_SPARSE (UINT64_MAX - 1)
+
+/* A record reader of a call's own. */
+struct slot {
+	struct ae_records rec;
+	struct source_cursor cur;
+	struct ae_reader rd;
+	struct slot *next;          /* in the pool */
+};
+
+/* The pool lives beside the index; it is freed with the handle
+ * (access_free). */
+#define POOL_MAX 8
+
+struct pool {
+	struct slot *free;
+	unsigned n;
+};
+
+/* The index's plaintext, collected with a cap. */
+struct collect {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+static int
+collect_write(void *ctx, const uint8_t *b, size_t n)
+{
+	struct collect *c = ctx;
+	uint8_t *p;
+
+	if (n > AE_INDEX_MAX - c->len)
+		return AE_ETOOBIG;
+	if ((p = ae_wiped_grow(c->buf, c->len, &c->cap, c->len + n)) == NULL)
+		return AE_ENOMEM;
+	c->buf = p;
+	memcpy(c->buf + c->len, b, n);
+	c->len += n;
+	return AE_OK;
+}
+
+/* The footer, where it says the index is, and the index's records into
+ * c.  0 or an error with d. */
+static int
+read_index(aescrypt_reader *r, struct collect *c, uint64_t *index_offset,
+    uint64_t *records, struct ae_diag *d)
+{
+	const struct ae_header *h = &r->h;
+	struct ae_writer w = { collect_write, c };
+	struct source_cursor cur;
+	struct ae_reader rd;
+	struct ae_pipe_params pp;
+	struct ae_pipe_stats st;
+	uint8_t footer[AE_FOOTER_LEN];
+	uint64_t size = r->src.s.size;
+	size_t got;
+	int e;
+
+	if (size < h->len + 2 * (AE_FRAME_LEN + AE_TAG_LEN) + AE_FOOTER_LEN
+	    + ae_header_tail_len(h))
+		return ae_fail(d, AE_ETRUNC, AE_AT_INDEX, "is missing (the file "
+		    "is too short)", 0, 0);
+	size -= ae_header_tail_len(h);
+	if ((e = source_pread(&r->src, footer, sizeof footer,
+	    size - AE_FOOTER_LEN, &got)) != AE_OK)
+		return ae_fail(d, e, AE_AT_INPUT, "reading input", 0, 0);
+	if (got != sizeof footer || ae_footer_open(&r->ig, footer,
+	    index_offset, records) != AE_OK)
+		return ae_fail(d, AE_EAUTH, AE_AT_INDEX, "cannot be used: the "
+		    "file does not end with its footer (it may be cut short, "
+		    "or its end damaged)", 0, size - AE_FOOTER_LEN);
+	if (*index_offset < h->len + AE_FRAME_LEN + AE_TAG_LEN
+	    || *index_offset > size - AE_FOOTER_LEN - (AE_FRAME_LEN
+	    + AE_TAG_LEN) || *records == 0)
+		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "the footer points "
+		    "outside the file", 0, size - AE_FOOTER_LEN);
+	source_cursor(&r->src, &cur, &rd, *index_offset);
+	memset(&pp, 0, sizeof pp);
+	memset(&st, 0, sizeof st);
+	pp.key = &r->ig;
+	pp.chunk_log2 = h->chunk_log2;
+	pp.codec = h->codec;
+	pp.threads = 1;
+	pp.offset = *index_offset;
+	pp.trailer = 1;
+	if ((e = ae_pipe_decode(&pp, &rd, &w, &st, d)) != AE_OK) {
+		if (d->where == AE_AT_CHUNK)
+			d->where = AE_AT_INDEX;
+		return e;
+	}
+	if (*index_offset + st.wire_bytes != size - AE_FOOTER_LEN)
+		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "does not end at the "
+		    "footer", 0, *index_offset);
+	return AE_OK;
+}
+
+/* Load and check the index, once (under the lock).  0 or the error
+ * (kept, with its message, for every later call). */
+static int
+load(aescrypt_reader *r)
+{
+	struct collect c = { 0 };
+	struct ae_diag d = { 0 };
+	uint64_t index_offset, records;
+	size_t i;
+	int e;
+
+	if (r->kind != AESCRYPT_ARCHIVE
+	    || r->h.payload_type != AE_PAYLOAD_PAX_INDEXED) {
+		message_plain(r->ix_msg, sizeof r->ix_msg, NULL, "random access "
+		    "needs an archive with an index (made without --no-index)");
+		return AESCRYPT_ENOTSUP;
+	}
+	if (!source_seekable(&r->src)) {
+		message_plain(r->ix_msg, sizeof r->ix_msg, NULL, "random access "
+		    "needs a source that can pread (a regular file, not a "
+		    "pipe)");
+		return AESCRYPT_ENOTSUP;
+	}
+	e = read_index(r, &c, &index_offset, &records, &d);
+	if (e == AE_OK)
+		e = ae_index_parse(c.buf, c.len, r->h.len,
+		    (size_t)1 << r->h.chunk_log2, index_offset, records, &r->ix,
+		    &d);
+	if (c.buf != NULL) {
+		ae_wipe(c.buf, c.len);
+		free(c.buf);
+	}
+	if (e == AE_OK && (r->data_at = malloc((r->ix.members + 1)
+	    * sizeof *r->data_at)) == NULL)
+		e = ae_fail(&d, AE_ENOMEM, AE_AT_NONE, "out of memory", 0, 0);
+	if (e != AE_OK) {
+		if (d.where == AE_AT_NONE && d.what != NULL)
+			d.where = AE_AT_INDEX;
+		message_describe(r->ix_msg, sizeof r->ix_msg, NULL, e, &d);
+		ae_index_free(&r->ix);
+		return e;
+	}
+	for (i = 0; i < r->ix.members; i++)
+		r->data_at[i] = AT_UNKNOWN;
+	return AE_OK;
+}
+
+/* The index is loaded: 0, or its error (with the message). */
+static int
+ready(aescrypt_reader *r)
+{
+	int e = reader_is_open(r), st;
+
+	if (e != AESCRYPT_OK)
+		return e;
+	pthread_mutex_lock(&r->lock);
+	if (r->ix_state == 0)
+		r->ix_state = (e = load(r)) == AE_OK ? 1 : e;
+	st = r->ix_state;
+	pthread_mutex_unlock(&r->lock);
+	if (st != 1) {
+		pthread_mutex_lock(&r->lock);
+		message_plain(r->msg, sizeof r->msg, NULL, r->ix_msg);
+		pthread_mutex_unlock(&r->lock);
+		return st;
+	}
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_count(aescrypt_reader *r, uint64_t *n)
+{
+	int e = ready(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (n == NULL)
+		return AESCRYPT_EINVAL;
+	*n = r->ix.members;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_entry(aescrypt_reader *r, uint64_t i, struct aescrypt_entry *e)
+{
+	int err = ready(r);
+
+	if (err != AESCRYPT_OK)
+		return err;
+	if (e == NULL || i >= r->ix.members)
+		return AESCRYPT_EINVAL;
+	reader_entry_of_index(&r->ix.m[i], e);
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_find(aescrypt_reader *r, const char *path, uint64_t *i)
+{
+	size_t k, n;
+	int err = ready(r);
+
+	if (err != AESCRYPT_OK)
+		return err;
+	if (path == NULL || i == NULL)
+		return AESCRYPT_EINVAL;
+	n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	for (k = 0; k < r->ix.members; k++) {
+		const char *p = r->ix.m[k].path;
+		size_t pn = strlen(p);
+
+		if (pn > 1 && p[pn - 1] == '/')
+			pn--;
+		if (pn == n && memcmp(p, path, n) == 0) {
+			*i = k;
+			return AESCRYPT_OK;
+		}
+	}
+	return AESCRYPT_END;
+}
+
+/* ---- the pool ---- */
+
+/* A record reader: one from the pool, or a new one.  NULL out of
+ * memory. */
+static struct slot *
+take(aescrypt_reader *r)
+{
+	struct pool *p = (struct pool *)r->pool;
+	struct slot *s = NULL;
+
+	pthread_mutex_lock(&r->lock);
+	if (p != NULL && p->free != NULL) {
+		s = p->free;
+		p->free = s->next;
+		p->n--;
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (s != NULL)
+		return s;
+	if ((s = calloc(1, sizeof *s)) == NULL)
+		return NULL;
+	source_cursor(&r->src, &s->cur, &s->rd, 0);
+	if (ae_records_init(&s->rec, &s->rd, r->ix.rec_off, r->ix.records,
+	    r->h.chunk_log2, &r->g, r->h.codec, 0) != AE_OK) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void
+drop(struct slot *s)
+{
+	ae_records_free(&s->rec);
+	free(s);
+}
+
+/* Back to the pool, or freed when it is full. */
+static void
+give(aescrypt_reader *r, struct slot *s)
+{
+	struct pool *p;
+
+	pthread_mutex_lock(&r->lock);
+	if (r->pool == NULL)
+		r->pool = calloc(1, sizeof(struct pool));
+	p = r->pool;
+	if (p != NULL && p->n < POOL_MAX) {
+		s->next = p->free;
+		p->free = s;
+		p->n++;
+		s = NULL;
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (s != NULL)
+		drop(s);
+}
+
+void
+access_free(aescrypt_reader *r)
+{
+	struct pool *p = r->pool;
+	struct slot *s;
+
+	if (p == NULL)
+		return;
+	while ((s = p->free) != NULL) {
+		p->free = s->next;
+		drop(s);
+	}
+	free(p);
+	r->pool = NULL;
+}
+
+/* ---- a member's data ---- */
+
+/* Read member i's header where the index says it starts, check it is
+ * the member named there and ends where the next one starts, and leave
+ * tr at its data.  0, or an error with d. */
+static int
+member_header(aescrypt_reader *r, uint64_t i, struct ae_tar_reader *tr,
+    struct ae_tar_member *m, struct ae_diag *d)
+{
+	const struct ae_index_member *x = &r->ix.m[i];
+	uint64_t next = i + 1 < r->ix.members ? r->ix.m[i + 1].first :
+	    r->ix.tar_end;
+	int e;
+
+	ae_tar_reader_restart(tr, x->first);
+	e = ae_tar_next(tr, m, d);
+	if (e == 1)
+		e = ae_fail(d, AE_EFORMAT, AE_AT_MEMBER, "the index names a "
+		    "member where the archive ends", 0, x->first);
+	if (e != AE_OK)
+		return e;
+	if (m->first != x->first || strcmp(m->path, x->path) != 0
+	    || m->end > next || m->type != x->type)
+		return ae_fail(d, AE_EFORMAT, AE_AT_MEMBER, "is not the member "
+		    "the index names there (the index does not match the "
+		    "archive)", 0, x->first);
+	return AE_OK;
+}
+
+/* A sparse member: its data read through the tar reader from its
+ * start, the first off bytes passed over (holes are zeros). */
+static int
+read_sparse(struct ae_tar_reader *tr, const struct ae_tar_member *m,
+    uint8_t *buf, size_t n, uint64_t off, size_t *got)
+{
+	uint8_t skip[4096];
+	size_t k;
+	int e;
+
+	while (off > 0) {
+		k = off < sizeof skip ? (size_t)off : sizeof skip;
+		if ((e = ae_tar_read_data(tr, m, skip, k, &k, NULL)) != AE_OK)
+			return e;
+		if (k == 0)
+			return AE_OK;
+		off -= k;
+	}
+	*got = 0;
+	while (*got < n) {
+		if ((e = ae_tar_read_data(tr, m, buf + *got, n - *got, &k,
+		    NULL)) != AE_OK)
+			return e;
+		if (k == 0)
+			break;
+		*got += k;
+	}
+	return AE_OK;
+}
+
+/* The cached start of member i's data (AT_UNKNOWN, AT_SPARSE or an
+ * offset of the tar stream). */
+static uint64_t
+cached_start(aescrypt_reader *r, uint64_t i)
+{
+	uint64_t at;
+
+	pthread_mutex_lock(&r->lock);
+	at = r->data_at[i];
+	pthread_mutex_unlock(&r->lock);
+	return at;
+}
+
+/* A member whose start is not known yet, or a sparse one: its header
+ * read (and checked) through a tar reader over v, its start kept, and
+ * a sparse member's range read through the tar reader.  *at is where a
+ * plain member's data starts. */
+static int
+through_header(aescrypt_reader *r, uint64_t i, struct ae_records_view *v,
+    uint8_t *buf, size_t want, uint64_t off, size_t *got, uint64_t *at,
+    struct ae_diag *d)
+{
+	struct ae_reader vr = { ae_records_read, v, NULL };
+	struct ae_tar_reader tr;
+	struct ae_tar_member *m = malloc(sizeof *m);
+	int e;
+
+	if (m == NULL || ae_tar_reader_init(&tr, &vr) != AE_OK) {
+		free(m);
+		return ae_fail(d, AE_ENOMEM, AE_AT_NONE, "out of memory", 0, 0);
+	}
+	v->pos = r->ix.m[i].first;
+	if ((e = member_header(r, i, &tr, m, d)) == AE_OK) {
+		*at = m->map != NULL ? AT_SPARSE : tr.offset;
+		pthread_mutex_lock(&r->lock);
+		r->data_at[i] = *at;
+		pthread_mutex_unlock(&r->lock);
+		if (*at == AT_SPARSE)
+			e = read_sparse(&tr, m, buf, want, off, got);
+	}
+	ae_tar_reader_free(&tr);
+	/* (it held names, and a sparse member's map) */
+	ae_wipe(m, sizeof *m);
+	free(m);
+	return e;
+}
+
+int
+aescrypt_reader_pread(aescrypt_reader *r, uint64_t i, void *buf, size_t n,
+    uint64_t off, size_t *got)
+{
+	struct ae_records_view v;
+	struct ae_diag d = { 0 };
+	struct slot *s;
+	uint64_t at, size;
+	size_t want;
+	int e = ready(r);
+
+	if (got != NULL)
+		*got = 0;
+	if (e != AESCRYPT_OK)
+		return e;
+	if (got == NULL || (buf == NULL && n > 0) || i >= r->ix.members)
+		return AESCRYPT_EINVAL;
+	size = r->ix.m[i].type == AE_TAR_REG || r->ix.m[i].type == '\0' ?
+	    r->ix.m[i].size : 0;
+	if (off >= size || n == 0)
+		return AESCRYPT_OK;
+	want = size - off < n ? (size_t)(size - off) : n;
+	if ((s = take(r)) == NULL)
+		return AESCRYPT_ENOMEM;
+	memset(&v, 0, sizeof v);
+	v.r = &s->rec;
+	at = cached_start(r, i);
+	e = AE_OK;
+	if (at == AT_UNKNOWN || at == AT_SPARSE)
+		e = through_header(r, i, &v, buf, want, off, got, &at, &d);
+	if (e == AE_OK && at != AT_SPARSE) {
+		v.pos = at + off;
+		e = ae_records_read(&v, buf, want, got);
+		if (e == AE_OK && *got < want)
+			e = ae_fail(&d, AE_ETRUNC, AE_AT_MEMBER, "the payload ends "
+			    "inside the member", 0, r->ix.m[i].first);
+	}
+	if (e != AE_OK && v.err != AE_OK) {
+		e = v.err;
+		d = v.d;
+	}
+	give(r, s);
+	if (e != AE_OK) {
+		*got = 0;
+		pthread_mutex_lock(&r->lock);
+		message_describe(r->msg, sizeof r->msg, r->ix.m[i].path, e, &d);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return e;
+}

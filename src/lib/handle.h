@@ -1,0 +1,84 @@
+/*
+ * handle.h -- the reader handle's insides, shared by the files that
+ * implement its calls (not a contract for callers: that is aescrypt.h):
+ * reader.c opens and reads in order, access.c reads at random through
+ * the index, extract.c makes members on disk.
+ */
+#ifndef AE_LIB_HANDLE_H
+#define AE_LIB_HANDLE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "aescrypt.h"
+#include "archive/tar_read.h"
+#include "container/header.h"
+#include "container/index.h"
+#include "pipeline/chan.h"
+#include "pipeline/pipeline.h"
+#include "keyring.h"
+#include "message.h"
+#include "source.h"
+
+enum { R_NEW, R_OPEN, R_DONE };
+
+struct aescrypt_reader {
+	struct keyring keys;
+	char msg[MESSAGE_MAX];
+	int state, kind;
+	unsigned threads;
+	uint64_t max_kib;
+	struct source src;
+	struct ae_header h;
+	ae_gcm_ctx g, ig;
+	int have_keys;
+	/* reading in order: the pipeline on its thread, decoding into the
+	 * channel; the caller's thread reads the channel (a stream) or a
+	 * tar reader over it (an archive) */
+	int seq_started, seq_joined, chan_ok;
+	pthread_t thread;
+	struct ae_chan chan;
+	struct ae_reader chanr;
+	atomic_int cancel;
+	int perr;
+	struct ae_diag pd;
+	int seq_err;                /* sticky: the first failure */
+	struct ae_tar_reader tr;
+	int tr_ok;
+	struct ae_tar_member *m;    /* the current member (malloc'd) */
+	int have_member;
+	int partial;                /* extract: a member was skipped */
+	/* random access (access.c): loaded once, read-only after, but for
+	 * the cache of where each member's data starts */
+	pthread_mutex_t lock;
+	int lock_ok;
+	int ix_state;               /* 0 not tried, 1 loaded, or its error */
+	struct ae_index ix;
+	uint64_t *data_at;          /* per member: tar offset of its data,
+	                             * UINT64_MAX unknown (under lock) */
+	char ix_msg[MESSAGE_MAX];   /* why the index is not there */
+	void *pool;                 /* access.c's record readers */
+};
+
+/* Keep the message for err with d (r's source name first); err. */
+int reader_fail(aescrypt_reader *r, int err, const struct ae_diag *d);
+int reader_fail_plain(aescrypt_reader *r, int err, const char *what);
+
+/* The handle is open (else AESCRYPT_ESTATE, with its message). */
+int reader_is_open(aescrypt_reader *r);
+
+/* Start reading in order, if not yet (0 or an error, kept sticky). */
+int reader_start(aescrypt_reader *r);
+
+/* Free what random access holds beside the index. */
+void access_free(aescrypt_reader *r);
+
+/* An entry from a tar member / an index entry (strings point into
+ * them). */
+void reader_entry_of_member(const struct ae_tar_member *m,
+    struct aescrypt_entry *e);
+void reader_entry_of_index(const struct ae_index_member *m,
+    struct aescrypt_entry *e);
+
+#endif

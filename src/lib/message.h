@@ -1,0 +1,25 @@
+/*
+ * message.h -- a core error and its place (common/error.h's ae_diag)
+ * as the text a handle keeps for aescrypt_*_error(): the command's
+ * words ("chunk 17 at offset 17825792 failed authentication"), without
+ * its "aescrypt: error: " and without its hints.
+ */
+#ifndef AE_LIB_MESSAGE_H
+#define AE_LIB_MESSAGE_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+
+/* A handle's message buffer: room for a long member name and more. */
+#define MESSAGE_MAX 4608
+
+/* The text for err with d (which may be NULL), prefixed with "name: "
+ * when name is not NULL, into buf (cap bytes, always terminated). */
+void message_describe(char *buf, size_t cap, const char *name, int err,
+    const struct ae_diag *d);
+
+/* The same with a plain phrase of the caller's for d. */
+void message_plain(char *buf, size_t cap, const char *name, const char *what);
+
+#endif

@@ -1,0 +1,503 @@
+/*
+ * reader.c -- aescrypt_reader: a container opened, unlocked and read in
+ * order (contract in aescrypt.h; the handle's insides in handle.h).
+ *
+ * The pipeline pushes verified plaintext to a writer while the caller
+ * pulls, so, as in aescrypt -d and -x, the two meet in a channel: the
+ * pipeline runs on a thread of the reader's, from the first _read or
+ * _next to the end, and after the final record checks what follows it
+ * (the index and footer, the copy of the header, the end of the file:
+ * pipeline/trailer.h) before it closes the channel cleanly.  So the
+ * caller sees a clean end only for a whole file, and any failure as
+ * the status of the read that meets it.
+ */
+#include "config.h"
+#include "handle.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "container/format.h"
+#include "container/zstd.h"
+#include "crypto/wipe.h"
+#include "pipeline/trailer.h"
+#include "threads.h"
+
+aescrypt_reader *
+aescrypt_reader_new(void)
+{
+	/* (from ae_secret_alloc: it holds the keys and key schedules) */
+	aescrypt_reader *r = ae_secret_alloc(sizeof *r);
+
+	if (r == NULL)
+		return NULL;
+	r->state = R_NEW;
+	r->threads = lib_default_threads();
+	r->src.fd = -1;
+	if (pthread_mutex_init(&r->lock, NULL) != 0) {
+		ae_secret_free(r, sizeof *r);
+		return NULL;
+	}
+	r->lock_ok = 1;
+	return r;
+}
+
+const char *
+aescrypt_reader_error(const aescrypt_reader *r)
+{
+	return r != NULL ? r->msg : "";
+}
+
+int
+reader_fail(aescrypt_reader *r, int err, const struct ae_diag *d)
+{
+	message_describe(r->msg, sizeof r->msg, NULL, err, d);
+	return err;
+}
+
+int
+reader_fail_plain(aescrypt_reader *r, int err, const char *what)
+{
+	message_plain(r->msg, sizeof r->msg, NULL, what);
+	return err;
+}
+
+static int
+before_open(aescrypt_reader *r)
+{
+	if (r == NULL)
+		return AESCRYPT_EINVAL;
+	if (r->state != R_NEW)
+		return reader_fail_plain(r, AESCRYPT_ESTATE, "the reader is "
+		    "already open: keys and settings come before "
+		    "aescrypt_reader_open");
+	return AESCRYPT_OK;
+}
+
+int
+reader_is_open(aescrypt_reader *r)
+{
+	if (r == NULL)
+		return AESCRYPT_EINVAL;
+	if (r->state != R_OPEN)
+		return reader_fail_plain(r, AESCRYPT_ESTATE, r->state == R_NEW ?
+		    "the reader is not open" : "the reader failed to open");
+	return AESCRYPT_OK;
+}
+
+/* ---- keys and settings ---- */
+
+int
+aescrypt_reader_add_passphrase(aescrypt_reader *r, const void *pass,
+    size_t len)
+{
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (keyring_set_pass(&r->keys, pass, len) != AE_OK)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "a passphrase is 1 "
+		    "to 4096 bytes");
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_add_key(aescrypt_reader *r, const uint8_t key[32])
+{
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (key == NULL)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "no key given");
+	keyring_set_key(&r->keys, key);
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_add_keyfile(aescrypt_reader *r, const char *path)
+{
+	struct ae_diag d = { 0 };
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (path == NULL)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "no key file given");
+	if ((e = keyring_read_keyfile(&r->keys, path, &d)) != AE_OK)
+		message_describe(r->msg, sizeof r->msg, path, e, &d);
+	return e;
+}
+
+int
+aescrypt_reader_add_identity(aescrypt_reader *r, const char *text,
+    size_t len, const void *pass, size_t passlen)
+{
+	struct ae_diag d = { 0 };
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	e = keyring_add_identities(&r->keys, text, len, pass, passlen, &d);
+	if (e != AE_OK)
+		message_describe(r->msg, sizeof r->msg, "identity", e, &d);
+	return e;
+}
+
+int
+aescrypt_reader_set_threads(aescrypt_reader *r, unsigned threads)
+{
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (threads < 1 || threads > AE_PIPE_MAX_THREADS)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "threads are 1 to "
+		    "256");
+	r->threads = threads;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_set_max_kdf_memory(aescrypt_reader *r, uint64_t kib)
+{
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (kib < 8)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "the KDF memory "
+		    "limit is at least 8 KiB");
+	r->max_kib = kib;
+	return AESCRYPT_OK;
+}
+
+/* ---- open ---- */
+
+/* The header read, checked and unlocked, from r->src.  On a failure
+ * the reader is done. */
+static int
+unlock(aescrypt_reader *r)
+{
+	uint8_t fk[AE_FILE_KEY_LEN];
+	struct ae_diag d = { 0 };
+	int e;
+
+	r->state = R_DONE;
+	if ((e = ae_header_read(&r->src.seq, &r->h, &d)) != AE_OK)
+		return reader_fail(r, e, &d);
+	if (r->h.codec == AE_CODEC_ZSTD
+	    && strcmp(ae_zstd_version(), "none") == 0)
+		return reader_fail_plain(r, AESCRYPT_ENOTSUP, "the file is "
+		    "compressed with zstd, which this build lacks");
+	if ((e = keyring_unlock(&r->keys, r->max_kib, &r->h, fk, &d)) != AE_OK)
+		return reader_fail(r, e, &d);
+	ae_header_payload_cipher(&r->h, fk, &r->g);
+	if (r->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
+		ae_index_cipher(&r->h, fk, &r->ig);
+	ae_wipe(fk, sizeof fk);
+	r->have_keys = 1;
+	r->kind = AE_PAYLOAD_IS_ARCHIVE(r->h.payload_type) ? AESCRYPT_ARCHIVE
+	    : AESCRYPT_STREAM;
+	r->state = R_OPEN;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_open(aescrypt_reader *r, const struct aescrypt_source *src)
+{
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (src != NULL && src->pread == NULL && src->read == NULL)
+		src = NULL;
+	if (src == NULL || source_callbacks(&r->src, src) != AE_OK)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "a source needs "
+		    "read or pread");
+	return unlock(r);
+}
+
+int
+aescrypt_reader_open_fd(aescrypt_reader *r, int fd)
+{
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (fd < 0)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "no descriptor");
+	source_fd(&r->src, fd, 0);
+	return unlock(r);
+}
+
+int
+aescrypt_reader_open_path(aescrypt_reader *r, const char *path)
+{
+	int fd, e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (path == NULL)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "no path given");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(r->msg, sizeof r->msg, "%s: %s", path,
+		    strerror(errno));
+		r->state = R_DONE;
+		return AESCRYPT_EIO;
+	}
+	source_fd(&r->src, fd, 1);
+	if ((e = unlock(r)) != AESCRYPT_OK) {
+		/* (the path names the file in the message) */
+		char m[MESSAGE_MAX];
+
+		snprintf(m, sizeof m, "%s", r->msg);
+		snprintf(r->msg, sizeof r->msg, "%.1024s: %.3500s", path, m);
+	}
+	return e;
+}
+
+int
+aescrypt_reader_kind(const aescrypt_reader *r)
+{
+	if (r == NULL || r->state != R_OPEN)
+		return AESCRYPT_ESTATE;
+	return r->kind;
+}
+
+/* ---- reading in order ---- */
+
+/* The pipeline's thread: the payload into the channel, then what
+ * follows it, then the channel closed with the result. */
+static void *
+decode(void *arg)
+{
+	aescrypt_reader *r = arg;
+	struct ae_writer out = { ae_chan_write, &r->chan };
+	struct ae_pipe_params pp;
+	struct ae_pipe_stats st;
+	int e;
+
+	memset(&pp, 0, sizeof pp);
+	memset(&st, 0, sizeof st);
+	pp.key = &r->g;
+	pp.chunk_log2 = r->h.chunk_log2;
+	pp.codec = r->h.codec;
+	pp.threads = r->threads;
+	pp.offset = r->h.len;
+	pp.cancel = &r->cancel;
+	pp.trailer = r->h.payload_type == AE_PAYLOAD_PAX_INDEXED || r->h.copy;
+	e = ae_pipe_decode(&pp, &r->src.seq, &out, &st, &r->pd);
+	if (e == AE_OK && pp.trailer) {
+		/* (the index runs on one worker: it is a few records) */
+		pp.threads = 1;
+		e = ae_trailer_check(&pp, &r->ig, &r->src.seq, &r->h,
+		    r->h.len + st.wire_bytes, st.records, NULL, &r->pd);
+	}
+	r->perr = e;
+	ae_chan_close_write(&r->chan, e != AE_OK ? e : AE_OK);
+	return NULL;
+}
+
+int
+reader_start(aescrypt_reader *r)
+{
+	if (r->seq_err != AE_OK)
+		return r->seq_err;
+	if (r->seq_started)
+		return AE_OK;
+	if (ae_chan_init(&r->chan, 0) != AE_OK)
+		return r->seq_err = reader_fail_plain(r, AESCRYPT_ENOMEM,
+		    "out of memory");
+	r->chan_ok = 1;
+	r->chanr.read = ae_chan_read;
+	r->chanr.ctx = &r->chan;
+	if (r->kind == AESCRYPT_ARCHIVE) {
+		if ((r->m = malloc(sizeof *r->m)) == NULL
+		    || ae_tar_reader_init(&r->tr, &r->chanr) != AE_OK)
+			return r->seq_err = reader_fail_plain(r, AESCRYPT_ENOMEM,
+			    "out of memory");
+		r->tr_ok = 1;
+	}
+	if (pthread_create(&r->thread, NULL, decode, r) != 0)
+		return r->seq_err = reader_fail_plain(r, AESCRYPT_ENOMEM,
+		    "cannot start a thread");
+	r->seq_started = 1;
+	return AE_OK;
+}
+
+/* Stop the pipeline's thread (it may be waiting to write) and wait. */
+static void
+stop(aescrypt_reader *r)
+{
+	if (!r->seq_started || r->seq_joined)
+		return;
+	atomic_store(&r->cancel, 1);
+	ae_chan_close_read(&r->chan);
+	pthread_join(r->thread, NULL);
+	r->seq_joined = 1;
+}
+
+/* A read in order failed with err (d: the tar reader's words, or
+ * NULL): the pipeline's own failure, if it had one, is the cause. */
+static int
+seq_failed(aescrypt_reader *r, int err, const struct ae_diag *d)
+{
+	stop(r);
+	if (r->perr != AE_OK && r->perr != AE_EINTR)
+		err = reader_fail(r, r->perr, &r->pd);
+	else
+		err = reader_fail(r, err, d);
+	r->seq_err = err;
+	return err;
+}
+
+/* The rest of the channel, after the tar stream's end: the padding to
+ * the chunk's end, then the close status (the trailer's check). */
+static int
+drain(aescrypt_reader *r)
+{
+	uint8_t buf[4096];
+	size_t got;
+	int e;
+
+	do
+		e = ae_chan_read(&r->chan, buf, sizeof buf, &got);
+	while (e == AE_OK && got == sizeof buf);
+	return e;
+}
+
+void
+reader_entry_of_member(const struct ae_tar_member *m, struct aescrypt_entry *e)
+{
+	memset(e, 0, sizeof *e);
+	e->path = m->path;
+	e->linkpath = m->linkpath;
+	e->type = m->type;
+	e->mode = m->mode & 07777;
+	e->uid = m->uid;
+	e->gid = m->gid;
+	e->size = m->size;
+	e->mtime = m->mtime;
+	e->mtime_nsec = m->mtime_nsec;
+	e->uname = m->uname;
+	e->gname = m->gname;
+}
+
+void
+reader_entry_of_index(const struct ae_index_member *m, struct aescrypt_entry *e)
+{
+	memset(e, 0, sizeof *e);
+	e->path = m->path;
+	e->linkpath = m->linkpath != NULL ? m->linkpath : "";
+	e->type = m->type;
+	e->mode = m->mode;
+	e->uid = m->uid;
+	e->gid = m->gid;
+	/* (a device's numbers are not a size) */
+	e->size = m->type == AE_TAR_CHR || m->type == AE_TAR_BLK ? 0 : m->size;
+	e->mtime = m->mtime;
+	e->mtime_nsec = m->mtime_nsec;
+	e->uname = m->uname != NULL ? m->uname : "";
+	e->gname = m->gname != NULL ? m->gname : "";
+}
+
+int
+aescrypt_reader_next(aescrypt_reader *r, struct aescrypt_entry *e)
+{
+	struct ae_diag d = { 0 };
+	int err = reader_is_open(r);
+
+	if (err != AESCRYPT_OK)
+		return err;
+	if (r->kind != AESCRYPT_ARCHIVE)
+		return reader_fail_plain(r, AESCRYPT_ESTATE, "a stream has no "
+		    "members: read it with aescrypt_reader_read");
+	if (e == NULL)
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "no entry given");
+	if ((err = reader_start(r)) != AE_OK)
+		return err;
+	r->have_member = 0;
+	err = ae_tar_next(&r->tr, r->m, &d);
+	if (err == 1) {
+		if ((err = drain(r)) != AE_OK)
+			return seq_failed(r, err, NULL);
+		r->seq_err = AESCRYPT_END;
+		return AESCRYPT_END;
+	}
+	if (err != AE_OK)
+		return seq_failed(r, err, &d);
+	r->have_member = 1;
+	reader_entry_of_member(r->m, e);
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_read(aescrypt_reader *r, void *buf, size_t n, size_t *got)
+{
+	size_t have = 0, k;
+	int err = reader_is_open(r);
+
+	if (got != NULL)
+		*got = 0;
+	if (err != AESCRYPT_OK)
+		return err;
+	if (got == NULL || (buf == NULL && n > 0))
+		return reader_fail_plain(r, AESCRYPT_EINVAL, "no buffer");
+	if (r->seq_err == AESCRYPT_END)
+		return AESCRYPT_OK;     /* past the last member: nothing */
+	if ((err = reader_start(r)) != AE_OK)
+		return err;
+	if (r->kind == AESCRYPT_STREAM) {
+		if ((err = ae_chan_read(&r->chan, buf, n, got)) != AE_OK)
+			return seq_failed(r, err, NULL);
+		return AESCRYPT_OK;
+	}
+	if (!r->have_member)
+		return reader_fail_plain(r, AESCRYPT_ESTATE, "no member: call "
+		    "aescrypt_reader_next first");
+	while (have < n) {
+		k = 0;
+		err = ae_tar_read_data(&r->tr, r->m, (uint8_t *)buf + have,
+		    n - have, &k, NULL);
+		if (err != AE_OK)
+			return seq_failed(r, err, NULL);
+		if (k == 0)
+			break;
+		have += k;
+	}
+	*got = have;
+	return AESCRYPT_OK;
+}
+
+/* ---- the end ---- */
+
+void
+aescrypt_reader_free(aescrypt_reader *r)
+{
+	if (r == NULL)
+		return;
+	stop(r);
+	if (r->tr_ok)
+		ae_tar_reader_free(&r->tr);
+	free(r->m);
+	if (r->chan_ok)
+		ae_chan_free(&r->chan);
+	access_free(r);
+	ae_index_free(&r->ix);
+	free(r->data_at);
+	if (r->have_keys) {
+		ae_gcm_wipe(&r->g);
+		if (r->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
+			ae_gcm_wipe(&r->ig);
+	}
+	source_close(&r->src);
+	keyring_free(&r->keys);
+	if (r->lock_ok)
+		pthread_mutex_destroy(&r->lock);
+	ae_secret_free(r, sizeof *r);
+}
