@@ -16,7 +16,7 @@
 
 /* Decimal digits, all of s[0, n). */
 int
-tr_get_decimal(const char *s, size_t n, uint64_t *out)
+ae_tr_get_decimal(const char *s, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -56,7 +56,7 @@ number_prefix(const char *s, size_t n)
 
 /* "[-]SEC[.FRAC]" */
 int
-tr_get_mtime(const char *s, size_t n, int64_t *sec, uint32_t *nsec)
+ae_tr_get_mtime(const char *s, size_t n, int64_t *sec, uint32_t *nsec)
 {
 	int neg = n > 0 && s[0] == '-';
 	const char *dot;
@@ -69,7 +69,7 @@ tr_get_mtime(const char *s, size_t n, int64_t *sec, uint32_t *nsec)
 	}
 	dot = memchr(s, '.', n);
 	wl = dot != NULL ? (size_t)(dot - s) : n;
-	if (tr_get_decimal(s, wl, &whole) != 0 || whole > (uint64_t)INT64_MAX / 2)
+	if (ae_tr_get_decimal(s, wl, &whole) != 0 || whole > (uint64_t)INT64_MAX / 2)
 		return -1;
 	fl = dot != NULL ? n - wl - 1 : 0;
 	for (i = 0; i < 9; i++) {
@@ -104,7 +104,7 @@ tr_get_mtime(const char *s, size_t n, int64_t *sec, uint32_t *nsec)
  * 1 bytes with no NUL).
  */
 int
-tr_set_string(char *dst, size_t cap, const void *src, size_t n)
+ae_tr_set_string(char *dst, size_t cap, const void *src, size_t n)
 {
 	if (n >= cap)
 		return STR_TOO_LONG;
@@ -116,7 +116,7 @@ tr_set_string(char *dst, size_t cap, const void *src, size_t n)
 }
 
 const char *
-tr_name_error(int why, int link)
+ae_tr_name_error(int why, int link)
 {
 	if (why == STR_TOO_LONG)
 		return link ? "tar member's link name is longer than 65535 bytes" :
@@ -128,7 +128,7 @@ tr_name_error(int why, int link)
 /* Append a data segment to the reader's sparse map.  0, or -1 if the map
  * would pass MAP_MAX entries or memory runs out. */
 int
-tr_map_add(struct ae_tar_reader *r, uint64_t off, uint64_t len)
+ae_tr_map_add(struct ae_tar_reader *r, uint64_t off, uint64_t len)
 {
 	if (ae_grow(&r->map, &r->capmap, r->nmap + 1, sizeof *r->map, 64,
 	    MAP_MAX) != 0)
@@ -150,9 +150,9 @@ parse_map_01(struct ae_tar_reader *r, const char *v, size_t n)
 		start = i;
 		while (i < n && v[i] != ',')
 			i++;
-		if (tr_get_decimal(v + start, i - start, &num[k]) != 0)
+		if (ae_tr_get_decimal(v + start, i - start, &num[k]) != 0)
 			return -1;
-		if (k == 1 && tr_map_add(r, num[0], num[1]) != 0)
+		if (k == 1 && ae_tr_map_add(r, num[0], num[1]) != 0)
 			return -1;
 		k ^= 1;
 		if (i == n)
@@ -163,7 +163,7 @@ parse_map_01(struct ae_tar_reader *r, const char *v, size_t n)
 
 /* Store an xattr record (SCHILY.xattr.NAME=VALUE) in the reader. */
 int
-tr_xattr_add(struct ae_tar_reader *r, const char *name, size_t nl,
+ae_tr_xattr_add(struct ae_tar_reader *r, const char *name, size_t nl,
     const char *val, size_t vl)
 {
 	if (ae_tar_xattr_append(&r->xattr, &r->xattr_len, &r->xattr_cap,
@@ -185,26 +185,26 @@ pax_sparse(struct ae_tar_reader *r, struct overrides *ov, const char *sk,
 
 	ov->sparse = 1;
 	if (SKEY("major") || SKEY("minor")) {
-		bad = tr_get_decimal(val, vl, &v) != 0 || v > 9;
+		bad = ae_tr_get_decimal(val, vl, &v) != 0 || v > 9;
 		if (!bad && SKEY("major"))
 			ov->sparse_major = (int)v;
 		else if (!bad)
 			ov->sparse_minor = (int)v;
 	} else if (SKEY("size") || SKEY("realsize")) {
-		bad = tr_get_decimal(val, vl, &ov->realsize) != 0;
+		bad = ae_tr_get_decimal(val, vl, &ov->realsize) != 0;
 		ov->has_realsize = !bad;
 	} else if (SKEY("numblocks")) {
-		bad = tr_get_decimal(val, vl, &v) != 0 || v > MAP_MAX;
+		bad = ae_tr_get_decimal(val, vl, &v) != 0 || v > MAP_MAX;
 	} else if (SKEY("offset")) {
 		/* 0.0: an offset, then its numbytes */
-		bad = ov->pending_offset || tr_get_decimal(val, vl, &v) != 0
-		    || tr_map_add(r, v, 0) != 0;
+		bad = ov->pending_offset || ae_tr_get_decimal(val, vl, &v) != 0
+		    || ae_tr_map_add(r, v, 0) != 0;
 		ov->pending_offset = !bad;
 	} else if (SKEY("numbytes")) {
 		/* (nmap > 0 whenever an offset is pending, but a later "map"
 		 * record empties the map) */
 		bad = !ov->pending_offset || r->nmap == 0
-		    || tr_get_decimal(val, vl, &v) != 0;
+		    || ae_tr_get_decimal(val, vl, &v) != 0;
 		if (!bad)
 			r->map[r->nmap - 1].len = v;
 		ov->pending_offset = 0;
@@ -231,14 +231,14 @@ struct pax_ctx {
 };
 
 /* Each returns 0, a STR_* code (with *which set) for a path or linkpath
- * that tr_set_string refuses, or PAX_BAD. */
+ * that ae_tr_set_string refuses, or PAX_BAD. */
 typedef int (*pax_take)(struct pax_ctx *c, const char *val, size_t vl);
 
 static int
 take_name(struct pax_ctx *c, char *dst, size_t cap, int link,
     const char *val, size_t vl)
 {
-	int e = tr_set_string(dst, cap, val, vl);
+	int e = ae_tr_set_string(dst, cap, val, vl);
 
 	if (e != 0)
 		*c->which = link;
@@ -283,7 +283,7 @@ take_linkpath(struct pax_ctx *c, const char *val, size_t vl)
 static int
 take_size(struct pax_ctx *c, const char *val, size_t vl)
 {
-	if (tr_get_decimal(val, vl, &c->ov->size) != 0)
+	if (ae_tr_get_decimal(val, vl, &c->ov->size) != 0)
 		return PAX_BAD;
 	c->ov->has_size = 1;
 	return 0;
@@ -294,7 +294,7 @@ take_id(struct pax_ctx *c, const char *val, size_t vl)
 {
 	uint64_t v;
 
-	if (tr_get_decimal(val, vl, &v) != 0) {
+	if (ae_tr_get_decimal(val, vl, &v) != 0) {
 		c->ov->warning = "a malformed pax uid or gid was ignored";
 	} else if (c->key[0] == 'u') {
 		c->ov->uid = v;
@@ -314,11 +314,11 @@ take_mtime(struct pax_ctx *c, const char *val, size_t vl)
 	struct overrides *ov = c->ov;
 	size_t k = vl;
 
-	if (tr_get_mtime(val, vl, &ov->mtime, &ov->mtime_nsec) != 0) {
+	if (ae_tr_get_mtime(val, vl, &ov->mtime, &ov->mtime_nsec) != 0) {
 		k = number_prefix(val, vl);
 		ov->warning = "a malformed pax mtime was read up to its first "
 		    "stray character";
-		if (k == 0 || tr_get_mtime(val, k, &ov->mtime,
+		if (k == 0 || ae_tr_get_mtime(val, k, &ov->mtime,
 		    &ov->mtime_nsec) != 0) {
 			ov->warning = "a malformed pax mtime was ignored";
 			k = 0;
@@ -335,7 +335,7 @@ take_owner(struct pax_ctx *c, const char *val, size_t vl)
 	char *dst = user ? c->m->uname : c->m->gname;
 	size_t cap = user ? sizeof c->m->uname : sizeof c->m->gname;
 
-	if (tr_set_string(dst, cap, val, vl) != 0)
+	if (ae_tr_set_string(dst, cap, val, vl) != 0)
 		c->ov->warning = user ? "a pax uname that is too long or has "
 		    "a NUL was ignored" : "a pax gname that is too long or "
 		    "has a NUL was ignored";
@@ -349,7 +349,7 @@ take_owner(struct pax_ctx *c, const char *val, size_t vl)
 static int
 take_xattr(struct pax_ctx *c, const char *val, size_t vl)
 {
-	if (tr_xattr_add(c->r, c->key + 13, c->kl - 13, val, vl) != 0)
+	if (ae_tr_xattr_add(c->r, c->key + 13, c->kl - 13, val, vl) != 0)
 		c->ov->warning = "an extended attribute that is too large or "
 		    "badly named was dropped";
 	return 0;
@@ -360,7 +360,7 @@ take_xattr(struct pax_ctx *c, const char *val, size_t vl)
 static int
 take_acl(struct pax_ctx *c, const char *val, size_t vl)
 {
-	if (tr_xattr_add(c->r, c->key, c->kl, val, vl) != 0)
+	if (ae_tr_xattr_add(c->r, c->key, c->kl, val, vl) != 0)
 		c->ov->warning = "an ACL record that is too large was dropped";
 	return 0;
 }
@@ -419,7 +419,7 @@ static const struct pax_key {
 
 /* One record of an 'x' header, key[0, kl) = val[0, vl), into ov and m,
  * through the row of pax_keys that names it.  0; for a path or linkpath
- * that tr_set_string refuses, its STR_* code, with *which set to 0
+ * that ae_tr_set_string refuses, its STR_* code, with *which set to 0
  * (path) or 1 (link); PAX_BAD for a size that cannot be read.  What a
  * member can do without (a malformed time or id, a bad sparse record)
  * sets ov->warning or ov->unreadable instead. */
@@ -446,7 +446,7 @@ pax_record(struct ae_tar_reader *r, struct overrides *ov,
  * and m.  0; PAX_BAD for a malformed record or size; or pax_record's
  * code for a name it refuses. */
 int
-tr_parse_pax(struct ae_tar_reader *r, const uint8_t *p, size_t n,
+ae_tr_parse_pax(struct ae_tar_reader *r, const uint8_t *p, size_t n,
     struct overrides *ov, struct ae_tar_member *m, int *which)
 {
 	size_t off = 0;
@@ -485,7 +485,7 @@ tr_parse_pax(struct ae_tar_reader *r, const uint8_t *p, size_t n,
  * over 9999 is not taken either.
  */
 void
-tr_parse_global(struct ae_tar_reader *r, const uint8_t *p, size_t n)
+ae_tr_parse_global(struct ae_tar_reader *r, const uint8_t *p, size_t n)
 {
 	struct ae_tar_global g;
 	size_t off = 0;
@@ -509,13 +509,13 @@ tr_parse_global(struct ae_tar_reader *r, const uint8_t *p, size_t n)
 		val = eq + 1;
 		vl = (size_t)((const char *)p + off + len - 1 - val);
 		if (kl == 16 && memcmp(key, "AESCRYPT.created", 16) == 0
-		    && tr_get_mtime(val, vl, &g.created, &g.created_nsec) == 0)
+		    && ae_tr_get_mtime(val, vl, &g.created, &g.created_nsec) == 0)
 			g.present = 1;
 		else if (kl == 14 && memcmp(key, "AESCRYPT.level", 14) == 0
-		    && vl > 0 && vl <= 4 && tr_get_decimal(val, vl, &v) == 0)
+		    && vl > 0 && vl <= 4 && ae_tr_get_decimal(val, vl, &v) == 0)
 			g.level = (int)v;
 		else if (kl == 18 && memcmp(key, "AESCRYPT.continues", 18) == 0
-		    && tr_get_mtime(val, vl, &g.cont, &g.cont_nsec) == 0)
+		    && ae_tr_get_mtime(val, vl, &g.cont, &g.cont_nsec) == 0)
 			g.continues = 1;
 		off += len;
 	}

@@ -215,7 +215,7 @@ read_old_sparse(struct ae_tar_reader *r, const uint8_t *b, uint64_t *real,
 				break;
 			if (get_number(p, 12, 0, &off) != 0
 			    || get_number(p + 12, 12, 0, &len) != 0
-			    || tr_map_add(r, (uint64_t)off, (uint64_t)len) != 0)
+			    || ae_tr_map_add(r, (uint64_t)off, (uint64_t)len) != 0)
 				bad = 1;
 		}
 		if (!more)
@@ -272,7 +272,7 @@ read_map_10(struct ae_tar_reader *r, struct ae_diag *d)
 			count = v;
 		} else if (nums % 2 == 1) {
 			off = v;
-		} else if (tr_map_add(r, off, v) != 0) {
+		} else if (ae_tr_map_add(r, off, v) != 0) {
 			return 1;
 		}
 		nums++;
@@ -490,7 +490,7 @@ extension_data(struct ae_tar_reader *r, struct next *nx,
 	int e;
 
 	if (size > cap && longname)
-		return fail_at(d, AE_EFORMAT, tr_name_error(STR_TOO_LONG, t == 'K'),
+		return fail_at(d, AE_EFORMAT, ae_tr_name_error(STR_TOO_LONG, t == 'K'),
 		    nx->first);
 	if (size > cap)
 		return fail_at(d, AE_ETOOBIG, "extended tar header too large",
@@ -515,12 +515,12 @@ header_pax_extension(struct ae_tar_reader *r, struct next *nx,
 {
 	int which = 0, e;
 
-	e = tr_parse_pax(r, r->pax, (size_t)size, &nx->ov, m, &which);
+	e = ae_tr_parse_pax(r, r->pax, (size_t)size, &nx->ov, m, &which);
 	if (e == PAX_BAD)
 		return fail_at(d, AE_EFORMAT, "bad pax extended header",
 		    nx->first);
 	if (e != 0)
-		return fail_at(d, AE_EFORMAT, tr_name_error(e, which), nx->first);
+		return fail_at(d, AE_EFORMAT, ae_tr_name_error(e, which), nx->first);
 	return AE_OK;
 }
 
@@ -534,10 +534,10 @@ header_gnu_longname(struct ae_tar_reader *r, struct next *nx,
 	size_t n = strnlen((char *)r->pax, (size_t)size);
 	int e;
 
-	e = t == 'L' ? tr_set_string(m->path, sizeof m->path, r->pax, n) :
-	    tr_set_string(m->linkpath, sizeof m->linkpath, r->pax, n);
+	e = t == 'L' ? ae_tr_set_string(m->path, sizeof m->path, r->pax, n) :
+	    ae_tr_set_string(m->linkpath, sizeof m->linkpath, r->pax, n);
 	if (e != 0)
-		return fail_at(d, AE_EFORMAT, tr_name_error(e, t == 'K'),
+		return fail_at(d, AE_EFORMAT, ae_tr_name_error(e, t == 'K'),
 		    nx->first);
 	if (t == 'L')
 		nx->ov.has_path = 1;
@@ -561,7 +561,7 @@ ustar_name(const uint8_t *b, int posix, struct ae_tar_member *m)
 		ustar[pl++] = '/';
 	}
 	memcpy(ustar + pl, b + F_NAME, nl);
-	(void)tr_set_string(m->path, sizeof m->path, ustar, pl + nl);
+	(void)ae_tr_set_string(m->path, sizeof m->path, ustar, pl + nl);
 }
 
 /*
@@ -582,7 +582,7 @@ header_ustar(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
 	if (!ov->has_path)
 		ustar_name(b, memcmp(b + F_MAGIC, "ustar", 6) == 0, m);
 	if (!ov->has_link)
-		(void)tr_set_string(m->linkpath, sizeof m->linkpath, b + F_LINK,
+		(void)ae_tr_set_string(m->linkpath, sizeof m->linkpath, b + F_LINK,
 		    strnlen((const char *)b + F_LINK, W_LINK));
 	if (m->path[0] == '\0')
 		return fail_at(d, AE_EFORMAT, "tar member with no name",
@@ -605,10 +605,10 @@ header_ustar(struct ae_tar_reader *r, struct next *nx, const uint8_t *b,
 	/* Owner names exist from ustar on (POSIX and GNU's old magic
 	 * alike); a V7 header has none. */
 	if (!ov->has_uname && ustar)
-		tr_set_string(m->uname, sizeof m->uname, (const char *)b + F_UNAME,
+		ae_tr_set_string(m->uname, sizeof m->uname, (const char *)b + F_UNAME,
 		    strnlen((const char *)b + F_UNAME, W_UNAME));
 	if (!ov->has_gname && ustar)
-		tr_set_string(m->gname, sizeof m->gname, (const char *)b + F_GNAME,
+		ae_tr_set_string(m->gname, sizeof m->gname, (const char *)b + F_GNAME,
 		    strnlen((const char *)b + F_GNAME, W_GNAME));
 	r->data_left = *size + ae_tar_padding(*size);
 	m->size = *size;
@@ -824,10 +824,10 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		if (e == AE_OK && (t == 'x' || t == 'X'))
 			e = header_pax_extension(r, &nx, m, size, d);
 		else if (e == AE_OK && t == 'g' && nx.first == 0)
-			tr_parse_global(r, r->pax, (size_t)size);
+			ae_tr_parse_global(r, r->pax, (size_t)size);
 		else if (e == AE_OK && t == 'A')
 			/* Solaris's ACL header: not read, but said (tar.h) */
-			(void)tr_xattr_add(r, "SCHILY.acl.solaris", 18, "", 0);
+			(void)ae_tr_xattr_add(r, "SCHILY.acl.solaris", 18, "", 0);
 		else if (e == AE_OK && (t == 'L' || t == 'K'))
 			e = header_gnu_longname(r, &nx, m, t, size, d);
 		if (e != AE_OK)

@@ -139,7 +139,7 @@ add_time(struct records *r, const char *key, int64_t sec, uint32_t nsec)
 }
 
 static void
-checksum(uint8_t *b)
+set_checksum(uint8_t *b)
 {
 	unsigned sum = 0;
 	int i;
@@ -356,7 +356,7 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 		return err;
 	if (r.overflow)
 		return AE_ETOOBIG;
-	checksum(ustar);
+	set_checksum(ustar);
 
 	total = AE_TAR_BLOCK;
 	if (r.len > 0)
@@ -375,7 +375,7 @@ ae_tar_header(const struct ae_tar_entry *e, uint8_t *out, size_t cap,
 		memcpy(out + F_NAME, name, strlen(name));
 		common_fields(out, 'x', 0644, 0, 0, r.len,
 		    e->mtime < 0 ? 0 : e->mtime);
-		checksum(out);
+		set_checksum(out);
 		memset(out + AE_TAR_BLOCK + r.len, 0, ae_tar_padding(r.len));
 		out += AE_TAR_BLOCK + r.len + ae_tar_padding(r.len);
 	}
@@ -410,7 +410,7 @@ ae_tar_global_header(const struct ae_tar_global *g, uint8_t *out,
 	memcpy(out + F_NAME, "pax_global_header", 17);
 	common_fields(out, 'g', 0644, 0, 0, r.len,
 	    g->created < 0 ? 0 : g->created);
-	checksum(out);
+	set_checksum(out);
 	memset(out + AE_TAR_BLOCK + r.len, 0, ae_tar_padding(r.len));
 	*len = total;
 	return AE_OK;

@@ -159,7 +159,7 @@ void ae_poly_tobytes(uint8_t *out, const struct ae_poly *a, unsigned d)
 	}
 }
 
-static void unpack(uint16_t v[AE_MLKEM_N], const uint8_t *in, unsigned d)
+static void unpack_bits(uint16_t v[AE_MLKEM_N], const uint8_t *in, unsigned d)
 {
 	uint32_t acc = 0, mask = (1u << d) - 1;
 	unsigned have = 0, o = 0;
@@ -177,7 +177,7 @@ static void unpack(uint16_t v[AE_MLKEM_N], const uint8_t *in, unsigned d)
 
 void ae_poly_frombytes(struct ae_poly *a, const uint8_t *in, unsigned d)
 {
-	unpack(a->c, in, d);
+	unpack_bits(a->c, in, d);
 	if (d == 12)
 		for (int i = 0; i < AE_MLKEM_N; i++)
 			a->c[i] = csubq(a->c[i]);   /* < 4096 < 2q */
@@ -187,7 +187,7 @@ int ae_poly_frombytes_checked(struct ae_poly *a, const uint8_t *in)
 {
 	uint32_t bad = 0;
 
-	unpack(a->c, in, 12);
+	unpack_bits(a->c, in, 12);
 	for (int i = 0; i < AE_MLKEM_N; i++)
 		bad |= (Q - 1u - a->c[i]) >> 31;   /* set if c >= q */
 	return bad == 0;

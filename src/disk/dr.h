@@ -109,47 +109,47 @@ struct xsrc {
 
 /* The stream (reader.c): out[] handed on when full (a write error
  * stops the walk); bytes, and n zeros, appended. */
-void dr_flush(struct packer *p);
-void dr_emit(struct packer *p, const uint8_t *b, size_t n);
-void dr_emit_zeros(struct packer *p, uint64_t n);
+void ae_dr_flush(struct packer *p);
+void ae_dr_emit(struct packer *p, const uint8_t *b, size_t n);
+void ae_dr_emit_zeros(struct packer *p, uint64_t n);
 
 /* Reports (reader.c): a callback that asks to stop stops the walk; the
  * warnings mark the run partial (exit 1).  ev is an enum ae_dr_event. */
-void dr_report(struct packer *p, struct ae_dr_report *r);
-void dr_report_path(struct packer *p, int ev, const char *path,
+void ae_dr_notify(struct packer *p, struct ae_dr_report *r);
+void ae_dr_report_path(struct packer *p, int ev, const char *path,
     const char *why, int err);
-void dr_warn_errno(struct packer *p, const char *path, const char *what);
-void dr_warn_plain(struct packer *p, const char *path, const char *what);
+void ae_dr_warn_errno(struct packer *p, const char *path, const char *what);
+void ae_dr_warn_plain(struct packer *p, const char *path, const char *what);
 
 /* Whether the walk is to stop (a signal asked, or it stopped already). */
-int dr_stop_asked(struct packer *p);
+int ae_dr_stop_asked(struct packer *p);
 
 /* Entries (dr_entry.c). */
 
 /* e filled from st for member name, of type (AE_TAR_*). */
-void dr_entry_from_stat(struct packer *p, struct ae_tar_entry *e,
+void ae_dr_entry_from_stat(struct packer *p, struct ae_tar_entry *e,
     const char *name, const struct stat *st, char type);
 
 /* Write e's header with the attributes x has (those that do not fit are
  * left out, warned); 0, or -1 (warned) if it cannot be encoded. */
-int dr_emit_header(struct packer *p, const struct ae_tar_entry *e0,
+int ae_dr_emit_header(struct packer *p, const struct ae_tar_entry *e0,
     const struct xsrc *x);
 
 /* The name an earlier member had for the file st (a hard link), or
  * NULL; and remember name for st. */
-const char *dr_link_lookup(struct packer *p, const struct stat *st);
-void dr_link_remember(struct packer *p, const struct stat *st,
+const char *ae_dr_link_lookup(struct packer *p, const struct stat *st);
+void ae_dr_link_remember(struct packer *p, const struct stat *st,
     const char *name);
 
 /* Members with what follows their headers (dr_data.c), each leaf of
  * dirfd stored as name, st (or lst) what fstatat saw: a regular file
  * (opened once and checked against lst; a hard link to one seen; its
  * holes kept); a symlink; a device or FIFO. */
-void dr_add_file(struct packer *p, int dirfd, const char *leaf,
+void ae_dr_add_file(struct packer *p, int dirfd, const char *leaf,
     const char *name, const struct stat *lst);
-void dr_add_symlink(struct packer *p, int dirfd, const char *leaf,
+void ae_dr_add_symlink(struct packer *p, int dirfd, const char *leaf,
     const char *name, const struct stat *st);
-void dr_add_special(struct packer *p, int dirfd, const char *leaf,
+void ae_dr_add_special(struct packer *p, int dirfd, const char *leaf,
     const char *name, const struct stat *st);
 
 #endif

@@ -49,11 +49,11 @@ copy_data(struct packer *p, int fd, const char *path, uint64_t len,
 	while (left > 0 && !p->stopped) {
 		size_t want;
 
-		if (dr_stop_asked(p))
+		if (ae_dr_stop_asked(p))
 			break;
 		/* Straight into the stream buffer: no second copy. */
 		if (p->olen == OUT_BUF)
-			dr_flush(p);
+			ae_dr_flush(p);
 		want = OUT_BUF - p->olen;
 		if (want > left)
 			want = (size_t)left;
@@ -65,7 +65,7 @@ copy_data(struct packer *p, int fd, const char *path, uint64_t len,
 
 			snprintf(what, sizeof what, "Read error at byte %llu",
 			    (unsigned long long)(at + len - left));
-			dr_warn_errno(p, path, what);
+			ae_dr_warn_errno(p, path, what);
 			break;
 		}
 		if (n == 0) {
@@ -74,7 +74,7 @@ copy_data(struct packer *p, int fd, const char *path, uint64_t len,
 			snprintf(what, sizeof what, "File shrank by %llu "
 			    "bytes; padding with zeros",
 			    (unsigned long long)left);
-			dr_warn_plain(p, path, what);
+			ae_dr_warn_plain(p, path, what);
 			break;
 		}
 		p->olen += (size_t)n;
@@ -229,18 +229,18 @@ copy_sparse(struct packer *p, int fd, const struct ae_tar_entry *e,
 	size_t i;
 	int shrank = 0;
 
-	dr_emit(p, mapbuf, maplen);
+	ae_dr_emit(p, mapbuf, maplen);
 	for (i = 0; i < e->nmap && !p->stopped; i++) {
 		left = e->map[i].len;
 		if (lseek(fd, (off_t)e->map[i].offset, SEEK_SET) >= 0)
 			left = copy_data(p, fd, p->path, e->map[i].len,
 			    e->map[i].offset);
 		else
-			dr_warn_errno(p, p->path, "Cannot seek");
-		dr_emit_zeros(p, left);
+			ae_dr_warn_errno(p, p->path, "Cannot seek");
+		ae_dr_emit_zeros(p, left);
 		shrank |= left != 0;
 	}
-	dr_emit_zeros(p, ae_tar_padding(e->size));
+	ae_dr_emit_zeros(p, ae_tar_padding(e->size));
 	return shrank;
 }
 
@@ -278,7 +278,7 @@ plan_sparse(int fd, const struct stat *st, struct ae_tar_entry *e,
 
 /* Regular file leaf of dirfd, stored as name; lst is what fstatat saw. */
 void
-dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
+ae_dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
     const struct stat *lst)
 {
 	struct ae_tar_entry e;
@@ -292,15 +292,15 @@ dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
 	ssize_t n = 0;
 	int fd;
 
-	if (lst->st_nlink > 1 && (first = dr_link_lookup(p, lst)) != NULL) {
-		dr_entry_from_stat(p, &e, name, lst, AE_TAR_HARDLINK);
+	if (lst->st_nlink > 1 && (first = ae_dr_link_lookup(p, lst)) != NULL) {
+		ae_dr_entry_from_stat(p, &e, name, lst, AE_TAR_HARDLINK);
 		e.linkpath = first;
 		x.fd = -1, x.dirfd = dirfd, x.leaf = leaf;
 		if (!(p->po->flags & AE_DR_FOLLOW))
-			dr_emit_header(p, &e, &x);
+			ae_dr_emit_header(p, &e, &x);
 		else if ((x.fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC
 		    | O_NOCTTY | O_NONBLOCK)) >= 0) {
-			dr_emit_header(p, &e, &x);
+			ae_dr_emit_header(p, &e, &x);
 			close(x.fd);
 		}
 		return;
@@ -311,31 +311,31 @@ dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
 	fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
 	    | (p->po->flags & AE_DR_FOLLOW ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
-		dr_warn_errno(p, p->path, "Cannot open");
+		ae_dr_warn_errno(p, p->path, "Cannot open");
 		return;
 	}
 	if (fstat(fd, &st) != 0) {
-		dr_warn_errno(p, p->path, "Cannot stat");
+		ae_dr_warn_errno(p, p->path, "Cannot stat");
 		close(fd);
 		return;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_ino != lst->st_ino
 	    || st.st_dev != lst->st_dev) {
-		dr_warn_plain(p, p->path, "file changed as we read it; not dumped");
+		ae_dr_warn_plain(p, p->path, "file changed as we read it; not dumped");
 		close(fd);
 		return;
 	}
-	dr_entry_from_stat(p, &e, name, &st, AE_TAR_REG);
+	ae_dr_entry_from_stat(p, &e, name, &st, AE_TAR_REG);
 	e.size = (uint64_t)st.st_size;
 	plan_sparse(fd, &st, &e, &map, &mapbuf, &maplen);
 	x.fd = fd;
-	if (dr_emit_header(p, &e, &x) != 0)
+	if (ae_dr_emit_header(p, &e, &x) != 0)
 		goto out;
 	if (st.st_nlink > 1)
-		dr_link_remember(p, &st, name);
+		ae_dr_link_remember(p, &st, name);
 	if (e.map == NULL) {
 		left = copy_data(p, fd, p->path, e.size, 0);
-		dr_emit_zeros(p, left + ae_tar_padding(e.size));
+		ae_dr_emit_zeros(p, left + ae_tar_padding(e.size));
 	} else {
 		left = copy_sparse(p, fd, &e, mapbuf, maplen);
 	}
@@ -343,7 +343,7 @@ dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
 		/* Grown, or rewritten in place? */
 		n = e.map == NULL ? read(fd, &one, 1) : 0;
 		if (n > 0 || (fstat(fd, &st2) == 0 && changed(&st, &st2)))
-			dr_warn_plain(p, p->path, "file changed as we read it");
+			ae_dr_warn_plain(p, p->path, "file changed as we read it");
 	}
 out:
 	free(map);
@@ -352,7 +352,7 @@ out:
 }
 
 void
-dr_add_symlink(struct packer *p, int dirfd, const char *leaf, const char *name,
+ae_dr_add_symlink(struct packer *p, int dirfd, const char *leaf, const char *name,
     const struct stat *st)
 {
 	struct ae_tar_entry e;
@@ -362,24 +362,24 @@ dr_add_symlink(struct packer *p, int dirfd, const char *leaf, const char *name,
 
 	n = readlinkat(dirfd, leaf, target, AE_TAR_NAME_MAX + 2);
 	if (n < 0) {
-		dr_warn_errno(p, p->path, "Cannot readlink");
+		ae_dr_warn_errno(p, p->path, "Cannot readlink");
 		return;
 	}
 	if ((size_t)n > AE_TAR_NAME_MAX) {
-		dr_warn_plain(p, p->path, "symbolic link target is too long; "
+		ae_dr_warn_plain(p, p->path, "symbolic link target is too long; "
 		    "not dumped");
 		return;
 	}
 	target[n] = '\0';
-	dr_entry_from_stat(p, &e, name, st, AE_TAR_SYMLINK);
+	ae_dr_entry_from_stat(p, &e, name, st, AE_TAR_SYMLINK);
 	e.linkpath = target;
-	dr_emit_header(p, &e, &x);
+	ae_dr_emit_header(p, &e, &x);
 }
 
 /* A character or block device, or a FIFO: a header alone, as GNU tar
  * stores them (-x makes them as root; disk/writer.h). */
 void
-dr_add_special(struct packer *p, int dirfd, const char *leaf, const char *name,
+ae_dr_add_special(struct packer *p, int dirfd, const char *leaf, const char *name,
     const struct stat *st)
 {
 	struct ae_tar_entry e;
@@ -387,10 +387,10 @@ dr_add_special(struct packer *p, int dirfd, const char *leaf, const char *name,
 	char t = S_ISCHR(st->st_mode) ? AE_TAR_CHR : S_ISBLK(st->st_mode) ?
 	    AE_TAR_BLK : AE_TAR_FIFO;
 
-	dr_entry_from_stat(p, &e, name, st, t);
+	ae_dr_entry_from_stat(p, &e, name, st, t);
 	if (t != AE_TAR_FIFO) {
 		e.devmajor = (uint32_t)major(st->st_rdev);
 		e.devminor = (uint32_t)minor(st->st_rdev);
 	}
-	dr_emit_header(p, &e, &x);
+	ae_dr_emit_header(p, &e, &x);
 }

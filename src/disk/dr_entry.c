@@ -21,7 +21,7 @@
 
 /* Fill e from st for member name. */
 void
-dr_entry_from_stat(struct packer *p, struct ae_tar_entry *e, const char *name,
+ae_dr_entry_from_stat(struct packer *p, struct ae_tar_entry *e, const char *name,
     const struct stat *st, char type)
 {
 	memset(e, 0, sizeof *e);
@@ -103,7 +103,7 @@ collect_xattrs(struct packer *p, const struct xsrc *x, size_t *count)
 
 			snprintf(what, sizeof what, "Cannot get extended "
 			    "attribute %.256s", name);
-			dr_warn_errno(p, p->path, what);
+			ae_dr_warn_errno(p, p->path, what);
 			continue;
 		}
 		if (k == AE_XATTR_ACL) {
@@ -117,7 +117,7 @@ collect_xattrs(struct packer *p, const struct xsrc *x, size_t *count)
 			if (tl < 0 || ae_tar_xattr_append(&p->xbuf, &len,
 			    &p->xcap, SIZE_MAX, rec, strlen(rec),
 			    (const uint8_t *)p->acltext, (size_t)tl) != 0) {
-				dr_warn_plain(p, p->path, "its ACL cannot be read "
+				ae_dr_warn_plain(p, p->path, "its ACL cannot be read "
 				    "or stored; not archived");
 				continue;
 			}
@@ -128,13 +128,13 @@ collect_xattrs(struct packer *p, const struct xsrc *x, size_t *count)
 			/* (a name over 255 bytes, or no memory) */
 			snprintf(what, sizeof what, "extended attribute %.256s "
 			    "cannot be stored; not archived", name);
-			dr_warn_plain(p, p->path, what);
+			ae_dr_warn_plain(p, p->path, what);
 			continue;
 		}
 		++*count;
 	}
 	if (dropped && (f & AE_DR_NOTE_XATTRS) && !p->noted_xattrs) {
-		dr_report_path(p, AE_DR_XATTRS_LEFT, p->path, NULL, 0);
+		ae_dr_report_path(p, AE_DR_XATTRS_LEFT, p->path, NULL, 0);
 		p->noted_xattrs = 1;
 	}
 	return len;
@@ -143,7 +143,7 @@ collect_xattrs(struct packer *p, const struct xsrc *x, size_t *count)
 /* Write e's header, with the attributes x has; 0, or -1 (warned) if it
  * cannot be encoded. */
 int
-dr_emit_header(struct packer *p, const struct ae_tar_entry *e0,
+ae_dr_emit_header(struct packer *p, const struct ae_tar_entry *e0,
     const struct xsrc *x)
 {
 	struct ae_tar_entry e = *e0;
@@ -155,14 +155,14 @@ dr_emit_header(struct packer *p, const struct ae_tar_entry *e0,
 	e.xattr = e.xattr_len > 0 ? p->xbuf : NULL;
 	r = ae_tar_header(&e, p->hdr, sizeof p->hdr, &len);
 	if (r == AE_ETOOBIG && e.xattr != NULL) {
-		dr_warn_plain(p, p->path, "extended attributes too large to "
+		ae_dr_warn_plain(p, p->path, "extended attributes too large to "
 		    "store; not archived");
 		e.xattr = NULL;
 		e.xattr_len = e.nxattr = 0;
 		r = ae_tar_header(&e, p->hdr, sizeof p->hdr, &len);
 	}
 	if (r != AE_OK) {
-		dr_warn_plain(p, p->path, "cannot be stored in a tar header; "
+		ae_dr_warn_plain(p, p->path, "cannot be stored in a tar header; "
 		    "not dumped");
 		return -1;
 	}
@@ -174,16 +174,16 @@ dr_emit_header(struct packer *p, const struct ae_tar_entry *e0,
 		rp.name = p->path;
 		rp.e = &e;
 		rp.offset = p->flushed + p->olen;
-		dr_report(p, &rp);
+		ae_dr_notify(p, &rp);
 	}
 	if (p->po->lead_len > 0 && p->flushed + p->olen == 0)
-		dr_emit(p, p->po->lead, p->po->lead_len);
-	dr_emit(p, p->hdr, len);
+		ae_dr_emit(p, p->po->lead, p->po->lead_len);
+	ae_dr_emit(p, p->hdr, len);
 	return 0;
 }
 
 const char *
-dr_link_lookup(struct packer *p, const struct stat *st)
+ae_dr_link_lookup(struct packer *p, const struct stat *st)
 {
 	size_t i;
 
@@ -195,7 +195,7 @@ dr_link_lookup(struct packer *p, const struct stat *st)
 }
 
 void
-dr_link_remember(struct packer *p, const struct stat *st, const char *name)
+ae_dr_link_remember(struct packer *p, const struct stat *st, const char *name)
 {
 	if (ae_grow(&p->links, &p->caplinks, p->nlinks + 1, sizeof *p->links,
 	    64, 0) != 0)

@@ -14,7 +14,7 @@
 #include "common/error.h"
 
 void
-dr_flush(struct packer *p)
+ae_dr_flush(struct packer *p)
 {
 	int e;
 
@@ -27,14 +27,14 @@ dr_flush(struct packer *p)
 
 /* Report r; a callback that asks to stop stops the walk. */
 void
-dr_report(struct packer *p, struct ae_dr_report *r)
+ae_dr_notify(struct packer *p, struct ae_dr_report *r)
 {
 	if (p->po->report(p->po->ctx, r) != 0 && !p->stopped)
 		p->stopped = AE_EIO;
 }
 
 void
-dr_report_path(struct packer *p, int ev, const char *path,
+ae_dr_report_path(struct packer *p, int ev, const char *path,
     const char *why, int err)
 {
 	struct ae_dr_report r;
@@ -44,12 +44,12 @@ dr_report_path(struct packer *p, int ev, const char *path,
 	r.name = path;
 	r.why = why;
 	r.err = err;
-	dr_report(p, &r);
+	ae_dr_notify(p, &r);
 }
 
 /* Whether a stop was asked for (a signal). */
 int
-dr_stop_asked(struct packer *p)
+ae_dr_stop_asked(struct packer *p)
 {
 	if (p->po->stop != NULL && atomic_load(p->po->stop) && !p->stopped)
 		p->stopped = AE_EINTR;
@@ -57,13 +57,13 @@ dr_stop_asked(struct packer *p)
 }
 
 void
-dr_emit(struct packer *p, const uint8_t *b, size_t n)
+ae_dr_emit(struct packer *p, const uint8_t *b, size_t n)
 {
 	size_t k;
 
 	while (n > 0 && !p->stopped) {
 		if (p->olen == OUT_BUF)
-			dr_flush(p);
+			ae_dr_flush(p);
 		k = OUT_BUF - p->olen < n ? OUT_BUF - p->olen : n;
 		memcpy(p->out + p->olen, b, k);
 		p->olen += k;
@@ -73,28 +73,28 @@ dr_emit(struct packer *p, const uint8_t *b, size_t n)
 }
 
 void
-dr_emit_zeros(struct packer *p, uint64_t n)
+ae_dr_emit_zeros(struct packer *p, uint64_t n)
 {
 	static const uint8_t zero[AE_TAR_BLOCK * 8];
 
 	while (n > 0 && !p->stopped) {
 		size_t k = n < sizeof zero ? (size_t)n : sizeof zero;
 
-		dr_emit(p, zero, k);
+		ae_dr_emit(p, zero, k);
 		n -= k;
 	}
 }
 
 void
-dr_warn_errno(struct packer *p, const char *path, const char *what)
+ae_dr_warn_errno(struct packer *p, const char *path, const char *what)
 {
-	dr_report_path(p, AE_DR_WARNING, path, what, errno);
+	ae_dr_report_path(p, AE_DR_WARNING, path, what, errno);
 	p->partial = 1;
 }
 
 void
-dr_warn_plain(struct packer *p, const char *path, const char *what)
+ae_dr_warn_plain(struct packer *p, const char *path, const char *what)
 {
-	dr_report_path(p, AE_DR_WARNING, path, what, 0);
+	ae_dr_report_path(p, AE_DR_WARNING, path, what, 0);
 	p->partial = 1;
 }

@@ -93,7 +93,7 @@ struct ae_dw {
 	char norm2[AE_TAR_NAME_MAX + 1];    /* -g: a rename's source */
 };
 
-/* A device or FIFO for dw_mk_node: S_IFCHR, S_IFBLK or S_IFIFO, and its
+/* A device or FIFO for ae_dw_mk_node: S_IFCHR, S_IFBLK or S_IFIFO, and its
  * number. */
 struct nodearg {
 	mode_t type;
@@ -109,54 +109,54 @@ struct linkarg {
  * warn_plain marks the run partial (exit 1); fatal_errno ends it with
  * AE_EIO (a write error: the next member would fail the same way).  ev
  * is an enum ae_dw_event. */
-void dw_report(struct ae_dw *w, int ev,
+void ae_dw_notify(struct ae_dw *w, int ev,
     const struct ae_tar_member *m, const char *name, const char *why,
     int err);
-void dw_skip(struct ae_dw *w, const struct ae_tar_member *m,
+void ae_dw_skip(struct ae_dw *w, const struct ae_tar_member *m,
     const char *why);
-void dw_skip_errno(struct ae_dw *w, const struct ae_tar_member *m,
+void ae_dw_skip_errno(struct ae_dw *w, const struct ae_tar_member *m,
     const char *what);
-void dw_warn_errno(struct ae_dw *w, const struct ae_tar_member *m,
+void ae_dw_warn_errno(struct ae_dw *w, const struct ae_tar_member *m,
     const char *name, const char *what);
-void dw_warn_plain(struct ae_dw *w, const struct ae_tar_member *m,
+void ae_dw_warn_plain(struct ae_dw *w, const struct ae_tar_member *m,
     const char *what);
-void dw_fatal_errno(struct ae_dw *w, const struct ae_tar_member *m);
+void ae_dw_fatal_errno(struct ae_dw *w, const struct ae_tar_member *m);
 
 /* Names (dw_names.c). */
 
 /* The name to extract member path under, in out, or NULL (reported) to
  * skip it: a leading '/' stripped (said once), '..' refused; link says
  * the path is a link target (for the words). */
-const char *dw_safe_name(struct ae_dw *w, const struct ae_tar_member *m,
+const char *ae_dw_safe_name(struct ae_dw *w, const struct ae_tar_member *m,
     const char *path, char out[AE_TAR_NAME_MAX + 1], int link);
 
 /* The directory that will hold norm, opened under the root with no
  * symlink in its path (dircache.h: the descriptor is the cache's, good
  * until its next open); *leaf points into norm.  -1 if not (reported). */
-int dw_open_parent(struct ae_dw *w, const struct ae_tar_member *m,
+int ae_dw_open_parent(struct ae_dw *w, const struct ae_tar_member *m,
     char *norm, const char **leaf);
 
 /* A fresh temp name in dirfd (into tmp), made by mk(dirfd, tmp, arg),
  * which returns 0, or -1 with errno (EEXIST: another name is tried).
  * 0, or -1 with errno. */
-int dw_make_temp(struct ae_dw *w, int dirfd, char tmp[TMP_NAME],
+int ae_dw_make_temp(struct ae_dw *w, int dirfd, char tmp[TMP_NAME],
     int (*mk)(int, const char *, void *), void *arg);
 
-/* makers for dw_make_temp: a symlink to the string arg; a device or
+/* makers for ae_dw_make_temp: a symlink to the string arg; a device or
  * FIFO (struct nodearg), 0600; a hard link to struct linkarg's file */
-int dw_mk_symlink(int dirfd, const char *tmp, void *target);
-int dw_mk_node(int dirfd, const char *tmp, void *arg);
-int dw_mk_link(int dirfd, const char *tmp, void *arg);
+int ae_dw_mk_symlink(int dirfd, const char *tmp, void *target);
+int ae_dw_mk_node(int dirfd, const char *tmp, void *arg);
+int ae_dw_mk_link(int dirfd, const char *tmp, void *arg);
 
 /* Why member m must not replace what exists, or NULL if it may
  * (--keep-old-files; a member found by searching after a lost chunk). */
-const char *dw_keeps_old(const struct ae_dw *w,
+const char *ae_dw_keeps_old(const struct ae_dw *w,
     const struct ae_tar_member *m);
 
 /* Move tmp to leaf in dirfd: over an existing file or symlink (never
  * through it), over an empty directory, or not at all if the policy
  * keeps what is there.  0, or -1 (reported, tmp removed). */
-int dw_install(struct ae_dw *w, int dirfd, const char *tmp,
+int ae_dw_install(struct ae_dw *w, int dirfd, const char *tmp,
     const char *leaf, const struct ae_tar_member *m);
 
 /* A new empty file in dirfd for a member's data, not under its final
@@ -164,19 +164,19 @@ int dw_install(struct ae_dw *w, int dirfd, const char *tmp,
  * umask) where the file system allows, else under a temp name in tmp
  * (0600, as a named file may be seen before it is whole).  0, or -1
  * with errno. */
-int dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
+int ae_dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
     int *anon, unsigned mode);
 
-/* Give a complete file from dw_new_file its final name leaf, through
- * dw_install's rules.  0, or -1 (reported; the file is gone). */
-int dw_name_file(struct ae_dw *w, int fd, int anon, int dirfd,
+/* Give a complete file from ae_dw_new_file its final name leaf, through
+ * ae_dw_install's rules.  0, or -1 (reported; the file is gone). */
+int ae_dw_name_file(struct ae_dw *w, int fd, int anon, int dirfd,
     char tmp[TMP_NAME], const char *leaf, const struct ae_tar_member *m);
 
 /* Set m's extended attributes and ACLs on fd, as the flags and patterns
  * ask, after its mode (dw_xattrs.c).  A directory's default ACL goes
  * into later (set at the end), when later is not NULL.  What cannot be
  * set is a warning. */
-void dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
+void ae_dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
     struct dirfix *later);
 
 /* Note directory norm (a normalized member name) to get this owner,
@@ -184,17 +184,17 @@ void dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
  * last member wins).  Its note, valid until the next call (a default
  * ACL may be added to it), or NULL out of memory (then nothing is set
  * for it). */
-struct dirfix *dw_dir_later(struct ae_dw *w, const char *norm, mode_t mode,
+struct dirfix *ae_dw_dir_later(struct ae_dw *w, const char *norm, mode_t mode,
     struct timespec mtime, uid_t uid, gid_t gid);
 
 /* Set every noted directory's owner, mode, time and default ACL,
  * deepest first, and forget them. */
-void dw_fix_dirs(struct ae_dw *w);
+void ae_dw_fix_dirs(struct ae_dw *w);
 
 /* -g: directory leaf in dirfd (member m, with a dumpdir) gets the
  * dump's renames and loses what its dumpdir does not list, never across
  * a file system (dw_incremental.c). */
-void dw_incremental_dir(struct ae_dw *w, const struct ae_tar_member *m,
+void ae_dw_incremental_dir(struct ae_dw *w, const struct ae_tar_member *m,
     int dirfd, const char *leaf);
 
 #endif

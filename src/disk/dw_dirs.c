@@ -103,7 +103,7 @@ slots_grow(struct ae_dw *w)
 }
 
 struct dirfix *
-dw_dir_later(struct ae_dw *w, const char *norm, mode_t mode,
+ae_dw_dir_later(struct ae_dw *w, const char *norm, mode_t mode,
     struct timespec mtime, uid_t uid, gid_t gid)
 {
 	size_t n = strlen(norm), i, parent = NONE, s;
@@ -165,12 +165,12 @@ fix_dir(struct ae_dw *w, const struct dirfix *f, const char *path)
 	ts[0].tv_nsec = UTIME_NOW;
 	ts[1] = f->mtime;
 	if ((w->p->flags & AE_DW_OWNER) && fchown(fd, f->uid, f->gid) != 0)
-		dw_warn_errno(w, NULL, path, "cannot set its owner");
+		ae_dw_warn_errno(w, NULL, path, "cannot set its owner");
 	if (fchmod(fd, f->mode) != 0 || futimens(fd, ts) != 0)
-		dw_warn_errno(w, NULL, path, "cannot set its mode or time");
+		ae_dw_warn_errno(w, NULL, path, "cannot set its mode or time");
 	if (f->dacl != NULL && ae_xattr_set(fd, "system.posix_acl_default",
 	    f->dacl, f->dacl_len) != 0)
-		dw_warn_errno(w, NULL, path, "cannot set its default ACL");
+		ae_dw_warn_errno(w, NULL, path, "cannot set its default ACL");
 }
 
 /* A note's place in the order of fixing. */
@@ -193,7 +193,7 @@ cmp_order(const void *a, const void *b)
 }
 
 void
-dw_fix_dirs(struct ae_dw *w)
+ae_dw_fix_dirs(struct ae_dw *w)
 {
 	struct order *o = malloc((w->ndirs ? w->ndirs : 1) * sizeof *o);
 	size_t i, k;

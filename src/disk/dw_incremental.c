@@ -82,8 +82,8 @@ dumpdir_renames(struct ae_dw *w, const struct ae_tar_member *m)
 		}
 		if (e[0] != 'T' || from == NULL)
 			continue;
-		if (dw_safe_name(w, m, from, src, 0) == NULL
-		    || dw_safe_name(w, m, e + 1, w->target, 0) == NULL
+		if (ae_dw_safe_name(w, m, from, src, 0) == NULL
+		    || ae_dw_safe_name(w, m, e + 1, w->target, 0) == NULL
 		    || *src == '\0' || *w->target == '\0') {
 			from = NULL;
 			continue;
@@ -92,10 +92,10 @@ dumpdir_renames(struct ae_dw *w, const struct ae_tar_member *m)
 		from = NULL;
 		/* (the cache's descriptors last until its next open: the
 		 * first is duplicated) */
-		if ((sfd = dw_open_parent(w, m, src, &sleaf)) < 0
+		if ((sfd = ae_dw_open_parent(w, m, src, &sleaf)) < 0
 		    || (sfd = dup(sfd)) < 0)
 			continue;
-		if ((dfd = dw_open_parent(w, m, w->target, &dleaf)) >= 0
+		if ((dfd = ae_dw_open_parent(w, m, w->target, &dleaf)) >= 0
 		    && renameat(sfd, sleaf, dfd, dleaf) != 0
 		    && errno != ENOENT) {
 			struct ae_dw_report rp;
@@ -161,7 +161,7 @@ purge_dir(struct ae_dw *w, const struct ae_tar_member *m, int fd)
 /* -g: directory leaf in dirfd (member m, with a dumpdir) gets the
  * dump's renames and loses what its dumpdir does not list. */
 void
-dw_incremental_dir(struct ae_dw *w, const struct ae_tar_member *m, int dirfd,
+ae_dw_incremental_dir(struct ae_dw *w, const struct ae_tar_member *m, int dirfd,
     const char *leaf)
 {
 	/* on the directory itself, never through a symlink */

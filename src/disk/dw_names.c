@@ -25,7 +25,7 @@
  * bytes), or NULL (reported) to skip it; what names the path in the
  * report ("its name", "its link target"). */
 const char *
-dw_safe_name(struct ae_dw *w, const struct ae_tar_member *m, const char *path,
+ae_dw_safe_name(struct ae_dw *w, const struct ae_tar_member *m, const char *path,
     char out[AE_TAR_NAME_MAX + 1], int link)
 {
 	const char *p = path;
@@ -34,17 +34,17 @@ dw_safe_name(struct ae_dw *w, const struct ae_tar_member *m, const char *path,
 		while (*p == '/')
 			p++;
 		if (!w->warned_abs) {
-			dw_report(w, AE_DW_ABSOLUTE, NULL, path, NULL, 0);
+			ae_dw_notify(w, AE_DW_ABSOLUTE, NULL, path, NULL, 0);
 			w->warned_abs = 1;
 		}
 	}
 	if (ae_path_has_dotdot(p)) {
-		dw_skip(w, m, link ? "its link target contains '..'" :
+		ae_dw_skip(w, m, link ? "its link target contains '..'" :
 		    "its name contains '..'");
 		return NULL;
 	}
 	if (ae_path_normalize(p, out, AE_TAR_NAME_MAX + 1) != 0) {
-		dw_skip(w, m, link ? "its link target is too long" :
+		ae_dw_skip(w, m, link ? "its link target is too long" :
 		    "its name is too long");
 		return NULL;
 	}
@@ -59,7 +59,7 @@ dw_safe_name(struct ae_dw *w, const struct ae_tar_member *m, const char *path,
  * level above.  Returns the descriptor or -1 (reported).
  */
 int
-dw_open_parent(struct ae_dw *w, const struct ae_tar_member *m, char *norm,
+ae_dw_open_parent(struct ae_dw *w, const struct ae_tar_member *m, char *norm,
     const char **leaf)
 {
 	char *slash = strrchr(norm, '/');
@@ -77,7 +77,7 @@ dw_open_parent(struct ae_dw *w, const struct ae_tar_member *m, char *norm,
 			errno = EINVAL;
 		else if (err == AE_ENOMEM)
 			errno = ENOMEM;
-		dw_skip_errno(w, m, "cannot open its directory");
+		ae_dw_skip_errno(w, m, "cannot open its directory");
 		return -1;
 	}
 	return fd;
@@ -94,7 +94,7 @@ dw_open_parent(struct ae_dw *w, const struct ae_tar_member *m, char *norm,
  * already is skipped.
  */
 int
-dw_make_temp(struct ae_dw *w, int dirfd, char tmp[TMP_NAME],
+ae_dw_make_temp(struct ae_dw *w, int dirfd, char tmp[TMP_NAME],
     int (*mk)(int, const char *, void *), void *arg)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -149,13 +149,13 @@ mk_file(int dirfd, const char *tmp, void *fdp)
 }
 
 int
-dw_mk_symlink(int dirfd, const char *tmp, void *target)
+ae_dw_mk_symlink(int dirfd, const char *tmp, void *target)
 {
 	return symlinkat((const char *)target, dirfd, tmp);
 }
 
 int
-dw_mk_node(int dirfd, const char *tmp, void *arg)
+ae_dw_mk_node(int dirfd, const char *tmp, void *arg)
 {
 	const struct nodearg *n = arg;
 
@@ -165,7 +165,7 @@ dw_mk_node(int dirfd, const char *tmp, void *arg)
 }
 
 int
-dw_mk_link(int dirfd, const char *tmp, void *arg)
+ae_dw_mk_link(int dirfd, const char *tmp, void *arg)
 {
 	struct linkarg *l = arg;
 
@@ -198,7 +198,7 @@ install_new(int dirfd, const char *tmp, const char *leaf)
  * member found by searching for headers after a lost chunk may be a file
  * inside another member (a stored .tar): it never replaces anything. */
 const char *
-dw_keeps_old(const struct ae_dw *w, const struct ae_tar_member *m)
+ae_dw_keeps_old(const struct ae_dw *w, const struct ae_tar_member *m)
 {
 	if (m->after_gap == 1)
 		return "exists, and this member was found by searching for "
@@ -220,7 +220,7 @@ stays(struct ae_dw *w, int dirfd, const char *leaf,
 	    || fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
 	if (w->p->flags & AE_DW_SKIP_OLD) {
-		dw_report(w, AE_DW_KEPT, m, m->path, NULL, 0);
+		ae_dw_notify(w, AE_DW_KEPT, m, m->path, NULL, 0);
 		return 1;
 	}
 	/* as GNU tar: "newer or same age" */
@@ -228,20 +228,20 @@ stays(struct ae_dw *w, int dirfd, const char *leaf,
 	    || ((int64_t)st.st_mtim.tv_sec == m->mtime
 	    && (uint32_t)st.st_mtim.tv_nsec < m->mtime_nsec))
 		return 0;
-	dw_report(w, AE_DW_KEPT, m, m->path, "newer or same age", 0);
+	ae_dw_notify(w, AE_DW_KEPT, m, m->path, "newer or same age", 0);
 	return 1;
 }
 
 /*
  * Move tmp to leaf in dirfd: over an existing file or symlink (never
- * through it), over an empty directory, or not at all if dw_keeps_old or
+ * through it), over an empty directory, or not at all if ae_dw_keeps_old or
  * stays.  0, or -1 (reported, tmp removed).
  */
 int
-dw_install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
+ae_dw_install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
     const struct ae_tar_member *m)
 {
-	const char *keep = dw_keeps_old(w, m);
+	const char *keep = ae_dw_keeps_old(w, m);
 	int r, e;
 
 	if (stays(w, dirfd, leaf, m)) {
@@ -272,11 +272,11 @@ dw_install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
 	unlinkat(dirfd, tmp, 0);
 	errno = e;
 	if (e == EEXIST && keep != NULL)
-		dw_skip(w, m, keep);
+		ae_dw_skip(w, m, keep);
 	else if (e == EISDIR)
-		dw_skip(w, m, "a directory that is not empty is in the way");
+		ae_dw_skip(w, m, "a directory that is not empty is in the way");
 	else
-		dw_skip_errno(w, m, "cannot create it");
+		ae_dw_skip_errno(w, m, "cannot create it");
 	return -1;
 }
 
@@ -288,7 +288,7 @@ dw_install(struct ae_dw *w, int dirfd, const char *tmp, const char *leaf,
  * errno.
  */
 int
-dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
+ae_dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
     int *anon, unsigned mode)
 {
 	*anon = 0;
@@ -308,7 +308,7 @@ dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
 			 * while the first file is written left a named,
 			 * half-written temp).  A linked O_TMPFILE file cannot
 			 * be nameless again: the member gets a new one. */
-			if (dw_make_temp(w, dirfd, tmp, mk_anon_link, &a) == 0) {
+			if (ae_dw_make_temp(w, dirfd, tmp, mk_anon_link, &a) == 0) {
 				unlinkat(dirfd, tmp, 0);
 				close(a.fd);
 				if ((a.fd = ae_anon_create(dirfd, mode)) >= 0) {
@@ -325,29 +325,29 @@ dw_new_file(struct ae_dw *w, int dirfd, char tmp[TMP_NAME], int *fdp,
 		 * for this file only (another directory may be another
 		 * file system) */
 	}
-	return dw_make_temp(w, dirfd, tmp, mk_file, fdp);
+	return ae_dw_make_temp(w, dirfd, tmp, mk_file, fdp);
 }
 
 /*
  * Give a complete file made by new_file its final name: a link where
- * the name is free, else through a temp name and dw_install(), which knows
+ * the name is free, else through a temp name and ae_dw_install(), which knows
  * what to do with what is there (AE_DW_KEEP_OLD, a directory in the
  * way).  0, or -1 (reported; the file is gone).
  */
 int
-dw_name_file(struct ae_dw *w, int fd, int anon, int dirfd, char tmp[TMP_NAME],
+ae_dw_name_file(struct ae_dw *w, int fd, int anon, int dirfd, char tmp[TMP_NAME],
     const char *leaf, const struct ae_tar_member *m)
 {
 	struct anon a = { w, fd };
 
 	if (!anon)
-		return dw_install(w, dirfd, tmp, leaf, m);
+		return ae_dw_install(w, dirfd, tmp, leaf, m);
 	if (ae_anon_link(&w->anon, fd, dirfd, leaf) == 0)
 		return 0;
-	if (errno != EEXIST || dw_make_temp(w, dirfd, tmp, mk_anon_link,
+	if (errno != EEXIST || ae_dw_make_temp(w, dirfd, tmp, mk_anon_link,
 	    &a) != 0) {
-		dw_skip_errno(w, m, "cannot create it");
+		ae_dw_skip_errno(w, m, "cannot create it");
 		return -1;
 	}
-	return dw_install(w, dirfd, tmp, leaf, m);
+	return ae_dw_install(w, dirfd, tmp, leaf, m);
 }

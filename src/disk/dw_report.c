@@ -10,7 +10,7 @@
 #include <errno.h>
 
 void
-dw_report(struct ae_dw *w, int ev, const struct ae_tar_member *m,
+ae_dw_notify(struct ae_dw *w, int ev, const struct ae_tar_member *m,
     const char *name, const char *why, int err)
 {
 	struct ae_dw_report r;
@@ -26,42 +26,42 @@ dw_report(struct ae_dw *w, int ev, const struct ae_tar_member *m,
 
 /* A member not made, for a reason that is not an errno. */
 void
-dw_skip(struct ae_dw *w, const struct ae_tar_member *m, const char *why)
+ae_dw_skip(struct ae_dw *w, const struct ae_tar_member *m, const char *why)
 {
-	dw_report(w, AE_DW_SKIPPED, m, m->path, why, 0);
+	ae_dw_notify(w, AE_DW_SKIPPED, m, m->path, why, 0);
 	w->partial = 1;
 }
 
 /* A member not made because a system call failed (errno). */
 void
-dw_skip_errno(struct ae_dw *w, const struct ae_tar_member *m, const char *what)
+ae_dw_skip_errno(struct ae_dw *w, const struct ae_tar_member *m, const char *what)
 {
-	dw_report(w, AE_DW_SKIPPED, m, m->path, what, errno);
+	ae_dw_notify(w, AE_DW_SKIPPED, m, m->path, what, errno);
 	w->partial = 1;
 }
 
 /* A member made, but not all as it was (errno). */
 void
-dw_warn_errno(struct ae_dw *w, const struct ae_tar_member *m, const char *name,
+ae_dw_warn_errno(struct ae_dw *w, const struct ae_tar_member *m, const char *name,
     const char *what)
 {
-	dw_report(w, AE_DW_WARNING, m, name, what, errno);
+	ae_dw_notify(w, AE_DW_WARNING, m, name, what, errno);
 	w->partial = 1;
 }
 
 /* A member made, but not all as it was (no errno). */
 void
-dw_warn_plain(struct ae_dw *w, const struct ae_tar_member *m, const char *what)
+ae_dw_warn_plain(struct ae_dw *w, const struct ae_tar_member *m, const char *what)
 {
-	dw_report(w, AE_DW_WARNING, m, m->path, what, 0);
+	ae_dw_notify(w, AE_DW_WARNING, m, m->path, what, 0);
 	w->partial = 1;
 }
 
 /* A write error ends the run: the next member would fail the same way
  * (a full disk), and the user should know at once. */
 void
-dw_fatal_errno(struct ae_dw *w, const struct ae_tar_member *m)
+ae_dw_fatal_errno(struct ae_dw *w, const struct ae_tar_member *m)
 {
-	dw_report(w, AE_DW_FAILED, m, m->path, NULL, errno);
+	ae_dw_notify(w, AE_DW_FAILED, m, m->path, NULL, errno);
 	w->fatal = AE_EIO;
 }

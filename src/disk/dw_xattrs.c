@@ -46,7 +46,7 @@ xattr_wanted(const struct ae_dw *w, const char *name)
  * has some that are not restored.
  */
 void
-dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
+ae_dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
     struct dirfix *later)
 {
 	unsigned f = w->p->flags;
@@ -65,7 +65,7 @@ dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 
 		if (k == AE_XATTR_ACL_FOREIGN && (f & AE_DW_ACLS)) {
 			if (!w->noted_foreign_acl) {
-				dw_warn_plain(w, m, "it has an ACL of a kind this "
+				ae_dw_warn_plain(w, m, "it has an ACL of a kind this "
 				    "system cannot apply (NFSv4 or Solaris); "
 				    "left out (said once)");
 				w->noted_foreign_acl = 1;
@@ -82,7 +82,7 @@ dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 			    (const char *)val, len, w->aclbuf, sizeof w->aclbuf);
 
 			if (bl < 0) {
-				dw_warn_plain(w, m, "its ACL is not one this system "
+				ae_dw_warn_plain(w, m, "its ACL is not one this system "
 				    "takes; left out");
 				continue;
 			}
@@ -117,7 +117,7 @@ dw_apply_xattrs(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 		w->partial = 1;
 	}
 	if (left && (f & AE_DW_NOTE_XATTRS) && !w->noted_xattrs) {
-		dw_report(w, AE_DW_XATTRS_LEFT, m, m->path,
+		ae_dw_notify(w, AE_DW_XATTRS_LEFT, m, m->path,
 		    f & (AE_DW_XATTRS | AE_DW_ACLS) ? "filtered" : NULL, 0);
 		w->noted_xattrs = 1;
 	}

@@ -118,7 +118,7 @@ reopen(struct packer *p, size_t k)
 				close(fd);
 			p->plen = p->fr[k].plen;
 			p->path[p->plen] = '\0';
-			dr_warn_plain(p, p->path, "directory moved as we read it; "
+			ae_dr_warn_plain(p, p->path, "directory moved as we read it; "
 			    "the rest of it is not dumped");
 			return -1;
 		}
@@ -137,11 +137,11 @@ load_dir(struct packer *p, int fd, char ***ents, size_t *n)
 {
 	switch (ae_dir_names(fd, ents, n)) {
 	case -1:
-		dr_warn_errno(p, p->path, "Cannot open");
+		ae_dr_warn_errno(p, p->path, "Cannot open");
 		close(fd);
 		return -1;
 	case -2:
-		dr_warn_errno(p, p->path, "Cannot read directory");
+		ae_dr_warn_errno(p, p->path, "Cannot read directory");
 		break;
 	}
 	return 0;
@@ -226,7 +226,7 @@ is_loop(struct packer *p, const struct stat *st)
 
 	for (i = 0; i < p->depth; i++)
 		if (p->fr[i].dev == st->st_dev && p->fr[i].ino == st->st_ino) {
-			dr_warn_plain(p, p->path, "File system loop detected; "
+			ae_dr_warn_plain(p, p->path, "File system loop detected; "
 			    "not dumped");
 			return 1;
 		}
@@ -304,7 +304,7 @@ tagged(struct packer *p, const struct ae_dr_tag *tag)
 	r.name = p->path;
 	r.why = tag->name;
 	r.tag = tag->how;
-	dr_report(p, &r);
+	ae_dr_notify(p, &r);
 }
 
 /*
@@ -397,7 +397,7 @@ dir_header(struct packer *p, int fd, int dirfd, const char *leaf,
 	int r;
 
 	if (nl + 1 > AE_TAR_NAME_MAX) {
-		dr_warn_plain(p, p->path, "file name is too long; not dumped");
+		ae_dr_warn_plain(p, p->path, "file name is too long; not dumped");
 		return -1;
 	}
 	if ((dname = malloc(nl + 2)) == NULL) {
@@ -408,10 +408,10 @@ dir_header(struct packer *p, int fd, int dirfd, const char *leaf,
 	if (dname[nl - 1] != '/')
 		dname[nl++] = '/';
 	dname[nl] = '\0';
-	dr_entry_from_stat(p, &e, dname, st, AE_TAR_DIR);
+	ae_dr_entry_from_stat(p, &e, dname, st, AE_TAR_DIR);
 	e.dumpdir = dd;
 	e.dumpdir_len = ddlen;
-	r = dr_emit_header(p, &e, &x);
+	r = ae_dr_emit_header(p, &e, &x);
 	free(dname);
 	return r;
 }
@@ -433,7 +433,7 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 	fd = openat(dirfd, leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC
 	    | (p->po->flags & AE_DR_FOLLOW ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
-		dr_warn_errno(p, p->path, "Cannot open");
+		ae_dr_warn_errno(p, p->path, "Cannot open");
 		return;
 	}
 	/* As GNU tar: a mount point below an operand is stored, and what
@@ -480,7 +480,7 @@ add_dir(struct packer *p, int dirfd, const char *leaf, const char *name,
 	if (cut) {
 		free(sts);      /* (nothing listed: no stats to keep) */
 		if (other_fs && !p->measuring)
-			dr_report_path(p, AE_DR_OTHER_FS, p->path, NULL, 0);
+			ae_dr_report_path(p, AE_DR_OTHER_FS, p->path, NULL, 0);
 		else
 			tagged(p, tag);
 		close(fd);
@@ -541,7 +541,7 @@ is_self(struct packer *p, const struct stat *st)
 			r.event = AE_DR_SELF;
 			r.name = p->path;
 			r.self = i;
-			dr_report(p, &r);
+			ae_dr_notify(p, &r);
 			return 1;
 		}
 	}
@@ -564,7 +564,7 @@ member_name(struct packer *p, const char *path)
 
 		memcpy(p->warned_prefix, path, k);
 		p->warned_prefix[k] = '\0';
-		dr_report_path(p, AE_DR_STRIPPED, p->warned_prefix, NULL, 0);
+		ae_dr_report_path(p, AE_DR_STRIPPED, p->warned_prefix, NULL, 0);
 	}
 	return name;
 }
@@ -578,14 +578,14 @@ visit(struct packer *p, int dirfd, const char *leaf, const struct stat *seen)
 	struct stat st;
 	int all_new = p->depth > 0 ? p->fr[p->depth - 1].all_new : 0;
 
-	if (dr_stop_asked(p) || excluded(po, p->path))
+	if (ae_dr_stop_asked(p) || excluded(po, p->path))
 		return;
 	if (seen != NULL && seen->st_nlink != 0) {
 		st = *seen;     /* (-g: its dumpdir's stat) */
 	} else if (fstatat(dirfd, leaf, &st, po->flags & AE_DR_FOLLOW ? 0 :
 	    AT_SYMLINK_NOFOLLOW) != 0) {
 		if (!p->measuring)
-			dr_warn_errno(p, p->path, "Cannot stat");
+			ae_dr_warn_errno(p, p->path, "Cannot stat");
 		return;
 	}
 	if (p->measuring) {
@@ -605,29 +605,29 @@ visit(struct packer *p, int dirfd, const char *leaf, const struct stat *seen)
 		return;
 	}
 	if (*name == '\0' || strlen(name) > AE_TAR_NAME_MAX) {
-		dr_warn_plain(p, p->path, "no usable member name; not dumped");
+		ae_dr_warn_plain(p, p->path, "no usable member name; not dumped");
 		return;
 	}
 	if (unchanged(po, &st)) {
-		dr_report_path(p, AE_DR_UNCHANGED, p->path, NULL, 0);
+		ae_dr_report_path(p, AE_DR_UNCHANGED, p->path, NULL, 0);
 		return;
 	}
 	/* -g: listed as 'N' in its directory's dumpdir */
 	if ((po->flags & AE_DR_INCREMENTAL) && !ae_incr_dumps(po->prev, &st,
 	    all_new)) {
-		dr_report_path(p, AE_DR_KEPT, p->path, NULL, 0);
+		ae_dr_report_path(p, AE_DR_KEPT, p->path, NULL, 0);
 		return;
 	}
 	if (S_ISREG(st.st_mode))
-		dr_add_file(p, dirfd, leaf, name, &st);
+		ae_dr_add_file(p, dirfd, leaf, name, &st);
 	else if (S_ISLNK(st.st_mode))
-		dr_add_symlink(p, dirfd, leaf, name, &st);
+		ae_dr_add_symlink(p, dirfd, leaf, name, &st);
 	else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
 	    || S_ISFIFO(st.st_mode))
-		dr_add_special(p, dirfd, leaf, name, &st);
+		ae_dr_add_special(p, dirfd, leaf, name, &st);
 	else
 		/* As GNU tar says of sockets. */
-		dr_report_path(p, AE_DR_IGNORED, p->path, "socket", 0);
+		ae_dr_report_path(p, AE_DR_IGNORED, p->path, "socket", 0);
 }
 
 /* The operand path and everything under it, depth first, in name
@@ -643,7 +643,7 @@ walk(struct packer *p, const char *operand)
 		const struct stat *seen;
 		char *leaf;
 
-		if (f->next == f->n || dr_stop_asked(p)) {
+		if (f->next == f->n || ae_dr_stop_asked(p)) {
 			pop_dir(p);
 			continue;
 		}
@@ -671,7 +671,7 @@ enter_dir(struct packer *p, size_t i)
 	if (po->dirfd == NULL || po->dirfd[i] < 0 || fchdir(po->dirfd[i]) == 0)
 		return 1;
 	if (!p->measuring)
-		dr_report_path(p, AE_DR_FAILED, NULL, "cannot enter the -C "
+		ae_dr_report_path(p, AE_DR_FAILED, NULL, "cannot enter the -C "
 		    "directory", errno);
 	return 0;
 }
@@ -778,11 +778,11 @@ ae_dr_put(struct ae_dr *r, const struct ae_tar_entry *e, const uint8_t *data,
 		return AE_EINVAL;
 	if (path_push(p, 0, e->path) != 0)
 		return p->stopped ? p->stopped : AE_ENOMEM;
-	if (dr_emit_header(p, e, &x) != 0)
+	if (ae_dr_emit_header(p, e, &x) != 0)
 		return AE_EINVAL;
 	if (len > 0) {
-		dr_emit(p, data, len);
-		dr_emit_zeros(p, (AE_TAR_BLOCK - len % AE_TAR_BLOCK)
+		ae_dr_emit(p, data, len);
+		ae_dr_emit_zeros(p, (AE_TAR_BLOCK - len % AE_TAR_BLOCK)
 		    % AE_TAR_BLOCK);
 	}
 	return p->stopped;
@@ -795,8 +795,8 @@ ae_dr_end(struct ae_dr *r, uint64_t *tar_end, int *partial)
 	int err;
 
 	*tar_end = p->flushed + p->olen;
-	dr_emit_zeros(p, AE_TAR_END_LEN);
-	dr_flush(p);
+	ae_dr_emit_zeros(p, AE_TAR_END_LEN);
+	ae_dr_flush(p);
 	err = p->stopped;
 	*partial = p->partial;
 	ae_dr_free(r);

@@ -218,7 +218,7 @@ copy_data(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 			if (lseek(fd, (off_t)got, SEEK_CUR) < 0) {
 				if (too_big())
 					return TOO_BIG;
-				dw_fatal_errno(w, m);
+				ae_dw_fatal_errno(w, m);
 				return AE_EIO;
 			}
 			hole = 1;
@@ -228,14 +228,14 @@ copy_data(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 		if (ae_write_full(fd, w->buf, got) != 0) {
 			if (errno == EFBIG)
 				return TOO_BIG;
-			dw_fatal_errno(w, m);
+			ae_dw_fatal_errno(w, m);
 			return AE_EIO;
 		}
 	}
 	if (r == AE_OK && hole && ftruncate(fd, (off_t)m->size) != 0) {
 		if (too_big())
 			return TOO_BIG;
-		dw_fatal_errno(w, m);
+		ae_dw_fatal_errno(w, m);
 		return AE_EIO;
 	}
 	return r;
@@ -256,7 +256,7 @@ finish_file(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 	mode_t mode = member_mode(w, m->mode);
 
 	if (fstat(fd, st) != 0) {
-		dw_fatal_errno(w, m);
+		ae_dw_fatal_errno(w, m);
 		return -1;
 	}
 	if (w->p->flags & AE_DW_OWNER) {
@@ -266,18 +266,18 @@ finish_file(struct ae_dw *w, const struct ae_tar_member *m, int fd,
 		owner_ids(w, m, &uid, &gid);
 		if ((st->st_uid != uid || st->st_gid != gid)
 		    && fchown(fd, uid, gid) != 0)
-			dw_warn_errno(w, m, m->path, "cannot set its owner");
+			ae_dw_warn_errno(w, m, m->path, "cannot set its owner");
 	}
 	ts[0].tv_sec = 0;
 	ts[0].tv_nsec = UTIME_NOW;
 	ts[1] = mtime_of(m);
 	if ((st->st_mode & 07777) != mode && fchmod(fd, mode) != 0) {
-		dw_fatal_errno(w, m);
+		ae_dw_fatal_errno(w, m);
 		return -1;
 	}
-	dw_apply_xattrs(w, m, fd, NULL);
+	ae_dw_apply_xattrs(w, m, fd, NULL);
 	if (futimens(fd, ts) != 0) {
-		dw_fatal_errno(w, m);
+		ae_dw_fatal_errno(w, m);
 		return -1;
 	}
 	return 0;
@@ -294,14 +294,14 @@ extract_file(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 
 	if (m->size > (uint64_t)INT64_MAX) {
 		/* (no off_t holds it: a sparse member's stated size) */
-		dw_skip(w, m, "its size is more than any file system holds");
+		ae_dw_skip(w, m, "its size is more than any file system holds");
 		return;
 	}
-	if ((dirfd = dw_open_parent(w, m, norm, &leaf)) < 0)
+	if ((dirfd = ae_dw_open_parent(w, m, norm, &leaf)) < 0)
 		return;
-	if (dw_new_file(w, dirfd, tmp, &fd, &anon,
+	if (ae_dw_new_file(w, dirfd, tmp, &fd, &anon,
 	    member_mode(w, m->mode) & 0777) != 0) {
-		dw_skip_errno(w, m, "cannot create it");
+		ae_dw_skip_errno(w, m, "cannot create it");
 		return;
 	}
 	r = copy_data(w, m, fd, &used);
@@ -311,30 +311,30 @@ extract_file(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	if (r == TOO_BIG) {
 		/* the rest of its data is skipped with it by the next
 		 * ae_tar_next, so the run goes on */
-		dw_skip_errno(w, m, "its size is more than this file system holds");
+		ae_dw_skip_errno(w, m, "its size is more than this file system holds");
 		goto undo;
 	}
 	if (r != AE_OK) {
 		/* The archive failed (or was stopped) inside this member;
 		 * the caller says why.  Nothing may stay behind. */
-		dw_report(w, AE_DW_BROKEN, m, m->path, NULL, r);
+		ae_dw_notify(w, AE_DW_BROKEN, m, m->path, NULL, r);
 		w->fatal = r;
 		goto undo;
 	}
 	if (w->p->intact != NULL && !w->p->intact(w->p->ctx, m)) {
 		/* (salvage) part of it was in a lost chunk: its bytes there
 		 * are zeros, so it never appears under its name */
-		dw_report(w, AE_DW_LOST, m, m->path, NULL, 0);
+		ae_dw_notify(w, AE_DW_LOST, m, m->path, NULL, 0);
 		goto undo;
 	}
 	if (finish_file(w, m, fd, &st) != 0)
 		goto undo;
 	if (!anon && close(fd) != 0) {
 		fd = -1;
-		dw_fatal_errno(w, m);
+		ae_dw_fatal_errno(w, m);
 		goto undo;
 	}
-	if (dw_name_file(w, fd, anon, dirfd, tmp, leaf, m) != 0) {
+	if (ae_dw_name_file(w, fd, anon, dirfd, tmp, leaf, m) != 0) {
 		if (anon)
 			close(fd);
 		return;
@@ -342,7 +342,7 @@ extract_file(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	if (anon && close(fd) != 0) {
 		/* A late write error (NFS reports them here): the name
 		 * was made by this run, so it goes with the data. */
-		dw_fatal_errno(w, m);
+		ae_dw_fatal_errno(w, m);
 		unlinkat(dirfd, leaf, 0);
 		return;
 	}
@@ -373,16 +373,16 @@ finish_temp(struct ae_dw *w, const struct ae_tar_member *m, char *norm,
 
 		owner_ids(w, m, &uid, &gid);
 		if (fchownat(dirfd, tmp, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
-			dw_warn_errno(w, m, m->path, "cannot set its owner");
+			ae_dw_warn_errno(w, m, m->path, "cannot set its owner");
 	}
 	if (m->type != AE_TAR_SYMLINK
 	    && fchmodat(dirfd, tmp, member_mode(w, m->mode), 0) != 0)
-		dw_warn_errno(w, m, m->path, "cannot set its mode");
+		ae_dw_warn_errno(w, m, m->path, "cannot set its mode");
 	ts[0].tv_sec = 0;
 	ts[0].tv_nsec = UTIME_NOW;
 	ts[1] = mtime_of(m);
 	utimensat(dirfd, tmp, ts, AT_SYMLINK_NOFOLLOW);
-	if (dw_install(w, dirfd, tmp, leaf, m) == 0)
+	if (ae_dw_install(w, dirfd, tmp, leaf, m) == 0)
 		made_forget(w, norm);
 }
 
@@ -393,10 +393,10 @@ extract_symlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	char tmp[TMP_NAME];
 	int dirfd;
 
-	if ((dirfd = dw_open_parent(w, m, norm, &leaf)) < 0)
+	if ((dirfd = ae_dw_open_parent(w, m, norm, &leaf)) < 0)
 		return;
-	if (dw_make_temp(w, dirfd, tmp, dw_mk_symlink, (void *)m->linkpath) != 0) {
-		dw_skip_errno(w, m, "cannot create it");
+	if (ae_dw_make_temp(w, dirfd, tmp, ae_dw_mk_symlink, (void *)m->linkpath) != 0) {
+		ae_dw_skip_errno(w, m, "cannot create it");
 		return;
 	}
 	finish_temp(w, m, norm, dirfd, tmp, leaf);
@@ -419,17 +419,17 @@ extract_special(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	 * untrusted archive without its owners or modes must not get a
 	 * 0644 node for the system disk. */
 	if (n.type != S_IFIFO && (w->p->flags & AE_DW_NO_DEVICES)) {
-		dw_skip(w, m, "a device node, not made in this run (--no-devices, "
+		ae_dw_skip(w, m, "a device node, not made in this run (--no-devices, "
 		    "--no-same-owner or --no-same-permissions)");
 		return;
 	}
-	if ((dirfd = dw_open_parent(w, m, norm, &leaf)) < 0)
+	if ((dirfd = ae_dw_open_parent(w, m, norm, &leaf)) < 0)
 		return;
-	if (dw_make_temp(w, dirfd, tmp, dw_mk_node, &n) != 0) {
+	if (ae_dw_make_temp(w, dirfd, tmp, ae_dw_mk_node, &n) != 0) {
 		if (errno == EPERM && n.type != S_IFIFO)
-			dw_skip(w, m, "a device node, which only root can make");
+			ae_dw_skip(w, m, "a device node, which only root can make");
 		else
-			dw_skip_errno(w, m, "cannot create it");
+			ae_dw_skip_errno(w, m, "cannot create it");
 		return;
 	}
 	finish_temp(w, m, norm, dirfd, tmp, leaf);
@@ -474,13 +474,13 @@ link_target(struct ae_dw *w, const struct ae_tar_member *m, char *target,
 	if (slash != NULL)
 		*slash = '/';
 	if (r != AE_OK) {
-		dw_skip_errno(w, m, "cannot open its target's directory");
+		ae_dw_skip_errno(w, m, "cannot open its target's directory");
 		return -1;
 	}
 	if (fstatat(tdir, *leaf, st, AT_SYMLINK_NOFOLLOW) != 0
 	    || !S_ISREG(st->st_mode) || st->st_dev != mk->dev
 	    || st->st_ino != mk->ino) {
-		dw_skip(w, m, "its hard link target has changed since it was "
+		ae_dw_skip(w, m, "its hard link target has changed since it was "
 		    "extracted");
 		close(tdir);
 		return -1;
@@ -497,18 +497,18 @@ extract_hardlink(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	char tmp[TMP_NAME];
 	int dirfd, tdir;
 
-	if (dw_safe_name(w, m, m->linkpath, w->target, 1) == NULL)
+	if (ae_dw_safe_name(w, m, m->linkpath, w->target, 1) == NULL)
 		return;
 	if ((tdir = link_target(w, m, w->target, &la.leaf, &st)) < 0)
 		return;
-	if ((dirfd = dw_open_parent(w, m, norm, &leaf)) < 0) {
+	if ((dirfd = ae_dw_open_parent(w, m, norm, &leaf)) < 0) {
 		close(tdir);
 		return;
 	}
 	la.dirfd = tdir;
-	if (dw_make_temp(w, dirfd, tmp, dw_mk_link, &la) != 0)
-		dw_skip_errno(w, m, "cannot create it");
-	else if (dw_install(w, dirfd, tmp, leaf, m) == 0)
+	if (ae_dw_make_temp(w, dirfd, tmp, ae_dw_mk_link, &la) != 0)
+		ae_dw_skip_errno(w, m, "cannot create it");
+	else if (ae_dw_install(w, dirfd, tmp, leaf, m) == 0)
 		made_add(w, norm, st.st_dev, st.st_ino);
 	close(tdir);
 }
@@ -523,12 +523,12 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 
 	if (*norm == '\0')
 		return;     /* "./": the target itself, left as it is */
-	if ((dirfd = dw_open_parent(w, m, norm, &leaf)) < 0)
+	if ((dirfd = ae_dw_open_parent(w, m, norm, &leaf)) < 0)
 		return;
 	if (mkdirat(dirfd, leaf, 0700) != 0) {
 		if (errno != EEXIST
 		    || fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			dw_skip_errno(w, m, "cannot create it");
+			ae_dw_skip_errno(w, m, "cannot create it");
 			return;
 		}
 		/* An existing directory under --keep-old-files and its kin
@@ -541,19 +541,19 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 		    | AE_DW_NO_OVERWRITE_DIR))) {
 			if ((w->p->flags & AE_DW_INCREMENTAL) && m->dumpdir != NULL
 			    && !(w->p->flags & (AE_DW_KEEP_OLD | AE_DW_SKIP_OLD)))
-				dw_incremental_dir(w, m, dirfd, leaf);
+				ae_dw_incremental_dir(w, m, dirfd, leaf);
 			return;
 		}
 		if (!S_ISDIR(st.st_mode)) {
 			/* A file or symlink where the directory goes: tar
 			 * replaces it (a symlink is never followed). */
-			if (dw_keeps_old(w, m) != NULL) {
-				dw_skip(w, m, dw_keeps_old(w, m));
+			if (ae_dw_keeps_old(w, m) != NULL) {
+				ae_dw_skip(w, m, ae_dw_keeps_old(w, m));
 				return;
 			}
 			if (unlinkat(dirfd, leaf, 0) != 0
 			    || mkdirat(dirfd, leaf, 0700) != 0) {
-				dw_skip_errno(w, m, "cannot create it");
+				ae_dw_skip_errno(w, m, "cannot create it");
 				return;
 			}
 			made_forget(w, norm);
@@ -564,7 +564,7 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 		gid_t gid;
 
 		owner_ids(w, m, &uid, &gid);
-		later = dw_dir_later(w, norm, member_mode(w, m->mode),
+		later = ae_dw_dir_later(w, norm, member_mode(w, m->mode),
 		    mtime_of(m), uid, gid);
 	}
 	if (m->nxattr > 0) {
@@ -573,12 +573,12 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 		    | O_NOFOLLOW | O_CLOEXEC);
 
 		if (fd >= 0) {
-			dw_apply_xattrs(w, m, fd, later);
+			ae_dw_apply_xattrs(w, m, fd, later);
 			close(fd);
 		}
 	}
 	if ((w->p->flags & AE_DW_INCREMENTAL) && m->dumpdir != NULL)
-		dw_incremental_dir(w, m, dirfd, leaf);
+		ae_dw_incremental_dir(w, m, dirfd, leaf);
 }
 
 int
@@ -587,11 +587,11 @@ ae_dw_member(struct ae_dw *w, struct ae_tar_reader *tr,
 {
 	if (w->fatal != 0)
 		return w->fatal;
-	if (dw_safe_name(w, m, m->path, w->norm, 0) == NULL)
+	if (ae_dw_safe_name(w, m, m->path, w->norm, 0) == NULL)
 		return AE_OK;
-	dw_report(w, AE_DW_MEMBER, m, m->path, NULL, 0);
+	ae_dw_notify(w, AE_DW_MEMBER, m, m->path, NULL, 0);
 	if (*w->norm == '\0' && m->type != AE_TAR_DIR) {
-		dw_skip(w, m, "it has no name");
+		ae_dw_skip(w, m, "it has no name");
 		return AE_OK;
 	}
 	w->tr = tr;
@@ -679,7 +679,7 @@ ae_dw_close(struct ae_dw *w)
 {
 	if (w == NULL)
 		return;
-	dw_fix_dirs(w);
+	ae_dw_fix_dirs(w);
 	ae_dircache_free(&w->dc);
 	free(w->made);
 	free(w->buf);

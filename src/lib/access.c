@@ -43,7 +43,7 @@ struct slot {
 };
 
 /* The pool lives beside the index; it is freed with the handle
- * (access_free). */
+ * (ae_lib_access_free). */
 #define POOL_MAX 8
 
 struct pool {
@@ -95,7 +95,7 @@ read_index(aescrypt_reader *r, struct collect *c, uint64_t *index_offset,
 		return ae_fail(d, AE_ETRUNC, AE_AT_INDEX, "is missing (the file "
 		    "is too short)", 0, 0);
 	size -= ae_header_tail_len(h);
-	if ((e = source_pread(&r->src, footer, sizeof footer,
+	if ((e = ae_lib_source_pread(&r->src, footer, sizeof footer,
 	    size - AE_FOOTER_LEN, &got)) != AE_OK)
 		return ae_fail(d, e, AE_AT_INPUT, "reading input", 0, 0);
 	if (got != sizeof footer || ae_footer_open(&r->ig, footer,
@@ -108,7 +108,7 @@ read_index(aescrypt_reader *r, struct collect *c, uint64_t *index_offset,
 	    + AE_TAG_LEN) || *records == 0)
 		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "the footer points "
 		    "outside the file", 0, size - AE_FOOTER_LEN);
-	source_cursor(&r->src, &cur, &rd, *index_offset);
+	ae_lib_source_cursor(&r->src, &cur, &rd, *index_offset);
 	memset(&pp, 0, sizeof pp);
 	memset(&st, 0, sizeof st);
 	pp.key = &r->ig;
@@ -141,12 +141,12 @@ load(aescrypt_reader *r)
 
 	if (r->kind != AESCRYPT_ARCHIVE
 	    || r->h.payload_type != AE_PAYLOAD_PAX_INDEXED) {
-		message_plain(r->ix_msg, sizeof r->ix_msg, NULL, "random access "
+		ae_lib_message_plain(r->ix_msg, sizeof r->ix_msg, NULL, "random access "
 		    "needs an archive with an index (made without --no-index)");
 		return AESCRYPT_ENOTSUP;
 	}
-	if (!source_seekable(&r->src)) {
-		message_plain(r->ix_msg, sizeof r->ix_msg, NULL, "random access "
+	if (!ae_lib_source_seekable(&r->src)) {
+		ae_lib_message_plain(r->ix_msg, sizeof r->ix_msg, NULL, "random access "
 		    "needs a source that can pread (a regular file, not a "
 		    "pipe)");
 		return AESCRYPT_ENOTSUP;
@@ -166,7 +166,7 @@ load(aescrypt_reader *r)
 	if (e != AE_OK) {
 		if (d.where == AE_AT_NONE && d.what != NULL)
 			d.where = AE_AT_INDEX;
-		message_describe(r->ix_msg, sizeof r->ix_msg, NULL, e, &d);
+		ae_lib_message_describe(r->ix_msg, sizeof r->ix_msg, NULL, e, &d);
 		ae_index_free(&r->ix);
 		return e;
 	}
@@ -179,7 +179,7 @@ load(aescrypt_reader *r)
 static int
 ready(aescrypt_reader *r)
 {
-	int e = reader_is_open(r), st;
+	int e = ae_lib_reader_is_open(r), st;
 
 	if (e != AESCRYPT_OK)
 		return e;
@@ -190,7 +190,7 @@ ready(aescrypt_reader *r)
 	pthread_mutex_unlock(&r->lock);
 	if (st != 1) {
 		pthread_mutex_lock(&r->lock);
-		message_plain(r->msg, sizeof r->msg, NULL, r->ix_msg);
+		ae_lib_message_plain(r->msg, sizeof r->msg, NULL, r->ix_msg);
 		pthread_mutex_unlock(&r->lock);
 		return st;
 	}
@@ -219,7 +219,7 @@ aescrypt_reader_entry(aescrypt_reader *r, uint64_t i, struct aescrypt_entry *e)
 		return err;
 	if (e == NULL || i >= r->ix.members)
 		return AESCRYPT_EINVAL;
-	reader_entry_of_index(&r->ix.m[i], e);
+	ae_lib_reader_entry_of_index(&r->ix.m[i], e);
 	return AESCRYPT_OK;
 }
 
@@ -271,7 +271,7 @@ take(aescrypt_reader *r)
 		return s;
 	if ((s = calloc(1, sizeof *s)) == NULL)
 		return NULL;
-	source_cursor(&r->src, &s->cur, &s->rd, 0);
+	ae_lib_source_cursor(&r->src, &s->cur, &s->rd, 0);
 	if (ae_records_init(&s->rec, &s->rd, r->ix.rec_off, r->ix.records,
 	    r->h.chunk_log2, &r->g, r->h.codec, 0) != AE_OK) {
 		free(s);
@@ -309,7 +309,7 @@ give(aescrypt_reader *r, struct slot *s)
 }
 
 void
-access_free(aescrypt_reader *r)
+ae_lib_access_free(aescrypt_reader *r)
 {
 	struct pool *p = r->pool;
 	struct slot *s;
@@ -475,7 +475,7 @@ aescrypt_reader_pread(aescrypt_reader *r, uint64_t i, void *buf, size_t n,
 	if (e != AE_OK) {
 		*got = 0;
 		pthread_mutex_lock(&r->lock);
-		message_describe(r->msg, sizeof r->msg, r->ix.m[i].path, e, &d);
+		ae_lib_message_describe(r->msg, sizeof r->msg, r->ix.m[i].path, e, &d);
 		pthread_mutex_unlock(&r->lock);
 	}
 	return e;

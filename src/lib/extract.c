@@ -76,15 +76,15 @@ aescrypt_reader_extract(aescrypt_reader *r, const char *dir, unsigned flags)
 	struct ae_dw *w;
 	struct aescrypt_entry e;
 	mode_t mask;
-	int st = reader_is_open(r), root;
+	int st = ae_lib_reader_is_open(r), root;
 
 	if (st != AESCRYPT_OK)
 		return st;
 	if (r->kind != AESCRYPT_ARCHIVE)
-		return reader_fail_plain(r, AESCRYPT_ESTATE, "a stream has no "
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "a stream has no "
 		    "members to extract");
 	if (dir == NULL || flags & ~0x3fu)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "no directory, or "
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no directory, or "
 		    "an unknown flag");
 	if ((root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		snprintf(r->msg, sizeof r->msg, "%s: %s", dir, strerror(errno));
@@ -101,7 +101,7 @@ aescrypt_reader_extract(aescrypt_reader *r, const char *dir, unsigned flags)
 	wp.ctx = r;
 	if (ae_dw_open(&wp, &w) != AE_OK) {
 		close(root);
-		return reader_fail_plain(r, AESCRYPT_ENOMEM, "out of memory");
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM, "out of memory");
 	}
 	r->partial = 0;
 	while ((st = aescrypt_reader_next(r, &e)) == AESCRYPT_OK)

@@ -62,23 +62,23 @@ struct aescrypt_reader {
 };
 
 /* Keep the message for err with d (r's source name first); err. */
-int reader_fail(aescrypt_reader *r, int err, const struct ae_diag *d);
-int reader_fail_plain(aescrypt_reader *r, int err, const char *what);
+int ae_lib_reader_fail(aescrypt_reader *r, int err, const struct ae_diag *d);
+int ae_lib_reader_fail_plain(aescrypt_reader *r, int err, const char *what);
 
 /* The handle is open (else AESCRYPT_ESTATE, with its message). */
-int reader_is_open(aescrypt_reader *r);
+int ae_lib_reader_is_open(aescrypt_reader *r);
 
 /* Start reading in order, if not yet (0 or an error, kept sticky). */
-int reader_start(aescrypt_reader *r);
+int ae_lib_reader_start(aescrypt_reader *r);
 
 /* Free what random access holds beside the index. */
-void access_free(aescrypt_reader *r);
+void ae_lib_access_free(aescrypt_reader *r);
 
 /* An entry from a tar member / an index entry (strings point into
  * them). */
-void reader_entry_of_member(const struct ae_tar_member *m,
+void ae_lib_reader_entry_of_member(const struct ae_tar_member *m,
     struct aescrypt_entry *e);
-void reader_entry_of_index(const struct ae_index_member *m,
+void ae_lib_reader_entry_of_index(const struct ae_index_member *m,
     struct aescrypt_entry *e);
 
 #endif

@@ -14,7 +14,7 @@
 #include "crypto/wipe.h"
 
 void
-keyring_free(struct keyring *k)
+ae_lib_keyring_free(struct keyring *k)
 {
 	if (k->ids != NULL)
 		ae_secret_free(k->ids, k->capids * sizeof *k->ids);
@@ -23,7 +23,7 @@ keyring_free(struct keyring *k)
 }
 
 int
-keyring_set_pass(struct keyring *k, const void *pass, size_t len)
+ae_lib_keyring_set_pass(struct keyring *k, const void *pass, size_t len)
 {
 	if (pass == NULL || len == 0 || len > sizeof k->pass)
 		return AE_EINVAL;
@@ -35,14 +35,14 @@ keyring_set_pass(struct keyring *k, const void *pass, size_t len)
 }
 
 void
-keyring_set_key(struct keyring *k, const uint8_t key[32])
+ae_lib_keyring_set_key(struct keyring *k, const uint8_t key[32])
 {
 	memcpy(k->key, key, sizeof k->key);
 	k->have_key = 1;
 }
 
 int
-keyring_read_keyfile(struct keyring *k, const char *path, struct ae_diag *d)
+ae_lib_keyring_read_keyfile(struct keyring *k, const char *path, struct ae_diag *d)
 {
 	char text[AE_KEYFILE_MAX + 1];
 	size_t got = 0;
@@ -68,14 +68,14 @@ keyring_read_keyfile(struct keyring *k, const char *path, struct ae_diag *d)
 		ae_fail(d, e, AE_AT_INPUT, "not an aescrypt key file "
 		    "(AESCRYPT-KEY-V1-...)", 0, 0);
 	else
-		keyring_set_key(k, key);
+		ae_lib_keyring_set_key(k, key);
 	ae_wipe(text, sizeof text);
 	ae_wipe(key, sizeof key);
 	return e;
 }
 
 int
-keyring_add_recipient(struct keyring *k, const char *s, struct ae_diag *d)
+ae_lib_keyring_add_recipient(struct keyring *k, const char *s, struct ae_diag *d)
 {
 	struct ae_recipient r, *t;
 	size_t i;
@@ -162,7 +162,7 @@ age_lines(struct keyring *k, const char *text, size_t len, struct ae_diag *d)
 }
 
 int
-keyring_add_identities(struct keyring *k, const char *text, size_t len,
+ae_lib_keyring_add_identities(struct keyring *k, const char *text, size_t len,
     const void *pass, size_t passlen, struct ae_diag *d)
 {
 	struct ae_identity id;
@@ -180,13 +180,13 @@ keyring_add_identities(struct keyring *k, const char *text, size_t len,
 }
 
 int
-keyring_empty(const struct keyring *k)
+ae_lib_keyring_empty(const struct keyring *k)
 {
 	return !k->have_pass && !k->have_key && k->nrcp == 0;
 }
 
 int
-keyring_new_header(const struct keyring *k, int payload_type, int codec,
+ae_lib_keyring_new_header(const struct keyring *k, int payload_type, int codec,
     unsigned chunk_log2, const struct ae_kdf_params *kdf,
     struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d)
 {
@@ -218,7 +218,7 @@ keyring_new_header(const struct keyring *k, int payload_type, int codec,
 }
 
 int
-keyring_unlock(const struct keyring *k, uint64_t max_kib,
+ae_lib_keyring_unlock(const struct keyring *k, uint64_t max_kib,
     const struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
     struct ae_diag *d)
 {

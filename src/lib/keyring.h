@@ -28,45 +28,45 @@ struct keyring {
 	size_t nids, capids;
 };
 
-/* A keyring is zeroed memory; keyring_free wipes and frees what it
+/* A keyring is zeroed memory; ae_lib_keyring_free wipes and frees what it
  * holds (and leaves it zeroed). */
-void keyring_free(struct keyring *k);
+void ae_lib_keyring_free(struct keyring *k);
 
 /* A passphrase (1 to KEYRING_PASS_MAX bytes: else AE_EINVAL) or a
  * 32-byte key; a second one replaces the first. */
-int keyring_set_pass(struct keyring *k, const void *pass, size_t len);
-void keyring_set_key(struct keyring *k, const uint8_t key[32]);
+int ae_lib_keyring_set_pass(struct keyring *k, const void *pass, size_t len);
+void ae_lib_keyring_set_key(struct keyring *k, const uint8_t key[32]);
 
 /* A key file's text, read from path (AE_EIO with d->sys_errno, or
  * ae_keyfile_parse's AE_EFORMAT). */
-int keyring_read_keyfile(struct keyring *k, const char *path,
+int ae_lib_keyring_read_keyfile(struct keyring *k, const char *path,
     struct ae_diag *d);
 
 /* A recipient string (ae_recipient_parse's errors; a repeat is kept
  * once).  0 or an error with d. */
-int keyring_add_recipient(struct keyring *k, const char *s,
+int ae_lib_keyring_add_recipient(struct keyring *k, const char *s,
     struct ae_diag *d);
 
 /* Identities from an identity file's text (age lines or an OpenSSH
  * PEM key, opened with pass when it is protected).  0; AE_EFORMAT when
  * the text holds none or a line is not one (d->index: the line, from
  * 1); ae_identity_parse_ssh's errors; AE_ENOMEM. */
-int keyring_add_identities(struct keyring *k, const char *text, size_t len,
+int ae_lib_keyring_add_identities(struct keyring *k, const char *text, size_t len,
     const void *pass, size_t passlen, struct ae_diag *d);
 
 /* Whether k has any key a writer can make a slot of. */
-int keyring_empty(const struct keyring *k);
+int ae_lib_keyring_empty(const struct keyring *k);
 
 /* A new header for payload_type with k's slots (the passphrase's under
  * kdf), encoded; the file key in file_key (the caller wipes it).  0 or
  * ae_header_plan's and _add_*'s errors. */
-int keyring_new_header(const struct keyring *k, int payload_type, int codec,
+int ae_lib_keyring_new_header(const struct keyring *k, int payload_type, int codec,
     unsigned chunk_log2, const struct ae_kdf_params *kdf,
     struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d);
 
 /* Unlock h with k's keys under the Argon2id memory cap max_kib (0: the
  * default limits): ae_header_unlock's results. */
-int keyring_unlock(const struct keyring *k, uint64_t max_kib,
+int ae_lib_keyring_unlock(const struct keyring *k, uint64_t max_kib,
     const struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
     struct ae_diag *d);
 

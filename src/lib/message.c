@@ -8,7 +8,7 @@
 #include <string.h>
 
 void
-message_describe(char *buf, size_t cap, const char *name, int err,
+ae_lib_message_describe(char *buf, size_t cap, const char *name, int err,
     const struct ae_diag *d)
 {
 	struct ae_diag none = { 0 };
@@ -76,7 +76,7 @@ message_describe(char *buf, size_t cap, const char *name, int err,
 }
 
 void
-message_plain(char *buf, size_t cap, const char *name, const char *what)
+ae_lib_message_plain(char *buf, size_t cap, const char *name, const char *what)
 {
 	if (cap == 0)
 		return;

@@ -16,10 +16,10 @@
 
 /* The text for err with d (which may be NULL), prefixed with "name: "
  * when name is not NULL, into buf (cap bytes, always terminated). */
-void message_describe(char *buf, size_t cap, const char *name, int err,
+void ae_lib_message_describe(char *buf, size_t cap, const char *name, int err,
     const struct ae_diag *d);
 
 /* The same with a plain phrase of the caller's for d. */
-void message_plain(char *buf, size_t cap, const char *name, const char *what);
+void ae_lib_message_plain(char *buf, size_t cap, const char *name, const char *what);
 
 #endif

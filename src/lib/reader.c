@@ -36,7 +36,7 @@ aescrypt_reader_new(void)
 	if (r == NULL)
 		return NULL;
 	r->state = R_NEW;
-	r->threads = lib_default_threads();
+	r->threads = ae_lib_default_threads();
 	r->src.fd = -1;
 	if (pthread_mutex_init(&r->lock, NULL) != 0) {
 		ae_secret_free(r, sizeof *r);
@@ -53,16 +53,16 @@ aescrypt_reader_error(const aescrypt_reader *r)
 }
 
 int
-reader_fail(aescrypt_reader *r, int err, const struct ae_diag *d)
+ae_lib_reader_fail(aescrypt_reader *r, int err, const struct ae_diag *d)
 {
-	message_describe(r->msg, sizeof r->msg, NULL, err, d);
+	ae_lib_message_describe(r->msg, sizeof r->msg, NULL, err, d);
 	return err;
 }
 
 int
-reader_fail_plain(aescrypt_reader *r, int err, const char *what)
+ae_lib_reader_fail_plain(aescrypt_reader *r, int err, const char *what)
 {
-	message_plain(r->msg, sizeof r->msg, NULL, what);
+	ae_lib_message_plain(r->msg, sizeof r->msg, NULL, what);
 	return err;
 }
 
@@ -72,19 +72,19 @@ before_open(aescrypt_reader *r)
 	if (r == NULL)
 		return AESCRYPT_EINVAL;
 	if (r->state != R_NEW)
-		return reader_fail_plain(r, AESCRYPT_ESTATE, "the reader is "
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "the reader is "
 		    "already open: keys and settings come before "
 		    "aescrypt_reader_open");
 	return AESCRYPT_OK;
 }
 
 int
-reader_is_open(aescrypt_reader *r)
+ae_lib_reader_is_open(aescrypt_reader *r)
 {
 	if (r == NULL)
 		return AESCRYPT_EINVAL;
 	if (r->state != R_OPEN)
-		return reader_fail_plain(r, AESCRYPT_ESTATE, r->state == R_NEW ?
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, r->state == R_NEW ?
 		    "the reader is not open" : "the reader failed to open");
 	return AESCRYPT_OK;
 }
@@ -99,8 +99,8 @@ aescrypt_reader_add_passphrase(aescrypt_reader *r, const void *pass,
 
 	if (e != AESCRYPT_OK)
 		return e;
-	if (keyring_set_pass(&r->keys, pass, len) != AE_OK)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "a passphrase is 1 "
+	if (ae_lib_keyring_set_pass(&r->keys, pass, len) != AE_OK)
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "a passphrase is 1 "
 		    "to 4096 bytes");
 	return AESCRYPT_OK;
 }
@@ -113,8 +113,8 @@ aescrypt_reader_add_key(aescrypt_reader *r, const uint8_t key[32])
 	if (e != AESCRYPT_OK)
 		return e;
 	if (key == NULL)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "no key given");
-	keyring_set_key(&r->keys, key);
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no key given");
+	ae_lib_keyring_set_key(&r->keys, key);
 	return AESCRYPT_OK;
 }
 
@@ -127,9 +127,9 @@ aescrypt_reader_add_keyfile(aescrypt_reader *r, const char *path)
 	if (e != AESCRYPT_OK)
 		return e;
 	if (path == NULL)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "no key file given");
-	if ((e = keyring_read_keyfile(&r->keys, path, &d)) != AE_OK)
-		message_describe(r->msg, sizeof r->msg, path, e, &d);
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no key file given");
+	if ((e = ae_lib_keyring_read_keyfile(&r->keys, path, &d)) != AE_OK)
+		ae_lib_message_describe(r->msg, sizeof r->msg, path, e, &d);
 	return e;
 }
 
@@ -142,9 +142,9 @@ aescrypt_reader_add_identity(aescrypt_reader *r, const char *text,
 
 	if (e != AESCRYPT_OK)
 		return e;
-	e = keyring_add_identities(&r->keys, text, len, pass, passlen, &d);
+	e = ae_lib_keyring_add_identities(&r->keys, text, len, pass, passlen, &d);
 	if (e != AE_OK)
-		message_describe(r->msg, sizeof r->msg, "identity", e, &d);
+		ae_lib_message_describe(r->msg, sizeof r->msg, "identity", e, &d);
 	return e;
 }
 
@@ -156,7 +156,7 @@ aescrypt_reader_set_threads(aescrypt_reader *r, unsigned threads)
 	if (e != AESCRYPT_OK)
 		return e;
 	if (threads < 1 || threads > AE_PIPE_MAX_THREADS)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "threads are 1 to "
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "threads are 1 to "
 		    "256");
 	r->threads = threads;
 	return AESCRYPT_OK;
@@ -170,7 +170,7 @@ aescrypt_reader_set_max_kdf_memory(aescrypt_reader *r, uint64_t kib)
 	if (e != AESCRYPT_OK)
 		return e;
 	if (kib < 8)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "the KDF memory "
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "the KDF memory "
 		    "limit is at least 8 KiB");
 	r->max_kib = kib;
 	return AESCRYPT_OK;
@@ -189,13 +189,13 @@ unlock(aescrypt_reader *r)
 
 	r->state = R_DONE;
 	if ((e = ae_header_read(&r->src.seq, &r->h, &d)) != AE_OK)
-		return reader_fail(r, e, &d);
+		return ae_lib_reader_fail(r, e, &d);
 	if (r->h.codec == AE_CODEC_ZSTD
 	    && strcmp(ae_zstd_version(), "none") == 0)
-		return reader_fail_plain(r, AESCRYPT_ENOTSUP, "the file is "
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "the file is "
 		    "compressed with zstd, which this build lacks");
-	if ((e = keyring_unlock(&r->keys, r->max_kib, &r->h, fk, &d)) != AE_OK)
-		return reader_fail(r, e, &d);
+	if ((e = ae_lib_keyring_unlock(&r->keys, r->max_kib, &r->h, fk, &d)) != AE_OK)
+		return ae_lib_reader_fail(r, e, &d);
 	ae_header_payload_cipher(&r->h, fk, &r->g);
 	if (r->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
 		ae_index_cipher(&r->h, fk, &r->ig);
@@ -216,8 +216,8 @@ aescrypt_reader_open(aescrypt_reader *r, const struct aescrypt_source *src)
 		return e;
 	if (src != NULL && src->pread == NULL && src->read == NULL)
 		src = NULL;
-	if (src == NULL || source_callbacks(&r->src, src) != AE_OK)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "a source needs "
+	if (src == NULL || ae_lib_source_callbacks(&r->src, src) != AE_OK)
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "a source needs "
 		    "read or pread");
 	return unlock(r);
 }
@@ -230,8 +230,8 @@ aescrypt_reader_open_fd(aescrypt_reader *r, int fd)
 	if (e != AESCRYPT_OK)
 		return e;
 	if (fd < 0)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "no descriptor");
-	source_fd(&r->src, fd, 0);
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no descriptor");
+	ae_lib_source_fd(&r->src, fd, 0);
 	return unlock(r);
 }
 
@@ -243,14 +243,14 @@ aescrypt_reader_open_path(aescrypt_reader *r, const char *path)
 	if (e != AESCRYPT_OK)
 		return e;
 	if (path == NULL)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "no path given");
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no path given");
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		snprintf(r->msg, sizeof r->msg, "%s: %s", path,
 		    strerror(errno));
 		r->state = R_DONE;
 		return AESCRYPT_EIO;
 	}
-	source_fd(&r->src, fd, 1);
+	ae_lib_source_fd(&r->src, fd, 1);
 	if ((e = unlock(r)) != AESCRYPT_OK) {
 		/* (the path names the file in the message) */
 		char m[MESSAGE_MAX];
@@ -304,14 +304,14 @@ decode(void *arg)
 }
 
 int
-reader_start(aescrypt_reader *r)
+ae_lib_reader_start(aescrypt_reader *r)
 {
 	if (r->seq_err != AE_OK)
 		return r->seq_err;
 	if (r->seq_started)
 		return AE_OK;
 	if (ae_chan_init(&r->chan, 0) != AE_OK)
-		return r->seq_err = reader_fail_plain(r, AESCRYPT_ENOMEM,
+		return r->seq_err = ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM,
 		    "out of memory");
 	r->chan_ok = 1;
 	r->chanr.read = ae_chan_read;
@@ -319,12 +319,12 @@ reader_start(aescrypt_reader *r)
 	if (r->kind == AESCRYPT_ARCHIVE) {
 		if ((r->m = malloc(sizeof *r->m)) == NULL
 		    || ae_tar_reader_init(&r->tr, &r->chanr) != AE_OK)
-			return r->seq_err = reader_fail_plain(r, AESCRYPT_ENOMEM,
+			return r->seq_err = ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM,
 			    "out of memory");
 		r->tr_ok = 1;
 	}
 	if (pthread_create(&r->thread, NULL, decode, r) != 0)
-		return r->seq_err = reader_fail_plain(r, AESCRYPT_ENOMEM,
+		return r->seq_err = ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM,
 		    "cannot start a thread");
 	r->seq_started = 1;
 	return AE_OK;
@@ -349,9 +349,9 @@ seq_failed(aescrypt_reader *r, int err, const struct ae_diag *d)
 {
 	stop(r);
 	if (r->perr != AE_OK && r->perr != AE_EINTR)
-		err = reader_fail(r, r->perr, &r->pd);
+		err = ae_lib_reader_fail(r, r->perr, &r->pd);
 	else
-		err = reader_fail(r, err, d);
+		err = ae_lib_reader_fail(r, err, d);
 	r->seq_err = err;
 	return err;
 }
@@ -372,7 +372,7 @@ drain(aescrypt_reader *r)
 }
 
 void
-reader_entry_of_member(const struct ae_tar_member *m, struct aescrypt_entry *e)
+ae_lib_reader_entry_of_member(const struct ae_tar_member *m, struct aescrypt_entry *e)
 {
 	memset(e, 0, sizeof *e);
 	e->path = m->path;
@@ -389,7 +389,7 @@ reader_entry_of_member(const struct ae_tar_member *m, struct aescrypt_entry *e)
 }
 
 void
-reader_entry_of_index(const struct ae_index_member *m, struct aescrypt_entry *e)
+ae_lib_reader_entry_of_index(const struct ae_index_member *m, struct aescrypt_entry *e)
 {
 	memset(e, 0, sizeof *e);
 	e->path = m->path;
@@ -410,16 +410,16 @@ int
 aescrypt_reader_next(aescrypt_reader *r, struct aescrypt_entry *e)
 {
 	struct ae_diag d = { 0 };
-	int err = reader_is_open(r);
+	int err = ae_lib_reader_is_open(r);
 
 	if (err != AESCRYPT_OK)
 		return err;
 	if (r->kind != AESCRYPT_ARCHIVE)
-		return reader_fail_plain(r, AESCRYPT_ESTATE, "a stream has no "
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "a stream has no "
 		    "members: read it with aescrypt_reader_read");
 	if (e == NULL)
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "no entry given");
-	if ((err = reader_start(r)) != AE_OK)
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no entry given");
+	if ((err = ae_lib_reader_start(r)) != AE_OK)
 		return err;
 	r->have_member = 0;
 	err = ae_tar_next(&r->tr, r->m, &d);
@@ -432,7 +432,7 @@ aescrypt_reader_next(aescrypt_reader *r, struct aescrypt_entry *e)
 	if (err != AE_OK)
 		return seq_failed(r, err, &d);
 	r->have_member = 1;
-	reader_entry_of_member(r->m, e);
+	ae_lib_reader_entry_of_member(r->m, e);
 	return AESCRYPT_OK;
 }
 
@@ -440,17 +440,17 @@ int
 aescrypt_reader_read(aescrypt_reader *r, void *buf, size_t n, size_t *got)
 {
 	size_t have = 0, k;
-	int err = reader_is_open(r);
+	int err = ae_lib_reader_is_open(r);
 
 	if (got != NULL)
 		*got = 0;
 	if (err != AESCRYPT_OK)
 		return err;
 	if (got == NULL || (buf == NULL && n > 0))
-		return reader_fail_plain(r, AESCRYPT_EINVAL, "no buffer");
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no buffer");
 	if (r->seq_err == AESCRYPT_END)
 		return AESCRYPT_OK;     /* past the last member: nothing */
-	if ((err = reader_start(r)) != AE_OK)
+	if ((err = ae_lib_reader_start(r)) != AE_OK)
 		return err;
 	if (r->kind == AESCRYPT_STREAM) {
 		if ((err = ae_chan_read(&r->chan, buf, n, got)) != AE_OK)
@@ -458,7 +458,7 @@ aescrypt_reader_read(aescrypt_reader *r, void *buf, size_t n, size_t *got)
 		return AESCRYPT_OK;
 	}
 	if (!r->have_member)
-		return reader_fail_plain(r, AESCRYPT_ESTATE, "no member: call "
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "no member: call "
 		    "aescrypt_reader_next first");
 	while (have < n) {
 		k = 0;
@@ -487,7 +487,7 @@ aescrypt_reader_free(aescrypt_reader *r)
 	free(r->m);
 	if (r->chan_ok)
 		ae_chan_free(&r->chan);
-	access_free(r);
+	ae_lib_access_free(r);
 	ae_index_free(&r->ix);
 	free(r->data_at);
 	if (r->have_keys) {
@@ -495,8 +495,8 @@ aescrypt_reader_free(aescrypt_reader *r)
 		if (r->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
 			ae_gcm_wipe(&r->ig);
 	}
-	source_close(&r->src);
-	keyring_free(&r->keys);
+	ae_lib_source_close(&r->src);
+	ae_lib_keyring_free(&r->keys);
 	if (r->lock_ok)
 		pthread_mutex_destroy(&r->lock);
 	ae_secret_free(r, sizeof *r);

@@ -25,7 +25,7 @@ callback_write(void *ctx, const uint8_t *buf, size_t n)
 }
 
 void
-sink_callback(struct sink *s, aescrypt_write_fn fn, void *ctx)
+ae_lib_sink_callback(struct sink *s, aescrypt_write_fn fn, void *ctx)
 {
 	memset(s, 0, sizeof *s);
 	s->fn = fn;
@@ -43,14 +43,14 @@ fd_writer(struct sink *s, int fd)
 }
 
 void
-sink_fd(struct sink *s, int fd)
+ae_lib_sink_fd(struct sink *s, int fd)
 {
 	memset(s, 0, sizeof *s);
 	fd_writer(s, fd);
 }
 
 int
-sink_path(struct sink *s, const char *path, struct ae_diag *d)
+ae_lib_sink_path(struct sink *s, const char *path, struct ae_diag *d)
 {
 	int e;
 
@@ -66,7 +66,7 @@ sink_path(struct sink *s, const char *path, struct ae_diag *d)
 }
 
 int
-sink_commit(struct sink *s, struct ae_diag *d)
+ae_lib_sink_commit(struct sink *s, struct ae_diag *d)
 {
 	if (!s->have_of)
 		return AE_OK;
@@ -75,7 +75,7 @@ sink_commit(struct sink *s, struct ae_diag *d)
 }
 
 void
-sink_abort(struct sink *s)
+ae_lib_sink_abort(struct sink *s)
 {
 	if (s->have_of)
 		ae_outfile_abort(&s->of);

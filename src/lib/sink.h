@@ -1,7 +1,7 @@
 /*
  * sink.h -- where a writer's container goes: the caller's callback, a
  * descriptor, or a path (a temp file beside it, moved into place only
- * by sink_commit), all as one ae_writer.
+ * by ae_lib_sink_commit), all as one ae_writer.
  */
 #ifndef AE_LIB_SINK_H
 #define AE_LIB_SINK_H
@@ -19,14 +19,14 @@ struct sink {
 	int have_of;                /* of is open: commit or abort it */
 };
 
-/* Set s up; 0, or (sink_path) ae_outfile_open's errors with d. */
-void sink_callback(struct sink *s, aescrypt_write_fn fn, void *ctx);
-void sink_fd(struct sink *s, int fd);
-int sink_path(struct sink *s, const char *path, struct ae_diag *d);
+/* Set s up; 0, or (ae_lib_sink_path) ae_outfile_open's errors with d. */
+void ae_lib_sink_callback(struct sink *s, aescrypt_write_fn fn, void *ctx);
+void ae_lib_sink_fd(struct sink *s, int fd);
+int ae_lib_sink_path(struct sink *s, const char *path, struct ae_diag *d);
 
 /* The file at its name (0, or ae_outfile_commit's errors: then it is
  * gone); or removed.  Nothing for the other kinds. */
-int sink_commit(struct sink *s, struct ae_diag *d);
-void sink_abort(struct sink *s);
+int ae_lib_sink_commit(struct sink *s, struct ae_diag *d);
+void ae_lib_sink_abort(struct sink *s);
 
 #endif

@@ -23,7 +23,7 @@ from_callback(int r)
 }
 
 int
-source_pread(const struct source *src, void *buf, size_t n, uint64_t off,
+ae_lib_source_pread(const struct source *src, void *buf, size_t n, uint64_t off,
     size_t *got)
 {
 	size_t have = 0, k;
@@ -53,7 +53,7 @@ seq_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 	int r;
 
 	if (src->s.read == NULL) {
-		r = source_pread(src, buf, n, src->pos, got);
+		r = ae_lib_source_pread(src, buf, n, src->pos, got);
 		if (r == AE_OK)
 			src->pos += *got;
 		return r;
@@ -83,7 +83,7 @@ seq_seek(void *ctx, uint64_t off)
 }
 
 int
-source_callbacks(struct source *src, const struct aescrypt_source *s)
+ae_lib_source_callbacks(struct source *src, const struct aescrypt_source *s)
 {
 	memset(src, 0, sizeof *src);
 	src->fd = -1;
@@ -127,7 +127,7 @@ fd_pread(void *ctx, void *buf, size_t n, uint64_t off, size_t *got)
 }
 
 void
-source_fd(struct source *src, int fd, int own)
+ae_lib_source_fd(struct source *src, int fd, int own)
 {
 	struct aescrypt_source s;
 	struct stat st;
@@ -143,14 +143,14 @@ source_fd(struct source *src, int fd, int own)
 	} else {
 		s.read = fd_read;
 	}
-	(void)source_callbacks(src, &s);
+	(void)ae_lib_source_callbacks(src, &s);
 	src->s.ctx = src;
 	src->fd = fd;
 	src->own_fd = own;
 }
 
 void
-source_close(struct source *src)
+ae_lib_source_close(struct source *src)
 {
 	if (src->own_fd && src->fd >= 0)
 		close(src->fd);
@@ -159,7 +159,7 @@ source_close(struct source *src)
 }
 
 int
-source_seekable(const struct source *src)
+ae_lib_source_seekable(const struct source *src)
 {
 	return src->s.pread != NULL;
 }
@@ -168,7 +168,7 @@ static int
 cursor_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 {
 	struct source_cursor *c = ctx;
-	int r = source_pread(c->src, buf, n, c->pos, got);
+	int r = ae_lib_source_pread(c->src, buf, n, c->pos, got);
 
 	if (r == AE_OK)
 		c->pos += *got;
@@ -183,7 +183,7 @@ cursor_seek(void *ctx, uint64_t off)
 }
 
 void
-source_cursor(const struct source *src, struct source_cursor *c,
+ae_lib_source_cursor(const struct source *src, struct source_cursor *c,
     struct ae_reader *r, uint64_t off)
 {
 	c->src = src;

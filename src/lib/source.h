@@ -24,14 +24,14 @@ struct source {
 /* The caller's callbacks (read or pread required; pread needs size),
  * or descriptor fd (pread where it is a regular file).  0, or
  * AE_EINVAL. */
-int source_callbacks(struct source *src, const struct aescrypt_source *s);
-void source_fd(struct source *src, int fd, int own);
+int ae_lib_source_callbacks(struct source *src, const struct aescrypt_source *s);
+void ae_lib_source_fd(struct source *src, int fd, int own);
 
-/* Close what source_fd was told to own. */
-void source_close(struct source *src);
+/* Close what ae_lib_source_fd was told to own. */
+void ae_lib_source_close(struct source *src);
 
 /* Whether random access can work: the source can pread. */
-int source_seekable(const struct source *src);
+int ae_lib_source_seekable(const struct source *src);
 
 /* A reader of its own at offset off, over pread (the caller's struct,
  * on its stack): for ae_records, whose seek it supports. */
@@ -39,12 +39,12 @@ struct source_cursor {
 	const struct source *src;
 	uint64_t pos;
 };
-void source_cursor(const struct source *src, struct source_cursor *c,
+void ae_lib_source_cursor(const struct source *src, struct source_cursor *c,
     struct ae_reader *r, uint64_t off);
 
 /* All n bytes at off through pread, or fewer only at the end: 0 or
  * AE_EIO. */
-int source_pread(const struct source *src, void *buf, size_t n,
+int ae_lib_source_pread(const struct source *src, void *buf, size_t n,
     uint64_t off, size_t *got);
 
 #endif

@@ -9,7 +9,7 @@
 #include "pipeline/pipeline.h"
 
 unsigned
-lib_default_threads(void)
+ae_lib_default_threads(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 

@@ -5,6 +5,6 @@
 #define AE_LIB_THREADS_H
 
 /* One worker per online CPU, as pigz and zstd -T0 do (1 to 256). */
-unsigned lib_default_threads(void);
+unsigned ae_lib_default_threads(void);
 
 #endif

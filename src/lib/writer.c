@@ -86,7 +86,7 @@ aescrypt_writer_new(void)
 	w->codec = AE_CODEC_DEFLATE;
 	w->level = 6;
 	w->index = 1;
-	w->threads = lib_default_threads();
+	w->threads = ae_lib_default_threads();
 	w->chunk_log2 = AE_CHUNK_LOG2_DEFAULT;
 	w->kdf.t = AE_KDF_DEFAULT_T;
 	w->kdf.m_kib = AE_KDF_DEFAULT_M_KIB;
@@ -105,14 +105,14 @@ aescrypt_writer_error(const aescrypt_writer *w)
 static int
 fail(aescrypt_writer *w, int err, const struct ae_diag *d)
 {
-	message_describe(w->msg, sizeof w->msg, NULL, err, d);
+	ae_lib_message_describe(w->msg, sizeof w->msg, NULL, err, d);
 	return err;
 }
 
 static int
 fail_plain(aescrypt_writer *w, int err, const char *what)
 {
-	message_plain(w->msg, sizeof w->msg, NULL, what);
+	ae_lib_message_plain(w->msg, sizeof w->msg, NULL, what);
 	return err;
 }
 
@@ -138,7 +138,7 @@ aescrypt_writer_add_passphrase(aescrypt_writer *w, const void *pass,
 
 	if (e != AESCRYPT_OK)
 		return e;
-	if (keyring_set_pass(&w->keys, pass, len) != AE_OK)
+	if (ae_lib_keyring_set_pass(&w->keys, pass, len) != AE_OK)
 		return fail_plain(w, AESCRYPT_EINVAL, "a passphrase is 1 to "
 		    "4096 bytes");
 	return AESCRYPT_OK;
@@ -153,7 +153,7 @@ aescrypt_writer_add_key(aescrypt_writer *w, const uint8_t key[32])
 		return e;
 	if (key == NULL)
 		return fail_plain(w, AESCRYPT_EINVAL, "no key given");
-	keyring_set_key(&w->keys, key);
+	ae_lib_keyring_set_key(&w->keys, key);
 	return AESCRYPT_OK;
 }
 
@@ -167,8 +167,8 @@ aescrypt_writer_add_keyfile(aescrypt_writer *w, const char *path)
 		return e;
 	if (path == NULL)
 		return fail_plain(w, AESCRYPT_EINVAL, "no key file given");
-	if ((e = keyring_read_keyfile(&w->keys, path, &d)) != AE_OK)
-		message_describe(w->msg, sizeof w->msg, path, e, &d);
+	if ((e = ae_lib_keyring_read_keyfile(&w->keys, path, &d)) != AE_OK)
+		ae_lib_message_describe(w->msg, sizeof w->msg, path, e, &d);
 	return e;
 }
 
@@ -182,7 +182,7 @@ aescrypt_writer_add_recipient(aescrypt_writer *w, const char *recipient)
 		return e;
 	if (recipient == NULL)
 		return fail_plain(w, AESCRYPT_EINVAL, "no recipient given");
-	if ((e = keyring_add_recipient(&w->keys, recipient, &d)) == AE_OK)
+	if ((e = ae_lib_keyring_add_recipient(&w->keys, recipient, &d)) == AE_OK)
 		return AE_OK;
 	/* never echo a secret key given where a recipient belongs */
 	if (e == AE_EINVAL)
@@ -333,7 +333,7 @@ push_failed(aescrypt_writer *w, int err, const struct ae_diag *d)
 	ae_chan_close_write(&w->chan, AE_EINTR);
 	perr = join(w);
 	w->state = W_DONE;
-	sink_abort(&w->sink);
+	ae_lib_sink_abort(&w->sink);
 	if (perr != AE_OK && perr != AE_EINTR)
 		return fail(w, perr, &w->pd);
 	return fail(w, err, d);
@@ -422,13 +422,13 @@ start(aescrypt_writer *w, int kind)
 	if (kind == AESCRYPT_STREAM)
 		w->index = 0;
 	if (w->chunk_log2 > (unsigned)AE_CHUNK_LOG2_MAX_FOR(w->codec)) {
-		sink_abort(&w->sink);
+		ae_lib_sink_abort(&w->sink);
 		return fail_plain(w, AESCRYPT_EINVAL, "a DEFLATE chunk is at "
 		    "most 2^22 bytes");
 	}
-	if ((e = keyring_new_header(&w->keys, type, w->codec, w->chunk_log2,
+	if ((e = ae_lib_keyring_new_header(&w->keys, type, w->codec, w->chunk_log2,
 	    &w->kdf, &w->h, fk, &d)) != AE_OK) {
-		sink_abort(&w->sink);
+		ae_lib_sink_abort(&w->sink);
 		return fail(w, e, &d);
 	}
 	ae_header_payload_cipher(&w->h, fk, &w->g);
@@ -439,7 +439,7 @@ start(aescrypt_writer *w, int kind)
 	if ((e = w->sink.w.write(w->sink.w.ctx, w->h.raw, w->h.len))
 	    != AE_OK) {
 		ae_fail(&d, e, AE_AT_OUTPUT, "writing output", 0, 0);
-		sink_abort(&w->sink);
+		ae_lib_sink_abort(&w->sink);
 		return fail(w, e, &d);
 	}
 	memset(&w->pp, 0, sizeof w->pp);
@@ -455,19 +455,19 @@ start(aescrypt_writer *w, int kind)
 	w->chanw.write = ae_chan_write;
 	w->chanw.ctx = &w->chan;
 	if (ae_chan_init(&w->chan, 0) != AE_OK) {
-		sink_abort(&w->sink);
+		ae_lib_sink_abort(&w->sink);
 		return fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
 	}
 	if (kind == AESCRYPT_ARCHIVE) {
 		w->dp.report = on_walk;
 		w->dp.ctx = w;
 		if (ae_dr_begin(&w->dp, &w->chanw, &w->walk) != AE_OK) {
-			sink_abort(&w->sink);
+			ae_lib_sink_abort(&w->sink);
 			return fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
 		}
 	}
 	if (pthread_create(&w->thread, NULL, run_pipeline, w) != 0) {
-		sink_abort(&w->sink);
+		ae_lib_sink_abort(&w->sink);
 		return fail_plain(w, AESCRYPT_ENOMEM, "cannot start a thread");
 	}
 	w->started = 1;
@@ -486,7 +486,7 @@ can_open(aescrypt_writer *w, int kind)
 		return e;
 	if (kind != AESCRYPT_STREAM && kind != AESCRYPT_ARCHIVE)
 		return fail_plain(w, AESCRYPT_EINVAL, "unknown kind");
-	if (keyring_empty(&w->keys))
+	if (ae_lib_keyring_empty(&w->keys))
 		return fail_plain(w, AESCRYPT_EINVAL, "no key given: add a "
 		    "passphrase, a key or a recipient before opening");
 	return AESCRYPT_OK;
@@ -502,7 +502,7 @@ aescrypt_writer_open(aescrypt_writer *w, int kind, aescrypt_write_fn fn,
 		return e;
 	if (fn == NULL)
 		return fail_plain(w, AESCRYPT_EINVAL, "no write function");
-	sink_callback(&w->sink, fn, ctx);
+	ae_lib_sink_callback(&w->sink, fn, ctx);
 	return start(w, kind);
 }
 
@@ -515,7 +515,7 @@ aescrypt_writer_open_fd(aescrypt_writer *w, int kind, int fd)
 		return e;
 	if (fd < 0)
 		return fail_plain(w, AESCRYPT_EINVAL, "no descriptor");
-	sink_fd(&w->sink, fd);
+	ae_lib_sink_fd(&w->sink, fd);
 	return start(w, kind);
 }
 
@@ -528,9 +528,9 @@ aescrypt_writer_open_path(aescrypt_writer *w, int kind, const char *path)
 
 	if (e != AESCRYPT_OK)
 		return e;
-	if ((e = sink_path(&w->sink, path, &d)) != AE_OK) {
+	if ((e = ae_lib_sink_path(&w->sink, path, &d)) != AE_OK) {
 		w->state = W_DONE;
-		message_describe(w->msg, sizeof w->msg, path, e, &d);
+		ae_lib_message_describe(w->msg, sizeof w->msg, path, e, &d);
 		return e;
 	}
 	/* never archive the archive being written */
@@ -738,14 +738,14 @@ aescrypt_writer_close(aescrypt_writer *w)
 	perr = join(w);
 	w->state = W_DONE;
 	if (perr != AE_OK) {
-		sink_abort(&w->sink);
+		ae_lib_sink_abort(&w->sink);
 		return fail(w, perr, &w->pd);
 	}
 	if ((w->index && (e = ae_trailer_write_index(&w->pp, &w->ib, &w->h, &w->ig,
 	    &w->sink.w, &d)) != AE_OK)
 	    || (e = ae_trailer_write_copy(&w->sink.w, &w->h, &d)) != AE_OK
-	    || (e = sink_commit(&w->sink, &d)) != AE_OK) {
-		sink_abort(&w->sink);
+	    || (e = ae_lib_sink_commit(&w->sink, &d)) != AE_OK) {
+		ae_lib_sink_abort(&w->sink);
 		return fail(w, e, &d);
 	}
 	return AESCRYPT_OK;
@@ -761,7 +761,7 @@ aescrypt_writer_free(aescrypt_writer *w)
 		atomic_store(&w->cancel, 1);
 		ae_chan_close_write(&w->chan, AE_EINTR);
 		join(w);
-		sink_abort(&w->sink);
+		ae_lib_sink_abort(&w->sink);
 	}
 	ae_dr_free(w->walk);
 	if (w->started)
@@ -772,6 +772,6 @@ aescrypt_writer_free(aescrypt_writer *w)
 			ae_gcm_wipe(&w->ig);
 	}
 	ae_index_builder_free(&w->ib);
-	keyring_free(&w->keys);
+	ae_lib_keyring_free(&w->keys);
 	ae_secret_free(w, sizeof *w);
 }

@@ -12,7 +12,7 @@
 
 /* Read n bytes (fewer only at EOF) and account for them. */
 int
-pipe_timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
+ae_pipe_timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
 {
 	uint64_t t0 = pp->p->timed ? ae_thread_ns() : 0, w0 = wall(pp);
 	int r = pp->in->read(pp->in->ctx, buf, n, got);
@@ -27,7 +27,7 @@ pipe_timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
 
 /* The reader's input: what a search read ahead first, then the input. */
 int
-pipe_src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
+ae_pipe_src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
 {
 	size_t k = pp->pend_len < n ? pp->pend_len : n, more = 0;
 	int r = AE_OK;
@@ -39,13 +39,13 @@ pipe_src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
 		pp->pend_len -= k;
 	}
 	if (k < n)
-		r = pipe_timed_read(pp, buf + k, n - k, &more);
+		r = ae_pipe_timed_read(pp, buf + k, n - k, &more);
 	*got = k + more;
 	return r;
 }
 
 const char *
-pipe_read_what(int err)
+ae_pipe_read_what(int err)
 {
 	return err == AE_EINTR ? "interrupted" : "reading input";
 }
@@ -82,7 +82,7 @@ window_fill(struct pipe *pp, struct window *w, size_t *q, size_t need)
 		*q = 0;
 	}
 	while (w->len < *q + need) {
-		if ((r = pipe_src_read(pp, w->b + w->len, *q + need - w->len, &got))
+		if ((r = ae_pipe_src_read(pp, w->b + w->len, *q + need - w->len, &got))
 		    != AE_OK)
 			return r;
 		if (got == 0)
@@ -103,7 +103,7 @@ post_lost(struct pipe *pp, uint64_t seq, uint64_t upto, uint64_t off,
 	struct job *j;
 
 	for (; seq < upto; seq++) {
-		if ((j = pipe_get_free(pp)) == NULL)
+		if ((j = ae_pipe_get_free(pp)) == NULL)
 			return -1;
 		j->seq = seq;
 		j->offset = off;
@@ -112,7 +112,7 @@ post_lost(struct pipe *pp, uint64_t seq, uint64_t upto, uint64_t off,
 		ae_fail(&j->diag, AE_EFORMAT, AE_AT_CHUNK, what, seq, off);
 		j->status = AE_EFORMAT;
 		j->salvageable = 1;
-		pipe_post_done(pp, j);
+		ae_pipe_post_done(pp, j);
 	}
 	return 0;
 }
@@ -131,7 +131,7 @@ post_lost(struct pipe *pp, uint64_t seq, uint64_t upto, uint64_t off,
  * updated); 0 if the run ended (reported).
  */
 int
-pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
+ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
     uint64_t *off, int *final)
 {
 	struct window w = { NULL, 0, 0, *off };
@@ -171,14 +171,14 @@ pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 		if (post_lost(pp, *seq, *seq + 1, *off, "has a damaged frame, "
 		    "and no record after it authenticates", w.base + w.len
 		    - *off) != 0
-		    || (j = pipe_get_free(pp)) == NULL)
+		    || (j = ae_pipe_get_free(pp)) == NULL)
 			return 0;
 		j->seq = *seq + 1;
 		if (r < 0)
-			pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r),
+			ae_pipe_post_error(pp, j, r, AE_AT_INPUT, ae_pipe_read_what(r),
 			    w.base + w.len);
 		else
-			pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is missing: "
+			ae_pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is missing: "
 			    "the input ends with no final chunk after the "
 			    "damaged frame", w.base + w.len);
 		return 0;
@@ -186,7 +186,7 @@ pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 	if (post_lost(pp, *seq, found, *off, found == *seq + 1 ? "has a "
 	    "damaged frame" : "has a damaged frame, or was lost with one "
 	    "before it", w.base + q - *off) != 0
-	    || (j = pipe_get_free(pp)) == NULL) {
+	    || (j = ae_pipe_get_free(pp)) == NULL) {
 		free(w.b);
 		return 0;
 	}
@@ -197,7 +197,7 @@ pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 	high_water(&j->in_hw, FRAME_AT + reclen);
 	j->final = fin;
 	j->in_len = reclen;
-	pipe_push_work(pp, j);
+	ae_pipe_push_work(pp, j);
 	/* what the window holds after it is read next */
 	if (w.len - q - reclen > pp->pend_cap) {
 		uint8_t *t = realloc(pp->pend, w.len - q - reclen);
@@ -221,9 +221,9 @@ pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 oom:
 	free(w.b);
 oom_noreport:
-	if ((j = pipe_get_free(pp)) != NULL) {
+	if ((j = ae_pipe_get_free(pp)) != NULL) {
 		j->seq = *seq;
-		pipe_post_error(pp, j, AE_ENOMEM, AE_AT_NONE, NULL, *off);
+		ae_pipe_post_error(pp, j, AE_ENOMEM, AE_AT_NONE, NULL, *off);
 	}
 	return 0;
 }

@@ -120,35 +120,35 @@ wall(const struct pipe *pp)
 /* ---- queue.c (each takes pp->lock) ---- */
 
 /* A free job for the reader, or NULL if the run is stopping. */
-struct job *pipe_get_free(struct pipe *pp);
+struct job *ae_pipe_get_free(struct pipe *pp);
 /* j back to the pool, unused. */
-void pipe_put_free(struct pipe *pp, struct job *j);
+void ae_pipe_put_free(struct pipe *pp, struct job *j);
 /* j to the workers. */
-void pipe_push_work(struct pipe *pp, struct job *j);
+void ae_pipe_push_work(struct pipe *pp, struct job *j);
 /* The next job for a worker, or NULL when there will be no more (jobs
  * past a known failure go back to the pool). */
-struct job *pipe_pop_work(struct pipe *pp);
+struct job *ae_pipe_pop_work(struct pipe *pp);
 /* A finished (or failed) job to the writer. */
-void pipe_post_done(struct pipe *pp, struct job *j);
+void ae_pipe_post_done(struct pipe *pp, struct job *j);
 /* j posted as the failure at its seq. */
-void pipe_post_error(struct pipe *pp, struct job *j, int err,
+void ae_pipe_post_error(struct pipe *pp, struct job *j, int err,
     enum ae_where where, const char *what, uint64_t offset);
 
 /* ---- input.c ---- */
 
 /* n bytes of the input (fewer only at its end), counted and timed. */
-int pipe_timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got);
+int ae_pipe_timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got);
 /* The reader's input: what a search read ahead first, then the input. */
-int pipe_src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got);
+int ae_pipe_src_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got);
 /* What a failed read was doing, for its message. */
-const char *pipe_read_what(int err);
+const char *ae_pipe_read_what(int err);
 /*
  * --salvage with no index, after the frame at *off (bad) cannot be
  * followed: find the next record by its tag, report what lay between as
  * lost, queue the record found.  1 to go on (*seq, *off, *final
  * updated); 0 if the run ended (reported).
  */
-int pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN],
+int ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN],
     uint64_t *seq, uint64_t *off, int *final);
 
 #endif

@@ -75,13 +75,13 @@ read_plain(struct pipe *pp)
 	size_t got, ngot = 0;
 	int r;
 
-	if ((cur = pipe_get_free(pp)) == NULL)
+	if ((cur = ae_pipe_get_free(pp)) == NULL)
 		return;
 	cur->seq = 0;
-	r = pipe_timed_read(pp, cur->in, pp->cs, &got);
+	r = ae_pipe_timed_read(pp, cur->in, pp->cs, &got);
 	high_water(&cur->in_hw, got);
 	if (r != AE_OK) {
-		pipe_post_error(pp, cur, r, AE_AT_INPUT, pipe_read_what(r), 0);
+		ae_pipe_post_error(pp, cur, r, AE_AT_INPUT, ae_pipe_read_what(r), 0);
 		return;
 	}
 	for (;;) {
@@ -89,33 +89,33 @@ read_plain(struct pipe *pp)
 
 		cur->seq = seq;
 		if (!final) {
-			if ((nxt = pipe_get_free(pp)) == NULL) {
-				pipe_put_free(pp, cur);
+			if ((nxt = ae_pipe_get_free(pp)) == NULL) {
+				ae_pipe_put_free(pp, cur);
 				return;
 			}
-			r = pipe_timed_read(pp, nxt->in, pp->cs, &ngot);
+			r = ae_pipe_timed_read(pp, nxt->in, pp->cs, &ngot);
 			high_water(&nxt->in_hw, ngot);
 			if (r != AE_OK) {
-				pipe_put_free(pp, nxt);
-				pipe_post_error(pp, cur, r, AE_AT_INPUT, pipe_read_what(r),
+				ae_pipe_put_free(pp, nxt);
+				ae_pipe_post_error(pp, cur, r, AE_AT_INPUT, ae_pipe_read_what(r),
 				    pos + got);
 				return;
 			}
 			final = ngot == 0;
 			if (final) {
-				pipe_put_free(pp, nxt);
+				ae_pipe_put_free(pp, nxt);
 				nxt = NULL;
 			}
 		}
 		if (!final && seq == UINT64_MAX) {
-			pipe_put_free(pp, nxt);
-			pipe_post_error(pp, cur, AE_ETOOBIG, AE_AT_CHUNK,
+			ae_pipe_put_free(pp, nxt);
+			ae_pipe_post_error(pp, cur, AE_ETOOBIG, AE_AT_CHUNK,
 			    "would need a chunk counter past 2^64", pos);
 			return;
 		}
 		cur->final = final;
 		cur->in_len = got;
-		pipe_push_work(pp, cur);
+		ae_pipe_push_work(pp, cur);
 		pos += got;
 		if (final)
 			break;
@@ -123,10 +123,10 @@ read_plain(struct pipe *pp)
 		cur = nxt;
 		got = ngot;
 	}
-	if ((end = pipe_get_free(pp)) != NULL) {
+	if ((end = ae_pipe_get_free(pp)) != NULL) {
 		end->kind = JOB_END;
 		end->seq = seq + 1;
-		pipe_post_done(pp, end);
+		ae_pipe_post_done(pp, end);
 	}
 }
 
@@ -152,24 +152,24 @@ read_records(struct pipe *pp)
 	uint8_t extra, *rec;
 
 	while (!final && (pp->p->max_records == 0 || seq < end)) {
-		if ((j = pipe_get_free(pp)) == NULL)
+		if ((j = ae_pipe_get_free(pp)) == NULL)
 			return;
 		j->seq = seq;
 		j->offset = off;
 		rec = j->in + FRAME_AT;
-		r = pipe_src_read(pp, rec, AE_FRAME_LEN, &got);
+		r = ae_pipe_src_read(pp, rec, AE_FRAME_LEN, &got);
 		high_water(&j->in_hw, FRAME_AT + got);
 		if (r != AE_OK) {
-			pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r), off);
+			ae_pipe_post_error(pp, j, r, AE_AT_INPUT, ae_pipe_read_what(r), off);
 			return;
 		}
 		if (got == 0) {
-			pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK,
+			ae_pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK,
 			    "is missing: the input ends with no final chunk", off);
 			return;
 		}
 		if (got < AE_FRAME_LEN) {
-			pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
+			ae_pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
 			    off);
 			return;
 		}
@@ -194,12 +194,12 @@ read_records(struct pipe *pp)
 			j->in_len = (size_t)(pp->p->rec_off[seq + 1] - off);
 			final = j->final;
 			off = pp->p->rec_off[seq + 1];
-			pipe_post_done(pp, j);
+			ae_pipe_post_done(pp, j);
 			if ((r = pp->in->seek(pp->in->ctx, off)) != AE_OK) {
-				if ((j = pipe_get_free(pp)) == NULL)
+				if ((j = ae_pipe_get_free(pp)) == NULL)
 					return;
 				j->seq = seq + 1;
-				pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r),
+				ae_pipe_post_error(pp, j, r, AE_AT_INPUT, ae_pipe_read_what(r),
 				    off);
 				return;
 			}
@@ -216,30 +216,30 @@ read_records(struct pipe *pp)
 			uint8_t bad[AE_FRAME_LEN];
 
 			memcpy(bad, rec, AE_FRAME_LEN);
-			pipe_put_free(pp, j);
-			if (!pipe_resync(pp, bad, &seq, &off, &final))
+			ae_pipe_put_free(pp, j);
+			if (!ae_pipe_resync(pp, bad, &seq, &off, &final))
 				return;
 			continue;
 		}
 		if (r != AE_OK) {
-			pipe_post_error(pp, j, r, AE_AT_CHUNK, j->diag.what, off);
+			ae_pipe_post_error(pp, j, r, AE_AT_CHUNK, j->diag.what, off);
 			return;
 		}
-		r = pipe_src_read(pp, rec + AE_FRAME_LEN, ctlen + AE_TAG_LEN,
+		r = ae_pipe_src_read(pp, rec + AE_FRAME_LEN, ctlen + AE_TAG_LEN,
 		    &got);
 		high_water(&j->in_hw, FRAME_AT + AE_FRAME_LEN + got);
 		if (r != AE_OK) {
-			pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r), off);
+			ae_pipe_post_error(pp, j, r, AE_AT_INPUT, ae_pipe_read_what(r), off);
 			return;
 		}
 		if (got < ctlen + AE_TAG_LEN) {
-			pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
+			ae_pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is truncated",
 			    off);
 			return;
 		}
 		j->final = final;
 		j->in_len = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
-		pipe_push_work(pp, j);
+		ae_pipe_push_work(pp, j);
 		off += j->in_len;
 		seq++;
 	}
@@ -247,19 +247,19 @@ read_records(struct pipe *pp)
 	 * second final record, an appended file) is refused, unless the
 	 * caller reads on (an index follows), or asked for a run of records
 	 * that ends before the final one. */
-	if ((j = pipe_get_free(pp)) == NULL)
+	if ((j = ae_pipe_get_free(pp)) == NULL)
 		return;
 	j->kind = JOB_END;
 	j->seq = seq;
 	if (!final || pp->p->trailer)
-		pipe_post_done(pp, j);
-	else if ((r = pipe_src_read(pp, &extra, 1, &got)) != AE_OK)
-		pipe_post_error(pp, j, r, AE_AT_INPUT, pipe_read_what(r), off);
+		ae_pipe_post_done(pp, j);
+	else if ((r = ae_pipe_src_read(pp, &extra, 1, &got)) != AE_OK)
+		ae_pipe_post_error(pp, j, r, AE_AT_INPUT, ae_pipe_read_what(r), off);
 	else if (got != 0)
-		pipe_post_error(pp, j, AE_EFORMAT, AE_AT_INPUT,
+		ae_pipe_post_error(pp, j, AE_EFORMAT, AE_AT_INPUT,
 		    "data after the final chunk", off);
 	else
-		pipe_post_done(pp, j);
+		ae_pipe_post_done(pp, j);
 }
 
 static void *
@@ -289,7 +289,7 @@ worker_main(void *arg)
 	struct job *j;
 	int r;
 
-	while ((j = pipe_pop_work(pp)) != NULL) {
+	while ((j = ae_pipe_pop_work(pp)) != NULL) {
 		if (pp->decode) {
 			size_t ctlen = j->in_len - AE_FRAME_LEN - AE_TAG_LEN;
 			uint8_t *rec = j->in + FRAME_AT;
@@ -319,7 +319,7 @@ worker_main(void *arg)
 				    "could not be sealed", j->seq, 0);
 		}
 		j->status = r;
-		pipe_post_done(pp, j);
+		ae_pipe_post_done(pp, j);
 	}
 	return NULL;
 }
@@ -532,14 +532,14 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 			r = pp->p->damaged(pp->p->damaged_ctx, j->seq,
 			    j->final, &j->diag);
 			if (r != AE_OK) {
-				pipe_put_free(pp, j);
+				ae_pipe_put_free(pp, j);
 				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
 				    AE_AT_OUTPUT, "writing output", seq,
 				    st->write_bytes);
 			}
 			st->wire_bytes += j->in_len;
 			st->records++;
-			pipe_put_free(pp, j);
+			ae_pipe_put_free(pp, j);
 			seq++;      /* (after a final one: the end marker) */
 			continue;
 		}
@@ -566,7 +566,7 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		st->wire_bytes += pp->decode ? j->in_len : j->out_len;
 		st->chunks++;
 		st->records++;
-		pipe_put_free(pp, j);
+		ae_pipe_put_free(pp, j);
 		seq++;
 		if (pp->p->progress != NULL)
 			pp->p->progress(pp->p->progress_ctx, st->plain_bytes,

@@ -10,7 +10,7 @@
 
 /* A free job for the reader, or NULL if the run is stopping. */
 struct job *
-pipe_get_free(struct pipe *pp)
+ae_pipe_get_free(struct pipe *pp)
 {
 	struct job *j = NULL;
 	uint64_t w0 = wall(pp);
@@ -38,7 +38,7 @@ pipe_get_free(struct pipe *pp)
 }
 
 void
-pipe_put_free(struct pipe *pp, struct job *j)
+ae_pipe_put_free(struct pipe *pp, struct job *j)
 {
 	pthread_mutex_lock(&pp->lock);
 	j->next = pp->free_list;
@@ -48,7 +48,7 @@ pipe_put_free(struct pipe *pp, struct job *j)
 }
 
 void
-pipe_push_work(struct pipe *pp, struct job *j)
+ae_pipe_push_work(struct pipe *pp, struct job *j)
 {
 	pthread_mutex_lock(&pp->lock);
 	j->next = NULL;
@@ -64,7 +64,7 @@ pipe_push_work(struct pipe *pp, struct job *j)
 /* The next job for a worker, or NULL when there will be no more.  Jobs
  * past a known failure are not worth doing: they go back to the pool. */
 struct job *
-pipe_pop_work(struct pipe *pp)
+ae_pipe_pop_work(struct pipe *pp)
 {
 	struct job *j;
 
@@ -96,7 +96,7 @@ pipe_pop_work(struct pipe *pp)
 
 /* Hand a finished (or failed) job to the writer. */
 void
-pipe_post_done(struct pipe *pp, struct job *j)
+ae_pipe_post_done(struct pipe *pp, struct job *j)
 {
 	pthread_mutex_lock(&pp->lock);
 	pp->ring[j->seq % pp->njobs] = j;
@@ -117,10 +117,10 @@ pipe_post_done(struct pipe *pp, struct job *j)
 
 /* Post j as the failure at its seq. */
 void
-pipe_post_error(struct pipe *pp, struct job *j, int err, enum ae_where where,
+ae_pipe_post_error(struct pipe *pp, struct job *j, int err, enum ae_where where,
     const char *what, uint64_t offset)
 {
 	ae_fail(&j->diag, err, where, what, j->seq, offset);
 	j->status = err;
-	pipe_post_done(pp, j);
+	ae_pipe_post_done(pp, j);
 }
