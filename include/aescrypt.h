@@ -424,12 +424,93 @@ AESCRYPT_API int aescrypt_reader_find(aescrypt_reader *r, const char *path,
 AESCRYPT_API int aescrypt_reader_pread(aescrypt_reader *r, uint64_t i,
     void *buf, size_t n, uint64_t off, size_t *got);
 
+/* ---- progress, costs and keyless inspection ---- */
+
+/*
+ * Progress: fn(ctx, plain, wire) after each record is written (a
+ * writer) or released (a reader in order), with the payload bytes and
+ * the record bytes so far.  Called from a library thread; it must be
+ * quick.  Set before _open (AESCRYPT_ESTATE after); fn NULL turns it
+ * off.
+ */
+typedef void (*aescrypt_progress_fn)(void *ctx, uint64_t plain_bytes,
+    uint64_t wire_bytes);
+AESCRYPT_API int aescrypt_writer_set_progress(aescrypt_writer *w,
+    aescrypt_progress_fn fn, void *ctx);
+AESCRYPT_API int aescrypt_reader_set_progress(aescrypt_reader *r,
+    aescrypt_progress_fn fn, void *ctx);
+
+/*
+ * What the payload's pipeline did and cost: for a writer after a
+ * successful _close, for a reader once reading in order has reached its
+ * end (AESCRYPT_END, or a read of 0); else AESCRYPT_ESTATE.  CPU times
+ * are the threads' own clocks, summed over the workers.  The reserved
+ * words are 0; a later 1.x may give them meanings, never take one away.
+ */
+struct aescrypt_stats {
+	uint64_t plain_bytes;     /* payload bytes, before compression */
+	uint64_t wire_bytes;      /* record bytes, frames and tags included */
+	uint64_t records;
+	uint64_t zip_ns;          /* workers compressing or decompressing */
+	uint64_t aead_ns;         /* workers sealing or opening */
+	uint64_t wall_ns;         /* the pipeline's wall-clock time */
+	unsigned threads;         /* workers that ran */
+	uint64_t reserved[8];
+};
+AESCRYPT_API int aescrypt_writer_stats(const aescrypt_writer *w,
+    struct aescrypt_stats *st);
+AESCRYPT_API int aescrypt_reader_stats(const aescrypt_reader *r,
+    struct aescrypt_stats *st);
+
+/* A key slot's type: the format's own numbers (format/, section 4);
+ * another number is a type this library does not know. */
+enum aescrypt_slot_type {
+	AESCRYPT_SLOT_PASSPHRASE = 1,     /* Argon2id */
+	AESCRYPT_SLOT_KEYFILE = 2,
+	AESCRYPT_SLOT_X25519 = 3,         /* age1... */
+	AESCRYPT_SLOT_SSH_ED25519 = 4,
+	AESCRYPT_SLOT_SSH_RSA = 5,
+	AESCRYPT_SLOT_MLKEM768X25519 = 6  /* age1pq1... */
+};
+
+#define AESCRYPT_MAX_SLOTS 16
+
+/* What a container's header says, read without a key (aescrypt
+ * --info): nothing here is authenticated yet, as the header's MAC needs
+ * the file key. */
+struct aescrypt_info {
+	int kind;                 /* enum aescrypt_kind */
+	int codec;                /* enum aescrypt_codec */
+	unsigned chunk_log2;
+	int indexed;              /* an archive with an index */
+	int has_copy;             /* the file ends with a copy of the header */
+	uint64_t header_len;
+	unsigned nslots;
+	struct {
+		int type;                 /* enum aescrypt_slot_type */
+		uint32_t kdf_t, kdf_m_kib, kdf_p;   /* a passphrase slot's */
+	} slot[AESCRYPT_MAX_SLOTS];
+	uint64_t reserved[8];
+};
+
+/* Read and check the header at the start of src into info (src as for
+ * aescrypt_reader_open; read from its start).  AESCRYPT_OK;
+ * AESCRYPT_EFORMAT for what is not an aescrypt v1 header (or a damaged
+ * one); AESCRYPT_ETRUNC for one cut short; AESCRYPT_ENOTSUP for a
+ * version or payload type this library does not know.  err, if not NULL
+ * (errlen bytes), gets the message.  Thread-safe. */
+AESCRYPT_API int aescrypt_inspect(const struct aescrypt_source *src,
+    struct aescrypt_info *info, char *err, size_t errlen);
+
 /* ---- sizes, for bindings ---- */
 
-/* The size of struct aescrypt_entry and struct aescrypt_source as this
- * library was built: a binding checks them against its own layout. */
+/* The size of struct aescrypt_entry, struct aescrypt_source, struct
+ * aescrypt_stats and struct aescrypt_info as this library was built: a
+ * binding checks them against its own layout. */
 AESCRYPT_API size_t aescrypt_entry_size(void);
 AESCRYPT_API size_t aescrypt_source_size(void);
+AESCRYPT_API size_t aescrypt_stats_size(void);
+AESCRYPT_API size_t aescrypt_info_size(void);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,11 @@ struct aescrypt_reader {
 	atomic_int cancel;
 	int perr;
 	struct ae_diag pd;
+	struct ae_pipe_stats pst;   /* the payload's run */
+	aescrypt_progress_fn progress;
+	void *progress_ctx;
 	int seq_err;                /* sticky: the first failure */
+	int seq_clean;              /* read in order to a verified end */
 	struct ae_tar_reader tr;
 	int tr_ok;
 	struct ae_tar_member *m;    /* the current member (malloc'd) */

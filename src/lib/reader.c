@@ -25,6 +25,7 @@
 #include "container/zstd.h"
 #include "crypto/wipe.h"
 #include "pipeline/trailer.h"
+#include "stats.h"
 #include "threads.h"
 
 aescrypt_reader *
@@ -176,6 +177,32 @@ aescrypt_reader_set_max_kdf_memory(aescrypt_reader *r, uint64_t kib)
 	return AESCRYPT_OK;
 }
 
+int
+aescrypt_reader_set_progress(aescrypt_reader *r, aescrypt_progress_fn fn,
+    void *ctx)
+{
+	int e = before_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	r->progress = fn;
+	r->progress_ctx = ctx;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_stats(const aescrypt_reader *r, struct aescrypt_stats *st)
+{
+	if (r == NULL || st == NULL)
+		return AESCRYPT_EINVAL;
+	/* (the end was reached only once the pipeline's thread closed the
+	 * channel cleanly: its stats are complete, and stop() joined it) */
+	if (!r->seq_clean)
+		return AESCRYPT_ESTATE;
+	ae_lib_stats_of(&r->pst, st);
+	return AESCRYPT_OK;
+}
+
 /* ---- open ---- */
 
 /* The header read, checked and unlocked, from r->src.  On a failure
@@ -279,11 +306,11 @@ decode(void *arg)
 	aescrypt_reader *r = arg;
 	struct ae_writer out = { ae_chan_write, &r->chan };
 	struct ae_pipe_params pp;
-	struct ae_pipe_stats st;
+	struct ae_pipe_stats *st = &r->pst;
 	int e;
 
 	memset(&pp, 0, sizeof pp);
-	memset(&st, 0, sizeof st);
+	memset(st, 0, sizeof *st);
 	pp.key = &r->g;
 	pp.chunk_log2 = r->h.chunk_log2;
 	pp.codec = r->h.codec;
@@ -291,12 +318,16 @@ decode(void *arg)
 	pp.offset = r->h.len;
 	pp.cancel = &r->cancel;
 	pp.trailer = r->h.payload_type == AE_PAYLOAD_PAX_INDEXED || r->h.copy;
-	e = ae_pipe_decode(&pp, &r->src.seq, &out, &st, &r->pd);
+	pp.timed = 1;
+	pp.progress = r->progress;
+	pp.progress_ctx = r->progress_ctx;
+	e = ae_pipe_decode(&pp, &r->src.seq, &out, st, &r->pd);
 	if (e == AE_OK && pp.trailer) {
 		/* (the index runs on one worker: it is a few records) */
 		pp.threads = 1;
+		pp.progress = NULL;
 		e = ae_trailer_check(&pp, &r->ig, &r->src.seq, &r->h,
-		    r->h.len + st.wire_bytes, st.records, NULL, &r->pd);
+		    r->h.len + st->wire_bytes, st->records, NULL, &r->pd);
 	}
 	r->perr = e;
 	ae_chan_close_write(&r->chan, e != AE_OK ? e : AE_OK);
@@ -340,6 +371,15 @@ stop(aescrypt_reader *r)
 	ae_chan_close_read(&r->chan);
 	pthread_join(r->thread, NULL);
 	r->seq_joined = 1;
+}
+
+/* The channel ended cleanly: the pipeline's thread has checked the
+ * file's end and is done; wait for it, so its stats are whole. */
+static void
+clean_end(aescrypt_reader *r)
+{
+	stop(r);
+	r->seq_clean = 1;
 }
 
 /* A read in order failed with err (d: the tar reader's words, or
@@ -427,6 +467,7 @@ aescrypt_reader_next(aescrypt_reader *r, struct aescrypt_entry *e)
 		if ((err = drain(r)) != AE_OK)
 			return seq_failed(r, err, NULL);
 		r->seq_err = AESCRYPT_END;
+		clean_end(r);
 		return AESCRYPT_END;
 	}
 	if (err != AE_OK)
@@ -455,6 +496,8 @@ aescrypt_reader_read(aescrypt_reader *r, void *buf, size_t n, size_t *got)
 	if (r->kind == AESCRYPT_STREAM) {
 		if ((err = ae_chan_read(&r->chan, buf, n, got)) != AE_OK)
 			return seq_failed(r, err, NULL);
+		if (*got < n)
+			clean_end(r);       /* (short only at the clean end) */
 		return AESCRYPT_OK;
 	}
 	if (!r->have_member)

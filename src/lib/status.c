@@ -55,3 +55,15 @@ aescrypt_source_size(void)
 {
 	return sizeof(struct aescrypt_source);
 }
+
+size_t
+aescrypt_stats_size(void)
+{
+	return sizeof(struct aescrypt_stats);
+}
+
+size_t
+aescrypt_info_size(void)
+{
+	return sizeof(struct aescrypt_info);
+}

@@ -38,6 +38,7 @@
 #include "keyring.h"
 #include "message.h"
 #include "sink.h"
+#include "stats.h"
 #include "threads.h"
 
 enum { W_NEW, W_OPEN, W_DONE };
@@ -66,11 +67,15 @@ struct aescrypt_writer {
 	atomic_int cancel;
 	int perr;
 	struct ae_diag pd;
+	struct ae_pipe_stats pst;       /* the payload's run */
+	aescrypt_progress_fn progress;
+	void *progress_ctx;
 	/* an archive: the walk that makes its tar stream */
 	struct ae_dr_params dp;
 	struct ae_dr *walk;
 	int partial;
 	int walk_err;                   /* the walk's report asked to stop */
+	int closed;                     /* _close succeeded */
 };
 
 aescrypt_writer *
@@ -284,6 +289,30 @@ aescrypt_writer_set_index(aescrypt_writer *w, int on)
 	return AESCRYPT_OK;
 }
 
+int
+aescrypt_writer_set_progress(aescrypt_writer *w, aescrypt_progress_fn fn,
+    void *ctx)
+{
+	int e = before_open(w);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	w->progress = fn;
+	w->progress_ctx = ctx;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_writer_stats(const aescrypt_writer *w, struct aescrypt_stats *st)
+{
+	if (w == NULL || st == NULL)
+		return AESCRYPT_EINVAL;
+	if (!w->closed)
+		return AESCRYPT_ESTATE;
+	ae_lib_stats_of(&w->pst, st);
+	return AESCRYPT_OK;
+}
+
 /* ---- the pipeline's thread ---- */
 
 /* The sink, each record's length noted for the index. */
@@ -303,10 +332,9 @@ run_pipeline(void *arg)
 {
 	aescrypt_writer *w = arg;
 	struct ae_reader in = { ae_chan_read, &w->chan, NULL };
-	struct ae_pipe_stats st;
 
-	memset(&st, 0, sizeof st);
-	w->perr = ae_pipe_encode(&w->pp, &in, w->out, &st, &w->pd);
+	memset(&w->pst, 0, sizeof w->pst);
+	w->perr = ae_pipe_encode(&w->pp, &in, w->out, &w->pst, &w->pd);
 	/* (a failed pipeline stops reading: the caller's pushes return) */
 	ae_chan_close_read(&w->chan);
 	return NULL;
@@ -449,6 +477,9 @@ start(aescrypt_writer *w, int kind)
 	w->pp.level = w->level;
 	w->pp.threads = w->threads;
 	w->pp.cancel = &w->cancel;
+	w->pp.timed = 1;
+	w->pp.progress = w->progress;
+	w->pp.progress_ctx = w->progress_ctx;
 	w->logged.write = log_record;
 	w->logged.ctx = w;
 	w->out = w->index ? &w->logged : &w->sink.w;
@@ -748,6 +779,7 @@ aescrypt_writer_close(aescrypt_writer *w)
 		ae_lib_sink_abort(&w->sink);
 		return fail(w, e, &d);
 	}
+	w->closed = 1;
 	return AESCRYPT_OK;
 }
 

@@ -363,8 +363,105 @@ test_states(void)
 	CHECK(aescrypt_version_number() == AESCRYPT_VERSION_NUMBER
 	    && aescrypt_version_string()[0] != '\0', "versions");
 	CHECK(aescrypt_entry_size() == sizeof(struct aescrypt_entry)
-	    && aescrypt_source_size() == sizeof(struct aescrypt_source),
+	    && aescrypt_source_size() == sizeof(struct aescrypt_source)
+	    && aescrypt_stats_size() == sizeof(struct aescrypt_stats)
+	    && aescrypt_info_size() == sizeof(struct aescrypt_info),
 	    "struct sizes");
+}
+
+
+/* ---- progress, stats and inspection ---- */
+
+struct ticks {
+	unsigned calls;
+	uint64_t last_plain, last_wire;
+	int backwards;
+};
+
+static void
+tick(void *ctx, uint64_t plain, uint64_t wire)
+{
+	struct ticks *t = ctx;
+
+	if (plain < t->last_plain || wire < t->last_wire)
+		t->backwards = 1;
+	t->last_plain = plain;
+	t->last_wire = wire;
+	t->calls++;
+}
+
+static void
+test_progress_stats_inspect(void)
+{
+	static uint8_t data[300000], back[300000];
+	struct ticks wt = { 0 }, rt = { 0 };
+	struct aescrypt_stats st;
+	struct aescrypt_info info;
+	struct aescrypt_source s;
+	aescrypt_writer *w = aescrypt_writer_new();
+	aescrypt_reader *r = aescrypt_reader_new();
+	struct mem m = { 0 };
+	char err[200];
+	size_t got, n = 0;
+	int e;
+
+	fill(data, sizeof data, 1);
+	m.fail_after = -1;
+	aescrypt_writer_add_key(w, key1);
+	aescrypt_writer_add_passphrase(w, "pw", 2);
+	aescrypt_writer_set_kdf(w, 2, 64, 1);
+	aescrypt_writer_set_chunk_log2(w, 16);
+	CHECK(aescrypt_writer_set_progress(w, tick, &wt) == AESCRYPT_OK,
+	    "a progress function");
+	aescrypt_writer_open(w, AESCRYPT_STREAM, mem_write, &m);
+	CHECK(aescrypt_writer_stats(w, &st) == AESCRYPT_ESTATE,
+	    "no stats before close");
+	aescrypt_writer_write(w, data, sizeof data);
+	CHECK(aescrypt_writer_close(w) == AESCRYPT_OK, "close");
+	CHECK(aescrypt_writer_stats(w, &st) == AESCRYPT_OK
+	    && st.plain_bytes == sizeof data && st.records == 5
+	    && st.wire_bytes > 0 && st.wire_bytes < m.len && st.threads >= 1,
+	    "the writer's stats: %llu plain, %llu records",
+	    (unsigned long long)st.plain_bytes, (unsigned long long)st.records);
+	CHECK(wt.calls == 5 && !wt.backwards && wt.last_plain == sizeof data
+	    && wt.last_wire == st.wire_bytes, "progress after each record "
+	    "(%u calls)", wt.calls);
+	aescrypt_writer_free(w);
+
+	s = source_of(&m, 0);
+	CHECK(aescrypt_inspect(&s, &info, err, sizeof err) == AESCRYPT_OK
+	    && info.kind == AESCRYPT_STREAM && info.codec == AESCRYPT_CODEC_DEFLATE
+	    && info.chunk_log2 == 16 && !info.indexed && info.has_copy
+	    && info.nslots == 2 && info.slot[0].type == AESCRYPT_SLOT_KEYFILE
+	    && info.slot[1].type == AESCRYPT_SLOT_PASSPHRASE
+	    && info.slot[1].kdf_t == 2 && info.slot[1].kdf_m_kib == 64
+	    && info.slot[1].kdf_p == 1, "inspect: what the header says");
+	m.p[0] ^= 1;
+	s = source_of(&m, 1);
+	CHECK(aescrypt_inspect(&s, &info, err, sizeof err) == AESCRYPT_EFORMAT
+	    && err[0] != '\0', "inspect: not a header: %s", err);
+	m.p[0] ^= 1;
+
+	s = source_of(&m, 1);
+	aescrypt_reader_add_passphrase(r, "pw", 2);
+	aescrypt_reader_set_progress(r, tick, &rt);
+	CHECK(aescrypt_reader_open(r, &s) == AESCRYPT_OK, "open by passphrase");
+	CHECK(aescrypt_reader_stats(r, &st) == AESCRYPT_ESTATE,
+	    "no stats before the end");
+	/* (to the end: the last read asks for more than is left) */
+	while ((e = aescrypt_reader_read(r, back + n, n < sizeof back ?
+	    sizeof back - n : 1, &got)) == AESCRYPT_OK && got > 0
+	    && n < sizeof back)
+		n += got;
+	CHECK(e == AESCRYPT_OK && n == sizeof data
+	    && memcmp(back, data, n) == 0, "read back");
+	CHECK(aescrypt_reader_stats(r, &st) == AESCRYPT_OK
+	    && st.plain_bytes == sizeof data && st.records == 5,
+	    "the reader's stats at the end");
+	CHECK(rt.calls == 5 && !rt.backwards && rt.last_plain == sizeof data,
+	    "the reader's progress (%u calls)", rt.calls);
+	aescrypt_reader_free(r);
+	free(m.p);
 }
 
 /* ---- archives ---- */
@@ -850,6 +947,7 @@ main(int argc, char **argv)
 	test_identities();
 	test_streams();
 	test_stream_damage();
+	test_progress_stats_inspect();
 	tree_make(&t);
 	if (seal_tree(&t, &m, 1) == AESCRYPT_OK) {
 		size_t files;
