@@ -46,6 +46,8 @@ tree() {
 	: > "$t/src/disk/w.h"
 	printf '#include "pipeline/p.h"\n#include "disk/w.h"\n' > "$t/src/cli/m.c"
 	: > "$t/src/pipeline/p.h"
+	# cli/ reaches past aescrypt.h, listed
+	printf -- '- `m.c`: `pipeline/p.h`. For the test.\n' >> "$t/src/cli/README.md"
 	# each README names its rooms
 	for d in "$t"/src/*/; do
 		for f in "$d"*.c "$d"*.h; do
@@ -87,6 +89,9 @@ expect 0 "one file that uses another, and itself"
 tree; echo '#include "aescrypt.h"' >> "$t/src/disk/w.c"; expect 1 "the public header below lib/"
 tree; echo '#include "aescrypt.h"' >> "$t/src/cli/m.c"; expect 1 "the public header where the README does not allow it"
 tree; readme cli 'every layer below, and `aescrypt.h`.'; named cli m
+printf -- '- `m.c`: `pipeline/p.h`. For the test.\n' >> "$t/src/cli/README.md"
 echo '#include "aescrypt.h"' >> "$t/src/cli/m.c"; expect 0 "the public header where the README allows it"
-[ "$fail" -eq 0 ] && echo "layers selftest: 16 trees, each judged right"
+tree; sed -i '/^- `m.c`: /d' "$t/src/cli/README.md"; expect 1 "an include past aescrypt.h that is not listed"
+tree; sed -i 's|^- `m.c`: `pipeline/p.h`.|- `m.c`: `pipeline/p.h`, `crypto/g.h`.|' "$t/src/cli/README.md"; expect 1 "a listed include past aescrypt.h that is gone"
+[ "$fail" -eq 0 ] && echo "layers selftest: 18 trees, each judged right"
 exit "$fail"
