@@ -19,6 +19,7 @@
 
 #include "common/bytes.h"
 #include "container/chunk.h"
+#include "container/codec.h"
 #include "container/header.h"
 #include "container/index.h"
 #include "container/legacy.h"
@@ -171,8 +172,8 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 	    h->payload_type == AE_PAYLOAD_PAX_INDEXED ?
 	    "archive (a POSIX pax tar stream; -t, -x), with an index" :
 	    "stream (bytes; -d)");
-	fprintf(fp, "codec:       %s\n", h->codec == AE_CODEC_ZSTD ?
-	    "zstd (--zstd)" : "DEFLATE (the default)");
+	fprintf(fp, "codec:       %s (%s)\n", ae_codec_get(h->codec)->title,
+	    ae_codec_get(h->codec)->option);
 	fprintf(fp, "chunk size:  %u KiB\n", 1u << (h->chunk_log2 - 10));
 	fprintf(fp, "header:      %zu bytes, CRC-32 good (its MAC needs a "
 	    "key: use --test)%s\n", h->len, h->copy ? "; a copy ends the "
@@ -239,8 +240,7 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 	    "\"header_copy\":%s,\"whole\":%s,\"slots\":[", AE_VERSION,
 	    payload_name(h->payload_type),
 	    h->payload_type == AE_PAYLOAD_PAX_INDEXED ? "true" : "false",
-	    h->codec == AE_CODEC_ZSTD ? "zstd" : "deflate",
-	    1u << h->chunk_log2, h->len, h->copy ? "true" : "false",
+	    ae_codec_get(h->codec)->name, 1u << h->chunk_log2, h->len, h->copy ? "true" : "false",
 	    w == WHOLE_YES ? "true" : w == WHOLE_NO ? "false" : "null");
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];

@@ -12,7 +12,7 @@
 
 #include "common/clock.h"
 #include "crypto/random.h"
-#include "container/zstd.h"
+#include "container/codec.h"
 #include "crypto/wipe.h"
 #include "exitcode.h"
 #include "identity.h"
@@ -311,13 +311,16 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 		return st;
 	}
 	rs->codec = h->codec;
-	if (h->codec == AE_CODEC_ZSTD && !ae_zstd_available()) {
+	if (!ae_codec_get(h->codec)->available()) {
+		const char *c = ae_codec_get(h->codec)->name;
+
 		/* before any passphrase is asked for */
 		secret_wipe(&pass);
-		msg_error("%s: its chunks are compressed with zstd, and this "
-		    "build of aescrypt has no zstd (configured without "
-		    "libzstd-dev, or --without-zstd)", name);
-		msg_hint("build aescrypt with libzstd-dev installed to read it");
+		msg_error("%s: its chunks are compressed with %s, and this "
+		    "build of aescrypt has no %s (configured without "
+		    "lib%s-dev, or --without-%s)", name, c, c, c, c);
+		msg_hint("build aescrypt with lib%s-dev installed to read it",
+		    c);
 		return EXIT_DATA;
 	}
 	nk = ae_header_count(h, AE_STANZA_KEYFILE);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "container/format.h"
-#include "container/zstd.h"
+#include "container/codec.h"
 #include "disk/xattr.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -218,6 +218,7 @@ static int
 check_codec(struct cmdline *c)
 {
 	struct opts *o = &c->o;
+	const struct ae_codec_ops *cx;
 
 	if (c->zstd_seen && c->deflate_seen) {
 		msg_error("--zstd and %s choose different codecs", o->run.engine
@@ -232,16 +233,21 @@ check_codec(struct cmdline *c)
 		return EXIT_OK;
 	}
 	o->run.codec = c->zstd_seen ? AE_CODEC_ZSTD : AE_CODEC_DEFLATE;
-	if (o->run.codec == AE_CODEC_ZSTD && !ae_zstd_available()) {
-		msg_error("--zstd: this build has no zstd (configure found no "
-		    "libzstd-dev, or was run --without-zstd)");
+	cx = ae_codec_get(o->run.codec);
+	if (!cx->available()) {
+		msg_error("%s: this build has no %s (configure found no "
+		    "lib%s-dev, or was run --without-%s)", cx->option, cx->name,
+		    cx->name, cx->name);
 		return EXIT_USAGE;
 	}
-	if (o->run.codec == AE_CODEC_ZSTD && !o->run.chunk_set)
-		o->run.chunk_log2 = AE_CHUNK_LOG2_ZSTD;
-	if (o->run.chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(o->run.codec)) {
-		msg_error("--chunk-size %uM is for --zstd; DEFLATE chunks are "
-		    "64K to 4M", 1u << (o->run.chunk_log2 - 20));
+	if (!o->run.chunk_set)
+		o->run.chunk_log2 = cx->chunk_log2_default;
+	if (o->run.chunk_log2 > cx->chunk_log2_max) {
+		const struct ae_codec_ops *big = ae_codec_get(AE_CODEC_ZSTD);
+
+		msg_error("--chunk-size %uM is for %s; %s chunks are 64K to "
+		    "%uM", 1u << (o->run.chunk_log2 - 20), big->option,
+		    cx->title, 1u << (cx->chunk_log2_max - 20));
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

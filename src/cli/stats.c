@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "container/format.h"
-#include "container/zstd.h"
+#include "container/codec.h"
 
 /* Stages and waits under this are left out of the table. */
 #define MIN_ROW_NS 1000000u
@@ -34,10 +34,21 @@ mbps(uint64_t bytes, uint64_t ns)
  * archives, "files" is the file-system side: the tree walk and file
  * reads before "read" (-c), or the tar parsing and file writes after
  * "write" (-x, -t). */
+/* The run's codec's row (DEFLATE's for an AES Crypt file, which has
+ * none of its own). */
+static const struct ae_codec_ops *
+codec_of(const struct run_stats *s)
+{
+	const struct ae_codec_ops *cx = ae_codec_get(s->codec);
+
+	return cx != NULL ? cx : ae_codec_get(AE_CODEC_DEFLATE);
+}
+
 static int
 stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
 {
 	const struct ae_pipe_stats *p = &s->pipe;
+	const struct ae_codec_ops *cx = codec_of(s);
 	uint64_t sum;
 	int n = 0;
 
@@ -45,8 +56,7 @@ stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
 		rows[n++] = (struct stage){ "files", s->files_ns,
 		    s->files_bytes };
 	rows[n++] = (struct stage){ "read", p->read_ns, p->read_bytes };
-	rows[n++] = (struct stage){ s->decrypt ? (s->codec == AE_CODEC_ZSTD ?
-	    "decompress" : "inflate") : "compress",
+	rows[n++] = (struct stage){ s->decrypt ? cx->unzip : "compress",
 	    p->zip_ns, p->plain_bytes };
 	rows[n++] = (struct stage){ s->decrypt ? "decrypt" : "encrypt",
 	    p->aead_ns, p->aead_bytes };
@@ -99,6 +109,7 @@ waits(FILE *fp, const struct run_stats *s)
 void
 stats_print(FILE *fp, const struct run_stats *s, int json)
 {
+	const struct ae_codec_ops *cx = codec_of(s);
 	struct stage rows[8];
 	uint64_t total;
 	double ratio = s->pipe.plain_bytes == 0 ? 0.0 :
@@ -114,10 +125,9 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		    "\"record_bytes\":%llu,\"chunks\":%llu,\"ratio\":%.6f,"
 		    "\"stored_by_probe\":%llu,"
 		    "\"kdf_wall_s\":%.6f,\"peak_rss_kib\":%llu,\"stages\":{",
-		    s->mode, s->tier, s->codec == AE_CODEC_ZSTD ? "zstd" :
-		    "deflate", s->codec == AE_CODEC_ZSTD ? "" : "\"",
-		    s->codec == AE_CODEC_ZSTD ? "null" : s->engine,
-		    s->codec == AE_CODEC_ZSTD ? "" : "\"", s->pipe.threads,
+		    s->mode, s->tier, cx->name, cx->engines ? "\"" : "",
+		    cx->engines ? s->engine : "null", cx->engines ? "\"" : "",
+		    s->pipe.threads,
 		    sec(s->wall_ns),
 		    sec(total),
 		    (unsigned long long)s->in_bytes,
@@ -141,10 +151,11 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		    sec(s->pipe.write_wall_ns));
 		return;
 	}
-	if (s->codec == AE_CODEC_ZSTD)
-		fprintf(fp, "aescrypt: stats: %s, cipher %s, codec zstd %s, %u "
-		    "worker thread%s\n", s->mode, s->tier, ae_zstd_version(),
-		    s->pipe.threads, s->pipe.threads == 1 ? "" : "s");
+	if (!cx->engines)
+		fprintf(fp, "aescrypt: stats: %s, cipher %s, codec %s %s, %u "
+		    "worker thread%s\n", s->mode, s->tier, cx->name,
+		    cx->version(0), s->pipe.threads, s->pipe.threads == 1 ? ""
+		    : "s");
 	else
 		fprintf(fp, "aescrypt: stats: %s, cipher %s, codec deflate "
 		    "(%s), %u worker thread%s\n", s->mode, s->tier, s->engine,

@@ -31,24 +31,23 @@ int
 ae_chunk_coder_init_seal(struct ae_chunk_coder *c, size_t chunk_size,
     int codec, int engine, int level)
 {
+	const struct ae_codec_ops *cx = ae_codec_get(codec);
 	int r;
 
 	memset(c, 0, sizeof *c);
 	c->codec = codec;
-	if (codec == AE_CODEC_DEFLATE && (!ae_deflate_available(engine)
-	    || level < 0 || level > ae_deflate_max_level(engine)))
+	if (cx == NULL)
 		return AE_EINVAL;
-	if (codec == AE_CODEC_ZSTD && (level < 0 || level > 9))
+	if (codec == AE_CODEC_DEFLATE && !ae_deflate_available(engine))
 		return AE_EINVAL;
-	if (codec != AE_CODEC_DEFLATE && codec != AE_CODEC_ZSTD)
+	if (level < 0 || level > cx->max_level(engine))
 		return AE_EINVAL;
+	c->cx = cx;
 	c->level = level;
 	c->chunk_size = chunk_size;
 	if (level == 0)
 		return AE_OK;
-	r = codec == AE_CODEC_ZSTD ? ae_zstd_init_compress(&c->zstd, level) :
-	    ae_deflate_init_compress(&c->zip, engine, level);
-	if (r != AE_OK)
+	if ((r = cx->init_compress(&c->st, engine, level)) != AE_OK)
 		ae_chunk_coder_free(c);
 	return r;
 }
@@ -57,22 +56,23 @@ int
 ae_chunk_coder_init_open(struct ae_chunk_coder *c, size_t chunk_size,
     int codec, int engine)
 {
+	const struct ae_codec_ops *cx = ae_codec_get(codec);
+
 	memset(c, 0, sizeof *c);
 	c->codec = codec;
 	c->chunk_size = chunk_size;
 	c->level = -1;
-	if (codec == AE_CODEC_ZSTD)
-		return ae_zstd_init_decompress(&c->zstd, log2_of(chunk_size));
-	if (codec != AE_CODEC_DEFLATE)
+	if (cx == NULL)
 		return AE_EINVAL;
-	return ae_deflate_init_decompress(&c->zip, engine);
+	c->cx = cx;
+	return cx->init_decompress(&c->st, engine, log2_of(chunk_size));
 }
 
 void
 ae_chunk_coder_free(struct ae_chunk_coder *c)
 {
-	ae_deflate_free(&c->zip);
-	ae_zstd_free(&c->zstd);
+	if (c->cx != NULL)
+		c->cx->free(&c->st);
 	memset(c, 0, sizeof *c);
 }
 
@@ -145,9 +145,7 @@ try_compress(struct ae_chunk_coder *c, const uint8_t *in, size_t len,
 		c->probe_stored++;
 		return 0;
 	}
-	if (c->codec == AE_CODEC_ZSTD)
-		return ae_zstd_compress(&c->zstd, in, len, out, len - 1);
-	return ae_deflate_compress(&c->zip, in, len, out, len - 1);
+	return c->cx->compress(&c->st, in, len, out, len - 1);
 }
 
 int
@@ -271,9 +269,7 @@ decompress_chunk(struct ae_chunk_coder *c, const uint8_t *in, size_t n,
 
 	/* The output bound is the chunk size, so a "bomb" can at most fill
 	 * one chunk buffer before it is refused. */
-	r = c->codec == AE_CODEC_ZSTD ?
-	    ae_zstd_decompress(&c->zstd, in, n, out, c->chunk_size, &got) :
-	    ae_deflate_decompress(&c->zip, in, n, out, c->chunk_size, &got);
+	r = c->cx->decompress(&c->st, in, n, out, c->chunk_size, &got);
 	return r != 0 ? -1 : (long)got;
 }
 
@@ -309,9 +305,7 @@ ae_chunk_open(struct ae_chunk_coder *c, const ae_gcm_ctx *key, uint64_t index,
 		c->zip_ns += now(c) - t1;
 		if (n < 0)
 			return ae_fail(d, AE_EFORMAT, AE_AT_CHUNK,
-			    c->codec == AE_CODEC_ZSTD ? "holds bad or oversized "
-			    "zstd data" : "holds bad or oversized DEFLATE data",
-			    index, 0);
+			    c->cx->bad_data, index, 0);
 		len = (size_t)n;
 	} else {
 		len = ctlen;

@@ -17,10 +17,9 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "codec.h"
 #include "crypto/gcm.h"
-#include "deflate.h"
 #include "format.h"
-#include "zstd.h"
 
 /*
  * Per-thread compression state, reused from chunk to chunk, and the CPU
@@ -28,9 +27,9 @@
  */
 struct ae_chunk_coder {
 	int codec;          /* enum ae_codec */
-	struct ae_deflate zip;  /* DEFLATE: the engine at `level`, or a
-	                         * decompressor */
-	struct ae_zstd zstd;    /* zstd: the same */
+	const struct ae_codec_ops *cx;      /* its row (codec.h) */
+	union ae_codec_state st;        /* its compressor at `level`, or
+	                                 * its decompressor */
 	int level;          /* 0 (store) .. max level; -1 when opening */
 	size_t chunk_size;
 	uint64_t probe_stored;  /* chunks stored on the probe's word */
@@ -42,9 +41,8 @@ struct ae_chunk_coder {
 
 /*
  * Set up a coder for sealing with `codec` (enum ae_codec) at level 0 ..
- * its highest (0: every chunk is stored; DEFLATE: up to
- * ae_deflate_max_level(engine) with DEFLATE engine `engine`, deflate.h;
- * zstd: up to 9, zstd.h), or for opening with codec and engine.
+ * its row's max_level(engine) (0: every chunk is stored; codec.h), or
+ * for opening with codec and engine.
  * chunk_size is a power of two.  Returns 0, AE_EINVAL, AE_ENOTSUP (a
  * codec this build lacks), or AE_ENOMEM.  ae_chunk_coder_free()
  * releases either kind.

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "container/format.h"
-#include "container/zstd.h"
+#include "container/codec.h"
 #include "crypto/wipe.h"
 #include "pipeline/trailer.h"
 #include "stats.h"
@@ -217,10 +217,9 @@ unlock(aescrypt_reader *r)
 	r->state = R_DONE;
 	if ((e = ae_header_read(&r->src.seq, &r->h, &d)) != AE_OK)
 		return ae_lib_reader_fail(r, e, &d);
-	if (r->h.codec == AE_CODEC_ZSTD
-	    && strcmp(ae_zstd_version(), "none") == 0)
-		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "the file is "
-		    "compressed with zstd, which this build lacks");
+	if (!ae_codec_get(r->h.codec)->available())
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "the file's "
+		    "codec is one this build lacks");
 	if ((e = ae_lib_keyring_unlock(&r->keys, r->max_kib, &r->h, fk, &d)) != AE_OK)
 		return ae_lib_reader_fail(r, e, &d);
 	ae_header_payload_cipher(&r->h, fk, &r->g);

@@ -29,7 +29,7 @@
 #include "container/format.h"
 #include "container/header.h"
 #include "container/index.h"
-#include "container/zstd.h"
+#include "container/codec.h"
 #include "crypto/wipe.h"
 #include "disk/reader.h"
 #include "pipeline/chan.h"
@@ -209,15 +209,14 @@ aescrypt_writer_set_codec(aescrypt_writer *w, int codec)
 
 	if (e != AESCRYPT_OK)
 		return e;
-	if (codec != AESCRYPT_CODEC_DEFLATE && codec != AESCRYPT_CODEC_ZSTD)
+	if (ae_codec_get(codec) == NULL)
 		return fail_plain(w, AESCRYPT_EINVAL, "unknown codec");
-	if (codec == AESCRYPT_CODEC_ZSTD
-	    && strcmp(ae_zstd_version(), "none") == 0)
-		return fail_plain(w, AESCRYPT_ENOTSUP, "this build has no zstd");
+	if (!ae_codec_get(codec)->available())
+		return fail_plain(w, AESCRYPT_ENOTSUP, "this build lacks the "
+		    "codec");
 	w->codec = codec;
 	if (!w->chunk_set)
-		w->chunk_log2 = codec == AESCRYPT_CODEC_ZSTD ?
-		    AE_CHUNK_LOG2_ZSTD : AE_CHUNK_LOG2_DEFAULT;
+		w->chunk_log2 = ae_codec_get(codec)->chunk_log2_default;
 	return AESCRYPT_OK;
 }
 
@@ -449,10 +448,10 @@ start(aescrypt_writer *w, int kind)
 		type = AE_PAYLOAD_STREAM;
 	if (kind == AESCRYPT_STREAM)
 		w->index = 0;
-	if (w->chunk_log2 > (unsigned)AE_CHUNK_LOG2_MAX_FOR(w->codec)) {
+	if (w->chunk_log2 > ae_codec_get(w->codec)->chunk_log2_max) {
 		ae_lib_sink_abort(&w->sink);
-		return fail_plain(w, AESCRYPT_EINVAL, "a DEFLATE chunk is at "
-		    "most 2^22 bytes");
+		return fail_plain(w, AESCRYPT_EINVAL, "the chunk size is over "
+		    "the codec's largest");
 	}
 	if ((e = ae_lib_keyring_new_header(&w->keys, type, w->codec, w->chunk_log2,
 	    &w->kdf, &w->h, fk, &d)) != AE_OK) {
