@@ -163,8 +163,13 @@ print(a.bech32_encode("age1pq", b"\xff" * 1184 + b"\x09" + bytes(31)))' "$BATS_T
 	run_aescrypt 2 -e -r "$bad" -o x.aes data.bin
 	assert_match "not a usable ML-KEM-768 \+ X25519 public key"
 	[ ! -e x.aes ]
-	# an identity line with a wrong checksum names the file and line
-	sed 's/PQ-1./PQ-1Q/' pq.txt > badid.txt
+	# an identity line with a wrong checksum names the file and line (the
+	# first data character changed to another: 1 in 32 it was Q already)
+	local first to=Q
+	first=$(sed -n 's/.*PQ-1\(.\).*/\1/p' pq.txt)
+	[ "$first" = Q ] && to=P
+	sed "s/PQ-1./PQ-1$to/" pq.txt > badid.txt
+	refute cmp -s pq.txt badid.txt
 	chmod 600 badid.txt
 	run_aescrypt 0 -e -q -r "$r" -o d.aes data.bin
 	run_aescrypt 3 -d -q -i badid.txt -o out.bin d.aes
