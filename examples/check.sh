@@ -74,6 +74,25 @@ if "$cm" key m.aes tree/nothing > /dev/null 2> err; then
 	echo "examples: catmember found a member that is not there" >&2
 	exit 1
 fi
+# indexes sealed with the right key that lie (tests/cli/index_tool.py):
+# a member smuggled in from inside a stored .tar, and one said to be
+# longer than it is; catmember reads neither, and the honest members
+# still read
+mkdir lies lies/in lies/src
+printf '#!/bin/sh\necho pwned\n' > lies/in/evil.sh
+tar -cf lies/src/inner.tar -C lies/in evil.sh
+echo a > lies/src/a.txt && echo b > lies/src/b.txt && echo h > lies/src/hideme
+"$ae" -c -q -k key -f lies/t.aes -C lies/src a.txt inner.tar b.txt hideme
+/usr/bin/python3 "$here/../tests/cli/index_tool.py" lies key lies/t.aes lies inner.tar evil.sh hideme
+for arc in smuggle:evil.sh longer:b.txt; do
+	if "$cm" key "lies/${arc%%:*}.aes" "${arc#*:}" > out 2> err; then
+		echo "examples: catmember read ${arc#*:} through a lying index (${arc%%:*})" >&2
+		exit 1
+	fi
+	grep -q 'index does not match' err
+	[ ! -s out ]
+	"$cm" key "lies/${arc%%:*}.aes" a.txt | cmp - lies/src/a.txt
+done
 # a changed byte inside a record: minitar fails, nothing extracted
 cp m.aes bad.aes
 # (the byte xored, not overwritten: a fixed byte is a no-op 1 time in 256)
@@ -87,4 +106,4 @@ if "$mt" -x key bad.aes out4 2> err; then
 fi
 grep -q 'minitar: .*failed authentication' err
 [ -z "$(ls -A out4)" ]
-echo "examples: built against the installed library by pkg-config (shared and static); minitar round-trips a tree, aescrypt and minitar read each other's archives, catmember reads ranges through the index, a changed byte is refused"
+echo "examples: built against the installed library by pkg-config (shared and static); minitar round-trips a tree, aescrypt and minitar read each other's archives, catmember reads ranges through the index and refuses lying indexes, a changed byte is refused"

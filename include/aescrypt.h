@@ -413,8 +413,9 @@ AESCRYPT_API int aescrypt_reader_partial(const aescrypt_reader *r);
  * *got is fewer than n only at the member's end (0 at or past it).  It
  * reads and opens only the records that hold the range, each whole and
  * authenticated before a byte of it is copied, and checks that the
- * member's header is the one the index names.  AESCRYPT_EINVAL for i
- * out of range.
+ * member's header is the one the index names (its path, type, size and
+ * place).  _entry gives what the index says, which only a holder of the
+ * file key can have written.  AESCRYPT_EINVAL for i out of range.
  */
 AESCRYPT_API int aescrypt_reader_count(aescrypt_reader *r, uint64_t *n);
 AESCRYPT_API int aescrypt_reader_entry(aescrypt_reader *r, uint64_t i,

@@ -10,8 +10,8 @@
  * authenticated under its own number before a byte of it is copied.
  * The first pread of a member also reads the member's header where the
  * index says it starts and checks that it is the member the index
- * names and ends where the next one starts: a lying index leads to an
- * error, never to another member's bytes.  Where its data starts is
+ * names (path, type, size) and ends exactly where the next one starts:
+ * a lying index leads to an error, never to another member's bytes.  Where its data starts is
  * then kept (under the lock) for later calls.
  *
  * Threads share no position: each call takes a record reader from a
@@ -345,8 +345,14 @@ member_header(aescrypt_reader *r, uint64_t i, struct ae_tar_reader *tr,
 		    "member where the archive ends", 0, x->first);
 	if (e != AE_OK)
 		return e;
+	/* The members tile the tar stream, so it must end exactly where the
+	 * next one starts: a member smuggled into the index from inside
+	 * another's data (a stored .tar) ends short of it.  A regular
+	 * member's size too: pread's bounds are the index's, so an index
+	 * that said more would read into the next member. */
 	if (m->first != x->first || strcmp(m->path, x->path) != 0
-	    || m->end > next || m->type != x->type)
+	    || m->end != next || m->type != x->type
+	    || (x->type == AE_TAR_REG && m->size != x->size))
 		return ae_fail(d, AE_EFORMAT, AE_AT_MEMBER, "is not the member "
 		    "the index names there (the index does not match the "
 		    "archive)", 0, x->first);

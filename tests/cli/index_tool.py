@@ -22,7 +22,8 @@ member, EVIL, whose first is the tar header at the start of member
 INNER's data (a .tar stored in the archive, holding EVIL), so that
 reading at that offset finds a real header; lie.aes renames the member
 after INNER to EVIL and makes it 0755; hide.aes leaves the member HIDE
-out, the member before it stretching over it.
+out, the member before it stretching over it; longer.aes says the
+member before HIDE is 600 bytes longer than it is.
 """
 import io
 import os
@@ -111,6 +112,10 @@ def lies(keyfile, archive, outdir, inner, evil, hide):
     put("lie", members[:k + 1] + [lied] + members[k + 2:])
     h = [i for i, m in enumerate(members) if m["name"] == hide][0]
     put("hide", members[:h] + members[h + 1:])
+    # longer.aes: the member before HIDE said to be 600 bytes longer, so
+    # that reading it by the index's size would run into HIDE
+    put("longer", [dict(m, size=m["size"] + 600) if i == h - 1 else m
+                   for i, m in enumerate(members)])
 
 
 def seal(index, iaead, C, index_offset, records, codec=0):
