@@ -370,6 +370,80 @@ test_states(void)
 }
 
 
+
+/* OpenSSH keys as identities and recipients: a plain one, and one under
+ * a passphrase (ssh-keygen -N pw -a 2, made for this test). */
+static const char ssh_plain[] =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+    "QyNTUxOQAAACAtxxWhMtSQhtN1rDowbD30BvWKEK0ighmBT82wxzumcwAAAIh8MxVhfDMV\n"
+    "YQAAAAtzc2gtZWQyNTUxOQAAACAtxxWhMtSQhtN1rDowbD30BvWKEK0ighmBT82wxzumcw\n"
+    "AAAEAjk01LaVqH5mKwxszzPq5oYJm6VpWc/qtH3JqWp0w8lS3HFaEy1JCG03WsOjBsPfQG\n"
+    "9YoQrSKCGYFPzbDHO6ZzAAAABHRlc3QB\n"
+    "-----END OPENSSH PRIVATE KEY-----\n";
+static const char ssh_plain_pub[] = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIC3HF"
+    "aEy1JCG03WsOjBsPfQG9YoQrSKCGYFPzbDHO6Zz test";
+static const char ssh_prot[] =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    "b3BlbnNzaC1rZXktdjEAAAAACmFlczI1Ni1jdHIAAAAGYmNyeXB0AAAAGAAAABAnfutPoK\n"
+    "i+I8dPNRn6Y+lmAAAAAgAAAAEAAAAzAAAAC3NzaC1lZDI1NTE5AAAAIEWwgScg002376y9\n"
+    "DlinoSytQCugo8HuTpNrYLDjGGqFAAAAkBXO+eX3V0KYK/U7dSScad9R2LWsFtkQoRJhoI\n"
+    "ZbEEijkL8dMA0lI7LX3hRmgwyjKCPlQIL+ehHmSPLSGJSWcFVnG5LaBQdigiChQtmM+kWi\n"
+    "6FbwLDjof5bCf3uQb1qWBTEaxTYhkDdgLoKwq5WWnOkc6CWkbh1u2uTGnQDuK7m+FxKU/B\n"
+    "qLhH0Uvo3EdBToKA==\n"
+    "-----END OPENSSH PRIVATE KEY-----\n";
+static const char ssh_prot_pub[] = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEWwg"
+    "Scg002376y9DlinoSytQCugo8HuTpNrYLDjGGqF test";
+
+/* A stream to two SSH recipients; each private key opens it. */
+static void
+test_ssh_keys(void)
+{
+	aescrypt_writer *w = aescrypt_writer_new();
+	aescrypt_reader *r;
+	struct aescrypt_source s;
+	struct mem m = { 0 };
+	char b[8];
+	size_t got;
+	int which;
+
+	m.fail_after = -1;
+	CHECK(aescrypt_writer_add_recipient(w, ssh_plain_pub) == AESCRYPT_OK
+	    && aescrypt_writer_add_recipient(w, ssh_prot_pub) == AESCRYPT_OK,
+	    "ssh-ed25519 recipients: %s", aescrypt_writer_error(w));
+	if (aescrypt_writer_open(w, AESCRYPT_STREAM, mem_write, &m)
+	    == AESCRYPT_OK && aescrypt_writer_write(w, "ssh", 3) == AESCRYPT_OK)
+		aescrypt_writer_close(w);
+	aescrypt_writer_free(w);
+	for (which = 0; which < 2; which++) {
+		const char *k = which ? ssh_prot : ssh_plain;
+
+		r = aescrypt_reader_new();
+		if (which) {
+			CHECK(aescrypt_reader_add_identity(r, k, strlen(k), NULL, 0)
+			    == AESCRYPT_EKEY, "a protected key without its "
+			    "passphrase");
+			CHECK(aescrypt_reader_add_identity(r, k, strlen(k), "no", 2)
+			    == AESCRYPT_EKEY, "a protected key with a wrong one");
+			CHECK(aescrypt_reader_add_identity(r, k, strlen(k), "pw", 2)
+			    == AESCRYPT_OK, "a protected key with its passphrase: "
+			    "%s", aescrypt_reader_error(r));
+		} else {
+			CHECK(aescrypt_reader_add_identity(r, k, strlen(k), NULL, 0)
+			    == AESCRYPT_OK, "a plain OpenSSH key: %s",
+			    aescrypt_reader_error(r));
+		}
+		s = source_of(&m, which);
+		got = 0;
+		CHECK(aescrypt_reader_open(r, &s) == AESCRYPT_OK
+		    && aescrypt_reader_read(r, b, sizeof b, &got) == AESCRYPT_OK
+		    && got == 3 && memcmp(b, "ssh", 3) == 0, "opened by ssh key "
+		    "%d: %s", which, aescrypt_reader_error(r));
+		aescrypt_reader_free(r);
+	}
+	free(m.p);
+}
+
 /* ---- progress, stats and inspection ---- */
 
 struct ticks {
@@ -945,6 +1019,7 @@ main(int argc, char **argv)
 	}
 	test_states();
 	test_identities();
+	test_ssh_keys();
 	test_streams();
 	test_stream_damage();
 	test_progress_stats_inspect();
