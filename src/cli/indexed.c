@@ -21,28 +21,6 @@
 #include "run.h"
 #include "signals.h"
 
-/* The index's plaintext, collected with a cap. */
-struct collect {
-	uint8_t *buf;
-	size_t len, cap;
-};
-
-static int
-collect_write(void *ctx, const uint8_t *b, size_t n)
-{
-	struct collect *c = ctx;
-	uint8_t *p;
-
-	if (n > AE_INDEX_MAX - c->len)
-		return AE_ETOOBIG;
-	if ((p = ae_wiped_grow(c->buf, c->len, &c->cap, c->len + n)) == NULL)
-		return AE_ENOMEM;
-	c->buf = p;
-	memcpy(c->buf + c->len, b, n);
-	c->len += n;
-	return AE_OK;
-}
-
 /* Back to the payload's start, for a full read (and the cancel flag
  * the index's run may have set, down). */
 void
@@ -169,8 +147,8 @@ indexed_load(struct streams *io, const struct ae_header *h,
     struct ae_pipe_stats *stats)
 {
 	uint64_t index_offset, records;
-	struct collect c = { 0 };
-	struct ae_writer w = { collect_write, &c };
+	struct ae_index_plain c = { 0 };
+	struct ae_writer w = { ae_index_plain_write, &c };
 	struct ae_diag d = { 0 };
 	int r;
 

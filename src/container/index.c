@@ -537,3 +537,19 @@ ae_footer_open(const ae_gcm_ctx *k, const uint8_t in[AE_FOOTER_LEN],
 	*records = load_be64(in + 8);
 	return AE_OK;
 }
+
+int
+ae_index_plain_write(void *ctx, const uint8_t *b, size_t n)
+{
+	struct ae_index_plain *c = ctx;
+	uint8_t *p;
+
+	if (n > AE_INDEX_MAX - c->len)
+		return AE_ETOOBIG;
+	if ((p = ae_wiped_grow(c->buf, c->len, &c->cap, c->len + n)) == NULL)
+		return AE_ENOMEM;
+	c->buf = p;
+	memcpy(c->buf + c->len, b, n);
+	c->len += n;
+	return AE_OK;
+}

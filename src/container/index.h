@@ -148,6 +148,16 @@ int ae_index_cursor_member(struct ae_index_cursor *c, const uint8_t *buf,
     size_t len, int final, size_t *used, struct ae_index_member *m,
     char **names, struct ae_diag *d);
 
+/* An index's plaintext as its records are opened, gathered whole for
+ * ae_index_parse: ae_index_plain_write is an ae_writer's write (ctx the
+ * struct, zeroed first); AE_ETOOBIG past AE_INDEX_MAX bytes, AE_ENOMEM.
+ * The caller wipes and frees buf. */
+struct ae_index_plain {
+	uint8_t *buf;
+	size_t len, cap;
+};
+int ae_index_plain_write(void *ctx, const uint8_t *b, size_t n);
+
 /* ---- keys and the footer ---- */
 
 /* The index cipher: HKDF(file key, payload salt, "aescrypt-v1 index");

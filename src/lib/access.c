@@ -51,36 +51,14 @@ struct pool {
 	unsigned n;
 };
 
-/* The index's plaintext, collected with a cap. */
-struct collect {
-	uint8_t *buf;
-	size_t len, cap;
-};
-
-static int
-collect_write(void *ctx, const uint8_t *b, size_t n)
-{
-	struct collect *c = ctx;
-	uint8_t *p;
-
-	if (n > AE_INDEX_MAX - c->len)
-		return AE_ETOOBIG;
-	if ((p = ae_wiped_grow(c->buf, c->len, &c->cap, c->len + n)) == NULL)
-		return AE_ENOMEM;
-	c->buf = p;
-	memcpy(c->buf + c->len, b, n);
-	c->len += n;
-	return AE_OK;
-}
-
 /* The footer, where it says the index is, and the index's records into
  * c.  0 or an error with d. */
 static int
-read_index(aescrypt_reader *r, struct collect *c, uint64_t *index_offset,
+read_index(aescrypt_reader *r, struct ae_index_plain *c, uint64_t *index_offset,
     uint64_t *records, struct ae_diag *d)
 {
 	const struct ae_header *h = &r->h;
-	struct ae_writer w = { collect_write, c };
+	struct ae_writer w = { ae_index_plain_write, c };
 	struct source_cursor cur;
 	struct ae_reader rd;
 	struct ae_pipe_params pp;
@@ -133,7 +111,7 @@ read_index(aescrypt_reader *r, struct collect *c, uint64_t *index_offset,
 static int
 load(aescrypt_reader *r)
 {
-	struct collect c = { 0 };
+	struct ae_index_plain c = { 0 };
 	struct ae_diag d = { 0 };
 	uint64_t index_offset, records;
 	size_t i;

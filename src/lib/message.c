@@ -4,8 +4,11 @@
 #include "config.h"
 #include "message.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "aescrypt.h"
 
 void
 ae_lib_message_describe(char *buf, size_t cap, const char *name, int err,
@@ -84,4 +87,15 @@ ae_lib_message_plain(char *buf, size_t cap, const char *name, const char *what)
 		snprintf(buf, cap, "%s: %s", name, what);
 	else
 		snprintf(buf, cap, "%s", what);
+}
+
+int
+ae_lib_callback_status(int r)
+{
+	if (r == 0)
+		return AE_OK;
+	if (r == AESCRYPT_EINTR)
+		return AE_EINTR;
+	errno = EIO;
+	return AE_EIO;
 }

@@ -19,6 +19,12 @@
 void ae_lib_message_describe(char *buf, size_t cap, const char *name, int err,
     const struct ae_diag *d);
 
+/* A caller's callback's result as the core's: 0 is AE_OK; its
+ * AESCRYPT_EINTR is AE_EINTR; anything else is AE_EIO, with errno set
+ * to EIO for the message (the callback's own errno is not ours to
+ * trust). */
+int ae_lib_callback_status(int r);
+
 /* The same with a plain phrase of the caller's for d. */
 void ae_lib_message_plain(char *buf, size_t cap, const char *name, const char *what);
 

@@ -3,25 +3,17 @@
  */
 #include "config.h"
 #include "sink.h"
+#include "message.h"
 
-#include <errno.h>
 #include <string.h>
 
-/* The caller's callback as an ae_writer: its failure is AE_EIO (with
- * errno EIO, for the message: the callback's own errno is not ours to
- * trust), or AE_EINTR when it says so. */
+/* The caller's callback as an ae_writer. */
 static int
 callback_write(void *ctx, const uint8_t *buf, size_t n)
 {
 	struct sink *s = ctx;
-	int r = s->fn(s->ctx, buf, n);
 
-	if (r == 0)
-		return AE_OK;
-	if (r == AESCRYPT_EINTR)
-		return AE_EINTR;
-	errno = EIO;
-	return AE_EIO;
+	return ae_lib_callback_status(s->fn(s->ctx, buf, n));
 }
 
 void

@@ -3,24 +3,12 @@
  */
 #include "config.h"
 #include "source.h"
+#include "message.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* A callback's failure as the core's: AE_EIO with errno EIO (theirs
- * is not ours to trust), or AE_EINTR when it says so. */
-static int
-from_callback(int r)
-{
-	if (r == 0)
-		return AE_OK;
-	if (r == AESCRYPT_EINTR)
-		return AE_EINTR;
-	errno = EIO;
-	return AE_EIO;
-}
 
 int
 ae_lib_source_pread(const struct source *src, void *buf, size_t n, uint64_t off,
@@ -34,7 +22,7 @@ ae_lib_source_pread(const struct source *src, void *buf, size_t n, uint64_t off,
 		r = src->s.pread(src->s.ctx, (uint8_t *)buf + have, n - have,
 		    off + have, &k);
 		if (r != 0)
-			return from_callback(r);
+			return ae_lib_callback_status(r);
 		if (k == 0)
 			break;
 		have += k;
@@ -61,7 +49,7 @@ seq_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 	while (have < n) {
 		k = 0;
 		if ((r = src->s.read(src->s.ctx, buf + have, n - have, &k)) != 0)
-			return from_callback(r);
+			return ae_lib_callback_status(r);
 		if (k == 0)
 			break;
 		have += k;
