@@ -782,8 +782,7 @@ ae_dr_put(struct ae_dr *r, const struct ae_tar_entry *e, const uint8_t *data,
 		return AE_EINVAL;
 	if (len > 0) {
 		ae_dr_emit(p, data, len);
-		ae_dr_emit_zeros(p, (AE_TAR_BLOCK - len % AE_TAR_BLOCK)
-		    % AE_TAR_BLOCK);
+		ae_dr_emit_zeros(p, ae_tar_padding(len));
 	}
 	return p->stopped;
 }

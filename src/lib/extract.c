@@ -32,6 +32,8 @@ on_member(void *ctx, const struct ae_dw_report *rep)
 	    && rep->event != AE_DW_FAILED && rep->event != AE_DW_LOST)
 		return;
 	r->partial = 1;
+	if (rep->event == AE_DW_FAILED)
+		r->dw_failed = 1;
 	if (rep->why == NULL)
 		snprintf(why, sizeof why, "not made");
 	else if (strstr(rep->why, "%s") != NULL && rep->arg != NULL)
@@ -104,13 +106,20 @@ aescrypt_reader_extract(aescrypt_reader *r, const char *dir, unsigned flags)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM, "out of memory");
 	}
 	r->partial = 0;
+	r->dw_failed = 0;
 	while ((st = aescrypt_reader_next(r, &e)) == AESCRYPT_OK)
 		if ((st = ae_dw_member(w, &r->tr, r->m)) != AE_OK)
 			break;
 	if (st != AESCRYPT_OK && st != AESCRYPT_END && r->seq_err == AE_OK) {
-		/* the writer ended the run (a full disk): its words are the
-		 * message; the stream stops */
-		r->seq_err = st;
+		/* the member ended the run: a write failed (a full disk; the
+		 * report's words are the message, kept), or the stream failed
+		 * inside it (the pipeline's words) */
+		char kept[MESSAGE_MAX];
+
+		snprintf(kept, sizeof kept, "%s", r->msg);
+		st = ae_lib_reader_seq_failed(r, st, NULL);
+		if (r->dw_failed)
+			snprintf(r->msg, sizeof r->msg, "%s", kept);
 	}
 	ae_dw_close(w);
 	close(root);

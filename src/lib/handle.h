@@ -53,6 +53,8 @@ struct aescrypt_reader {
 	struct ae_tar_member *m;    /* the current member (malloc'd) */
 	int have_member;
 	int partial;                /* extract: a member was skipped */
+	int dw_failed;              /* extract: a write failed (the message
+	                             * says which) */
 	/* random access (access.c): loaded once, read-only after, but for
 	 * the cache of where each member's data starts */
 	pthread_mutex_t lock;
@@ -68,6 +70,13 @@ struct aescrypt_reader {
 /* Keep the message for err with d (r's source name first); err. */
 int ae_lib_reader_fail(aescrypt_reader *r, int err, const struct ae_diag *d);
 int ae_lib_reader_fail_plain(aescrypt_reader *r, int err, const char *what);
+
+/* A read in order failed with err (d: the tar reader's words, or
+ * NULL): the pipeline's thread is stopped, its own failure, if it had
+ * one, is the message, and reading in order ends with the error
+ * (returned). */
+int ae_lib_reader_seq_failed(aescrypt_reader *r, int err,
+    const struct ae_diag *d);
 
 /* The handle is open (else AESCRYPT_ESTATE, with its message). */
 int ae_lib_reader_is_open(aescrypt_reader *r);

@@ -383,8 +383,9 @@ clean_end(aescrypt_reader *r)
 
 /* A read in order failed with err (d: the tar reader's words, or
  * NULL): the pipeline's own failure, if it had one, is the cause. */
-static int
-seq_failed(aescrypt_reader *r, int err, const struct ae_diag *d)
+int
+ae_lib_reader_seq_failed(aescrypt_reader *r, int err,
+    const struct ae_diag *d)
 {
 	stop(r);
 	if (r->perr != AE_OK && r->perr != AE_EINTR)
@@ -464,13 +465,13 @@ aescrypt_reader_next(aescrypt_reader *r, struct aescrypt_entry *e)
 	err = ae_tar_next(&r->tr, r->m, &d);
 	if (err == 1) {
 		if ((err = drain(r)) != AE_OK)
-			return seq_failed(r, err, NULL);
+			return ae_lib_reader_seq_failed(r, err, NULL);
 		r->seq_err = AESCRYPT_END;
 		clean_end(r);
 		return AESCRYPT_END;
 	}
 	if (err != AE_OK)
-		return seq_failed(r, err, &d);
+		return ae_lib_reader_seq_failed(r, err, &d);
 	r->have_member = 1;
 	ae_lib_reader_entry_of_member(r->m, e);
 	return AESCRYPT_OK;
@@ -494,7 +495,7 @@ aescrypt_reader_read(aescrypt_reader *r, void *buf, size_t n, size_t *got)
 		return err;
 	if (r->kind == AESCRYPT_STREAM) {
 		if ((err = ae_chan_read(&r->chan, buf, n, got)) != AE_OK)
-			return seq_failed(r, err, NULL);
+			return ae_lib_reader_seq_failed(r, err, NULL);
 		if (*got < n)
 			clean_end(r);       /* (short only at the clean end) */
 		return AESCRYPT_OK;
@@ -507,7 +508,7 @@ aescrypt_reader_read(aescrypt_reader *r, void *buf, size_t n, size_t *got)
 		err = ae_tar_read_data(&r->tr, r->m, (uint8_t *)buf + have,
 		    n - have, &k, NULL);
 		if (err != AE_OK)
-			return seq_failed(r, err, NULL);
+			return ae_lib_reader_seq_failed(r, err, NULL);
 		if (k == 0)
 			break;
 		have += k;

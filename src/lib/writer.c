@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "container/format.h"
@@ -73,6 +74,8 @@ struct aescrypt_writer {
 	/* an archive: the walk that makes its tar stream */
 	struct ae_dr_params dp;
 	struct ae_dr *walk;
+	uint8_t lead[2 * AE_TAR_BLOCK]; /* the archive's global header */
+	size_t lead_len;
 	int partial;
 	int walk_err;                   /* the walk's report asked to stop */
 	int closed;                     /* _close succeeded */
@@ -489,6 +492,24 @@ start(aescrypt_writer *w, int kind)
 		return fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
 	}
 	if (kind == AESCRYPT_ARCHIVE) {
+		/* the archive's own description first, as -c writes it
+		 * (format 6.7): when it was made */
+		struct ae_tar_global g;
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		memset(&g, 0, sizeof g);
+		g.created = now.tv_sec;
+		g.created_nsec = (uint32_t)now.tv_nsec;
+		g.level = -1;
+		if (ae_tar_global_header(&g, w->lead, sizeof w->lead,
+		    &w->lead_len) != AE_OK) {
+			ae_lib_sink_abort(&w->sink);
+			return fail_plain(w, AESCRYPT_EINVAL, "the archive's "
+			    "global header does not fit");
+		}
+		w->dp.lead = w->lead;
+		w->dp.lead_len = w->lead_len;
 		w->dp.report = on_walk;
 		w->dp.ctx = w;
 		if (ae_dr_begin(&w->dp, &w->chanw, &w->walk) != AE_OK) {
@@ -593,7 +614,6 @@ is_open(aescrypt_writer *w, int archive)
 int
 aescrypt_writer_write(aescrypt_writer *w, const void *buf, size_t n)
 {
-	struct ae_diag d = { 0 };
 	int e = is_open(w, 0);
 
 	if (e != AESCRYPT_OK)
@@ -603,8 +623,7 @@ aescrypt_writer_write(aescrypt_writer *w, const void *buf, size_t n)
 	if (buf == NULL)
 		return fail_plain(w, AESCRYPT_EINVAL, "no buffer");
 	if ((e = ae_chan_write(&w->chan, buf, n)) != AE_OK)
-		return push_failed(w, e, ae_fail(&d, e, AE_AT_NONE, NULL, 0, 0)
-		    == e ? &d : NULL);
+		return push_failed(w, e, NULL);
 	return AESCRYPT_OK;
 }
 

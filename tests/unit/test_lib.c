@@ -884,6 +884,40 @@ test_disk(const struct tree *t, struct mem *m)
 	snprintf(path, sizeof path, "%s/d0/link", out);
 	CHECK(lstat(path, &st) == 0 && S_ISLNK(st.st_mode), "the symlink");
 
+	/* a changed byte in the middle of the payload: the run ends with the
+	 * record's failure, said, and every file that got its name is whole
+	 * (the ones in and after the damaged record never do) */
+	{
+		char bad[300];
+		size_t whole = 0, named = 0;
+		int st2;
+
+		snprintf(bad, sizeof bad, "%s/bad", tmp);
+		mkdir(bad, 0700);
+		m->p[m->len / 2] ^= 0x10;
+		s = source_of(m, 0);
+		r = aescrypt_reader_new();
+		aescrypt_reader_add_key(r, key1);
+		st2 = aescrypt_reader_open(r, &s);
+		if (st2 == AESCRYPT_OK)
+			st2 = aescrypt_reader_extract(r, bad, 0);
+		CHECK(st2 == AESCRYPT_EAUTH && strstr(aescrypt_reader_error(r),
+		    "failed authentication") != NULL, "extracting a damaged "
+		    "archive fails, and says where: %d %s", st2,
+		    aescrypt_reader_error(r));
+		aescrypt_reader_free(r);
+		m->p[m->len / 2] ^= 0x10;
+		for (i = 0; i < NFILES; i++) {
+			snprintf(path, sizeof path, "%s/%s", bad, t->name[i]);
+			if (lstat(path, &st) != 0)
+				continue;
+			named++;
+			whole += same_file(path, t->data[i], t->len[i]);
+		}
+		CHECK(named == whole && named < NFILES, "%zu files named, %zu "
+		    "whole, of %d", named, whole, NFILES);
+	}
+
 	/* the extracted tree archived again by path, to a path */
 	snprintf(path, sizeof path, "%s/again.aes", tmp);
 	w = aescrypt_writer_new();
