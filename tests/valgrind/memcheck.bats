@@ -37,7 +37,7 @@ setup() {
 	run "${VG[@]}" "$AESCRYPT" -d -q -j2 -k k -o out.bin z.aes
 	[ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
 	cmp in.bin out.bin
-	printf '\xff' | dd of=z.aes bs=1 seek=300000 conv=notrunc status=none
+	flip_byte z.aes 300000
 	run "${VG[@]}" "$AESCRYPT" -d -q -j2 -k k -o out2.bin z.aes
 	[ "$status" -eq 4 ] || { echo "$output" >&2; return 1; }
 	[ ! -e out2.bin ]
@@ -45,7 +45,7 @@ setup() {
 
 @test "memcheck: a damaged file fails cleanly, no errors, no leaks" {
 	"$AESCRYPT" -e -q -k k --chunk-size 64K -o c.aes in.bin
-	printf '\xff' | dd of=c.aes bs=1 seek=300000 conv=notrunc status=none
+	flip_byte c.aes 300000
 	run "${VG[@]}" "$AESCRYPT" -d -q -j2 -k k -o out.bin c.aes
 	[ "$status" -eq 4 ] || { echo "$output" >&2; return 1; }
 	[ ! -e out.bin ]
