@@ -41,26 +41,6 @@ payload_name(int type)
 	return AE_PAYLOAD_IS_ARCHIVE(type) ? "archive" : "stream";
 }
 
-static const char *
-slot_name(int type)
-{
-	switch (type) {
-	case AE_STANZA_ARGON2ID:
-		return "passphrase";
-	case AE_STANZA_KEYFILE:
-		return "key-file";
-	case AE_STANZA_X25519:
-		return "x25519";
-	case AE_STANZA_SSH_ED25519:
-		return "ssh-ed25519";
-	case AE_STANZA_SSH_RSA:
-		return "ssh-rsa";
-	case AE_STANZA_MLKEM768X25519:
-		return "mlkem768x25519";
-	}
-	return "unknown";
-}
-
 /* s as a JSON string body: quotes, backslashes and controls escaped. */
 static void
 json_string(FILE *fp, const char *s)
@@ -159,7 +139,7 @@ static void
 print_text(FILE *fp, const char *name, const struct ae_header *h,
     enum whole w, const char *why, uint64_t size, const struct contents *c)
 {
-	char mem[32];
+	char words[AE_SLOT_WORDS_MAX];
 	unsigned i;
 
 	fprintf(fp, "file:        %s\n", name);
@@ -184,44 +164,14 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 	fprintf(fp, "key slots:   %u\n", h->nstanzas);
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];
+		const struct ae_slot_type *t = ae_slot_type_get(st->type);
 
-		fprintf(fp, "  slot %u:    ", i);
-		switch (st->type) {
-		case AE_STANZA_ARGON2ID:
-			kib_words(st->kdf.m_kib, mem, sizeof mem, 0);
-			fprintf(fp, "passphrase, Argon2id: memory %s, "
-			    "%u passes, %u lanes\n", mem, st->kdf.t,
-			    st->kdf.p);
-			break;
-		case AE_STANZA_KEYFILE:
-			fprintf(fp, "key file\n");
-			break;
-		case AE_STANZA_X25519:
-			/* the slot does not say whose key (4.5) */
-			fprintf(fp, "recipient, X25519 (age1...)\n");
-			break;
-		case AE_STANZA_SSH_ED25519:
-			fprintf(fp, "recipient, ssh-ed25519 (key tag "
-			    "%02x%02x%02x%02x)\n", st->tag[0], st->tag[1],
-			    st->tag[2], st->tag[3]);
-			break;
-		case AE_STANZA_SSH_RSA:
-			/* the slot gives the modulus's length in bytes,
-			 * not its bits (a 3071-bit key has 384 too) */
-			fprintf(fp, "recipient, ssh-rsa (%zu-byte modulus; key "
-			    "tag %02x%02x%02x%02x)\n", st->ct_len, st->tag[0],
-			    st->tag[1], st->tag[2], st->tag[3]);
-			break;
-		case AE_STANZA_MLKEM768X25519:
-			fprintf(fp, "recipient, ML-KEM-768 + X25519, "
-			    "post-quantum (age1pq1...; key tag "
-			    "%02x%02x%02x%02x)\n", st->tag[0], st->tag[1],
-			    st->tag[2], st->tag[3]);
-			break;
-		default:
-			fprintf(fp, "unknown type 0x%02x (%zu bytes; made by "
-			    "a later aescrypt?)\n", st->type, st->len);
-		}
+		if (t != NULL) {
+			t->describe(st, 0, words, sizeof words);
+			fprintf(fp, "  slot %u:    %s\n", i, words);
+		} else
+			fprintf(fp, "  slot %u:    unknown type 0x%02x (%zu bytes; "
+			    "made by a later aescrypt?)\n", i, st->type, st->len);
 	}
 }
 
@@ -229,6 +179,7 @@ static void
 print_json(FILE *fp, const char *name, const struct ae_header *h,
     enum whole w, uint64_t size, const struct contents *c)
 {
+	char words[AE_SLOT_WORDS_MAX];
 	unsigned i;
 
 	fputs("{\"file\":\"", fp);
@@ -244,21 +195,14 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 	    w == WHOLE_YES ? "true" : w == WHOLE_NO ? "false" : "null");
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];
+		const struct ae_slot_type *t = ae_slot_type_get(st->type);
 
 		fprintf(fp, "%s{\"type\":\"%s\"", i ? "," : "",
-		    slot_name(st->type));
-		if (st->type == AE_STANZA_ARGON2ID)
-			fprintf(fp, ",\"kdf\":\"argon2id\",\"memory_kib\":%u,"
-			    "\"time\":%u,\"parallelism\":%u", st->kdf.m_kib,
-			    st->kdf.t, st->kdf.p);
-		else if (st->type == AE_STANZA_SSH_ED25519
-		    || st->type == AE_STANZA_SSH_RSA
-		    || st->type == AE_STANZA_MLKEM768X25519)
-			fprintf(fp, ",\"tag\":\"%02x%02x%02x%02x\"",
-			    st->tag[0], st->tag[1], st->tag[2], st->tag[3]);
-		if (st->type == AE_STANZA_SSH_RSA)
-			fprintf(fp, ",\"modulus_bytes\":%zu", st->ct_len);
-		if (!ae_stanza_known(st->type))
+		    t != NULL ? t->name : "unknown");
+		if (t != NULL) {
+			t->describe(st, 1, words, sizeof words);
+			fputs(words, fp);
+		} else
 			fprintf(fp, ",\"code\":%u,\"bytes\":%zu", st->type,
 			    st->len);
 		fputc('}', fp);

@@ -185,10 +185,7 @@ keys_new_header(const struct key_sources *k,
 static unsigned
 recipient_slots(const struct ae_header *h)
 {
-	return ae_header_count(h, AE_STANZA_X25519)
-	    + ae_header_count(h, AE_STANZA_SSH_ED25519)
-	    + ae_header_count(h, AE_STANZA_SSH_RSA)
-	    + ae_header_count(h, AE_STANZA_MLKEM768X25519);
+	return ae_header_count(h, AE_SLOT_RECIPIENT);
 }
 
 /* Word a failure to open any key slot, given what was tried. */
@@ -196,8 +193,8 @@ static int
 key_error(const char *name, const struct ae_header *h, int tried_key,
     int tried_pass, size_t nids)
 {
-	unsigned nk = ae_header_count(h, AE_STANZA_KEYFILE);
-	unsigned np = ae_header_count(h, AE_STANZA_ARGON2ID);
+	unsigned nk = ae_header_count(h, AE_SLOT_KEYFILE);
+	unsigned np = ae_header_count(h, AE_SLOT_PASSPHRASE);
 	unsigned nr = recipient_slots(h);
 
 	if (nids > 0 && !tried_key && !tried_pass) {
@@ -323,8 +320,8 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 		    c);
 		return EXIT_DATA;
 	}
-	nk = ae_header_count(h, AE_STANZA_KEYFILE);
-	np = ae_header_count(h, AE_STANZA_ARGON2ID);
+	nk = ae_header_count(h, AE_SLOT_KEYFILE);
+	np = ae_header_count(h, AE_SLOT_PASSPHRASE);
 	nr = recipient_slots(h);
 
 	/* A key file or identity given is used; a passphrase is asked for

@@ -55,7 +55,6 @@ enum ae_stanza_type {
 	AE_STANZA_MLKEM768X25519 = 0x06 /* 4.8: a post-quantum hybrid
 	                                 * (X-Wing) recipient */
 };
-#define AE_STANZA_TYPE_MAX AE_STANZA_MLKEM768X25519
 #define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
 #define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
 #define AE_SHARE_LEN 32           /* an ephemeral X25519 public key */

@@ -11,6 +11,7 @@
 #include "crypto/random.h"
 #include "crypto/wipe.h"
 #include "crypto/x25519.h"
+#include "recipient_slot.h"
 
 /* Byte offsets of the fixed fields (spec, section 3.1). */
 enum {
@@ -267,17 +268,15 @@ check_slots(const struct ae_header *h, struct ae_diag *d)
 
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *s = &h->stanza[i];
+		const struct ae_slot_type *t = ae_slot_type_get(s->type);
+		const uint8_t *share = ae_stanza_share(s);
 
-		known += ae_stanza_known(s->type);
-		if (((s->type == AE_STANZA_X25519
-		    || s->type == AE_STANZA_SSH_ED25519)
-		    && ae_x25519_low_order(s->share))
-		    || (s->type == AE_STANZA_MLKEM768X25519
-		    && ae_x25519_low_order(s->ct + AE_PQ_CT_LEN - 32)))
+		known += t != NULL;
+		if (share != NULL && ae_x25519_low_order(share))
 			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
 			    "its ephemeral key is of low order (an all-zero "
 			    "shared secret)", i, s->offset);
-		if (s->type != AE_STANZA_ARGON2ID)
+		if (t == NULL || t->cls != AE_SLOT_PASSPHRASE)
 			continue;
 		if (ae_kdf_valid(&s->kdf) != AE_OK)
 			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
@@ -463,12 +462,15 @@ ae_header_parse_copy(const uint8_t *end, size_t n, struct ae_header *h,
 }
 
 unsigned
-ae_header_count(const struct ae_header *h, uint8_t type)
+ae_header_count(const struct ae_header *h, int cls)
 {
 	unsigned i, n = 0;
 
-	for (i = 0; i < h->nstanzas; i++)
-		n += h->stanza[i].type == type;
+	for (i = 0; i < h->nstanzas; i++) {
+		const struct ae_slot_type *t = ae_slot_type_get(h->stanza[i].type);
+
+		n += t != NULL && (int)t->cls == cls;
+	}
 	return n;
 }
 
@@ -503,11 +505,11 @@ ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
 	for (pass = 0; pass < 2 && r != AE_OK; pass++) {
 		for (i = 0; i < h->nstanzas && r != AE_OK; i++) {
 			const struct ae_stanza *s = &h->stanza[i];
+			const struct ae_slot_type *t =
+			    ae_slot_type_get(s->type);
+			int cls = t != NULL ? (int)t->cls : -1;
 
-			if (pass == 0 && (s->type == AE_STANZA_X25519
-			    || s->type == AE_STANZA_SSH_ED25519
-			    || s->type == AE_STANZA_SSH_RSA
-			    || s->type == AE_STANZA_MLKEM768X25519)) {
+			if (pass == 0 && cls == AE_SLOT_RECIPIENT) {
 				size_t k;
 
 				for (k = 0; k < u->nids && r != AE_OK; k++) {
@@ -527,10 +529,10 @@ ae_header_unlock(const struct ae_header *h, const struct ae_unlock *u,
 				}
 				continue;
 			}
-			if (pass == 0 && s->type == AE_STANZA_KEYFILE
+			if (pass == 0 && cls == AE_SLOT_KEYFILE
 			    && u->key != NULL) {
 				ae_stanza_secret_keyfile(s, u->key, S);
-			} else if (pass == 1 && s->type == AE_STANZA_ARGON2ID
+			} else if (pass == 1 && cls == AE_SLOT_PASSPHRASE
 			    && u->pass != NULL) {
 				/* (Valid parameters and a single passphrase
 				 * slot were checked by ae_header_parse.) */

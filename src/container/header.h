@@ -158,8 +158,9 @@ int ae_header_check_tail(const struct ae_header *h, const uint8_t *b,
 int ae_header_parse_copy(const uint8_t *end, size_t n, struct ae_header *h,
     struct ae_diag *d);
 
-/* The number of stanzas of a type. */
-unsigned ae_header_count(const struct ae_header *h, uint8_t type);
+/* The number of h's slots of a class (enum ae_slot_class: their types'
+ * rows say), slots of unknown types not counted. */
+unsigned ae_header_count(const struct ae_header *h, int cls);
 
 /* What ae_header_unlock() may try. */
 struct ae_unlock {

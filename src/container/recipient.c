@@ -80,8 +80,8 @@ ssh_mpint(const uint8_t **p, const uint8_t *end, const uint8_t **v,
 
 /* The public numbers of an ssh-rsa blob (string, e, n), checked.  0 or
  * -1. */
-static int
-rsa_numbers(const uint8_t *blob, size_t n, struct ae_rsa_public *k)
+int
+ae_rsa_blob_numbers(const uint8_t *blob, size_t n, struct ae_rsa_public *k)
 {
 	const uint8_t *p = blob, *end = blob + n, *t;
 	size_t tl;
@@ -115,7 +115,7 @@ ae_recipient_slot_len(const struct ae_recipient *r)
 
 	s.type = r->type;
 	s.ct_len = 0;
-	if (r->type == AE_STANZA_SSH_RSA && rsa_numbers(r->blob, r->bloblen,
+	if (r->type == AE_STANZA_SSH_RSA && ae_rsa_blob_numbers(r->blob, r->bloblen,
 	    &k) == 0)
 		s.ct_len = k.nlen;
 	return ae_stanza_len(&s);
@@ -126,7 +126,7 @@ ae_recipient_rsa_bits(const struct ae_recipient *r)
 {
 	struct ae_rsa_public k;
 
-	if (r->type != AE_STANZA_SSH_RSA || rsa_numbers(r->blob, r->bloblen,
+	if (r->type != AE_STANZA_SSH_RSA || ae_rsa_blob_numbers(r->blob, r->bloblen,
 	    &k) != 0)
 		return 0;
 	return bits_of(k.n, k.nlen);
@@ -141,12 +141,12 @@ rsa_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
 	uint8_t h[AE_SHA256_LEN];
 	unsigned bits;
 
-	if (n > sizeof r->blob || rsa_numbers(blob, n, &k) != 0
+	if (n > sizeof r->blob || ae_rsa_blob_numbers(blob, n, &k) != 0
 	    || k.elen > AE_RSA_MAX_E_BYTES || !(k.e[k.elen - 1] & 1)
 	    || (k.elen == 1 && k.e[0] < 3)) {
 		/* (a blob over the cap is a modulus over 8192 bits or an
 		 * exponent no one uses) */
-		if (n > sizeof r->blob && rsa_numbers(blob, n, &k) == 0)
+		if (n > sizeof r->blob && ae_rsa_blob_numbers(blob, n, &k) == 0)
 			return bad(d, AE_ENOTSUP, "an RSA key of more than "
 			    "8192 bits, or with a public exponent over 64 "
 			    "bits (aescrypt takes 2048 to 8192 bits)", at);
@@ -350,17 +350,6 @@ pq_identity(const char *s, struct ae_identity *id, struct ae_diag *d)
 	return AE_OK;
 }
 
-/* A PQ slot to r from the 64 bytes eseed. */
-static int
-pq_slot(struct ae_stanza *s, const struct ae_recipient *r,
-    const uint8_t eseed[64], uint8_t S[32])
-{
-	s->type = AE_STANZA_MLKEM768X25519;
-	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
-	s->ct_len = AE_PQ_CT_LEN;
-	return ae_pq_slot_make(s->ct, r->pq, eseed, S);
-}
-
 int
 ae_recipient_is_secret(const char *s)
 {
@@ -446,7 +435,7 @@ rsa_private(const uint8_t *p, const uint8_t *end, struct ae_identity *id)
 	const uint8_t *t, *v[6], *start;
 	size_t tl, vl[6], i;
 
-	if (rsa_numbers(id->r.blob, id->r.bloblen, &pub) != 0
+	if (ae_rsa_blob_numbers(id->r.blob, id->r.bloblen, &pub) != 0
 	    || ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
 	    SSH_RSA))
 		return AE_EFORMAT;
@@ -467,8 +456,8 @@ rsa_private(const uint8_t *p, const uint8_t *end, struct ae_identity *id)
 }
 
 /* id's private key for crypto/rsa.h, pointing into id->rsa.  0 or -1. */
-static int
-rsa_key(const struct ae_identity *id, struct ae_rsa_private *k)
+int
+ae_identity_rsa_key(const struct ae_identity *id, struct ae_rsa_private *k)
 {
 	const uint8_t *p = id->rsa, *end = id->rsa + id->rsalen;
 
@@ -751,170 +740,4 @@ ae_identity_format(const struct ae_identity *id, char *out, size_t cap)
 		out[i] = (char)(c - (32 & (0 - lower)));
 	}
 	return n;
-}
-
-/* S = HKDF(Z, share || R [|| ed], label) (4.5, 4.6). */
-static void
-slot_secret(uint8_t type, const uint8_t share[32], const uint8_t R[32],
-    const uint8_t ed[32], const uint8_t Z[32], uint8_t S[32])
-{
-	uint8_t salt[96];
-	size_t sl = 64;
-
-	memcpy(salt, share, 32);
-	memcpy(salt + 32, R, 32);
-	if (type == AE_STANZA_SSH_ED25519) {
-		memcpy(salt + 64, ed, 32);
-		sl = 96;
-	}
-	if (type == AE_STANZA_SSH_ED25519)
-		ae_hkdf_sha256(salt, sl, Z, 32, (const uint8_t *)AE_LABEL_SSH_ED25519,
-		    sizeof AE_LABEL_SSH_ED25519 - 1, S, 32);
-	else
-		ae_hkdf_sha256(salt, sl, Z, 32, (const uint8_t *)AE_LABEL_X25519,
-		    sizeof AE_LABEL_X25519 - 1, S, 32);
-}
-
-/* ssh-rsa (4.7): S = HKDF(Z, blob, label). */
-static void
-rsa_slot_secret(const struct ae_recipient *r, const uint8_t Z[32],
-    uint8_t S[32])
-{
-	ae_hkdf_sha256(r->blob, r->bloblen, Z, 32,
-	    (const uint8_t *)AE_LABEL_SSH_RSA, sizeof AE_LABEL_SSH_RSA - 1,
-	    S, 32);
-}
-
-/* An ssh-rsa slot to r: Z OAEP-encrypted into s->ct, with the OAEP
- * seed given (samples) or libcrypto's own (seed NULL). */
-static int
-rsa_slot(struct ae_stanza *s, const struct ae_recipient *r,
-    const uint8_t Z[32], const uint8_t *seed, uint8_t S[32])
-{
-	struct ae_rsa_public k;
-	int err;
-
-	if (rsa_numbers(r->blob, r->bloblen, &k) != 0
-	    || k.nlen > sizeof s->ct)
-		return AE_EINVAL;
-	s->type = r->type;
-	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
-	s->ct_len = k.nlen;
-	err = seed != NULL ? ae_rsa_oaep_encrypt_with(&k,
-	    (const uint8_t *)AE_LABEL_SSH_RSA, sizeof AE_LABEL_SSH_RSA - 1, Z,
-	    32, seed, s->ct) : ae_rsa_oaep_encrypt(&k,
-	    (const uint8_t *)AE_LABEL_SSH_RSA, sizeof AE_LABEL_SSH_RSA - 1, Z,
-	    32, s->ct);
-	if (err == AE_OK)
-		rsa_slot_secret(r, Z, S);
-	return err;
-}
-
-int
-ae_stanza_secret_recipient_with(struct ae_stanza *s,
-    const struct ae_recipient *r, const uint8_t e[32], uint8_t S[32])
-{
-	uint8_t Z[32];
-	int err;
-
-	if (r->type == AE_STANZA_SSH_RSA) {
-		uint8_t seed[AE_SHA256_LEN];
-
-		ae_sha256(e, 32, seed);
-		err = rsa_slot(s, r, e, seed, S);
-		ae_wipe(seed, sizeof seed);
-		return err;
-	}
-	if (r->type == AE_STANZA_MLKEM768X25519) {
-		/* the samples' 64 bytes of encapsulation randomness from e */
-		uint8_t eseed[64];
-
-		ae_shake256(eseed, sizeof eseed, e, 32, NULL, 0);
-		err = pq_slot(s, r, eseed, S);
-		ae_wipe(eseed, sizeof eseed);
-		return err;
-	}
-	s->type = r->type;
-	memcpy(s->tag, r->tag, AE_SSH_TAG_LEN);
-	if ((err = ae_x25519_base(s->share, e)) == AE_OK
-	    && (err = ae_x25519(Z, e, r->pub)) == AE_OK)
-		slot_secret(r->type, s->share, r->pub, r->ed, Z, S);
-	ae_wipe(Z, sizeof Z);
-	return err;
-}
-
-int
-ae_stanza_secret_recipient(struct ae_stanza *s, const struct ae_recipient *r,
-    uint8_t S[32])
-{
-	uint8_t e[32], eseed[64];
-	int err;
-
-	if (r->type == AE_STANZA_MLKEM768X25519) {
-		/* X-Wing takes 64 bytes of randomness, not a scalar */
-		if ((err = ae_random(eseed, sizeof eseed)) == AE_OK)
-			err = pq_slot(s, r, eseed, S);
-		ae_wipe(eseed, sizeof eseed);
-		return err;
-	}
-	if ((err = ae_random(e, sizeof e)) != AE_OK)
-		return err;
-	if (r->type == AE_STANZA_SSH_RSA)
-		err = rsa_slot(s, r, e, NULL, S);
-	else
-		err = ae_stanza_secret_recipient_with(s, r, e, S);
-	ae_wipe(e, sizeof e);
-	return err;
-}
-
-/* The slot secret of ssh-rsa slot s for identity id (tags equal). */
-static int
-rsa_open(const struct ae_stanza *s, const struct ae_identity *id,
-    uint8_t S[32])
-{
-	struct ae_rsa_private k;
-	uint8_t Z[32];
-	size_t zl;
-	int err;
-
-	if (rsa_key(id, &k) != 0)
-		return AE_EKEY;
-	if (s->ct_len != k.pub.nlen)
-		return AE_EKEY;         /* the tag matched by chance */
-	err = ae_rsa_oaep_decrypt(&k, (const uint8_t *)AE_LABEL_SSH_RSA,
-	    sizeof AE_LABEL_SSH_RSA - 1, s->ct, s->ct_len, Z, sizeof Z, &zl);
-	if (err == AE_OK && zl != sizeof Z)
-		err = AE_EKEY;
-	if (err == AE_OK)
-		rsa_slot_secret(&id->r, Z, S);
-	else if (err != AE_ENOMEM)
-		err = AE_EKEY;
-	ae_wipe(Z, sizeof Z);
-	ae_wipe(&k, sizeof k);
-	return err;
-}
-
-int
-ae_stanza_secret_identity(const struct ae_stanza *s,
-    const struct ae_identity *id, uint8_t S[32])
-{
-	uint8_t Z[32];
-	int err;
-
-	if (s->type != id->type || ((s->type == AE_STANZA_SSH_ED25519
-	    || s->type == AE_STANZA_SSH_RSA
-	    || s->type == AE_STANZA_MLKEM768X25519)
-	    && memcmp(s->tag, id->r.tag, AE_SSH_TAG_LEN) != 0))
-		return AE_EKEY;
-	if (s->type == AE_STANZA_SSH_RSA)
-		return rsa_open(s, id, S);
-	if (s->type == AE_STANZA_MLKEM768X25519)
-		return ae_pq_slot_open(s->ct, &id->pq, id->r.pq, S);
-	err = ae_x25519(Z, id->secret, s->share);
-	if (err == AE_EINVAL)
-		return AE_EFORMAT;      /* a low-order share: malformed */
-	if (err == AE_OK)
-		slot_secret(s->type, s->share, id->r.pub, id->r.ed, Z, S);
-	ae_wipe(Z, sizeof Z);
-	return err;
 }

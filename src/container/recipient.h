@@ -148,32 +148,14 @@ int ae_identity_generate(struct ae_identity *id, uint8_t type);
 size_t ae_identity_format(const struct ae_identity *id, char *out,
     size_t cap);
 
-/*
- * The slot secret S for a new slot to recipient r (4.5, 4.6, 4.7): a
- * fresh ephemeral key, whose public half goes to s->share (and r's tag
- * to s->tag), or for ssh-rsa a fresh secret RSA-OAEP-encrypted to r in
- * s->ct; s->type is set.  0; AE_EINVAL if r's key is of low order (the
- * shared secret would be all zeros) or an RSA key libcrypto refuses;
- * AE_ENOTSUP for ssh-rsa without libcrypto; the random source's errors.
- */
-int ae_stanza_secret_recipient(struct ae_stanza *s,
-    const struct ae_recipient *r, uint8_t S[32]);
-
-/* The same with the ephemeral scalar e given, for the committed samples
- * and the spec's worked example: never for real files, whose e MUST be
- * fresh and random (4.5).  For ssh-rsa, e is the secret Z and SHA-256(e)
- * the OAEP seed. */
-int ae_stanza_secret_recipient_with(struct ae_stanza *s,
-    const struct ae_recipient *r, const uint8_t e[32], uint8_t S[32]);
-
-/*
- * The slot secret S that identity id gives for recipient slot s.
- * Returns 0; AE_EKEY if the slot is for another kind of key, or (ssh)
- * its tag names another key, or (ssh-rsa) it does not decrypt to a
- * 32-byte secret; AE_EFORMAT if s->share is of low order (all-zero
- * shared secret: the slot is malformed); AE_ENOMEM.
- */
-int ae_stanza_secret_identity(const struct ae_stanza *s,
-    const struct ae_identity *id, uint8_t S[32]);
+/* An ssh-rsa key's public numbers from its wire blob (n bytes); an
+ * ssh-rsa identity's private numbers.  0, or -1 if they do not parse
+ * (recipient_slot.c opens and seals with them). */
+struct ae_rsa_public;
+struct ae_rsa_private;
+int ae_rsa_blob_numbers(const uint8_t *blob, size_t n,
+    struct ae_rsa_public *k);
+int ae_identity_rsa_key(const struct ae_identity *id,
+    struct ae_rsa_private *k);
 
 #endif

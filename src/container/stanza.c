@@ -1,6 +1,11 @@
+/*
+ * stanza.c -- key slots: the types as rows, their layout, and the wrap
+ * of the file key (contract in stanza.h).
+ */
 #include "config.h"
 #include "stanza.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/bytes.h"
@@ -8,37 +13,156 @@
 #include "crypto/hmac_sha256.h"
 #include "crypto/wipe.h"
 
+/* ---- the slot types, one row each ---- */
+
+/* m KiB in the largest unit that divides it exactly ("256 MiB"; 1025
+ * KiB stays 1025 KiB), as the command words sizes. */
+static void
+kib_exact(uint32_t m, char *buf, size_t n)
+{
+	if (m >= 1024u * 1024 && m % (1024u * 1024) == 0)
+		snprintf(buf, n, "%u GiB", m / (1024u * 1024));
+	else if (m >= 1024 && m % 1024 == 0)
+		snprintf(buf, n, "%u MiB", m / 1024);
+	else
+		snprintf(buf, n, "%u KiB", m);
+}
+
+static void
+describe_argon2id(const struct ae_stanza *s, int json, char *buf, size_t n)
+{
+	char mem[32];
+
+	if (json) {
+		snprintf(buf, n, ",\"kdf\":\"argon2id\",\"memory_kib\":%u,"
+		    "\"time\":%u,\"parallelism\":%u", s->kdf.m_kib, s->kdf.t,
+		    s->kdf.p);
+		return;
+	}
+	kib_exact(s->kdf.m_kib, mem, sizeof mem);
+	snprintf(buf, n, "passphrase, Argon2id: memory %s, %u passes, %u "
+	    "lanes", mem, s->kdf.t, s->kdf.p);
+}
+
+static void
+describe_keyfile(const struct ae_stanza *s, int json, char *buf, size_t n)
+{
+	(void)s;
+	snprintf(buf, n, "%s", json ? "" : "key file");
+}
+
+static void
+describe_x25519(const struct ae_stanza *s, int json, char *buf, size_t n)
+{
+	(void)s;
+	/* the slot does not say whose key (4.5) */
+	snprintf(buf, n, "%s", json ? "" : "recipient, X25519 (age1...)");
+}
+
+/* A key tag's JSON member, or its words after "key tag ". */
+#define TAG_FMT "%02x%02x%02x%02x"
+#define TAG_ARGS(s) (s)->tag[0], (s)->tag[1], (s)->tag[2], (s)->tag[3]
+
+static void
+describe_ssh_ed25519(const struct ae_stanza *s, int json, char *buf,
+    size_t n)
+{
+	if (json)
+		snprintf(buf, n, ",\"tag\":\"" TAG_FMT "\"", TAG_ARGS(s));
+	else
+		snprintf(buf, n, "recipient, ssh-ed25519 (key tag " TAG_FMT ")",
+		    TAG_ARGS(s));
+}
+
+static void
+describe_ssh_rsa(const struct ae_stanza *s, int json, char *buf, size_t n)
+{
+	/* the slot gives the modulus's length in bytes, not its bits (a
+	 * 3071-bit key has 384 too) */
+	if (json)
+		snprintf(buf, n, ",\"tag\":\"" TAG_FMT "\",\"modulus_bytes\":%zu",
+		    TAG_ARGS(s), s->ct_len);
+	else
+		snprintf(buf, n, "recipient, ssh-rsa (%zu-byte modulus; key tag "
+		    TAG_FMT ")", s->ct_len, TAG_ARGS(s));
+}
+
+static void
+describe_mlkem768x25519(const struct ae_stanza *s, int json, char *buf,
+    size_t n)
+{
+	if (json)
+		snprintf(buf, n, ",\"tag\":\"" TAG_FMT "\"", TAG_ARGS(s));
+	else
+		snprintf(buf, n, "recipient, ML-KEM-768 + X25519, post-quantum "
+		    "(age1pq1...; key tag " TAG_FMT ")", TAG_ARGS(s));
+}
+
+static const struct ae_slot_type slot_types[] = {
+	{ AE_STANZA_ARGON2ID, "passphrase", AE_SLOT_PASSPHRASE,
+	    AE_SF_KDF | AE_SF_SALT, 0, 0, describe_argon2id },
+	{ AE_STANZA_KEYFILE, "key-file", AE_SLOT_KEYFILE, AE_SF_SALT, 0, 0,
+	    describe_keyfile },
+	{ AE_STANZA_X25519, "x25519", AE_SLOT_RECIPIENT, AE_SF_SHARE, 0, 0,
+	    describe_x25519 },
+	{ AE_STANZA_SSH_ED25519, "ssh-ed25519", AE_SLOT_RECIPIENT,
+	    AE_SF_TAG | AE_SF_SHARE, 0, 0, describe_ssh_ed25519 },
+	/* the ciphertext is as long as the key's modulus, which the body's
+	 * length gives (4.7) */
+	{ AE_STANZA_SSH_RSA, "ssh-rsa", AE_SLOT_RECIPIENT, AE_SF_TAG | AE_SF_CT,
+	    AE_RSA_CT_MIN, AE_RSA_CT_MAX, describe_ssh_rsa },
+	{ AE_STANZA_MLKEM768X25519, "mlkem768x25519", AE_SLOT_RECIPIENT,
+	    AE_SF_TAG | AE_SF_CT, AE_PQ_CT_LEN, AE_PQ_CT_LEN,
+	    describe_mlkem768x25519 },
+};
+
+const struct ae_slot_type *
+ae_slot_type_get(uint8_t id)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof slot_types / sizeof slot_types[0]; i++)
+		if (slot_types[i].id == id)
+			return &slot_types[i];
+	return NULL;
+}
+
 int
 ae_stanza_known(uint8_t type)
 {
-	return type >= AE_STANZA_ARGON2ID && type <= AE_STANZA_TYPE_MAX;
+	return ae_slot_type_get(type) != NULL;
+}
+
+/* A row's body length with a ciphertext of ct bytes. */
+static size_t
+body_len(const struct ae_slot_type *t, size_t ct)
+{
+	return (t->fields & AE_SF_KDF ? 12 : 0)
+	    + (t->fields & AE_SF_SALT ? AE_SALT_LEN : 0)
+	    + (t->fields & AE_SF_TAG ? AE_SSH_TAG_LEN : 0)
+	    + (t->fields & AE_SF_CT ? ct : 0)
+	    + (t->fields & AE_SF_SHARE ? AE_SHARE_LEN : 0)
+	    + AE_WRAP_LEN;
 }
 
 size_t
 ae_stanza_len(const struct ae_stanza *s)
 {
-	switch (s->type) {
-	case AE_STANZA_ARGON2ID:
-		return AE_STANZA_HEAD_LEN + AE_ARGON2ID_BODY_LEN;
-	case AE_STANZA_KEYFILE:
-		return AE_STANZA_HEAD_LEN + AE_KEYFILE_BODY_LEN;
-	case AE_STANZA_X25519:
-		return AE_STANZA_HEAD_LEN + AE_X25519_BODY_LEN;
-	case AE_STANZA_SSH_ED25519:
-		return AE_STANZA_HEAD_LEN + AE_SSH_BODY_LEN;
-	case AE_STANZA_SSH_RSA:
-		return AE_STANZA_HEAD_LEN + AE_SSH_RSA_BODY_LEN(s->ct_len);
-	case AE_STANZA_MLKEM768X25519:
-		return AE_STANZA_HEAD_LEN + AE_PQ_BODY_LEN;
-	}
-	return 0;
+	const struct ae_slot_type *t = ae_slot_type_get(s->type);
+
+	if (t == NULL)
+		return 0;
+	/* a fixed ciphertext's length is the row's, whatever s says */
+	return AE_STANZA_HEAD_LEN + body_len(t, t->ct_min == t->ct_max ?
+	    t->ct_min : s->ct_len);
 }
 
 int
 ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
     struct ae_diag *d)
 {
-	size_t body, want;
+	const struct ae_slot_type *t;
+	size_t body, fixed;
 
 	memset(s, 0, sizeof *s);
 	if (avail < AE_STANZA_HEAD_LEN)
@@ -50,50 +174,39 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 	if (s->len > avail)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "key slot overruns the header", 0, 0);
-	if (!ae_stanza_known(s->type))
+	if ((t = ae_slot_type_get(s->type)) == NULL)
 		return AE_OK;           /* unknown: skipped by the caller */
-	if (s->type == AE_STANZA_SSH_RSA) {
-		/* the ciphertext is as long as the key's modulus, which the
-		 * body's length gives (4.7) */
-		if (body < AE_SSH_RSA_BODY_LEN(AE_RSA_CT_MIN)
-		    || body > AE_SSH_RSA_BODY_LEN(AE_RSA_CT_MAX))
-			return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
-			    "key slot has the wrong length for its type", 0,
-			    0);
-		s->ct_len = body - AE_SSH_RSA_BODY_LEN(0);
-	}
-	if (s->type == AE_STANZA_MLKEM768X25519)
-		s->ct_len = AE_PQ_CT_LEN;
-	want = ae_stanza_len(s);
-	if (s->len != want)
+	/* a ciphertext takes what the other fields leave, within the
+	 * row's bounds */
+	fixed = body_len(t, 0);
+	if (body < fixed || (!(t->fields & AE_SF_CT) && body != fixed)
+	    || ((t->fields & AE_SF_CT) && (body - fixed < t->ct_min
+	    || body - fixed > t->ct_max)))
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "key slot has the wrong length for its type", 0, 0);
+	s->ct_len = t->fields & AE_SF_CT ? body - fixed : 0;
 	p += AE_STANZA_HEAD_LEN;
-	switch (s->type) {
-	case AE_STANZA_ARGON2ID:
+	if (t->fields & AE_SF_KDF) {
 		s->kdf.m_kib = load_be32(p);
 		s->kdf.t = load_be32(p + 4);
 		s->kdf.p = load_be32(p + 8);
 		p += 12;
-		/* fall through */
-	case AE_STANZA_KEYFILE:
+	}
+	if (t->fields & AE_SF_SALT) {
 		memcpy(s->salt, p, AE_SALT_LEN);
 		p += AE_SALT_LEN;
-		break;
-	case AE_STANZA_SSH_RSA:
-	case AE_STANZA_MLKEM768X25519:
-		memcpy(s->tag, p, AE_SSH_TAG_LEN);
-		memcpy(s->ct, p + AE_SSH_TAG_LEN, s->ct_len);
-		p += AE_SSH_TAG_LEN + s->ct_len;
-		break;
-	case AE_STANZA_SSH_ED25519:
+	}
+	if (t->fields & AE_SF_TAG) {
 		memcpy(s->tag, p, AE_SSH_TAG_LEN);
 		p += AE_SSH_TAG_LEN;
-		/* fall through */
-	case AE_STANZA_X25519:
+	}
+	if (t->fields & AE_SF_CT) {
+		memcpy(s->ct, p, s->ct_len);
+		p += s->ct_len;
+	}
+	if (t->fields & AE_SF_SHARE) {
 		memcpy(s->share, p, AE_SHARE_LEN);
 		p += AE_SHARE_LEN;
-		break;
 	}
 	memcpy(s->wrap, p, AE_WRAP_LEN);
 	return AE_OK;
@@ -102,37 +215,34 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 void
 ae_stanza_encode(const struct ae_stanza *s, uint8_t *out)
 {
+	const struct ae_slot_type *t = ae_slot_type_get(s->type);
 	size_t len = ae_stanza_len(s);
 
 	out[0] = s->type;
 	out[1] = (uint8_t)((len - AE_STANZA_HEAD_LEN) >> 8);
 	out[2] = (uint8_t)(len - AE_STANZA_HEAD_LEN);
 	out += AE_STANZA_HEAD_LEN;
-	switch (s->type) {
-	case AE_STANZA_ARGON2ID:
+	if (t->fields & AE_SF_KDF) {
 		store_be32(out, s->kdf.m_kib);
 		store_be32(out + 4, s->kdf.t);
 		store_be32(out + 8, s->kdf.p);
 		out += 12;
-		/* fall through */
-	case AE_STANZA_KEYFILE:
+	}
+	if (t->fields & AE_SF_SALT) {
 		memcpy(out, s->salt, AE_SALT_LEN);
 		out += AE_SALT_LEN;
-		break;
-	case AE_STANZA_SSH_RSA:
-	case AE_STANZA_MLKEM768X25519:
-		memcpy(out, s->tag, AE_SSH_TAG_LEN);
-		memcpy(out + AE_SSH_TAG_LEN, s->ct, s->ct_len);
-		out += AE_SSH_TAG_LEN + s->ct_len;
-		break;
-	case AE_STANZA_SSH_ED25519:
+	}
+	if (t->fields & AE_SF_TAG) {
 		memcpy(out, s->tag, AE_SSH_TAG_LEN);
 		out += AE_SSH_TAG_LEN;
-		/* fall through */
-	case AE_STANZA_X25519:
+	}
+	if (t->fields & AE_SF_CT) {
+		memcpy(out, s->ct, s->ct_len);
+		out += s->ct_len;
+	}
+	if (t->fields & AE_SF_SHARE) {
 		memcpy(out, s->share, AE_SHARE_LEN);
 		out += AE_SHARE_LEN;
-		break;
 	}
 	memcpy(out, s->wrap, AE_WRAP_LEN);
 }

@@ -34,6 +34,50 @@ struct ae_stanza {
 	uint8_t wrap[AE_WRAP_LEN];      /* known types only */
 };
 
+/*
+ * The slot types this code knows, as rows of one table (stanza.c): a
+ * new type is a row here, its secrets' row in recipient_slot.c (for a
+ * recipient), and its tests; the parser, the encoder, the header's
+ * checks, the unlock and --info read the rows.
+ */
+enum ae_slot_class {
+	AE_SLOT_PASSPHRASE,     /* opened by a passphrase (tried last) */
+	AE_SLOT_KEYFILE,        /* opened by a key file */
+	AE_SLOT_RECIPIENT       /* opened by an identity */
+};
+
+/* A slot body's fields, laid out in this order before its wrap
+ * (format section 4): the KDF's m_kib, t and p (12 bytes), a salt, a
+ * key tag, a ciphertext, an ephemeral X25519 share. */
+enum {
+	AE_SF_KDF = 1 << 0,
+	AE_SF_SALT = 1 << 1,
+	AE_SF_TAG = 1 << 2,
+	AE_SF_CT = 1 << 3,
+	AE_SF_SHARE = 1 << 4
+};
+
+/* The most bytes ae_slot_type.describe writes, NUL included. */
+#define AE_SLOT_WORDS_MAX 160
+
+struct ae_slot_type {
+	uint8_t id;                     /* enum ae_stanza_type */
+	const char *name;               /* --info --json's "type" (stable) */
+	enum ae_slot_class cls;
+	unsigned fields;                /* AE_SF_* */
+	size_t ct_min, ct_max;          /* AE_SF_CT: its length's bounds
+	                                 * (equal when fixed) */
+	/* --info's words for slot s: the line (json 0), or the members
+	 * after "type" of its JSON object, each with a leading comma
+	 * (json 1); into buf (AE_SLOT_WORDS_MAX bytes) */
+	void (*describe)(const struct ae_stanza *s, int json, char *buf,
+	    size_t n);
+};
+
+/* The row of slot type id, or NULL for a type this code does not
+ * know. */
+const struct ae_slot_type *ae_slot_type_get(uint8_t id);
+
 /* Whether this code knows the stanza type.  1 or 0. */
 int ae_stanza_known(uint8_t type);
 

@@ -35,6 +35,7 @@
 #include "container/keyfile.h"
 #include "crypto/sha256.h"
 #include "container/recipient.h"
+#include "container/recipient_slot.h"
 #include "crypto/rsa.h"
 #include "container/stanza.h"
 #include "crypto/x25519.h"

@@ -933,12 +933,105 @@ test_index(void)
 	ae_gcm_wipe(&g);
 }
 
+/* Every row of the slot-type table: the layout it names encodes and
+ * parses back field for field, a body one byte off its length is
+ * refused, a ciphertext's bounds hold, and its words are there. */
+static void
+test_slot_rows(void)
+{
+	static const uint8_t ids[] = { AE_STANZA_ARGON2ID, AE_STANZA_KEYFILE,
+	    AE_STANZA_X25519, AE_STANZA_SSH_ED25519, AE_STANZA_SSH_RSA,
+	    AE_STANZA_MLKEM768X25519 };
+	uint8_t enc[AE_STANZA_MAX_LEN + 8];
+	char words[AE_SLOT_WORDS_MAX];
+	size_t i, k;
+
+	for (i = 0; i < sizeof ids; i++) {
+		const struct ae_slot_type *t = ae_slot_type_get(ids[i]);
+		struct ae_stanza s, p;
+		size_t len;
+
+		CHECK(t != NULL && t->id == ids[i], "row for type %u", ids[i]);
+		if (t == NULL)
+			continue;
+		memset(&s, 0, sizeof s);
+		s.type = ids[i];
+		s.kdf.m_kib = 65536;
+		s.kdf.t = 3;
+		s.kdf.p = 4;
+		s.ct_len = t->ct_max;
+		for (k = 0; k < sizeof s.salt; k++)
+			s.salt[k] = (uint8_t)(k + 1);
+		for (k = 0; k < sizeof s.tag; k++)
+			s.tag[k] = (uint8_t)(0xa0 + k);
+		for (k = 0; k < sizeof s.share; k++)
+			s.share[k] = (uint8_t)(0x40 + k);
+		for (k = 0; k < s.ct_len; k++)
+			s.ct[k] = (uint8_t)(k * 7);
+		for (k = 0; k < sizeof s.wrap; k++)
+			s.wrap[k] = (uint8_t)(0x80 ^ k);
+		len = ae_stanza_len(&s);
+		ae_stanza_encode(&s, enc);
+		CHECK(ae_stanza_parse(enc, len, &p, NULL) == AE_OK
+		    && p.len == len && p.ct_len == (t->fields & AE_SF_CT ?
+		    s.ct_len : 0), "type %u parses back", ids[i]);
+		CHECK(!(t->fields & AE_SF_KDF) || (p.kdf.m_kib == 65536
+		    && p.kdf.t == 3 && p.kdf.p == 4), "type %u: kdf", ids[i]);
+		CHECK(!(t->fields & AE_SF_SALT) || memcmp(p.salt, s.salt,
+		    sizeof s.salt) == 0, "type %u: salt", ids[i]);
+		CHECK(!(t->fields & AE_SF_TAG) || memcmp(p.tag, s.tag,
+		    sizeof s.tag) == 0, "type %u: tag", ids[i]);
+		CHECK(!(t->fields & AE_SF_SHARE) || memcmp(p.share, s.share,
+		    sizeof s.share) == 0, "type %u: share", ids[i]);
+		CHECK(!(t->fields & AE_SF_CT) || memcmp(p.ct, s.ct,
+		    s.ct_len) == 0, "type %u: ciphertext", ids[i]);
+		CHECK(memcmp(p.wrap, s.wrap, sizeof s.wrap) == 0,
+		    "type %u: wrap", ids[i]);
+		/* one byte more in the body than the layout holds */
+		memset(enc + len, 0, 8);
+		enc[2] = (uint8_t)(enc[2] + 1);
+		if (enc[2] == 0)
+			enc[1]++;
+		CHECK(ae_stanza_parse(enc, len + 1, &p, NULL) == AE_EFORMAT,
+		    "type %u: a longer body refused", ids[i]);
+		/* one byte less */
+		ae_stanza_encode(&s, enc);
+		enc[2] = (uint8_t)(enc[2] - 1);
+		if (enc[2] == 0xff)
+			enc[1]--;
+		if (t->ct_min == t->ct_max)
+			CHECK(ae_stanza_parse(enc, len - 1, &p, NULL)
+			    == AE_EFORMAT, "type %u: a shorter body refused",
+			    ids[i]);
+		t->describe(&s, 0, words, sizeof words);
+		CHECK(strlen(words) > 0, "type %u has words", ids[i]);
+		t->describe(&s, 1, words, sizeof words);
+		CHECK(words[0] == '\0' || words[0] == ',', "type %u: JSON "
+		    "members", ids[i]);
+	}
+	/* a variable ciphertext below its least is refused */
+	{
+		const struct ae_slot_type *t = ae_slot_type_get(AE_STANZA_SSH_RSA);
+		struct ae_stanza s, p;
+
+		memset(&s, 0, sizeof s);
+		s.type = AE_STANZA_SSH_RSA;
+		s.ct_len = t->ct_min - 1;
+		ae_stanza_encode(&s, enc);
+		CHECK(ae_stanza_parse(enc, ae_stanza_len(&s), &p, NULL)
+		    == AE_EFORMAT, "an RSA ciphertext under 256 bytes refused");
+	}
+	CHECK(ae_slot_type_get(0) == NULL && ae_slot_type_get(0x7f) == NULL,
+	    "unknown types have no row");
+}
+
 int
 main(void)
 {
 	test_keyfile();
 	test_kdf();
 	test_stanza();
+	test_slot_rows();
 	test_header();
 	test_header_copy();
 	test_chunk();

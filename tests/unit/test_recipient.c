@@ -11,6 +11,7 @@
 #include "common/base64.h"
 #include "container/bech32.h"
 #include "container/recipient.h"
+#include "container/recipient_slot.h"
 #include "crypto/rsa.h"
 #include "crypto/wipe.h"
 #include "crypto/x25519.h"
