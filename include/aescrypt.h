@@ -513,6 +513,72 @@ AESCRYPT_API size_t aescrypt_source_size(void);
 AESCRYPT_API size_t aescrypt_stats_size(void);
 AESCRYPT_API size_t aescrypt_info_size(void);
 
+/* ---- the unstable part (zstd's ZSTD_STATIC_LINKING_ONLY) ----
+ *
+ * What follows is for the aescrypt command and for programs that link
+ * libaescrypt.a and are rebuilt with each release: it may change or go
+ * in any release, it is outside the ABI promise above, and
+ * libaescrypt.so.1 does not export it.  Define
+ * AESCRYPT_STATIC_LINKING_ONLY before including this header to see it.
+ * It needs C11 (<stdatomic.h>).
+ */
+#ifdef AESCRYPT_STATIC_LINKING_ONLY
+#ifndef AESCRYPT_H_STATIC
+#define AESCRYPT_H_STATIC
+#include <stdatomic.h>
+
+/* The place of a handle's last failure, in the core's terms (src/
+ * common/error.h: a record's number and offset, a slot, the input or
+ * the output, errno), so that the command words it as it always has; a
+ * zeroed one when the failure had no place.  Valid until the next call
+ * on the handle. */
+struct ae_diag;
+const struct ae_diag *aescrypt_writer_diag(const aescrypt_writer *w);
+
+/* The DEFLATE engine: 0 the default (libdeflate if built in), 1 zlib,
+ * 2 libdeflate (AESCRYPT_ENOTSUP when this build lacks it); and an
+ * engine's name ("libdeflate", "zlib"). */
+int aescrypt_writer_set_engine(aescrypt_writer *w, int engine);
+const char *aescrypt_engine_name(int engine);
+
+/* Signals: when *interrupt becomes non-zero the pipeline stops with
+ * AESCRYPT_EINTR; when it stops early for any reason it sets *cancel,
+ * so a read blocked in the caller's source gives up.  Either may be
+ * NULL.  Before _open. */
+int aescrypt_writer_set_signals(aescrypt_writer *w,
+    const atomic_int *interrupt, atomic_int *cancel);
+
+/* A stream's bytes, read from src (its read, to the end) by the
+ * pipeline's own reader thread, on the calling thread's watch: no copy
+ * through a channel, and the read stage timed as aescrypt -e times it.
+ * Once, after _open and before any _write; then _close. */
+int aescrypt_writer_write_from(aescrypt_writer *w,
+    const struct aescrypt_source *src);
+
+/* Every figure of a pipeline's run (for --stats), after _close
+ * succeeded; the timings are there only when asked for before _open. */
+struct aescrypt_run_stats {
+	uint64_t plain_bytes, wire_bytes, chunks, records, probe_stored;
+	uint64_t read_bytes, write_bytes, aead_bytes;
+	uint64_t read_ns, zip_ns, aead_ns, write_ns;
+	uint64_t read_wall_ns, reader_wait_ns, worker_wait_ns;
+	uint64_t writer_wait_ns, write_wall_ns, wall_ns;
+	unsigned threads;
+};
+int aescrypt_writer_set_timed(aescrypt_writer *w, int on);
+int aescrypt_writer_run_stats(const aescrypt_writer *w,
+    struct aescrypt_run_stats *st);
+
+/* The name of the cipher tier the writer's keys run on ("vaes-avx2",
+ * "soft-ct", ...), after _open. */
+const char *aescrypt_writer_tier(const aescrypt_writer *w);
+
+/* The file's codec, after _open (enum aescrypt_codec). */
+int aescrypt_writer_codec(const aescrypt_writer *w);
+
+#endif
+#endif
+
 #ifdef __cplusplus
 }
 #endif

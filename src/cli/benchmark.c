@@ -47,7 +47,7 @@
 #include "crypto/cpu.h"
 #include "crypto/gcm.h"
 #include "crypto/random.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "pipeline/pipeline.h"
 #include "benchmark.h"
 #include "exitcode.h"

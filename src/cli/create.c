@@ -28,7 +28,7 @@
 #include "container/index.h"
 #include "archive/tar_write.h"
 #include "disk/reader.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"

@@ -16,7 +16,7 @@
 #include "common/clock.h"
 #include "container/header.h"
 #include "checksum.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "container/index.h"
 #include "exitcode.h"
 #include "indexed.h"

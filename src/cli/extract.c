@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "archive/tar_read.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "disk/path.h"
 #include "disk/writer.h"
 #include "exitcode.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"

@@ -11,7 +11,7 @@
 #include "common/bytes.h"
 #include "common/grow.h"
 #include "crypto/sha256.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"

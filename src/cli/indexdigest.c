@@ -9,7 +9,7 @@
 
 #include "common/bytes.h"
 #include "common/grow.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "indexcheck.h"
 
 #define RESTART 32

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "msg.h"
 #include "run.h"
 #include "signals.h"

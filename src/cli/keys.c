@@ -13,7 +13,7 @@
 #include "common/clock.h"
 #include "crypto/random.h"
 #include "container/codec.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "identity.h"
 #include "msg.h"

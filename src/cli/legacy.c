@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "container/legacy.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "disk/anon.h"
 #include "exitcode.h"
 #include "legacy.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "indexed.h"
 #include "lost.h"

@@ -18,7 +18,7 @@
 #include "common/clock.h"
 #include "container/deflate.h"
 #include "container/index.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"

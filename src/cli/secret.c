@@ -14,7 +14,7 @@
 #include "container/format.h"
 #include "container/keyfile.h"
 #include "crypto/random.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"

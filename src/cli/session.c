@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "container/index.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "signals.h"

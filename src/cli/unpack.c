@@ -17,7 +17,7 @@
 
 #include "common/clock.h"
 #include "container/index.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "exitcode.h"
 #include "legacy.h"
 #include "msg.h"

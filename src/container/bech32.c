@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 static const char charset[] = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 

@@ -6,7 +6,7 @@
 
 #include "common/bytes.h"
 #include "common/clock.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 /* The thread's CPU clock, read only when the coder is timed: it is a
  * system call, and --stats is the only reader of the figures. */

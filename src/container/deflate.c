@@ -14,7 +14,7 @@
 #endif
 
 #include "common/error.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 /*
  * One allocator for both engines, wiping on free: their windows and

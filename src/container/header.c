@@ -9,7 +9,7 @@
 #include "crypto/hkdf.h"
 #include "crypto/hmac_sha256.h"
 #include "crypto/random.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "crypto/x25519.h"
 #include "recipient_slot.h"
 

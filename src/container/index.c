@@ -9,7 +9,7 @@
 
 #include "common/bytes.h"
 #include "crypto/hkdf.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "format.h"
 
 #define NAME_MAX_LEN 65535     /* AE_TAR_NAME_MAX */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 static const char comment[] =
     "# aescrypt key file.  Anyone who has it can decrypt what it encrypts.\n";

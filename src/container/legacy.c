@@ -20,7 +20,7 @@
 #include "crypto/hmac_sha256.h"
 #include "crypto/pbkdf2.h"
 #include "crypto/sha256.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 #include "bech32.h"
 #include "crypto/hkdf.h"
 #include "crypto/sha256.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "crypto/x25519.h"
 
 #define HRP_PQ_RECIPIENT "age1pq"

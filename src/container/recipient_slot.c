@@ -14,7 +14,7 @@
 #include "crypto/rsa.h"
 #include "crypto/sha256.h"
 #include "crypto/sha3.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "crypto/x25519.h"
 #include "pqkey.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "format.h"
 
 int

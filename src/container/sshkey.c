@@ -22,7 +22,7 @@
 #include "crypto/chachapoly.h"
 #include "crypto/evp.h"
 #include "crypto/gcm.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "common/bytes.h"
 
 #include <string.h>

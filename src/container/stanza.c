@@ -11,7 +11,7 @@
 #include "common/bytes.h"
 #include "crypto/hkdf.h"
 #include "crypto/hmac_sha256.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 /* ---- the slot types, one row each ---- */
 

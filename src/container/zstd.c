@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 
 #include "common/error.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 #ifdef HAVE_ZSTD
 #define ZSTD_STATIC_LINKING_ONLY    /* ZSTD_createCCtx_advanced */

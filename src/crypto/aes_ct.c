@@ -32,7 +32,7 @@
 #include "aes_ct.h"
 #include "common/bytes.h"
 #include "cpu.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #include <string.h>
 

@@ -15,7 +15,7 @@
 #include "bcrypt_pbkdf.h"
 #include "common/bytes.h"
 #include "common/error.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #include <sodium.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #include "cbc.h"
 #include "common/error.h"
 #include "gcm_ni.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #include <string.h>
 

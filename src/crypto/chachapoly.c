@@ -8,7 +8,7 @@
 #include <sodium.h>
 
 #include "common/error.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 int
 ae_ssh_chachapoly_open(const uint8_t key[64], const uint8_t *in,

@@ -5,7 +5,7 @@
 #include "config.h"
 #include "evp.h"
 
-#include "wipe.h"
+#include "common/wipe.h"
 
 #ifdef HAVE_RSA
 #include <openssl/evp.h>

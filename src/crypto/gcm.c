@@ -15,7 +15,7 @@
 #include "common/bytes.h"
 #include "common/error.h"
 #include "cpu.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #include <string.h>
 

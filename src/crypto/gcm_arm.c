@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #define ARM __attribute__((target("+crypto")))
 #define ARM_INLINE static inline __attribute__((always_inline, target("+crypto")))

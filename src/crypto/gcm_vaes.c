@@ -23,7 +23,7 @@
 #if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_VAES_AVX2)
 
 #include "gcm_x86.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #define VX __attribute__((target("vaes,vpclmulqdq,avx2,avx,aes,pclmul,ssse3,sse4.1")))
 #define VX_INLINE static inline __attribute__((always_inline)) VX

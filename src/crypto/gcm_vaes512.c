@@ -40,7 +40,7 @@
 #if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_AVX512)
 
 #include "gcm_x86.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #define V5 __attribute__((target("vaes,vpclmulqdq,avx512f,avx512bw," \
 	"avx512vl,avx2,avx,aes,pclmul,ssse3,sse4.1")))

@@ -29,7 +29,7 @@
 #include "ghash_ct.h"
 #include "cpu.h"
 #include "common/bytes.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 /* Low 64 bits of the carry-less product of x and y. */
 static inline uint64_t

@@ -1,7 +1,7 @@
 #include "hkdf.h"
 #include "common/error.h"
 #include "hmac_sha256.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #include <string.h>
 

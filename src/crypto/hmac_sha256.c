@@ -1,5 +1,5 @@
 #include "hmac_sha256.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 
 #include "common/error.h"
 #include "sha3.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #define DK_EK (AE_PKE_DK_LEN)                   /* offset of ek in dk */
 #define DK_H (DK_EK + AE_PKE_EK_LEN)            /* of H(ek) */

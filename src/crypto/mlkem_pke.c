@@ -11,7 +11,7 @@
 
 #include "mlkem_sample.h"
 #include "sha3.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #define K AE_MLKEM_K
 

@@ -4,7 +4,7 @@
 #include "mlkem_sample.h"
 
 #include "sha3.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 void ae_mlkem_sample_ntt(struct ae_poly *a, const uint8_t rho[32],
     uint8_t j, uint8_t i)

@@ -9,7 +9,7 @@
 #include "pbkdf2.h"
 #include "common/bytes.h"
 #include "common/error.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #include <sodium.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sha256.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #ifdef HAVE_RSA
 #include <openssl/bn.h>

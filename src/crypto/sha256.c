@@ -1,6 +1,6 @@
 #include "sha256.h"
 #include "common/bytes.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "wipe.h"
+#include "common/wipe.h"
 
 static const uint64_t round_const[24] = {
 	0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,

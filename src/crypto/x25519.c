@@ -9,7 +9,7 @@
 #include <sodium.h>
 
 #include "common/error.h"
-#include "wipe.h"
+#include "common/wipe.h"
 
 /* sodium_init is idempotent and thread-safe; < 0 only if it cannot
  * start (no random source). */

@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 #include "sha3.h"
-#include "wipe.h"
+#include "common/wipe.h"
 #include "x25519.h"
 
 /* "\.//^\" */

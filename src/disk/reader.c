@@ -35,7 +35,7 @@
 
 #include "common/error.h"
 #include "common/grow.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "owners.h"
 #include "path.h"
 #include "acl.h"

@@ -46,7 +46,7 @@
 #include "common/error.h"
 #include "common/io.h"
 #include "dircache.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "owners.h"
 #include "acl.h"
 #include "xattr.h"

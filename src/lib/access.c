@@ -27,7 +27,7 @@
 
 #include "container/format.h"
 #include "container/records.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 /* Where a member's data starts: not yet known, or not a plain run (a
  * sparse member, read through the tar reader). */

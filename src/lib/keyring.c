@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "container/keyfile.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 void
 ae_lib_keyring_free(struct keyring *k)

@@ -23,7 +23,7 @@
 
 #include "container/format.h"
 #include "container/codec.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "pipeline/trailer.h"
 #include "stats.h"
 #include "threads.h"

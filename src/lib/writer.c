@@ -31,7 +31,7 @@
 #include "container/header.h"
 #include "container/index.h"
 #include "container/codec.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "disk/reader.h"
 #include "pipeline/chan.h"
 #include "pipeline/pipeline.h"

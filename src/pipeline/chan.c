@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 
 int
 ae_chan_init(struct ae_chan *c, size_t cap)

@@ -57,7 +57,7 @@
 #include "container/chunk.h"
 #include "common/clock.h"
 #include "container/format.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "pipe.h"
 
 struct worker_arg {

@@ -65,7 +65,7 @@ then
 	# on s390x is the big-endian check of their byte orders)
 	for t in test_gcm_vectors test_gcm_diff test_gcm_api test_hash test_aes_ct test_ghash_ct test_pq; do
 		"$cc" -std=c11 -O2 -D_GNU_SOURCE -DAE_TEST_CORE_ONLY -static -pthread -I"$dir/core" -Isrc \
-		    -o "$dir/core/$t" tests/unit/$t.c src/common/error.c src/common/base64.c \
+		    -o "$dir/core/$t" tests/unit/$t.c src/common/error.c src/common/base64.c src/common/wipe.c \
 		    $(ls src/crypto/*.c | grep -v 'x25519\|xwing\|pbkdf\|chachapoly') \
 		    || { echo "cross $arch: $t did not build" >&2; exit 1; }
 		"$qemu" "$dir/core/$t" tests

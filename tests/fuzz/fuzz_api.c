@@ -31,7 +31,7 @@
 
 #include "common/io.h"
 #include "container/header.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "fuzz.h"
 #include "oracle.h"
 #include "pipeline/pipeline.h"

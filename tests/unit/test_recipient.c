@@ -13,7 +13,7 @@
 #include "container/recipient.h"
 #include "container/recipient_slot.h"
 #include "crypto/rsa.h"
-#include "crypto/wipe.h"
+#include "common/wipe.h"
 #include "crypto/x25519.h"
 
 /* BIP-173's valid strings: each checksum verifies.  The decoder also
