@@ -153,6 +153,26 @@ struct aescrypt_entry {
 	const char *uname, *gname;
 };
 
+/* ---- limits (format/, 6.6; and the pipeline's) ---- */
+
+/* Records of 2^n bytes: n from _MIN to _MAX (_MAX_ZSTD with zstd);
+ * a writer's default is _DEFAULT (_DEFAULT_ZSTD with zstd). */
+#define AESCRYPT_CHUNK_LOG2_MIN 16
+#define AESCRYPT_CHUNK_LOG2_MAX 22
+#define AESCRYPT_CHUNK_LOG2_MAX_ZSTD 23
+#define AESCRYPT_CHUNK_LOG2_DEFAULT 18
+#define AESCRYPT_CHUNK_LOG2_DEFAULT_ZSTD 23
+/* Worker threads: 1 to this many. */
+#define AESCRYPT_THREADS_MAX 256
+/* A passphrase slot's Argon2id costs when none are set. */
+#define AESCRYPT_KDF_DEFAULT_T 3
+#define AESCRYPT_KDF_DEFAULT_M_KIB 262144
+#define AESCRYPT_KDF_DEFAULT_P 4
+/* The most passes and lanes a reader runs: a slot over either is
+ * refused, as one over the memory limit is. */
+#define AESCRYPT_KDF_MAX_T 10
+#define AESCRYPT_KDF_MAX_P 16
+
 /* ---- I/O through callbacks ---- */
 
 /*
@@ -513,50 +533,118 @@ AESCRYPT_API size_t aescrypt_source_size(void);
 AESCRYPT_API size_t aescrypt_stats_size(void);
 AESCRYPT_API size_t aescrypt_info_size(void);
 
+#ifdef __cplusplus
+}
+#endif
+
+#endif
+
 /* ---- the unstable part (zstd's ZSTD_STATIC_LINKING_ONLY) ----
  *
  * What follows is for the aescrypt command and for programs that link
  * libaescrypt.a and are rebuilt with each release: it may change or go
  * in any release, it is outside the ABI promise above, and
  * libaescrypt.so.1 does not export it.  Define
- * AESCRYPT_STATIC_LINKING_ONLY before including this header to see it.
- * It needs C11 (<stdatomic.h>).
+ * AESCRYPT_STATIC_LINKING_ONLY before including this header to see it;
+ * it needs C11 (_Atomic).
  */
-#ifdef AESCRYPT_STATIC_LINKING_ONLY
-#ifndef AESCRYPT_H_STATIC
+#if defined(AESCRYPT_STATIC_LINKING_ONLY) && !defined(AESCRYPT_H_STATIC)
 #define AESCRYPT_H_STATIC
-#include <stdatomic.h>
 
-/* The place of a handle's last failure, in the core's terms (src/
- * common/error.h: a record's number and offset, a slot, the input or
- * the output, errno), so that the command words it as it always has; a
- * zeroed one when the failure had no place.  Valid until the next call
- * on the handle. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* -- this build: engines, codecs, cipher tiers, libraries (lib/build.c) */
+
+/* The DEFLATE engines.  _available: 1 or 0 (the default always is).
+ * _name: "libdeflate" or "zlib" (the default: the engine it stands
+ * for).  _version: its library's version. */
+enum {
+	AESCRYPT_ENGINE_DEFAULT = 0,    /* libdeflate if built in, else zlib */
+	AESCRYPT_ENGINE_ZLIB = 1,
+	AESCRYPT_ENGINE_LIBDEFLATE = 2
+};
+int aescrypt_engine_available(int engine);
+const char *aescrypt_engine_name(int engine);
+const char *aescrypt_engine_version(int engine);
+
+/* A codec's row (enum aescrypt_codec), with engine's figures where the
+ * codec has engines: AESCRYPT_OK, or AESCRYPT_EINVAL for a codec the
+ * format does not define.  The strings are static. */
+struct aescrypt_codec_info {
+	const char *name;           /* "deflate", "zstd" (--info, --stats) */
+	const char *title;          /* "DEFLATE", "zstd": in sentences */
+	const char *option;         /* how -c asks for it: "the default",
+	                             * "--zstd" */
+	const char *unzip;          /* what reading does: "inflate" */
+	const char *version;        /* its library's, or "none" */
+	unsigned chunk_log2_default, chunk_log2_max;
+	int max_level;              /* with engine */
+	int available;              /* this build has it */
+	int engines;                /* it has the DEFLATE engines */
+};
+int aescrypt_codec_info(int codec, int engine,
+    struct aescrypt_codec_info *ci);
+
+/* The cipher's tiers, 0 .. aescrypt_tier_count() - 1: a name
+ * ("aes-ni", "vaes-avx2", "soft-ct", ...), whether this CPU runs it,
+ * and the one new keys run on.  aescrypt_force_software() makes that
+ * the constant-time software tier for the rest of the process (--no-hw;
+ * before any key is set up).  aescrypt_cpu_describe: the CPU features
+ * the tiers use, in words, into buf. */
+int aescrypt_tier_count(void);
+const char *aescrypt_tier_name(int tier);
+int aescrypt_tier_available(int tier);
+int aescrypt_tier_default(void);
+void aescrypt_force_software(void);
+void aescrypt_cpu_describe(char *buf, size_t n);
+
+/* The libraries behind the key slots: libsodium's version; libcrypto's
+ * (for ssh-rsa), or NULL in a build without it. */
+const char *aescrypt_sodium_version(void);
+const char *aescrypt_rsa_version(void);
+
+/* The container format's version number (format/). */
+int aescrypt_format_version(void);
+
+/* -- writers (lib/writer_more.c) -- */
+
+/* The place of w's last failure in the core's terms (src/common/
+ * error.h: a record's number and offset, a slot, the input or the
+ * output with errno), so that the command words it as it always has;
+ * NULL when the failure had no place (aescrypt_writer_error() alone
+ * then says it).  Valid until the next call on w. */
 struct ae_diag;
 const struct ae_diag *aescrypt_writer_diag(const aescrypt_writer *w);
 
-/* The DEFLATE engine: 0 the default (libdeflate if built in), 1 zlib,
- * 2 libdeflate (AESCRYPT_ENOTSUP when this build lacks it); and an
- * engine's name ("libdeflate", "zlib"). */
+/* A recipient the command has parsed itself (src/container/
+ * recipient.h), to word its own errors about -r and -R: as
+ * aescrypt_writer_add_recipient, without the text. */
+struct ae_recipient;
+int aescrypt_writer_add_recipient_key(aescrypt_writer *w,
+    const struct ae_recipient *r);
+
+/* Before _open: the DEFLATE engine (AESCRYPT_ENGINE_*: AESCRYPT_ENOTSUP
+ * when this build lacks it); signals (when *interrupt becomes non-zero
+ * the pipeline stops with AESCRYPT_EINTR; when it stops early for any
+ * reason it sets *cancel, so that a read blocked in the caller's source
+ * can give up; either may be NULL); whether the run's stages are timed
+ * (default 1: a few clock reads a record). */
 int aescrypt_writer_set_engine(aescrypt_writer *w, int engine);
-const char *aescrypt_engine_name(int engine);
-
-/* Signals: when *interrupt becomes non-zero the pipeline stops with
- * AESCRYPT_EINTR; when it stops early for any reason it sets *cancel,
- * so a read blocked in the caller's source gives up.  Either may be
- * NULL.  Before _open. */
 int aescrypt_writer_set_signals(aescrypt_writer *w,
-    const atomic_int *interrupt, atomic_int *cancel);
+    const _Atomic int *interrupt, _Atomic int *cancel);
+int aescrypt_writer_set_timed(aescrypt_writer *w, int on);
 
-/* A stream's bytes, read from src (its read, to the end) by the
- * pipeline's own reader thread, on the calling thread's watch: no copy
- * through a channel, and the read stage timed as aescrypt -e times it.
- * Once, after _open and before any _write; then _close. */
+/* A stream's bytes, all of them, read from src (its read, to the end)
+ * by the pipeline's reader thread while the caller's thread writes the
+ * records: no copy through a channel, and a read stage of its own in
+ * the figures.  Once, after _open and before any _write; then _close. */
 int aescrypt_writer_write_from(aescrypt_writer *w,
     const struct aescrypt_source *src);
 
-/* Every figure of a pipeline's run (for --stats), after _close
- * succeeded; the timings are there only when asked for before _open. */
+/* Every figure of the payload's run, after _close succeeded (the
+ * timings only when timed). */
 struct aescrypt_run_stats {
 	uint64_t plain_bytes, wire_bytes, chunks, records, probe_stored;
 	uint64_t read_bytes, write_bytes, aead_bytes;
@@ -565,19 +653,70 @@ struct aescrypt_run_stats {
 	uint64_t writer_wait_ns, write_wall_ns, wall_ns;
 	unsigned threads;
 };
-int aescrypt_writer_set_timed(aescrypt_writer *w, int on);
 int aescrypt_writer_run_stats(const aescrypt_writer *w,
     struct aescrypt_run_stats *st);
 
-/* The name of the cipher tier the writer's keys run on ("vaes-avx2",
- * "soft-ct", ...), after _open. */
+/* An archive's members from the command's own walk (src/disk/
+ * reader.h): set before _open, p (kept: it must outlive the writer)
+ * replaces the writer's walk, its lead (the archive's global header)
+ * the writer's, and its report is called for every event after the
+ * writer has noted a member in the index; a non-zero return stops the
+ * walk.  _add_paths: paths[0..n) and everything under them, each
+ * after entering p->dirfd[i] where p has dirfd (-C), as aescrypt -c
+ * walks them.  A walk that stops leaves aescrypt_writer_diag() NULL
+ * unless the pipeline failed first. */
+struct ae_dr_params;
+int aescrypt_writer_set_walk(aescrypt_writer *w,
+    const struct ae_dr_params *p);
+int aescrypt_writer_add_paths(aescrypt_writer *w, char *const *paths,
+    size_t n);
+
+/* The cipher tier the file's keys run on ("vaes-avx2", ...), after
+ * _open; "none" before. */
 const char *aescrypt_writer_tier(const aescrypt_writer *w);
 
-/* The file's codec, after _open (enum aescrypt_codec). */
-int aescrypt_writer_codec(const aescrypt_writer *w);
+/* -- what a file is, from its first bytes (lib/sniff.c) -- */
 
-#endif
-#endif
+#define AESCRYPT_SNIFF_LEN 512      /* enough for every signature */
+enum aescrypt_format {
+	AESCRYPT_FORMAT_UNKNOWN = 0,
+	AESCRYPT_FORMAT_AESCRYPT,       /* this library's container */
+	AESCRYPT_FORMAT_AESCRYPT_LEGACY,/* AES Crypt, stream format 0-3 */
+	AESCRYPT_FORMAT_GZIP,
+	AESCRYPT_FORMAT_ZSTD,
+	AESCRYPT_FORMAT_XZ,
+	AESCRYPT_FORMAT_BZIP2,
+	AESCRYPT_FORMAT_LZ4,
+	AESCRYPT_FORMAT_7Z,
+	AESCRYPT_FORMAT_ZIP,
+	AESCRYPT_FORMAT_AGE,
+	AESCRYPT_FORMAT_AGE_ARMOR,
+	AESCRYPT_FORMAT_PGP,
+	AESCRYPT_FORMAT_PGP_ARMOR,
+	AESCRYPT_FORMAT_OPENSSL_ENC,
+	AESCRYPT_FORMAT_TAR
+};
+/* The format of a file whose first n bytes are buf (n may be short;
+ * only unambiguous published signatures count), and its name ("gzip",
+ * "7-Zip", "AES Crypt"; "unknown"). */
+int aescrypt_sniff(const void *buf, size_t n);
+const char *aescrypt_format_name(int format);
+
+/* -- keys (lib/keyfile.c, lib/build.c) -- */
+
+/* Key files (format/, section 8): the text of one for a fresh random
+ * key, NUL-terminated in buf (cap bytes): its length, or 0 when buf is
+ * too small or the system's random source failed (errno says why).
+ * Parsed: AESCRYPT_OK with the key, AESCRYPT_EFORMAT for text that is
+ * not exactly one key line and comments.  A file over
+ * AESCRYPT_KEYFILE_MAX bytes is not a key file. */
+#define AESCRYPT_KEYFILE_MAX 4096
+size_t aescrypt_keyfile_new(char *buf, size_t cap);
+int aescrypt_keyfile_parse(const char *text, size_t len, uint8_t key[32]);
+
+/* Whether s looks like a secret key ("AGE-SECRET-KEY-...", a PEM
+ * private key) given where a recipient belongs: 1 or 0. */
+int aescrypt_is_secret_key_text(const char *s);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,7 @@ hash_write(void *ctx, const uint8_t *buf, size_t n)
 	int r = c->next.write(c->next.ctx, buf, n);
 
 	if (r == 0)
-		ae_sha256_update(&c->h, buf, n);
+		crypto_hash_sha256_update(&c->h, buf, n);
 	return r;
 }
 
@@ -33,7 +33,7 @@ checksum_start(struct checksum *c, const char *path, struct ae_writer *w)
 		return;
 	c->on = 1;
 	c->next = *w;
-	ae_sha256_init(&c->h);
+	crypto_hash_sha256_init(&c->h);
 	w->write = hash_write;
 	w->ctx = c;
 }
@@ -42,14 +42,14 @@ int
 checksum_finish(struct checksum *c, const char *path, const char *name)
 {
 	static const char hex[] = "0123456789abcdef";
-	uint8_t d[AE_SHA256_LEN];
+	uint8_t d[crypto_hash_sha256_BYTES];
 	char q[1024], *line, *p;
 	size_t i, len = strlen(name), need;
 	int fd, esc = strpbrk(name, "\n\\") != NULL, err = 0;
 
 	if (!c->on)
 		return EXIT_OK;
-	ae_sha256_final(&c->h, d);
+	crypto_hash_sha256_final(&c->h, d);
 	/* "\HEX  NAME" with \n and \\ when the name needs it (GNU
 	 * coreutils' rule); every byte of a name may double */
 	need = 1 + 2 * sizeof d + 2 + 2 * len + 2;

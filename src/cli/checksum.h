@@ -10,12 +10,15 @@
 #ifndef AE_CLI_CHECKSUM_H
 #define AE_CLI_CHECKSUM_H
 
+#include <sodium.h>
+
 #include "common/io.h"
-#include "crypto/sha256.h"
 
 struct checksum {
 	struct ae_writer next;      /* where the bytes go on to */
-	struct ae_sha256 h;
+	crypto_hash_sha256_state h; /* libsodium's, which the command links
+	                             * anyway: a file's hash is no part of
+	                             * the container */
 	int on;
 };
 

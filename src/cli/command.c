@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "container/format.h"
+#include "aescrypt.h"
+
 #include "benchmark.h"
 #include "command.h"
 #include "exitcode.h"
@@ -105,7 +106,7 @@ dispatch(const struct cmdline *c)
 	case 'b':
 		return benchmark_run(c->bench_time, o->run.threads,
 		    o->run.chunk_log2, o->run.chunk_set ? o->run.chunk_log2
-		    : AE_CHUNK_LOG2_ZSTD, c->bench_format, c->bench_all,
+		    : AESCRYPT_CHUNK_LOG2_DEFAULT_ZSTD, c->bench_format, c->bench_all,
 		    isatty(STDOUT_FILENO));
 	case 'g':
 		return secret_keyfile_generate(c->genkey);

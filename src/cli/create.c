@@ -2,9 +2,10 @@
  * create.c -- aescrypt -c: paths in, an encrypted archive out (contract
  * in opts.h).
  *
- * Two halves joined by a channel (chan.h): a thread walks the paths and
- * writes a tar stream (disk/reader.c); the pipeline reads that stream as its
- * input and seals it into a container whose header says "pax payload".
+ * The library's writer (aescrypt.h) makes the container: this thread
+ * walks the paths into a tar stream through it (disk/reader.c, with the
+ * command's own parameters and reports), and its pipeline, on a thread
+ * of its own, seals that stream and writes the index after it.
  * Everything that can fail for the whole job (a missing operand, the
  * key sources, the output) fails before the walk starts; problems with
  * single files are warnings and exit status 1, as in tar.
@@ -20,15 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pipeline/chan.h"
-#include "pipeline/trailer.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "common/clock.h"
 #include "common/bytes.h"
-#include "container/header.h"
-#include "container/index.h"
 #include "archive/tar_write.h"
 #include "disk/reader.h"
-#include "common/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
 #include "msg.h"
@@ -41,7 +39,6 @@
 #include "totals.h"
 #include "progress.h"
 #include "run.h"
-#include "session.h"
 #include "signals.h"
 
 /*
@@ -119,58 +116,20 @@ check_paths(const struct opts *o, const struct namelist *paths,
 	return st;
 }
 
-/* The walk's thread: the paths, the channel it writes the tar stream
- * into, and what it reports to (the index, -v, progress). */
+/* The walk (the library's writer runs it, on this thread): its
+ * parameters and what its reports go to (-v, progress, --totals). */
 struct producer {
 	const struct opts *o;
 	struct ae_dr_params dp;
 	struct namelist *paths;
-	struct ae_chan chan;
-	struct ae_writer w;
 	FILE *verbose;              /* -v: names go here, or NULL */
 	int long_list;              /* -vv: as tar -tv lists them */
 	size_t ugswidth;            /* (-vv's column, as list_entry keeps it) */
 	struct ae_tar_member *line; /* -vv: list_entry's, for the run */
 	const char *self_name;      /* the archive's name, for a warning */
-	struct ae_index_builder *index;     /* or NULL (--no-index) */
 	struct ae_xattr_filter xf;  /* --xattrs-include, --xattrs-exclude */
-	uint64_t tar_end;
-	int err;                    /* the walk's result */
-	int partial;                /* it gave warnings */
-	uint64_t cpu_ns;            /* the walk thread's CPU time */
 	struct totals *totals;      /* --totals -g, or NULL */
 };
-
-/* Note e, whose headers start at offset, in the index.  0, or -1 out
- * of memory (reported; the walk stops, as for a failed write). */
-static int
-index_member(struct producer *pr, const struct ae_tar_entry *e,
-    uint64_t offset)
-{
-	struct ae_index_member m;
-
-	if (pr->index == NULL)
-		return 0;
-	memset(&m, 0, sizeof m);
-	m.first = offset;
-	m.type = e->type;
-	m.mode = e->mode & 07777;
-	m.uid = e->uid;
-	m.gid = e->gid;
-	m.size = e->map != NULL ? e->real_size : e->size;
-	if (e->type == AE_TAR_CHR || e->type == AE_TAR_BLK)
-		m.size = (uint64_t)e->devmajor << 32 | e->devminor;
-	m.mtime = e->mtime;
-	m.mtime_nsec = e->mtime_nsec;
-	m.path = e->path;
-	m.linkpath = e->linkpath;
-	m.uname = e->uname;
-	m.gname = e->gname;
-	if (ae_index_add_member(pr->index, &m) == AE_OK)
-		return 0;
-	msg_error("the archive's index: out of memory");
-	return -1;
-}
 
 /* What the walk reports, in GNU tar's words. */
 static int
@@ -181,8 +140,6 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 
 	switch (r->event) {
 	case AE_DR_MEMBER:
-		if (index_member(pr, r->e, r->offset) != 0)
-			return -1;
 		if (pr->totals != NULL)
 			totals_member(pr->totals, r->name, r->e->type);
 		progress_member(r->e->path);
@@ -271,60 +228,16 @@ is_excluded(void *ctx, const char *path)
 	return members_excluded(o->sel.exclude, o->sel.nexclude, path);
 }
 
-static void *
-produce(void *arg)
-{
-	struct producer *pr = arg;
-
-	/* (without memory for it, -vv lists names alone) */
-	if (pr->long_list)
-		pr->line = malloc(sizeof *pr->line);
-	pr->err = ae_dr_walk(&pr->dp, pr->paths->v, pr->paths->n, &pr->w,
-	    &pr->tar_end, &pr->partial);
-	free(pr->line);
-	pr->line = NULL;
-	if (pr->err == AE_ENOMEM)
-		msg_error("out of memory");
-	if (pr->index != NULL)
-		pr->index->tar_end = pr->tar_end;
-	pr->cpu_ns = ae_thread_ns();
-	ae_chan_close_write(&pr->chan, pr->err != AE_OK ? AE_EINTR : AE_OK);
-	return NULL;
-}
-
-/* The pipeline's output, passed on, with each record's length noted
- * for the index (the pipeline writes one record a call). */
-struct record_log {
-	struct ae_writer *out;
-	struct ae_index_builder *ib;
-};
-
-static int
-log_record(void *ctx, const uint8_t *buf, size_t n)
-{
-	struct record_log *l = ctx;
-	int r = l->out->write(l->out->ctx, buf, n);
-
-	if (r == AE_OK)
-		r = ae_index_add_record(l->ib, (uint32_t)n);
-	return r;
-}
-
-/* One -c run: what cmd_create's steps share.  On the heap, out of core
- * dumps: it holds the key schedules. */
+/* One -c run: what cmd_create's steps share. */
 struct create {
-	struct ae_header h;
+	aescrypt_writer *w;         /* the library's: keys, the container */
 	struct producer pr;
 	struct namelist paths;
 	struct cdirs cd;
 	int *dirfd;                 /* per path, its -C directory */
 	struct run_stats rs;
-	struct ae_pipe_params pp;
 	struct streams io;
-	ae_gcm_ctx gcm, igcm;
-	struct ae_index_builder ib;
-	int indexed;
-	int keys;                   /* gcm (and igcm) hold keys */
+	int pass_slot;              /* a passphrase's KDF runs at the open */
 	uint64_t w0;
 	struct ae_snapshot prev, next;  /* -g: the last level's, this one's */
 	int have_prev;
@@ -382,7 +295,6 @@ create_producer(struct create *c, const struct opts *o)
 
 	pr->o = o;
 	pr->paths = &c->paths;
-	pr->index = c->indexed ? &c->ib : NULL;
 	pr->self_name = c->io.out.name;
 	if (o->run.verbose)
 		pr->verbose = c->io.out.in_place
@@ -426,100 +338,129 @@ create_producer(struct create *c, const struct opts *o)
 	dp->excluded = is_excluded;
 	dp->report = on_walk;
 	dp->ctx = pr;
-	pr->w.write = ae_chan_write;
-	pr->w.ctx = &pr->chan;
 }
 
-/* The header, then the walk's thread feeding the pipeline, then the
- * index.  AE_OK, or the error with d.  *started: the thread ran. */
+/* The writer's run: the header (and a passphrase's KDF), the walk on
+ * this thread into the pipeline on the writer's, then the index and
+ * the copy of the header.  AESCRYPT_OK or the writer's error; *walked
+ * says whether it was the walk's own (reported by on_walk). */
 static int
-create_stream(struct create *c, int *started, struct ae_diag *d)
+create_stream(struct create *c, int *walked)
 {
-	struct ae_reader chan_reader = { ae_chan_read, &c->pr.chan, NULL };
-	struct record_log rl = { &c->io.writer, &c->ib };
-	struct ae_writer logged = { log_record, &rl };
-	pthread_t thread;
+	uint64_t p0, k0, t0;
 	int err;
 
-	*started = 0;
-	err = c->io.writer.write(c->io.writer.ctx, c->h.raw, c->h.len);
-	if (err != AE_OK)
-		return ae_fail(d, err, AE_AT_OUTPUT, "writing output", 0, 0);
-	if (pthread_create(&thread, NULL, produce, &c->pr) != 0)
-		return ae_fail(d, AE_ENOMEM, AE_AT_NONE, "starting a thread", 0,
-		    0);
-	*started = 1;
-	err = ae_pipe_encode(&c->pp, &chan_reader, c->indexed ? &logged :
-	    &c->io.writer, &c->rs.pipe, d);
-	/* A failed pipeline stops reading: free the walk. */
-	ae_chan_close_read(&c->pr.chan);
-	pthread_join(thread, NULL);
-	if (err == AE_OK && c->pr.err == AE_OK && c->indexed)
-		err = ae_trailer_write_index(&c->pp, &c->ib, &c->h, &c->igcm,
-		    &c->io.writer, d);
-	if (err == AE_OK && c->pr.err == AE_OK)
-		err = ae_trailer_write_copy(&c->io.writer, &c->h, d);
-	return err;
+	*walked = 0;
+	p0 = ae_process_ns();
+	k0 = ae_wall_ns();
+	err = aescrypt_writer_open(c->w, AESCRYPT_ARCHIVE, run_writer_sink,
+	    &c->io);
+	if (c->pass_slot) {
+		c->rs.kdf_cpu_ns = ae_process_ns() - p0;
+		c->rs.kdf_wall_ns = ae_wall_ns() - k0;
+		c->rs.kdf_m_kib = c->pr.o->keys.kdf.m_kib;
+	}
+	if (err != AESCRYPT_OK)
+		return err;
+	/* (without memory for it, -vv lists names alone) */
+	if (c->pr.long_list)
+		c->pr.line = malloc(sizeof *c->pr.line);
+	t0 = ae_thread_ns();
+	err = aescrypt_writer_add_paths(c->w, c->paths.v, c->paths.n);
+	c->rs.files_ns = ae_thread_ns() - t0;
+	free(c->pr.line);
+	c->pr.line = NULL;
+	if (err != AESCRYPT_OK) {
+		*walked = aescrypt_writer_diag(c->w) == NULL;
+		return err;
+	}
+	return aescrypt_writer_close(c->w);
 }
 
-/* Write the archive, once the output is open and the keys are set:
+/* The writer failed with err: the walk or the pipeline said why, or
+ * its words now.  The exit status. */
+static int
+create_failed(struct create *c, int err, int walked)
+{
+	if (atomic_load(&signals_stop))
+		return msg_interrupted();
+	if (!walked)
+		return run_writer_failed(&c->io, c->w, err);
+	if (err == AESCRYPT_ENOMEM) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_SYSTEM;     /* on_walk said why */
+}
+
+/* After the archive is whole and has its name: --stats, --totals, the
+ * warning for what was not archived as it was, and -g's snapshot.
+ * The exit status. */
+static int
+create_done(struct create *c, const struct opts *o)
+{
+	struct aescrypt_run_stats ars;
+	int st = EXIT_OK;
+
+	(void)aescrypt_writer_run_stats(c->w, &ars);
+	run_stats_of_writer(&ars, &c->rs.pipe);
+	c->io.rd.bytes = ars.plain_bytes;
+	c->rs.archive = 1;
+	c->rs.files_bytes = ars.plain_bytes;
+	run_finish_stats(&o->run, &c->rs, c->w0, aescrypt_writer_tier(c->w),
+	    &c->io);
+	if (c->pr.totals != NULL)
+		totals_level(&c->totals, c->global.level);
+	if (aescrypt_writer_partial(c->w)) {
+		msg_warn("some files were not archived as they were; "
+		    "see the warnings above");
+		st = EXIT_PARTIAL;
+	}
+	/* the next level starts from this one (after warnings too, as GNU
+	 * tar) */
+	if (o->listed != NULL) {
+		int sst = snapfile_save(o->listed, &c->next);
+
+		if (sst != EXIT_OK)
+			st = sst;
+	}
+	return st;
+}
+
+/* Write the archive, once the output is open and the keys are given:
  * commit it, or remove it.  Returns the exit status. */
 static int
 create_run(struct create *c, const struct opts *o)
 {
-	struct ae_diag d = { 0 };
-	int st, err, started;
+	int st, err, walked;
 
 	create_producer(c, o);
-	if (ae_chan_init(&c->pr.chan, 0) != AE_OK) {
-		msg_error("out of memory");
+	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
+	checksum_start(&c->sum, o->checksum, &c->io.writer);
+	if ((err = aescrypt_writer_set_index(c->w, !o->run.no_index))
+	    != AESCRYPT_OK
+	    || (err = aescrypt_writer_set_walk(c->w, &c->pr.dp))
+	    != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_writer_error(c->w));
 		ae_outfile_abort(&c->io.out);
 		return EXIT_SYSTEM;
 	}
-	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
-	checksum_start(&c->sum, o->checksum, &c->io.writer);
-	run_pipe_params(&o->run, &c->gcm, &c->h, &c->io, &c->pp);
 	/* The total for the progress line: the files' sizes, measured
 	 * first (only when the line will be shown; tar headers make the
 	 * stream a little longer, which the display allows for). */
 	run_progress_start(&o->run, 0, -1, progress_wanted(o->run.progress) ?
 	    ae_dr_measure(&c->pr.dp, c->paths.v, c->paths.n) : 0, 0, -1);
-	err = create_stream(c, &started, &d);
+	err = create_stream(c, &walked);
 	progress_stop();
-	if (err != AE_OK || (started && c->pr.err != AE_OK)) {
-		if (atomic_load(&signals_stop))
-			st = msg_interrupted();
-		else if (started && c->pr.err != AE_OK
-		    && d.where == AE_AT_INPUT)
-			st = EXIT_SYSTEM;   /* the walk said why */
-		else
-			st = run_pipe_error(&c->io, err, &d);
+	if (err != AESCRYPT_OK) {
+		st = create_failed(c, err, walked);
 		ae_outfile_abort(&c->io.out);
-	} else if ((st = run_out_commit(&c->io.out)) == EXIT_OK
-	    && (st = checksum_finish(&c->sum, o->checksum, o->archive != NULL
-	    ? o->archive : "-")) == EXIT_OK) {
-		c->io.rd.bytes = c->pr.chan.bytes;
-		c->rs.archive = 1;
-		c->rs.files_ns = c->pr.cpu_ns;
-		c->rs.files_bytes = c->pr.chan.bytes;
-		run_finish_stats(&o->run, &c->rs, c->w0, &c->gcm, &c->io);
-		if (c->pr.totals != NULL)
-			totals_level(&c->totals, c->global.level);
-		if (c->pr.partial) {
-			msg_warn("some files were not archived as they were; "
-			    "see the warnings above");
-			st = EXIT_PARTIAL;
-		}
-		/* the next level starts from this one (after warnings too,
-		 * as GNU tar) */
-		if (o->listed != NULL) {
-			int sst = snapfile_save(o->listed, &c->next);
-
-			if (sst != EXIT_OK)
-				st = sst;
-		}
+		return st;
 	}
-	ae_chan_free(&c->pr.chan);
+	if ((st = run_out_commit(&c->io.out)) == EXIT_OK
+	    && (st = checksum_finish(&c->sum, o->checksum, o->archive != NULL
+	    ? o->archive : "-")) == EXIT_OK)
+		st = create_done(c, o);
 	return st;
 }
 
@@ -572,44 +513,48 @@ create_global(struct create *c, const struct opts *o)
 int
 cmd_create(const struct opts *o)
 {
-	struct create *c = ae_secret_alloc(sizeof *c);
+	struct create *c = calloc(1, sizeof *c);
 	int st;
 
-	if (c == NULL) {
+	if (c == NULL || (c->w = aescrypt_writer_new()) == NULL) {
+		free(c);
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
 	c->w0 = ae_wall_ns();
-	c->indexed = !o->run.no_index;
+	c->rs.codec = o->run.codec;
 	ae_snapshot_init(&c->prev);
 	ae_snapshot_init(&c->next);
 	if ((st = create_global(c, o)) != EXIT_OK)
 		goto out;
-	ae_index_builder_init(&c->ib);
 	run_streams_init(&c->io);
 	if ((st = create_paths(c, o)) != EXIT_OK)
 		goto out;
-	/* Keys and the output, relative to where we were started. */
-	st = session_create(&o->keys, &o->run, o->archive, c->indexed ?
-	    AE_PAYLOAD_PAX_INDEXED : AE_PAYLOAD_PAX, &c->h, &c->gcm,
-	    c->indexed ? &c->igcm : NULL, &c->io, &c->rs);
-	if (st != EXIT_OK)
+	/* Keys and the output, relative to where we were started; a
+	 * terminal is refused before any passphrase is asked for. */
+	if ((o->archive == NULL || strcmp(o->archive, "-") == 0)
+	    && isatty(STDOUT_FILENO)) {
+		st = run_refuse_tty(&o->run);
 		goto out;
-	c->keys = 1;
+	}
+	if ((st = keys_to_writer(&o->keys, c->w, &c->pass_slot)) != EXIT_OK
+	    || (st = run_writer_settings(&o->run, c->w, &c->io)) != EXIT_OK
+	    || (st = run_out_open(&c->io.out, o->archive)) != EXIT_OK)
+		goto out;
+	if (isatty(c->io.out.fd)) {
+		ae_outfile_abort(&c->io.out);
+		st = run_refuse_tty(&o->run);
+		goto out;
+	}
 	st = create_run(c, o);
 out:
-	if (c->keys) {
-		ae_gcm_wipe(&c->gcm);
-		if (c->indexed)
-			ae_gcm_wipe(&c->igcm);
-	}
-	ae_index_builder_free(&c->ib);
+	aescrypt_writer_free(c->w);
 	totals_free(&c->totals);
 	ae_snapshot_free(&c->prev);
 	ae_snapshot_free(&c->next);
 	free(c->dirfd);
 	cdirs_close(&c->cd);
 	namelist_free(&c->paths);
-	ae_secret_free(c, sizeof *c);
+	free(c);
 	return st;
 }

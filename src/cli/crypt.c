@@ -9,8 +9,12 @@
  */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
+
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 
 #include "pipeline/trailer.h"
 #include "common/clock.h"
@@ -20,6 +24,7 @@
 #include "container/index.h"
 #include "exitcode.h"
 #include "indexed.h"
+#include "keys.h"
 #include "legacy.h"
 #include "msg.h"
 #include "names.h"
@@ -32,51 +37,78 @@
 int
 cmd_encrypt(const struct opts *o)
 {
+	struct aescrypt_source src = { run_writer_source, NULL, 0, NULL };
+	struct aescrypt_run_stats ars;
 	struct run_stats rs;
-	struct ae_pipe_params pp;
-	struct ae_diag d = { 0 };
-	struct ae_header h;
 	struct streams io;
-	uint64_t w0 = ae_wall_ns();
-	ae_gcm_ctx gcm;
 	struct checksum sum;
-	int st, err;
+	aescrypt_writer *w;
+	uint64_t w0 = ae_wall_ns(), c0, k0;
+	int st, err, pass_slot = 0;
 
 	memset(&rs, 0, sizeof rs);
 	run_streams_init(&io);
 	if ((st = run_input_open(&io.in, o->input, NULL)) != EXIT_OK)
 		return st;
-	st = session_create(&o->keys, &o->run, o->output, AE_PAYLOAD_STREAM, &h,
-	    &gcm, NULL, &io, &rs);
-	if (st != EXIT_OK) {
+	if ((o->output == NULL || strcmp(o->output, "-") == 0)
+	    && isatty(STDOUT_FILENO)) {
 		run_input_close(&io.in);
-		return st;
+		return run_refuse_tty(&o->run);
+	}
+	if ((w = aescrypt_writer_new()) == NULL) {
+		run_input_close(&io.in);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	rs.codec = o->run.codec;
+	if ((st = keys_to_writer(&o->keys, w, &pass_slot)) != EXIT_OK
+	    || (st = run_writer_settings(&o->run, w, &io)) != EXIT_OK)
+		goto done;
+	if ((st = run_out_open(&io.out, o->output)) != EXIT_OK)
+		goto done;
+	if (isatty(io.out.fd)) {
+		ae_outfile_abort(&io.out);
+		st = run_refuse_tty(&o->run);
+		goto done;
 	}
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	checksum_start(&sum, o->checksum, &io.writer);
-	run_pipe_params(&o->run, &gcm, &h, &io, &pp);
-	err = io.writer.write(io.writer.ctx, h.raw, h.len);
-	if (err != AE_OK) {
-		ae_fail(&d, err, AE_AT_OUTPUT, "writing output", 0, 0);
-	} else {
-		run_progress_start(&o->run, 0, io.in.fd, 0, 0, -1);
-		err = ae_pipe_encode(&pp, &io.reader, &io.writer, &rs.pipe, &d);
-		progress_stop();
-		if (err == AE_OK)
-			err = ae_trailer_write_copy(&io.writer, &h, &d);
+	src.ctx = &io;
+	/* the header's slots are made now: a passphrase's KDF runs here */
+	c0 = ae_process_ns();
+	k0 = ae_wall_ns();
+	err = aescrypt_writer_open(w, AESCRYPT_STREAM, run_writer_sink, &io);
+	if (pass_slot) {
+		rs.kdf_cpu_ns = ae_process_ns() - c0;
+		rs.kdf_wall_ns = ae_wall_ns() - k0;
+		rs.kdf_m_kib = o->keys.kdf.m_kib;
 	}
-	if (err != AE_OK) {
-		st = run_pipe_error(&io, err, &d);
+	if (err == AESCRYPT_OK && atomic_load(&signals_stop))
+		err = AESCRYPT_EINTR;
+	if (err == AESCRYPT_OK) {
+		run_progress_start(&o->run, 0, io.in.fd, 0, 0, -1);
+		err = aescrypt_writer_write_from(w, &src);
+		progress_stop();
+		if (err == AESCRYPT_OK)
+			err = aescrypt_writer_close(w);
+	}
+	if (err != AESCRYPT_OK) {
+		st = err == AESCRYPT_EINTR && aescrypt_writer_diag(w) == NULL ?
+		    msg_interrupted() : run_writer_failed(&io, w, err);
 		ae_outfile_abort(&io.out);
 		goto done;
 	}
 	if ((st = run_out_commit(&io.out)) == EXIT_OK
 	    && (st = checksum_finish(&sum, o->checksum, o->output != NULL ?
-	    o->output : "-")) == EXIT_OK)
-		run_finish_stats(&o->run, &rs, w0, &gcm, &io);
+	    o->output : "-")) == EXIT_OK) {
+		(void)aescrypt_writer_run_stats(w, &ars);
+		run_stats_of_writer(&ars, &rs.pipe);
+		run_finish_stats(&o->run, &rs, w0, aescrypt_writer_tier(w),
+		    &io);
+	}
 done:
-	ae_gcm_wipe(&gcm);
+	aescrypt_writer_free(w);
 	run_input_close(&io.in);
 	return st;
 }
@@ -206,7 +238,8 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	if (o->run.verbose)
 		msg_note("%s: decrypted, %llu bytes, every chunk authenticated",
 		    c->io.in.name, (unsigned long long)c->rs.pipe.plain_bytes);
-	run_finish_stats(&o->run, &c->rs, c->w0, &c->gcm, &c->io);
+	run_finish_stats(&o->run, &c->rs, c->w0,
+	    ae_gcm_tier_name(ae_gcm_ctx_tier(&c->gcm)), &c->io);
 	return run_copy_used(&c->io, &c->h, EXIT_OK);
 }
 

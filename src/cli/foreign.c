@@ -44,7 +44,7 @@ peek_seek(void *ctx, uint64_t off)
 }
 
 int
-foreign_peek(struct streams *io, enum ae_kind *kind)
+foreign_peek(struct streams *io, int *kind)
 {
 	struct stat sb;
 	off_t at;
@@ -52,13 +52,13 @@ foreign_peek(struct streams *io, enum ae_kind *kind)
 	size_t got;
 	int e;
 
-	*kind = AE_KIND_UNKNOWN;
+	*kind = AESCRYPT_FORMAT_UNKNOWN;
 	if (fstat(io->in.fd, &sb) == 0 && S_ISREG(sb.st_mode)
 	    && (at = lseek(io->in.fd, 0, SEEK_CUR)) >= 0) {
 		if ((r = pread(io->in.fd, io->peek.buf, sizeof io->peek.buf,
 		    at)) < 0)
 			return msg_sys_error(io->in.name);
-		*kind = ae_sniff(io->peek.buf, (size_t)r);
+		*kind = aescrypt_sniff(io->peek.buf, (size_t)r);
 		return EXIT_OK;
 	}
 	e = ae_fd_read(&io->rd, io->peek.buf, sizeof io->peek.buf, &got);
@@ -71,36 +71,36 @@ foreign_peek(struct streams *io, enum ae_kind *kind)
 		return msg_interrupted();
 	if (e != AE_OK)
 		return msg_sys_error(io->in.name);
-	*kind = ae_sniff(io->peek.buf, got);
+	*kind = aescrypt_sniff(io->peek.buf, got);
 	return EXIT_OK;
 }
 
 /* What to run instead, for each kind. */
 static const char *
-instead(enum ae_kind k)
+instead(int k)
 {
 	switch (k) {
-	case AE_KIND_GZIP: return "gzip -dc FILE (or tar -xzf FILE for a .tar.gz)";
-	case AE_KIND_ZSTD: return "zstd -dc FILE (or tar --zstd -xf FILE)";
-	case AE_KIND_XZ: return "xz -dc FILE (or tar -xJf FILE)";
-	case AE_KIND_BZIP2: return "bzip2 -dc FILE (or tar -xjf FILE)";
-	case AE_KIND_LZ4: return "lz4 -dc FILE";
-	case AE_KIND_7Z: return "7z x FILE (or 7zz x FILE)";
-	case AE_KIND_ZIP: return "unzip FILE (or 7z x FILE)";
-	case AE_KIND_AGE:
-	case AE_KIND_AGE_ARMOR: return "age -d FILE";
-	case AE_KIND_PGP:
-	case AE_KIND_PGP_ARMOR: return "gpg -d FILE";
-	case AE_KIND_OPENSSL_ENC: return "openssl enc -d ... -in FILE";
-	case AE_KIND_TAR: return "tar -xf FILE (or tar -tf FILE to list it)";
+	case AESCRYPT_FORMAT_GZIP: return "gzip -dc FILE (or tar -xzf FILE for a .tar.gz)";
+	case AESCRYPT_FORMAT_ZSTD: return "zstd -dc FILE (or tar --zstd -xf FILE)";
+	case AESCRYPT_FORMAT_XZ: return "xz -dc FILE (or tar -xJf FILE)";
+	case AESCRYPT_FORMAT_BZIP2: return "bzip2 -dc FILE (or tar -xjf FILE)";
+	case AESCRYPT_FORMAT_LZ4: return "lz4 -dc FILE";
+	case AESCRYPT_FORMAT_7Z: return "7z x FILE (or 7zz x FILE)";
+	case AESCRYPT_FORMAT_ZIP: return "unzip FILE (or 7z x FILE)";
+	case AESCRYPT_FORMAT_AGE:
+	case AESCRYPT_FORMAT_AGE_ARMOR: return "age -d FILE";
+	case AESCRYPT_FORMAT_PGP:
+	case AESCRYPT_FORMAT_PGP_ARMOR: return "gpg -d FILE";
+	case AESCRYPT_FORMAT_OPENSSL_ENC: return "openssl enc -d ... -in FILE";
+	case AESCRYPT_FORMAT_TAR: return "tar -xf FILE (or tar -tf FILE to list it)";
 	default: return NULL;
 	}
 }
 
 int
-foreign_refuse(const char *name, enum ae_kind kind)
+foreign_refuse(const char *name, int kind)
 {
-	const char *how = instead(kind), *kn = ae_kind_name(kind);
+	const char *how = instead(kind), *kn = aescrypt_format_name(kind);
 	/* "an" before a vowel sound: age, OpenPGP, OpenSSL, xz, lz4 */
 	int an = strchr("aeiouAEIOU", kn[0]) != NULL || kn[0] == 'x'
 	    || kn[0] == 'l';

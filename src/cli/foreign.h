@@ -5,7 +5,8 @@
 #ifndef AE_FOREIGN_H
 #define AE_FOREIGN_H
 
-#include "container/sniff.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "opts.h"
 #include "run.h"
 
@@ -13,10 +14,10 @@
  * Look at io's first bytes without using them up: on a regular file
  * they are read with pread at the current offset; on a pipe they are
  * kept in io->peek and io->reader hands them back first.  *kind is what
- * they show.  Returns 0, or an exit status after saying why the input
+ * they show (enum aescrypt_format).  Returns 0, or an exit status after saying why the input
  * could not be read.
  */
-int foreign_peek(struct streams *io, enum ae_kind *kind);
+int foreign_peek(struct streams *io, int *kind);
 
 /*
  * For the modes that read a container: EXIT_OK if kind is aescrypt's
@@ -24,6 +25,6 @@ int foreign_peek(struct streams *io, enum ae_kind *kind);
  * a KIND file" with what to run instead and returns EXIT_DATA.  AES
  * Crypt files are the caller's (legacy.h) and not reported here.
  */
-int foreign_refuse(const char *name, enum ae_kind kind);
+int foreign_refuse(const char *name, int kind);
 
 #endif

@@ -504,19 +504,19 @@ cmd_info(const struct opts *o)
 	struct ae_diag d = { 0 };
 	struct streams io;
 	int st, err;
-	enum ae_kind kind;
+	int kind;
 
 	run_streams_init(&io);
 	if ((st = run_input_open(&io.in, o->archive, &o->run)) != EXIT_OK)
 		return st;
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	if ((st = foreign_peek(&io, &kind)) != EXIT_OK
-	    || (kind != AE_KIND_AESCRYPT_LEGACY
+	    || (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
 	    && (st = foreign_refuse(io.in.name, kind)) != EXIT_OK)) {
 		run_input_close(&io.in);
 		return st;
 	}
-	if (kind == AE_KIND_AESCRYPT_LEGACY) {
+	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY) {
 		st = info_legacy(o, &io);
 		if (st == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
 			st = msg_sys_error("standard output");

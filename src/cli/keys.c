@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "crypto/random.h"
 #include "container/codec.h"
 #include "common/wipe.h"
 #include "exitcode.h"
@@ -29,53 +28,21 @@ pass_source(const struct key_sources *k)
 	return secret_env_source();
 }
 
-/* Why recipient r's slot could not be made (err from
- * ae_header_add_recipient), in words; an exit status. */
+/* The recipients the user's key sources give (-r, -R), read and
+ * checked against what one header holds before anything is asked for
+ * (use_pass: a passphrase slot beside them).  0, with *out (the
+ * caller frees it), or an exit status (reported). */
 static int
-recipient_failed(const struct ae_recipient *r, int err)
+recipients_planned(const struct key_sources *k, int use_pass,
+    struct ae_recipient **out, size_t *n)
 {
-	char txt[AE_RECIPIENT_TEXT_MAX];
-	int rsa = r->type == AE_STANZA_SSH_RSA;
-
-	if (ae_recipient_format(r, txt, sizeof txt) == 0)
-		snprintf(txt, sizeof txt, "%s",
-		    rsa ? "ssh-rsa key" : "ssh-ed25519 key");
-	if (err == AE_EINVAL && rsa) {
-		msg_error("recipient %s: libcrypto refused the key (not a "
-		    "valid RSA key?)", txt);
-		return EXIT_USAGE;
-	}
-	if (err == AE_ENOMEM) {
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
-	if (err == AE_EINVAL) {
-		msg_error("recipient %s is a key of low order, which anyone "
-		    "could decrypt to", txt);
-		return EXIT_USAGE;
-	}
-	return msg_sys_error("the system random number generator");
-}
-
-/* The slots the user's key sources give, in h (ae_header_new'd), each
- * wrapping file_key: 0 or an exit status. */
-static int
-add_slots(const struct key_sources *k, struct ae_header *h,
-    const uint8_t file_key[AE_FILE_KEY_LEN], int use_pass,
-    struct run_stats *rs)
-{
-	/* With -k or recipients, a passphrase slot only when asked for on
-	 * the command line (-P, --passphrase-file, --passphrase-fd): an
-	 * AESCRYPT_PASSPHRASE that a cron job inherits must not add a
-	 * second, perhaps weaker, way in. */
 	int has_rcpt = k->nrecipients > 0 || k->nrecipient_files > 0;
 	struct ae_recipient *rcpt = NULL;
-	struct passphrase pass;
 	size_t nrcpt = 0, i, need, max;
-	uint64_t c0, w0;
-	uint8_t key[32];
 	int st, err;
 
+	*out = NULL;
+	*n = 0;
 	if ((st = identity_recipients(k, &rcpt, &nrcpt)) != EXIT_OK)
 		return st;
 	if (has_rcpt && nrcpt == 0) {
@@ -115,68 +82,66 @@ add_slots(const struct key_sources *k, struct ae_header *h,
 		free(rcpt);
 		return EXIT_USAGE;
 	}
-	for (i = 0; i < nrcpt; i++)
-		if ((err = ae_header_add_recipient(h, &rcpt[i], file_key))
-		    != AE_OK) {
-			st = recipient_failed(&rcpt[i], err);
-			free(rcpt);
-			return st;
-		}
-	free(rcpt);
-	if (k->keyfile != NULL) {
-		if ((st = secret_keyfile_read(k->keyfile, key)) != EXIT_OK)
-			return st;
-		err = ae_header_add_keyfile(h, key, file_key);
-		ae_wipe(key, sizeof key);
-		if (err != AE_OK)
-			return msg_sys_error("the system random number generator");
-	}
-	if (use_pass) {
-		if ((st = secret_passphrase(pass_source(k), k->pass_arg, 1,
-		    &pass)) != EXIT_OK)
-			return st;
-		c0 = ae_process_ns();
-		w0 = ae_wall_ns();
-		err = ae_header_add_passphrase(h, pass.buf, pass.len, &k->kdf,
-		    file_key);
-		rs->kdf_cpu_ns += ae_process_ns() - c0;
-		rs->kdf_wall_ns += ae_wall_ns() - w0;
-		rs->kdf_m_kib = k->kdf.m_kib;
-		secret_wipe(&pass);
-		if (err == AE_EIO)
-			return msg_sys_error("the system random number generator");
-		if (err != AE_OK) {
-			msg_error("Argon2id with %u KiB, %u passes, %u lanes: %s",
-			    k->kdf.m_kib, k->kdf.t, k->kdf.p,
-			    err == AE_ENOMEM ? "out of memory" :
-			    "invalid parameters");
-			return err == AE_ENOMEM ? EXIT_SYSTEM : EXIT_USAGE;
-		}
-	}
+	*out = rcpt;
+	*n = nrcpt;
 	return EXIT_OK;
 }
 
-/* Build the stanzas and header for a new file.  0 or an exit status. */
 int
-keys_new_header(const struct key_sources *k,
-    const struct run_prefs *p, int payload_type, struct ae_header *h,
-    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
+keys_to_writer(const struct key_sources *k, aescrypt_writer *w,
+    int *pass_slot)
 {
 	int has_rcpt = k->nrecipients > 0 || k->nrecipient_files > 0;
 	int use_pass = (k->keyfile == NULL && !has_rcpt) || k->want_pass
 	    || k->pass_src != PASS_NONE;
-	int st;
+	struct ae_recipient *rcpt = NULL;
+	struct passphrase pass;
+	size_t nrcpt = 0, i;
+	uint8_t key[32];
+	int st, err = AESCRYPT_OK;
 
-	if (ae_header_new(h, payload_type, p->codec, p->chunk_log2, file_key)
-	    != AE_OK)
-		return msg_sys_error("the system random number generator");
-	if ((st = add_slots(k, h, file_key, use_pass, rs)) != EXIT_OK)
+	*pass_slot = use_pass;
+	if ((st = recipients_planned(k, use_pass, &rcpt, &nrcpt)) != EXIT_OK)
 		return st;
-	if (atomic_load(&signals_stop))
-		return msg_interrupted();
-	if (ae_header_encode(h, file_key) != AE_OK) {
-		msg_error("internal error: cannot lay out the header");
+	for (i = 0; i < nrcpt && err == AESCRYPT_OK; i++)
+		err = aescrypt_writer_add_recipient_key(w, &rcpt[i]);
+	if (err == AESCRYPT_EINVAL) {
+		char txt[AE_RECIPIENT_TEXT_MAX];
+
+		/* (i is one past the recipient refused) */
+		if (ae_recipient_format(&rcpt[i - 1], txt, sizeof txt) == 0)
+			snprintf(txt, sizeof txt, "%s", rcpt[i - 1].type
+			    == AE_STANZA_SSH_RSA ? "ssh-rsa key" :
+			    "ssh-ed25519 key");
+		msg_error("recipient %s is a key of low order, which anyone "
+		    "could decrypt to", txt);
+	}
+	free(rcpt);
+	if (err == AESCRYPT_EINVAL)
+		return EXIT_USAGE;
+	if (err != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_writer_error(w));
 		return EXIT_SYSTEM;
+	}
+	if (k->keyfile != NULL) {
+		if ((st = secret_keyfile_read(k->keyfile, key)) != EXIT_OK)
+			return st;
+		err = aescrypt_writer_add_key(w, key);
+		ae_wipe(key, sizeof key);
+	}
+	if (err == AESCRYPT_OK && use_pass) {
+		if ((st = secret_passphrase(pass_source(k), k->pass_arg, 1,
+		    &pass)) != EXIT_OK)
+			return st;
+		err = aescrypt_writer_add_passphrase(w, pass.buf, pass.len);
+		secret_wipe(&pass);
+	}
+	if (err == AESCRYPT_OK)
+		err = aescrypt_writer_set_kdf(w, k->kdf.t, k->kdf.m_kib,
+		    k->kdf.p);
+	if (err != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_writer_error(w));
+		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
@@ -278,7 +243,7 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 	unsigned nk, np, nr;
 	int err, st, use_key, use_pass, use_ids, have_pass = 0;
 	int copy_st = EXIT_OK;
-	enum ae_kind kind;
+	int kind;
 
 	/* A descriptor may be the input itself (--passphrase-fd 0 with the
 	 * container after the first line), so its line is taken first. */
@@ -290,12 +255,12 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 		have_pass = 1;
 	}
 	if ((st = foreign_peek(io, &kind)) != EXIT_OK
-	    || (kind != AE_KIND_AESCRYPT_LEGACY
+	    || (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
 	    && (st = foreign_refuse(name, kind)) != EXIT_OK)) {
 		secret_wipe(&pass);
 		return st;
 	}
-	if (kind == AE_KIND_AESCRYPT_LEGACY) {
+	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY) {
 		if (have_pass
 		    && (io->early_pass = ae_secret_alloc(sizeof pass)) != NULL)
 			*io->early_pass = pass;

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "container/format.h"
 #include "container/header.h"
 #include "common/io.h"
@@ -16,15 +18,16 @@
 #include "stats.h"
 
 /*
- * A header for a new file carrying payload_type (AE_PAYLOAD_*): a fresh
- * file key, one slot per key source (a key file with -k, a passphrase
- * without -k or with -P), encoded into h->raw; its codec and chunk
- * size from p.  KDF time goes to rs.
+ * The key slots of a new file from the sources k names, given to w
+ * (aescrypt.h): the recipients (-r, -R; checked against what one
+ * header holds before anything is asked for), the key file's key (-k),
+ * a passphrase (asked for and confirmed; with -k or recipients only
+ * when one was asked for) and the Argon2id costs.  The slots are made
+ * when w opens; *pass_slot says whether one is a passphrase's, whose
+ * KDF runs then.  0 or an exit status (reported).
  */
-int keys_new_header(const struct key_sources *k,
-    const struct run_prefs *p, int payload_type, struct ae_header *h,
-    uint8_t file_key[AE_FILE_KEY_LEN],
-    struct run_stats *rs);
+int keys_to_writer(const struct key_sources *k, aescrypt_writer *w,
+    int *pass_slot);
 
 /*
  * Read a header from io's input and open one of its slots with the

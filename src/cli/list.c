@@ -302,7 +302,8 @@ list_indexed(struct unpack *u, const struct opts *o, struct ae_index *ix,
 		u->rs.pipe = u->index_stats;
 		u->rs.archive = 1;
 		u->io.wr.bytes = 0;
-		run_finish_stats(&o->run, &u->rs, u->w0, &u->igcm, &u->io);
+		run_finish_stats(&o->run, &u->rs, u->w0,
+		    ae_gcm_tier_name(ae_gcm_ctx_tier(&u->igcm)), &u->io);
 	}
 	return st;
 }

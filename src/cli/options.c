@@ -22,15 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "container/deflate.h"
-#include "container/zstd.h"
-#include "container/recipient.h"
-#include "container/format.h"
-#include "crypto/gcm.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "disk/xattr.h"
 #include "exitcode.h"
 #include "msg.h"
-#include "pipeline/pipeline.h"
 
 /* Keys of the options without a letter (getopt's val). */
 enum {
@@ -132,7 +128,7 @@ default_threads(void)
 
 	if (n < 1)
 		return 1;
-	return n > AE_PIPE_MAX_THREADS ? AE_PIPE_MAX_THREADS : (unsigned)n;
+	return n > AESCRYPT_THREADS_MAX ? AESCRYPT_THREADS_MAX : (unsigned)n;
 }
 
 /* ---- the rows' functions ---- */
@@ -356,8 +352,8 @@ opt_chunk(struct cmdline *c, int key, const char *arg, char **argv)
 
 	(void)key, (void)argv;
 	if (parse_size(arg, &size) != 0 || size == 0 || (size & (size - 1)) != 0
-	    || size < (1u << AE_CHUNK_LOG2_MIN)
-	    || size > (1u << AE_CHUNK_LOG2_MAX))
+	    || size < (1u << AESCRYPT_CHUNK_LOG2_MIN)
+	    || size > (1u << AESCRYPT_CHUNK_LOG2_MAX_ZSTD))
 		return bad_value("--chunk-size", arg,
 		    "a power of two from 64K to 4M (8M with --zstd)");
 	for (c->o.run.chunk_log2 = 0; (1ull << c->o.run.chunk_log2) < size;
@@ -384,12 +380,12 @@ opt_kdf(struct cmdline *c, int key, const char *arg, char **argv)
 		o->keys.kdf.m_kib = (uint32_t)(size / 1024);
 		break;
 	case OPT_KDF_TIME:
-		if (parse_u32(arg, 1, AE_KDF_CAP_T, &o->keys.kdf.t) != 0)
+		if (parse_u32(arg, 1, AESCRYPT_KDF_MAX_T, &o->keys.kdf.t) != 0)
 			return bad_value("--kdf-time", arg,
 			    "a number of passes from 1 to 10");
 		break;
 	case OPT_KDF_PAR:
-		if (parse_u32(arg, 1, AE_KDF_CAP_P, &o->keys.kdf.p) != 0)
+		if (parse_u32(arg, 1, AESCRYPT_KDF_MAX_P, &o->keys.kdf.p) != 0)
 			return bad_value("--kdf-parallelism", arg,
 			    "a number of lanes from 1 to 16");
 		break;
@@ -412,7 +408,7 @@ static int
 opt_number(struct cmdline *c, int key, const char *arg, char **argv)
 {
 	(void)argv;
-	if (key == 'j' && parse_u32(arg, 1, AE_PIPE_MAX_THREADS,
+	if (key == 'j' && parse_u32(arg, 1, AESCRYPT_THREADS_MAX,
 	    &c->o.run.threads) != 0)
 		return bad_value("-j", arg, "a thread count from 1 to 256");
 	if (key == OPT_STRIP && parse_u32(arg, 0, 4096, &c->o.strip) != 0)
@@ -449,17 +445,17 @@ opt_engine(struct cmdline *c, int key, const char *arg, char **argv)
 {
 	(void)argv;
 	if (key == OPT_NO_HW) {
-		ae_gcm_force_software();
+		aescrypt_force_software();
 		return EXIT_OK;
 	}
 	c->deflate_seen = 1;
 	if (strcmp(arg, "zlib") == 0)
-		c->o.run.engine = AE_DEFLATE_ZLIB;
+		c->o.run.engine = AESCRYPT_ENGINE_ZLIB;
 	else if (strcmp(arg, "libdeflate") == 0)
-		c->o.run.engine = AE_DEFLATE_LIBDEFLATE;
+		c->o.run.engine = AESCRYPT_ENGINE_LIBDEFLATE;
 	else
 		return bad_value("--deflate", arg, "'libdeflate' or 'zlib'");
-	if (!ae_deflate_available(c->o.run.engine)) {
+	if (!aescrypt_engine_available(c->o.run.engine)) {
 		msg_error("--deflate %s: this build has no %s (configure found "
 		    "no libdeflate-dev, or was run --without-libdeflate)", arg,
 		    arg);
@@ -762,7 +758,7 @@ static int
 check_recipient_arg(const char *v)
 {
 	if (strncasecmp(v, "age1", 4) == 0 || strstr(v, "ssh-") != NULL
-	    || strstr(v, "ecdsa-") != NULL || ae_recipient_is_secret(v))
+	    || strstr(v, "ecdsa-") != NULL || aescrypt_is_secret_key_text(v))
 		return EXIT_OK;     /* (a secret is named later, unshown) */
 	msg_error("-r names a recipient (an age1... key or an 'ssh-ed25519 "
 	    "AAAA...' or 'ssh-rsa AAAA...' line), not '%s'", v);
@@ -869,10 +865,10 @@ options_init(struct cmdline *c, int argc)
 	c->bench_time = 10.0;
 	c->bench_format = BENCH_TEXT;
 	o->run.level = 6;
-	o->run.chunk_log2 = AE_CHUNK_LOG2_DEFAULT;
-	o->keys.kdf.m_kib = AE_KDF_DEFAULT_M_KIB;
-	o->keys.kdf.t = AE_KDF_DEFAULT_T;
-	o->keys.kdf.p = AE_KDF_DEFAULT_P;
+	o->run.chunk_log2 = AESCRYPT_CHUNK_LOG2_DEFAULT;
+	o->keys.kdf.m_kib = AESCRYPT_KDF_DEFAULT_M_KIB;
+	o->keys.kdf.t = AESCRYPT_KDF_DEFAULT_T;
+	o->keys.kdf.p = AESCRYPT_KDF_DEFAULT_P;
 	o->run.threads = default_threads();
 	o->run.progress = -1;
 	o->preserve = -1;

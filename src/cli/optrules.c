@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "container/format.h"
-#include "container/codec.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "disk/xattr.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -218,7 +218,7 @@ static int
 check_codec(struct cmdline *c)
 {
 	struct opts *o = &c->o;
-	const struct ae_codec_ops *cx;
+	struct aescrypt_codec_info ci, big;
 
 	if (c->zstd_seen && c->deflate_seen) {
 		msg_error("--zstd and %s choose different codecs", o->run.engine
@@ -232,22 +232,22 @@ check_codec(struct cmdline *c)
 			    "header names its codec");
 		return EXIT_OK;
 	}
-	o->run.codec = c->zstd_seen ? AE_CODEC_ZSTD : AE_CODEC_DEFLATE;
-	cx = ae_codec_get(o->run.codec);
-	if (!cx->available()) {
+	o->run.codec = c->zstd_seen ? AESCRYPT_CODEC_ZSTD :
+	    AESCRYPT_CODEC_DEFLATE;
+	(void)aescrypt_codec_info(o->run.codec, o->run.engine, &ci);
+	if (!ci.available) {
 		msg_error("%s: this build has no %s (configure found no "
-		    "lib%s-dev, or was run --without-%s)", cx->option, cx->name,
-		    cx->name, cx->name);
+		    "lib%s-dev, or was run --without-%s)", ci.option, ci.name,
+		    ci.name, ci.name);
 		return EXIT_USAGE;
 	}
 	if (!o->run.chunk_set)
-		o->run.chunk_log2 = cx->chunk_log2_default;
-	if (o->run.chunk_log2 > cx->chunk_log2_max) {
-		const struct ae_codec_ops *big = ae_codec_get(AE_CODEC_ZSTD);
-
+		o->run.chunk_log2 = ci.chunk_log2_default;
+	if (o->run.chunk_log2 > ci.chunk_log2_max) {
+		(void)aescrypt_codec_info(AESCRYPT_CODEC_ZSTD, 0, &big);
 		msg_error("--chunk-size %uM is for %s; %s chunks are 64K to "
-		    "%uM", 1u << (o->run.chunk_log2 - 20), big->option,
-		    cx->title, 1u << (cx->chunk_log2_max - 20));
+		    "%uM", 1u << (o->run.chunk_log2 - 20), big.option,
+		    ci.title, 1u << (ci.chunk_log2_max - 20));
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

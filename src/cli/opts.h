@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "container/kdf.h"
 #include "disk/reader.h"
 #include "namelist.h"
 #include "secret.h"
@@ -36,7 +35,9 @@ struct key_sources {
 	size_t nrecipient_files;
 	char **identity_files;      /* -i: identity files (-d, -t, -x) */
 	size_t nidentity_files;
-	struct ae_kdf_params kdf;   /* costs for new files */
+	struct {                    /* Argon2id's costs for new files */
+		uint32_t m_kib, t, p;
+	} kdf;
 	uint64_t max_kdf_kib;       /* 0: the default cap */
 };
 

@@ -132,7 +132,7 @@ run_pipe_error(struct streams *io, int r, const struct ae_diag *d)
 /* After a successful run: fill in the totals and print --stats. */
 void
 run_finish_stats(const struct run_prefs *p, struct run_stats *rs, uint64_t w0,
-    const ae_gcm_ctx *g, const struct streams *io)
+    const char *tier, const struct streams *io)
 {
 	struct rusage ru;
 
@@ -148,7 +148,7 @@ run_finish_stats(const struct run_prefs *p, struct run_stats *rs, uint64_t w0,
 	rs->mode = p->mode == 'c' ? "create" : p->mode == 't' ? "list" :
 	    p->mode == 'x' ? "extract" : p->mode == 'd' ? "decrypt" :
 	    "encrypt";
-	rs->tier = ae_gcm_tier_name(ae_gcm_ctx_tier(g));
+	rs->tier = tier;
 	rs->engine = ae_deflate_name(p->engine);
 	rs->wall_ns = ae_wall_ns() - w0;
 	rs->process_cpu_ns = ae_process_ns();
@@ -344,3 +344,86 @@ run_copy_used(const struct streams *io, const struct ae_header *h, int st)
 	return EXIT_DATA;
 }
 
+/* ---- the library's writer (-e, -c) ---- */
+
+int
+run_writer_sink(void *ctx, const void *buf, size_t n)
+{
+	struct streams *io = ctx;
+	int err = io->writer.write(io->writer.ctx, buf, n);
+
+	return err == AE_OK ? 0 : err == AE_EINTR ? AESCRYPT_EINTR :
+	    AESCRYPT_EIO;
+}
+
+int
+run_writer_source(void *ctx, void *buf, size_t n, size_t *got)
+{
+	struct streams *io = ctx;
+	int err = io->reader.read(io->reader.ctx, buf, n, got);
+
+	return err == AE_OK ? 0 : err == AE_EINTR ? AESCRYPT_EINTR :
+	    AESCRYPT_EIO;
+}
+
+void
+run_stats_of_writer(const struct aescrypt_run_stats *r, struct ae_pipe_stats *p)
+{
+	memset(p, 0, sizeof *p);
+	p->plain_bytes = r->plain_bytes;
+	p->wire_bytes = r->wire_bytes;
+	p->chunks = r->chunks;
+	p->records = r->records;
+	p->probe_stored = r->probe_stored;
+	p->read_bytes = r->read_bytes;
+	p->write_bytes = r->write_bytes;
+	p->aead_bytes = r->aead_bytes;
+	p->read_ns = r->read_ns;
+	p->zip_ns = r->zip_ns;
+	p->aead_ns = r->aead_ns;
+	p->write_ns = r->write_ns;
+	p->read_wall_ns = r->read_wall_ns;
+	p->reader_wait_ns = r->reader_wait_ns;
+	p->worker_wait_ns = r->worker_wait_ns;
+	p->writer_wait_ns = r->writer_wait_ns;
+	p->write_wall_ns = r->write_wall_ns;
+	p->wall_ns = r->wall_ns;
+	p->threads = r->threads;
+}
+
+int
+run_writer_settings(const struct run_prefs *p, aescrypt_writer *w,
+    struct streams *io)
+{
+	int err;
+
+	if ((err = aescrypt_writer_set_codec(w, p->codec)) == AESCRYPT_OK
+	    && (err = aescrypt_writer_set_chunk_log2(w, p->chunk_log2))
+	    == AESCRYPT_OK
+	    && (err = aescrypt_writer_set_level(w, p->level)) == AESCRYPT_OK
+	    && (err = aescrypt_writer_set_threads(w, p->threads))
+	    == AESCRYPT_OK
+	    && (err = aescrypt_writer_set_engine(w, p->engine)) == AESCRYPT_OK
+	    && (err = aescrypt_writer_set_signals(w, &signals_stop,
+	    &io->cancel))
+	    == AESCRYPT_OK
+	    && (err = aescrypt_writer_set_timed(w, p->stats != 0))
+	    == AESCRYPT_OK)
+		err = aescrypt_writer_set_progress(w, progress_tick, NULL);
+	if (err != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_writer_error(w));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int
+run_writer_failed(struct streams *io, aescrypt_writer *w, int err)
+{
+	const struct ae_diag *d = aescrypt_writer_diag(w);
+
+	if (d != NULL)
+		return run_pipe_error(io, err, d);
+	msg_error("%s", aescrypt_writer_error(w));
+	return exit_for(err);
+}

@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "crypto/gcm.h"
 #include "container/header.h"
 #include "common/io.h"
@@ -85,7 +87,7 @@ int run_pipe_error(struct streams *io, int r, const struct ae_diag *d);
 /* After a successful run: fill in the totals and print --stats (if
  * asked for).  w0 is the wall clock at the start. */
 void run_finish_stats(const struct run_prefs *p, struct run_stats *rs,
-    uint64_t w0, const ae_gcm_ctx *g, const struct streams *io);
+    uint64_t w0, const char *tier, const struct streams *io);
 
 /* Start the progress line (progress.h) if p asks for it or stderr is a
  * terminal: counting the plaintext (-e, -c) or the container (-d, -t,
@@ -124,5 +126,24 @@ int run_header_unauthentic(const struct run_prefs *p, struct streams *io,
  * and that would exit with st: say so, and make it EXIT_DATA. */
 int run_copy_used(const struct streams *io, const struct ae_header *h,
     int st);
+
+/*
+ * The library's writer (aescrypt.h) as -e and -c drive it.  _sink: a
+ * write callback over io's writer (the output, behind --checksum);
+ * _source: a source over io's reader (-e's input).  _settings: p's
+ * codec, chunk size, level, threads, engine, signals (io's reader gives
+ * up when the pipeline stops early), timing and the progress line;
+ * 0 or EXIT_USAGE (reported).  _failed: report w's failure err,
+ * naming the input or the output as every mode names a pipeline's;
+ * the exit status.  run_stats_of_writer: the run's figures, as --stats
+ * keeps them.
+ */
+int run_writer_sink(void *ctx, const void *buf, size_t n);
+int run_writer_source(void *ctx, void *buf, size_t n, size_t *got);
+int run_writer_settings(const struct run_prefs *p, aescrypt_writer *w,
+    struct streams *io);
+int run_writer_failed(struct streams *io, aescrypt_writer *w, int err);
+void run_stats_of_writer(const struct aescrypt_run_stats *r,
+    struct ae_pipe_stats *p);
 
 #endif

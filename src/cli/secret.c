@@ -10,10 +10,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "common/error.h"
-#include "container/format.h"
-#include "container/keyfile.h"
-#include "crypto/random.h"
 #include "common/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -368,20 +367,20 @@ secret_read_file(const char *path, char *buf, size_t cap, size_t *len,
 int
 secret_keyfile_read(const char *path, uint8_t key[32])
 {
-	char text[AE_KEYFILE_MAX + 1];
+	char text[AESCRYPT_KEYFILE_MAX + 1];
 	size_t len = 0;
 	int st;
 
 	/* (one byte more than a key file holds: a longer file fails the
 	 * parse) */
 	st = secret_read_file(path, text, sizeof text, &len, "key file", NULL);
-	if (st == EXIT_OK && ae_keyfile_parse(text, len, key) != AE_OK) {
+	if (st == EXIT_OK && aescrypt_keyfile_parse(text, len, key)
+	    != AESCRYPT_OK) {
 		char q[1024];
 
 		msg_error("%s: not an aescrypt key file", names_quote(path, q,
 		    sizeof q));
-		if (len >= AE_MAGIC_LEN && memcmp(text, AE_MAGIC,
-		    AE_MAGIC_LEN) == 0)
+		if (aescrypt_sniff(text, len) == AESCRYPT_FORMAT_AESCRYPT)
 			msg_hint("it is an aescrypt file: -k names a key file "
 			    "(tar's -k, keep old files, is --keep-old-files "
 			    "here); name the archive with -f");
@@ -441,18 +440,15 @@ secret_write_new(const char *path, const char *text, size_t len,
 int
 secret_keyfile_generate(const char *path)
 {
-	uint8_t key[32];
 	char text[256];
 	size_t len;
 	int st;
 
-	if (ae_random(key, sizeof key) != AE_OK) {
+	if ((len = aescrypt_keyfile_new(text, sizeof text)) == 0) {
 		msg_error("the system random number generator failed: %s",
 		    strerror(errno));
 		return EXIT_SYSTEM;
 	}
-	len = ae_keyfile_format(key, text, sizeof text);
-	ae_wipe(key, sizeof key);
 	st = secret_write_new(path, text, len, "a key file");
 	ae_wipe(text, sizeof text);
 	return st;

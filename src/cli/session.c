@@ -15,40 +15,6 @@
 #include "signals.h"
 
 int
-session_create(const struct key_sources *k,
-    const struct run_prefs *p, const char *path, int payload_type,
-    struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g,
-    struct streams *io, struct run_stats *rs)
-{
-	uint8_t file_key[AE_FILE_KEY_LEN];
-	int st;
-
-	if ((path == NULL || strcmp(path, "-") == 0) && isatty(STDOUT_FILENO))
-		return run_refuse_tty(p);
-	st = keys_new_header(k, p, payload_type, h, file_key, rs);
-	rs->codec = h->codec;
-	if (st == EXIT_OK) {
-		ae_header_payload_cipher(h, file_key, g);
-		if (index_g != NULL)
-			ae_index_cipher(h, file_key, index_g);
-	}
-	ae_wipe(file_key, sizeof file_key);
-	if (st != EXIT_OK)
-		return st;
-	if ((st = run_out_open(&io->out, path)) == EXIT_OK
-	    && isatty(io->out.fd)) {
-		ae_outfile_abort(&io->out);
-		st = run_refuse_tty(p);
-	}
-	if (st != EXIT_OK) {
-		ae_gcm_wipe(g);
-		if (index_g != NULL)
-			ae_gcm_wipe(index_g);
-	}
-	return st;
-}
-
-int
 session_open(const struct key_sources *k,
     const struct run_prefs *p, const char *path, struct streams *io,
     struct ae_header *h, ae_gcm_ctx *g, ae_gcm_ctx *index_g,

@@ -1,7 +1,7 @@
 /*
- * session.h -- a container opened for the commands, either way: made
- * new for writing (-e, -c), or opened and unlocked for reading (-d, -t,
- * -x, --test, --info with a key).  It sits above keys.c (the key
+ * session.h -- a container opened and unlocked for the commands that
+ * read one (-d, -t, -x, --test, --info with a key); -e and -c make
+ * theirs with the library's writer (run.h).  It sits above keys.c (the key
  * sources) and run.c (the streams and their plumbing), which need
  * neither each other nor it.
  */
@@ -13,20 +13,6 @@
 #include "opts.h"
 #include "run.h"
 #include "stats.h"
-
-/*
- * Begin a new container (-e, -c): refuse a terminal as the output (path
- * NULL or "-" is standard output; checked before any passphrase is asked
- * for, and again once the output is open, for -o /dev/tty), make the
- * header with the user's key slots for payload_type (keys.h), set up the
- * payload cipher in g (and the index cipher in index_g, unless NULL), and
- * open io->out.  Returns 0, and the caller must ae_gcm_wipe(g) (and
- * index_g) and commit or abort io->out; or an exit status, with nothing
- * left to clean up.
- */
-int session_create(const struct key_sources *k, const struct run_prefs *p,
-    const char *path, int payload_type, struct ae_header *h, ae_gcm_ctx *g,
-    ae_gcm_ctx *index_g, struct streams *io, struct run_stats *rs);
 
 /*
  * Open path (NULL or "-": standard input) into io (initialised here) and

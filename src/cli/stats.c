@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "container/format.h"
-#include "container/codec.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 
 /* Stages and waits under this are left out of the table. */
 #define MIN_ROW_NS 1000000u
@@ -36,19 +36,21 @@ mbps(uint64_t bytes, uint64_t ns)
  * "write" (-x, -t). */
 /* The run's codec's row (DEFLATE's for an AES Crypt file, which has
  * none of its own). */
-static const struct ae_codec_ops *
+static struct aescrypt_codec_info
 codec_of(const struct run_stats *s)
 {
-	const struct ae_codec_ops *cx = ae_codec_get(s->codec);
+	struct aescrypt_codec_info ci;
 
-	return cx != NULL ? cx : ae_codec_get(AE_CODEC_DEFLATE);
+	if (aescrypt_codec_info(s->codec, 0, &ci) != AESCRYPT_OK)
+		(void)aescrypt_codec_info(AESCRYPT_CODEC_DEFLATE, 0, &ci);
+	return ci;
 }
 
 static int
 stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
 {
 	const struct ae_pipe_stats *p = &s->pipe;
-	const struct ae_codec_ops *cx = codec_of(s);
+	const struct aescrypt_codec_info cx = codec_of(s);
 	uint64_t sum;
 	int n = 0;
 
@@ -56,7 +58,7 @@ stages(const struct run_stats *s, struct stage *rows, uint64_t *total)
 		rows[n++] = (struct stage){ "files", s->files_ns,
 		    s->files_bytes };
 	rows[n++] = (struct stage){ "read", p->read_ns, p->read_bytes };
-	rows[n++] = (struct stage){ s->decrypt ? cx->unzip : "compress",
+	rows[n++] = (struct stage){ s->decrypt ? cx.unzip : "compress",
 	    p->zip_ns, p->plain_bytes };
 	rows[n++] = (struct stage){ s->decrypt ? "decrypt" : "encrypt",
 	    p->aead_ns, p->aead_bytes };
@@ -109,7 +111,7 @@ waits(FILE *fp, const struct run_stats *s)
 void
 stats_print(FILE *fp, const struct run_stats *s, int json)
 {
-	const struct ae_codec_ops *cx = codec_of(s);
+	const struct aescrypt_codec_info cx = codec_of(s);
 	struct stage rows[8];
 	uint64_t total;
 	double ratio = s->pipe.plain_bytes == 0 ? 0.0 :
@@ -125,8 +127,8 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		    "\"record_bytes\":%llu,\"chunks\":%llu,\"ratio\":%.6f,"
 		    "\"stored_by_probe\":%llu,"
 		    "\"kdf_wall_s\":%.6f,\"peak_rss_kib\":%llu,\"stages\":{",
-		    s->mode, s->tier, cx->name, cx->engines ? "\"" : "",
-		    cx->engines ? s->engine : "null", cx->engines ? "\"" : "",
+		    s->mode, s->tier, cx.name, cx.engines ? "\"" : "",
+		    cx.engines ? s->engine : "null", cx.engines ? "\"" : "",
 		    s->pipe.threads,
 		    sec(s->wall_ns),
 		    sec(total),
@@ -151,10 +153,10 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		    sec(s->pipe.write_wall_ns));
 		return;
 	}
-	if (!cx->engines)
+	if (!cx.engines)
 		fprintf(fp, "aescrypt: stats: %s, cipher %s, codec %s %s, %u "
-		    "worker thread%s\n", s->mode, s->tier, cx->name,
-		    cx->version(0), s->pipe.threads, s->pipe.threads == 1 ? ""
+		    "worker thread%s\n", s->mode, s->tier, cx.name,
+		    cx.version, s->pipe.threads, s->pipe.threads == 1 ? ""
 		    : "s");
 	else
 		fprintf(fp, "aescrypt: stats: %s, cipher %s, codec deflate "

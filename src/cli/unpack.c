@@ -338,7 +338,8 @@ finish(struct unpack *u, int stopped, int last)
 			u->rs.archive = 1;
 			u->rs.files_ns = u->files_ns;
 			u->rs.files_bytes = u->files_bytes;
-			run_finish_stats(u->run, &u->rs, u->w0, &u->gcm,
+			run_finish_stats(u->run, &u->rs, u->w0,
+			    ae_gcm_tier_name(ae_gcm_ctx_tier(&u->gcm)),
 			    &u->io);
 		}
 	}

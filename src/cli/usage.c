@@ -11,13 +11,8 @@
 #include <zlib.h>
 
 #include "common/version.h"
-#include "container/deflate.h"
-#include "container/zstd.h"
-#include "container/format.h"
-#include "crypto/cpu.h"
-#include "crypto/gcm.h"
-#include "crypto/rsa.h"
-#include "crypto/x25519.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 
 /* No mode at all: the four forms and where the rest is, as tar says
  * "You must specify one of ..." and points to --help, not a screen. */
@@ -303,37 +298,40 @@ version_system(void)
 void
 usage_version(void)
 {
+	struct aescrypt_codec_info zstd;
+	const char *rsa = aescrypt_rsa_version();
 	char feat[256];
 	int t;
 
-	ae_cpu_describe(feat, sizeof feat);
+	(void)aescrypt_codec_info(AESCRYPT_CODEC_ZSTD, 0, &zstd);
+	aescrypt_cpu_describe(feat, sizeof feat);
 	printf("aescrypt %s (container format v%d)\n", AESCRYPT_VERSION,
-	    AE_VERSION);
+	    aescrypt_format_version());
 	printf("cipher: AES-256-GCM, tier in use: %s\n",
-	    ae_gcm_tier_name(ae_gcm_default_tier()));
+	    aescrypt_tier_name(aescrypt_tier_default()));
 	printf("tiers available:");
-	for (t = 0; t < AE_GCM_TIER_COUNT; t++)
-		if (ae_gcm_tier_available((enum ae_gcm_tier)t))
-			printf(" %s", ae_gcm_tier_name((enum ae_gcm_tier)t));
+	for (t = 0; t < aescrypt_tier_count(); t++)
+		if (aescrypt_tier_available(t))
+			printf(" %s", aescrypt_tier_name(t));
 	printf("\ncpu features: %s\n", feat);
-	printf("codecs: DEFLATE (the default), %s\n", ae_zstd_available() ?
+	printf("codecs: DEFLATE (the default), %s\n", zstd.available ?
 	    "zstd (--zstd)" : "no zstd (built without libzstd)");
-	printf("deflate engine: %s %s", ae_deflate_name(AE_DEFLATE_DEFAULT),
-	    ae_deflate_version(AE_DEFLATE_DEFAULT));
-	if (ae_deflate_available(AE_DEFLATE_LIBDEFLATE))
+	printf("deflate engine: %s %s",
+	    aescrypt_engine_name(AESCRYPT_ENGINE_DEFAULT),
+	    aescrypt_engine_version(AESCRYPT_ENGINE_DEFAULT));
+	if (aescrypt_engine_available(AESCRYPT_ENGINE_LIBDEFLATE))
 		printf(" (zlib also built in: --deflate zlib)");
 	printf("\nzlib %s (built with %s), libargon2 %s (at build time; "
 	    "Argon2 v%d.%d)\n", zlibVersion(), ZLIB_VERSION, AE_ARGON2_VERSION,
 	    ARGON2_VERSION_NUMBER >> 4, ARGON2_VERSION_NUMBER & 15);
 	printf("libsodium %s (X25519 for public-key recipients)\n",
-	    ae_x25519_library_version());
+	    aescrypt_sodium_version());
 	printf("post-quantum recipients: ML-KEM-768 (FIPS 203) and SHA-3 "
 	    "(FIPS 202), this tree's own, in X-Wing with X25519\n");
-	if (ae_zstd_available())
-		printf("libzstd %s\n", ae_zstd_version());
-	if (ae_rsa_available())
-		printf("libcrypto: %s (RSA-OAEP for ssh-rsa recipients)\n",
-		    ae_rsa_version());
+	if (zstd.available)
+		printf("libzstd %s\n", zstd.version);
+	if (rsa != NULL)
+		printf("libcrypto: %s (RSA-OAEP for ssh-rsa recipients)\n", rsa);
 	else
 		printf("libcrypto: not built in (no ssh-rsa recipients)\n");
 	version_system();

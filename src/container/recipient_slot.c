@@ -138,6 +138,12 @@ dh_share(const struct ae_stanza *s)
 	return s->share;
 }
 
+static const uint8_t *
+dh_key(const struct ae_recipient *r)
+{
+	return r->pub;
+}
+
 /* ssh-rsa (4.7): a secret Z, OAEP-encrypted; from e, Z is e and
  * SHA-256(e) the OAEP seed. */
 static int
@@ -219,6 +225,13 @@ pq_share(const struct ae_stanza *s)
 	return s->ct + AE_PQ_CT_LEN - 32;
 }
 
+/* and of the X-Wing public key */
+static const uint8_t *
+pq_key(const struct ae_recipient *r)
+{
+	return r->pq + AE_XWING_PK_LEN - 32;
+}
+
 static const struct recipient_type {
 	uint8_t type;
 	int (*seal)(struct ae_stanza *s, const struct ae_recipient *r,
@@ -226,11 +239,14 @@ static const struct recipient_type {
 	int (*open)(const struct ae_stanza *s, const struct ae_identity *id,
 	    uint8_t S[32]);
 	const uint8_t *(*share)(const struct ae_stanza *s);
+	/* the recipient's X25519 public key, which must not be of low
+	 * order, or NULL */
+	const uint8_t *(*key)(const struct ae_recipient *r);
 } recipient_types[] = {
-	{ AE_STANZA_X25519, dh_seal, dh_open, dh_share },
-	{ AE_STANZA_SSH_ED25519, dh_seal, dh_open, dh_share },
-	{ AE_STANZA_SSH_RSA, rsa_seal, rsa_open, NULL },
-	{ AE_STANZA_MLKEM768X25519, pq_seal, pq_open, pq_share },
+	{ AE_STANZA_X25519, dh_seal, dh_open, dh_share, dh_key },
+	{ AE_STANZA_SSH_ED25519, dh_seal, dh_open, dh_share, dh_key },
+	{ AE_STANZA_SSH_RSA, rsa_seal, rsa_open, NULL, NULL },
+	{ AE_STANZA_MLKEM768X25519, pq_seal, pq_open, pq_share, pq_key },
 };
 
 static const struct recipient_type *
@@ -261,6 +277,14 @@ ae_stanza_secret_recipient(struct ae_stanza *s, const struct ae_recipient *r,
 	const struct recipient_type *t = recipient_type(r->type);
 
 	return t != NULL ? t->seal(s, r, NULL, S) : AE_EINVAL;
+}
+
+int
+ae_recipient_low_order(const struct ae_recipient *r)
+{
+	const struct recipient_type *t = recipient_type(r->type);
+
+	return t != NULL && t->key != NULL && ae_x25519_low_order(t->key(r));
 }
 
 const uint8_t *

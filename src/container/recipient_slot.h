@@ -30,6 +30,10 @@ int ae_stanza_secret_recipient(struct ae_stanza *s,
 int ae_stanza_secret_recipient_with(struct ae_stanza *s,
     const struct ae_recipient *r, const uint8_t e[32], uint8_t S[32]);
 
+/* Whether r's X25519 key is of low order (a slot to it would have an
+ * all-zero shared secret, which anyone could compute): 1 or 0. */
+int ae_recipient_low_order(const struct ae_recipient *r);
+
 /* The ephemeral X25519 key in recipient slot s that a reader checks
  * for low order (4.5, 4.8), or NULL (ssh-rsa, or not a recipient
  * slot). */

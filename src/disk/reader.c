@@ -766,6 +766,24 @@ ae_dr_add(struct ae_dr *r, const char *path)
 }
 
 int
+ae_dr_add_all(struct ae_dr *r, char *const *paths, size_t n)
+{
+	size_t i;
+	int cwd = r->p->po->dirfd != NULL ? cwd_save() : -1;
+
+	for (i = 0; i < n && !r->p->stopped; i++) {
+		if (!enter_dir(r->p, i)) {
+			if (!r->p->stopped)
+				r->p->stopped = AE_EIO;
+			break;
+		}
+		walk(r->p, paths[i]);
+	}
+	cwd_restore(cwd);
+	return r->p->stopped;
+}
+
+int
 ae_dr_put(struct ae_dr *r, const struct ae_tar_entry *e, const uint8_t *data,
     size_t len)
 {
@@ -822,23 +840,13 @@ ae_dr_walk(const struct ae_dr_params *po, char *const *paths, size_t n,
     struct ae_writer *w, uint64_t *tar_end, int *partial)
 {
 	struct ae_dr *r;
-	size_t i;
-	int err, cwd;
+	int err;
 
 	*partial = 0;
 	*tar_end = 0;
 	if ((err = ae_dr_begin(po, w, &r)) != AE_OK)
 		return err;
-	cwd = po->dirfd != NULL ? cwd_save() : -1;
-	for (i = 0; i < n && !r->p->stopped; i++) {
-		if (!enter_dir(r->p, i)) {
-			if (!r->p->stopped)
-				r->p->stopped = AE_EIO;
-			break;
-		}
-		walk(r->p, paths[i]);
-	}
-	cwd_restore(cwd);
+	(void)ae_dr_add_all(r, paths, n);
 	return ae_dr_end(r, tar_end, partial);
 }
 

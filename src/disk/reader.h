@@ -155,9 +155,11 @@ int ae_dr_walk(const struct ae_dr_params *p, char *const *paths, size_t n,
 /*
  * The same walk in steps, for a caller that names its members one at a
  * time (the library's archive writer): _begin with p (kept: it must
- * outlive the walk; its dirfd is not used) and w; then any number of
- * _add (path and everything under it, relative to the working
- * directory, as ae_dr_walk walks each of its paths) and _put (one
+ * outlive the walk) and w; then any number of _add (path and
+ * everything under it, relative to the working directory, as
+ * ae_dr_walk walks each of its paths), _add_all (paths[0..n), each
+ * after entering p->dirfd[i] where p has dirfd, as ae_dr_walk walks
+ * them) and _put (one
  * member from memory: e with its data, len bytes, which must be e's
  * size for a regular file and 0 otherwise), whose headers and hard-link
  * table are one stream's; then _end, which writes the end blocks, sets
@@ -171,6 +173,7 @@ struct ae_dr;
 int ae_dr_begin(const struct ae_dr_params *p, struct ae_writer *w,
     struct ae_dr **out);
 int ae_dr_add(struct ae_dr *r, const char *path);
+int ae_dr_add_all(struct ae_dr *r, char *const *paths, size_t n);
 int ae_dr_put(struct ae_dr *r, const struct ae_tar_entry *e,
     const uint8_t *data, size_t len);
 int ae_dr_end(struct ae_dr *r, uint64_t *tar_end, int *partial);

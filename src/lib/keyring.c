@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "container/keyfile.h"
+#include "container/recipient_slot.h"
 #include "common/wipe.h"
 
 void
@@ -77,19 +78,30 @@ ae_lib_keyring_read_keyfile(struct keyring *k, const char *path, struct ae_diag 
 int
 ae_lib_keyring_add_recipient(struct keyring *k, const char *s, struct ae_diag *d)
 {
-	struct ae_recipient r, *t;
-	size_t i;
+	struct ae_recipient r;
 	int e;
 
 	if ((e = ae_recipient_parse(s, &r, d)) != AE_OK)
 		return e;
+	return ae_lib_keyring_add_parsed(k, &r);
+}
+
+int
+ae_lib_keyring_add_parsed(struct keyring *k, const struct ae_recipient *r)
+{
+	struct ae_recipient *t;
+	size_t i;
+
+	/* refused now, not when the slot is made: it is the caller's key */
+	if (ae_recipient_low_order(r))
+		return AE_EINVAL;
 	for (i = 0; i < k->nrcp; i++)
-		if (ae_recipient_equal(&k->rcp[i], &r))
+		if (ae_recipient_equal(&k->rcp[i], r))
 			return AE_OK;
 	if ((t = realloc(k->rcp, (k->nrcp + 1) * sizeof *t)) == NULL)
 		return AE_ENOMEM;
 	k->rcp = t;
-	k->rcp[k->nrcp++] = r;
+	k->rcp[k->nrcp++] = *r;
 	return AE_OK;
 }
 

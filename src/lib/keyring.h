@@ -47,6 +47,11 @@ int ae_lib_keyring_read_keyfile(struct keyring *k, const char *path,
 int ae_lib_keyring_add_recipient(struct keyring *k, const char *s,
     struct ae_diag *d);
 
+/* A recipient already parsed (the command's -r and -R); a repeat is
+ * kept once.  0, AE_EINVAL for a key of low order (a slot to it anyone
+ * could open), or AE_ENOMEM. */
+int ae_lib_keyring_add_parsed(struct keyring *k, const struct ae_recipient *r);
+
 /* Identities from an identity file's text (age lines or an OpenSSH
  * PEM key, opened with pass when it is protected).  0; AE_EFORMAT when
  * the text holds none or a line is not one (d->index: the line, from

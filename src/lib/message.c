@@ -96,6 +96,9 @@ ae_lib_callback_status(int r)
 		return AE_OK;
 	if (r == AESCRYPT_EINTR)
 		return AE_EINTR;
-	errno = EIO;
+	/* a callback that says AESCRYPT_EIO may have left errno saying
+	 * why (ENOSPC, EPIPE): the message keeps it */
+	if (r != AESCRYPT_EIO || errno == 0)
+		errno = EIO;
 	return AE_EIO;
 }

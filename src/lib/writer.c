@@ -15,7 +15,7 @@
  * in separate fields of the builder; it is sealed after both are done.
  */
 #include "config.h"
-#include "aescrypt.h"
+#include "writer.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -36,50 +36,9 @@
 #include "pipeline/chan.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/trailer.h"
-#include "keyring.h"
-#include "message.h"
-#include "sink.h"
 #include "stats.h"
 #include "threads.h"
 
-enum { W_NEW, W_OPEN, W_DONE };
-
-struct aescrypt_writer {
-	struct keyring keys;
-	char msg[MESSAGE_MAX];
-	int state, kind;
-	int codec, level, index, chunk_set;
-	unsigned threads, chunk_log2;
-	struct ae_kdf_params kdf;
-	struct sink sink;
-	struct ae_header h;
-	ae_gcm_ctx g, ig;
-	int have_keys;
-	struct ae_pipe_params pp;
-	struct ae_index_builder ib;
-	struct ae_writer logged;        /* the sink, each record noted */
-	struct ae_writer *out;          /* the pipeline's output: the sink
-	                                 * or logged */
-	/* the pipeline's thread and what it returned */
-	struct ae_chan chan;
-	struct ae_writer chanw;
-	pthread_t thread;
-	int started, joined;
-	atomic_int cancel;
-	int perr;
-	struct ae_diag pd;
-	struct ae_pipe_stats pst;       /* the payload's run */
-	aescrypt_progress_fn progress;
-	void *progress_ctx;
-	/* an archive: the walk that makes its tar stream */
-	struct ae_dr_params dp;
-	struct ae_dr *walk;
-	uint8_t lead[2 * AE_TAR_BLOCK]; /* the archive's global header */
-	size_t lead_len;
-	int partial;
-	int walk_err;                   /* the walk's report asked to stop */
-	int closed;                     /* _close succeeded */
-};
 
 aescrypt_writer *
 aescrypt_writer_new(void)
@@ -96,6 +55,7 @@ aescrypt_writer_new(void)
 	w->index = 1;
 	w->threads = ae_lib_default_threads();
 	w->chunk_log2 = AE_CHUNK_LOG2_DEFAULT;
+	w->timed = 1;
 	w->kdf.t = AE_KDF_DEFAULT_T;
 	w->kdf.m_kib = AE_KDF_DEFAULT_M_KIB;
 	w->kdf.p = AE_KDF_DEFAULT_P;
@@ -110,28 +70,32 @@ aescrypt_writer_error(const aescrypt_writer *w)
 }
 
 /* Keep the message for err with d; return err. */
-static int
-fail(aescrypt_writer *w, int err, const struct ae_diag *d)
+int
+ae_lib_writer_fail(aescrypt_writer *w, int err, const struct ae_diag *d)
 {
 	ae_lib_message_describe(w->msg, sizeof w->msg, NULL, err, d);
+	memset(&w->diag, 0, sizeof w->diag);
+	if ((w->have_diag = d != NULL))
+		w->diag = *d;
 	return err;
 }
 
-static int
-fail_plain(aescrypt_writer *w, int err, const char *what)
+int
+ae_lib_writer_fail_plain(aescrypt_writer *w, int err, const char *what)
 {
 	ae_lib_message_plain(w->msg, sizeof w->msg, NULL, what);
+	w->have_diag = 0;
 	return err;
 }
 
 /* A setting or a key: only before _open. */
-static int
-before_open(aescrypt_writer *w)
+int
+ae_lib_writer_before_open(aescrypt_writer *w)
 {
 	if (w == NULL)
 		return AESCRYPT_EINVAL;
 	if (w->state != W_NEW)
-		return fail_plain(w, AESCRYPT_ESTATE, "the writer is already "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ESTATE, "the writer is already "
 		    "open: keys and settings come before aescrypt_writer_open");
 	return AESCRYPT_OK;
 }
@@ -142,12 +106,12 @@ int
 aescrypt_writer_add_passphrase(aescrypt_writer *w, const void *pass,
     size_t len)
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (ae_lib_keyring_set_pass(&w->keys, pass, len) != AE_OK)
-		return fail_plain(w, AESCRYPT_EINVAL, "a passphrase is 1 to "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "a passphrase is 1 to "
 		    "4096 bytes");
 	return AESCRYPT_OK;
 }
@@ -155,12 +119,12 @@ aescrypt_writer_add_passphrase(aescrypt_writer *w, const void *pass,
 int
 aescrypt_writer_add_key(aescrypt_writer *w, const uint8_t key[32])
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (key == NULL)
-		return fail_plain(w, AESCRYPT_EINVAL, "no key given");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no key given");
 	ae_lib_keyring_set_key(&w->keys, key);
 	return AESCRYPT_OK;
 }
@@ -169,12 +133,12 @@ int
 aescrypt_writer_add_keyfile(aescrypt_writer *w, const char *path)
 {
 	struct ae_diag d = { 0 };
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (path == NULL)
-		return fail_plain(w, AESCRYPT_EINVAL, "no key file given");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no key file given");
 	if ((e = ae_lib_keyring_read_keyfile(&w->keys, path, &d)) != AE_OK)
 		ae_lib_message_describe(w->msg, sizeof w->msg, path, e, &d);
 	return e;
@@ -184,18 +148,21 @@ int
 aescrypt_writer_add_recipient(aescrypt_writer *w, const char *recipient)
 {
 	struct ae_diag d = { 0 };
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (recipient == NULL)
-		return fail_plain(w, AESCRYPT_EINVAL, "no recipient given");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no recipient given");
 	if ((e = ae_lib_keyring_add_recipient(&w->keys, recipient, &d)) == AE_OK)
 		return AE_OK;
 	/* never echo a secret key given where a recipient belongs */
+	if (e == AE_EINVAL && ae_recipient_is_secret(recipient))
+		return ae_lib_writer_fail_plain(w, e, "a secret key was given "
+		    "as a recipient (give its public half)");
 	if (e == AE_EINVAL)
-		return fail_plain(w, e, "a secret key was given as a recipient "
-		    "(give its public half)");
+		return ae_lib_writer_fail_plain(w, e, "the recipient is a key "
+		    "of low order, which anyone could decrypt to");
 	snprintf(w->msg, sizeof w->msg, "recipient: %s%s", d.what != NULL ?
 	    d.what : ae_strerror(e), e == AE_EFORMAT ? " (a recipient is an "
 	    "age1... key or an 'ssh-ed25519 AAAA...' or 'ssh-rsa AAAA...' "
@@ -208,14 +175,14 @@ aescrypt_writer_add_recipient(aescrypt_writer *w, const char *recipient)
 int
 aescrypt_writer_set_codec(aescrypt_writer *w, int codec)
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (ae_codec_get(codec) == NULL)
-		return fail_plain(w, AESCRYPT_EINVAL, "unknown codec");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "unknown codec");
 	if (!ae_codec_get(codec)->available())
-		return fail_plain(w, AESCRYPT_ENOTSUP, "this build lacks the "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ENOTSUP, "this build lacks the "
 		    "codec");
 	w->codec = codec;
 	if (!w->chunk_set)
@@ -226,12 +193,12 @@ aescrypt_writer_set_codec(aescrypt_writer *w, int codec)
 int
 aescrypt_writer_set_level(aescrypt_writer *w, int level)
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (level < 0 || level > 9)
-		return fail_plain(w, AESCRYPT_EINVAL, "a level is 0 to 9");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "a level is 0 to 9");
 	w->level = level;
 	return AESCRYPT_OK;
 }
@@ -239,12 +206,12 @@ aescrypt_writer_set_level(aescrypt_writer *w, int level)
 int
 aescrypt_writer_set_threads(aescrypt_writer *w, unsigned threads)
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (threads < 1 || threads > AE_PIPE_MAX_THREADS)
-		return fail_plain(w, AESCRYPT_EINVAL, "threads are 1 to 256");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "threads are 1 to 256");
 	w->threads = threads;
 	return AESCRYPT_OK;
 }
@@ -252,12 +219,12 @@ aescrypt_writer_set_threads(aescrypt_writer *w, unsigned threads)
 int
 aescrypt_writer_set_chunk_log2(aescrypt_writer *w, unsigned chunk_log2)
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (chunk_log2 < AE_CHUNK_LOG2_MIN || chunk_log2 > AE_CHUNK_LOG2_MAX)
-		return fail_plain(w, AESCRYPT_EINVAL, "a chunk is 2^16 to 2^22 "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "a chunk is 2^16 to 2^22 "
 		    "bytes (2^23 with zstd)");
 	w->chunk_log2 = chunk_log2;
 	w->chunk_set = 1;
@@ -269,12 +236,12 @@ aescrypt_writer_set_kdf(aescrypt_writer *w, uint32_t t, uint32_t m_kib,
     uint32_t p)
 {
 	struct ae_kdf_params k = { m_kib, t, p };
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (ae_kdf_valid(&k) != AE_OK)
-		return fail_plain(w, AESCRYPT_EINVAL, "Argon2id takes t >= 1, "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "Argon2id takes t >= 1, "
 		    "1 <= p < 2^24 and m_kib >= 8 p");
 	w->kdf = k;
 	return AESCRYPT_OK;
@@ -283,7 +250,7 @@ aescrypt_writer_set_kdf(aescrypt_writer *w, uint32_t t, uint32_t m_kib,
 int
 aescrypt_writer_set_index(aescrypt_writer *w, int on)
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
@@ -295,7 +262,7 @@ int
 aescrypt_writer_set_progress(aescrypt_writer *w, aescrypt_progress_fn fn,
     void *ctx)
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
@@ -365,8 +332,8 @@ push_failed(aescrypt_writer *w, int err, const struct ae_diag *d)
 	w->state = W_DONE;
 	ae_lib_sink_abort(&w->sink);
 	if (perr != AE_OK && perr != AE_EINTR)
-		return fail(w, perr, &w->pd);
-	return fail(w, err, d);
+		return ae_lib_writer_fail(w, perr, &w->pd);
+	return ae_lib_writer_fail(w, err, d);
 }
 
 /* ---- the walk's reports ---- */
@@ -404,13 +371,16 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 	aescrypt_writer *w = ctx;
 	const char *name = r->name != NULL ? r->name : "";
 
+	if (r->event == AE_DR_MEMBER && w->index
+	    && index_member(w, r->e, r->offset) != AE_OK) {
+		w->walk_err = AE_ENOMEM;
+		return -1;
+	}
+	/* a walk the caller set up reports to the caller, which words it
+	 * (aescrypt_writer_set_walk) */
+	if (w->caller_report != NULL)
+		return w->caller_report(w->caller_ctx, r);
 	switch (r->event) {
-	case AE_DR_MEMBER:
-		if (w->index && index_member(w, r->e, r->offset) != AE_OK) {
-			w->walk_err = AE_ENOMEM;
-			return -1;
-		}
-		break;
 	case AE_DR_WARNING:
 		w->partial = 1;
 		if (r->err != 0)
@@ -433,7 +403,28 @@ on_walk(void *ctx, const struct ae_dr_report *r)
 	return 0;
 }
 
+/* The caller's --exclude, under the context the walk now passes. */
+static int
+walk_excluded(void *ctx, const char *path)
+{
+	aescrypt_writer *w = ctx;
+
+	return w->caller_excluded(w->caller_ctx, path);
+}
+
 /* ---- open ---- */
+
+/* The pipeline on its own thread, reading the channel. */
+static int
+start_thread(aescrypt_writer *w)
+{
+	if (w->started)
+		return AESCRYPT_OK;
+	if (pthread_create(&w->thread, NULL, run_pipeline, w) != 0)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ENOMEM, "cannot start a thread");
+	w->started = 1;
+	return AESCRYPT_OK;
+}
 
 /* Header, ciphers, channel and thread, once the sink is set.  On a
  * failure the sink is aborted and the writer is done. */
@@ -453,13 +444,13 @@ start(aescrypt_writer *w, int kind)
 		w->index = 0;
 	if (w->chunk_log2 > ae_codec_get(w->codec)->chunk_log2_max) {
 		ae_lib_sink_abort(&w->sink);
-		return fail_plain(w, AESCRYPT_EINVAL, "the chunk size is over "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "the chunk size is over "
 		    "the codec's largest");
 	}
 	if ((e = ae_lib_keyring_new_header(&w->keys, type, w->codec, w->chunk_log2,
 	    &w->kdf, &w->h, fk, &d)) != AE_OK) {
 		ae_lib_sink_abort(&w->sink);
-		return fail(w, e, &d);
+		return ae_lib_writer_fail(w, e, &d);
 	}
 	ae_header_payload_cipher(&w->h, fk, &w->g);
 	if (w->index)
@@ -470,7 +461,7 @@ start(aescrypt_writer *w, int kind)
 	    != AE_OK) {
 		ae_fail(&d, e, AE_AT_OUTPUT, "writing output", 0, 0);
 		ae_lib_sink_abort(&w->sink);
-		return fail(w, e, &d);
+		return ae_lib_writer_fail(w, e, &d);
 	}
 	memset(&w->pp, 0, sizeof w->pp);
 	w->pp.key = &w->g;
@@ -478,8 +469,10 @@ start(aescrypt_writer *w, int kind)
 	w->pp.codec = w->h.codec;
 	w->pp.level = w->level;
 	w->pp.threads = w->threads;
-	w->pp.cancel = &w->cancel;
-	w->pp.timed = 1;
+	w->pp.engine = w->engine;
+	w->pp.interrupt = w->interrupt;
+	w->pp.cancel = w->ext_cancel != NULL ? w->ext_cancel : &w->cancel;
+	w->pp.timed = w->timed;
 	w->pp.progress = w->progress;
 	w->pp.progress_ctx = w->progress_ctx;
 	w->logged.write = log_record;
@@ -489,14 +482,17 @@ start(aescrypt_writer *w, int kind)
 	w->chanw.ctx = &w->chan;
 	if (ae_chan_init(&w->chan, 0) != AE_OK) {
 		ae_lib_sink_abort(&w->sink);
-		return fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
 	}
+	w->chan_ok = 1;
 	if (kind == AESCRYPT_ARCHIVE) {
 		/* the archive's own description first, as -c writes it
 		 * (format 6.7): when it was made */
 		struct ae_tar_global g;
 		struct timespec now;
 
+		if (w->walk_set)
+			goto walk;  /* (the caller's lead, its own) */
 		clock_gettime(CLOCK_REALTIME, &now);
 		memset(&g, 0, sizeof g);
 		g.created = now.tv_sec;
@@ -505,24 +501,28 @@ start(aescrypt_writer *w, int kind)
 		if (ae_tar_global_header(&g, w->lead, sizeof w->lead,
 		    &w->lead_len) != AE_OK) {
 			ae_lib_sink_abort(&w->sink);
-			return fail_plain(w, AESCRYPT_EINVAL, "the archive's "
+			return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "the archive's "
 			    "global header does not fit");
 		}
 		w->dp.lead = w->lead;
 		w->dp.lead_len = w->lead_len;
+walk:
+		if (w->caller_excluded != NULL)
+			w->dp.excluded = walk_excluded;
 		w->dp.report = on_walk;
 		w->dp.ctx = w;
 		if (ae_dr_begin(&w->dp, &w->chanw, &w->walk) != AE_OK) {
 			ae_lib_sink_abort(&w->sink);
-			return fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
+			return ae_lib_writer_fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
 		}
 	}
-	if (pthread_create(&w->thread, NULL, run_pipeline, w) != 0) {
-		ae_lib_sink_abort(&w->sink);
-		return fail_plain(w, AESCRYPT_ENOMEM, "cannot start a thread");
-	}
-	w->started = 1;
 	w->kind = kind;
+	/* a stream's pipeline waits for its first bytes: they may come
+	 * from aescrypt_writer_write_from, on the caller's thread */
+	if (kind == AESCRYPT_ARCHIVE && start_thread(w) != AESCRYPT_OK) {
+		ae_lib_sink_abort(&w->sink);
+		return AESCRYPT_ENOMEM;
+	}
 	w->state = W_OPEN;
 	return AESCRYPT_OK;
 }
@@ -531,14 +531,14 @@ start(aescrypt_writer *w, int kind)
 static int
 can_open(aescrypt_writer *w, int kind)
 {
-	int e = before_open(w);
+	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (kind != AESCRYPT_STREAM && kind != AESCRYPT_ARCHIVE)
-		return fail_plain(w, AESCRYPT_EINVAL, "unknown kind");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "unknown kind");
 	if (ae_lib_keyring_empty(&w->keys))
-		return fail_plain(w, AESCRYPT_EINVAL, "no key given: add a "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no key given: add a "
 		    "passphrase, a key or a recipient before opening");
 	return AESCRYPT_OK;
 }
@@ -552,7 +552,7 @@ aescrypt_writer_open(aescrypt_writer *w, int kind, aescrypt_write_fn fn,
 	if (e != AESCRYPT_OK)
 		return e;
 	if (fn == NULL)
-		return fail_plain(w, AESCRYPT_EINVAL, "no write function");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no write function");
 	ae_lib_sink_callback(&w->sink, fn, ctx);
 	return start(w, kind);
 }
@@ -565,7 +565,7 @@ aescrypt_writer_open_fd(aescrypt_writer *w, int kind, int fd)
 	if (e != AESCRYPT_OK)
 		return e;
 	if (fd < 0)
-		return fail_plain(w, AESCRYPT_EINVAL, "no descriptor");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no descriptor");
 	ae_lib_sink_fd(&w->sink, fd);
 	return start(w, kind);
 }
@@ -596,16 +596,16 @@ aescrypt_writer_open_path(aescrypt_writer *w, int kind, const char *path)
 /* ---- data ---- */
 
 /* The handle is open, for a stream (want 0) or an archive (1). */
-static int
-is_open(aescrypt_writer *w, int archive)
+int
+ae_lib_writer_is_open(aescrypt_writer *w, int archive)
 {
 	if (w == NULL)
 		return AESCRYPT_EINVAL;
 	if (w->state != W_OPEN)
-		return fail_plain(w, AESCRYPT_ESTATE, w->state == W_NEW ?
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ESTATE, w->state == W_NEW ?
 		    "the writer is not open" : "the writer is closed or failed");
 	if ((w->kind == AESCRYPT_ARCHIVE) != archive)
-		return fail_plain(w, AESCRYPT_ESTATE, archive ? "members go "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ESTATE, archive ? "members go "
 		    "into an archive, not a stream" : "a stream's bytes are "
 		    "written with aescrypt_writer_write, not to an archive");
 	return AESCRYPT_OK;
@@ -614,22 +614,30 @@ is_open(aescrypt_writer *w, int archive)
 int
 aescrypt_writer_write(aescrypt_writer *w, const void *buf, size_t n)
 {
-	int e = is_open(w, 0);
+	int e = ae_lib_writer_is_open(w, 0);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (n == 0)
 		return AESCRYPT_OK;
 	if (buf == NULL)
-		return fail_plain(w, AESCRYPT_EINVAL, "no buffer");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no buffer");
+	if (w->fed)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ESTATE, "the stream was read from "
+		    "a source: nothing more goes into it");
+	if ((e = start_thread(w)) != AESCRYPT_OK) {
+		w->state = W_DONE;
+		ae_lib_sink_abort(&w->sink);
+		return e;
+	}
 	if ((e = ae_chan_write(&w->chan, buf, n)) != AE_OK)
 		return push_failed(w, e, NULL);
 	return AESCRYPT_OK;
 }
 
 /* After a step of the walk: its error ends the writer. */
-static int
-walked(aescrypt_writer *w, int err)
+int
+ae_lib_writer_walked(aescrypt_writer *w, int err)
 {
 	struct ae_diag d = { 0 };
 
@@ -646,6 +654,9 @@ walked(aescrypt_writer *w, int err)
 		d.what = keep;
 		err = push_failed(w, err, &d);
 	}
+	/* the walk's own failure has no place (and keep is gone) */
+	if (w->perr == AE_OK || w->perr == AE_EINTR)
+		w->have_diag = 0;
 	return err;
 }
 
@@ -653,18 +664,18 @@ int
 aescrypt_writer_add_path(aescrypt_writer *w, const char *path)
 {
 	struct stat st;
-	int e = is_open(w, 1);
+	int e = ae_lib_writer_is_open(w, 1);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (path == NULL || *path == '\0')
-		return fail_plain(w, AESCRYPT_EINVAL, "no path given");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no path given");
 	/* a missing operand is the caller's mistake, not a warning */
 	if (lstat(path, &st) != 0) {
 		snprintf(w->msg, sizeof w->msg, "%s: %s", path, strerror(errno));
 		return AESCRYPT_EIO;
 	}
-	return walked(w, ae_dr_add(w->walk, path));
+	return ae_lib_writer_walked(w, ae_dr_add(w->walk, path));
 }
 
 /* Whether path is one a member may have: relative, no "..". */
@@ -695,35 +706,35 @@ aescrypt_writer_add_entry(aescrypt_writer *w, const struct aescrypt_entry *e,
 	struct ae_tar_entry t;
 	char *dirpath = NULL;
 	size_t plen;
-	int r = is_open(w, 1);
+	int r = ae_lib_writer_is_open(w, 1);
 
 	if (r != AESCRYPT_OK)
 		return r;
 	if (e == NULL || e->path == NULL || !safe_member_name(e->path))
-		return fail_plain(w, AESCRYPT_EINVAL, "a member's path is "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "a member's path is "
 		    "relative, not empty, and has no '..'");
 	if (len > 0 && data == NULL)
-		return fail_plain(w, AESCRYPT_EINVAL, "no data");
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no data");
 	switch (e->type) {
 	case AESCRYPT_FILE:
 		if (e->size != len)
-			return fail_plain(w, AESCRYPT_EINVAL, "a file's size "
+			return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "a file's size "
 			    "must be the length of its data");
 		break;
 	case AESCRYPT_HARDLINK:
 	case AESCRYPT_SYMLINK:
 		if (e->linkpath == NULL || *e->linkpath == '\0')
-			return fail_plain(w, AESCRYPT_EINVAL, "a link needs "
+			return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "a link needs "
 			    "its target");
 		/* fall through */
 	case AESCRYPT_DIR:
 	case AESCRYPT_FIFO:
 		if (len != 0)
-			return fail_plain(w, AESCRYPT_EINVAL, "only a file has "
+			return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "only a file has "
 			    "data");
 		break;
 	default:
-		return fail_plain(w, AESCRYPT_EINVAL, "a member from memory is "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "a member from memory is "
 		    "a file, a directory, a link or a FIFO");
 	}
 	memset(&t, 0, sizeof t);
@@ -732,7 +743,7 @@ aescrypt_writer_add_entry(aescrypt_writer *w, const struct aescrypt_entry *e,
 	if (e->type == AESCRYPT_DIR && e->path[plen - 1] != '/') {
 		/* tar writes a directory's name with its '/' */
 		if ((dirpath = malloc(plen + 2)) == NULL)
-			return fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
+			return ae_lib_writer_fail_plain(w, AESCRYPT_ENOMEM, "out of memory");
 		memcpy(dirpath, e->path, plen);
 		memcpy(dirpath + plen, "/", 2);
 		t.path = dirpath;
@@ -751,9 +762,9 @@ aescrypt_writer_add_entry(aescrypt_writer *w, const struct aescrypt_entry *e,
 	r = ae_dr_put(w->walk, &t, data, len);
 	free(dirpath);
 	if (r == AE_EINVAL)
-		return fail_plain(w, AESCRYPT_EINVAL, "the member does not fit "
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "the member does not fit "
 		    "a tar header");
-	return walked(w, r);
+	return ae_lib_writer_walked(w, r);
 }
 
 int
@@ -774,28 +785,37 @@ aescrypt_writer_close(aescrypt_writer *w)
 	if (w == NULL)
 		return AESCRYPT_EINVAL;
 	if (w->state != W_OPEN)
-		return fail_plain(w, AESCRYPT_ESTATE, w->state == W_NEW ?
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ESTATE, w->state == W_NEW ?
 		    "the writer is not open" : "the writer is closed or failed");
 	if (w->walk != NULL) {
 		e = ae_dr_end(w->walk, &tar_end, &partial);
 		w->walk = NULL;
+		w->partial |= partial;  /* (a caller's report saw the rest) */
 		w->ib.tar_end = tar_end;
 		if (e != AE_OK)
-			return walked(w, e);
+			return ae_lib_writer_walked(w, e);
 	}
-	ae_chan_close_write(&w->chan, AE_OK);
-	perr = join(w);
+	if (!w->fed) {
+		/* (an empty stream: its one empty final record) */
+		if ((e = start_thread(w)) != AESCRYPT_OK) {
+			w->state = W_DONE;
+			ae_lib_sink_abort(&w->sink);
+			return e;
+		}
+		ae_chan_close_write(&w->chan, AE_OK);
+	}
+	perr = w->fed ? AE_OK : join(w);
 	w->state = W_DONE;
 	if (perr != AE_OK) {
 		ae_lib_sink_abort(&w->sink);
-		return fail(w, perr, &w->pd);
+		return ae_lib_writer_fail(w, perr, &w->pd);
 	}
 	if ((w->index && (e = ae_trailer_write_index(&w->pp, &w->ib, &w->h, &w->ig,
 	    &w->sink.w, &d)) != AE_OK)
 	    || (e = ae_trailer_write_copy(&w->sink.w, &w->h, &d)) != AE_OK
 	    || (e = ae_lib_sink_commit(&w->sink, &d)) != AE_OK) {
 		ae_lib_sink_abort(&w->sink);
-		return fail(w, e, &d);
+		return ae_lib_writer_fail(w, e, &d);
 	}
 	w->closed = 1;
 	return AESCRYPT_OK;
@@ -814,7 +834,7 @@ aescrypt_writer_free(aescrypt_writer *w)
 		ae_lib_sink_abort(&w->sink);
 	}
 	ae_dr_free(w->walk);
-	if (w->started)
+	if (w->chan_ok)
 		ae_chan_free(&w->chan);
 	if (w->have_keys) {
 		ae_gcm_wipe(&w->g);

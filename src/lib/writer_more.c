@@ -1,0 +1,191 @@
+/*
+ * writer_more.c -- the unstable part of aescrypt.h for writers: the
+ * DEFLATE engine, signals, a stream read from a source on the caller's
+ * thread, every figure of the run, the failure's place (contract in
+ * aescrypt.h below AESCRYPT_STATIC_LINKING_ONLY; the handle's insides
+ * in writer.h).
+ */
+#include "config.h"
+#include "writer.h"
+
+#include <string.h>
+
+#include "container/deflate.h"
+
+/* ---- the unstable part (aescrypt.h, AESCRYPT_STATIC_LINKING_ONLY) ---- */
+
+const struct ae_diag *
+aescrypt_writer_diag(const aescrypt_writer *w)
+{
+	return w != NULL && w->have_diag ? &w->diag : NULL;
+}
+
+int
+aescrypt_writer_set_engine(aescrypt_writer *w, int engine)
+{
+	int e = ae_lib_writer_before_open(w);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (engine < AE_DEFLATE_DEFAULT || engine > AE_DEFLATE_LIBDEFLATE)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "unknown engine");
+	if (!ae_deflate_available(engine))
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ENOTSUP, "this build lacks the "
+		    "engine");
+	w->engine = engine;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_writer_set_signals(aescrypt_writer *w, const atomic_int *interrupt,
+    atomic_int *cancel)
+{
+	int e = ae_lib_writer_before_open(w);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	w->interrupt = interrupt;
+	w->ext_cancel = cancel;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_writer_set_timed(aescrypt_writer *w, int on)
+{
+	int e = ae_lib_writer_before_open(w);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	w->timed = on != 0;
+	return AESCRYPT_OK;
+}
+
+/* The caller's source as the pipeline's input. */
+static int
+source_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
+{
+	const struct aescrypt_source *src = ctx;
+
+	*got = 0;
+	return ae_lib_callback_status(src->read(src->ctx, buf, n, got));
+}
+
+int
+aescrypt_writer_write_from(aescrypt_writer *w,
+    const struct aescrypt_source *src)
+{
+	struct ae_reader in;
+	int e = ae_lib_writer_is_open(w, 0);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (src == NULL || src->read == NULL)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no source to read");
+	if (w->started || w->fed)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ESTATE, "a stream is read from a "
+		    "source once, before any aescrypt_writer_write");
+	in.read = source_read;
+	in.ctx = (void *)src;
+	in.seek = NULL;
+	memset(&w->pst, 0, sizeof w->pst);
+	w->fed = 1;
+	if ((e = ae_pipe_encode(&w->pp, &in, w->out, &w->pst, &w->pd))
+	    != AE_OK) {
+		w->state = W_DONE;
+		ae_lib_sink_abort(&w->sink);
+		return ae_lib_writer_fail(w, e, &w->pd);
+	}
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_writer_run_stats(const aescrypt_writer *w,
+    struct aescrypt_run_stats *st)
+{
+	const struct ae_pipe_stats *p;
+
+	if (w == NULL || st == NULL)
+		return AESCRYPT_EINVAL;
+	if (!w->closed)
+		return AESCRYPT_ESTATE;
+	p = &w->pst;
+	memset(st, 0, sizeof *st);
+	st->plain_bytes = p->plain_bytes;
+	st->wire_bytes = p->wire_bytes;
+	st->chunks = p->chunks;
+	st->records = p->records;
+	st->probe_stored = p->probe_stored;
+	st->read_bytes = p->read_bytes;
+	st->write_bytes = p->write_bytes;
+	st->aead_bytes = p->aead_bytes;
+	st->read_ns = p->read_ns;
+	st->zip_ns = p->zip_ns;
+	st->aead_ns = p->aead_ns;
+	st->write_ns = p->write_ns;
+	st->read_wall_ns = p->read_wall_ns;
+	st->reader_wait_ns = p->reader_wait_ns;
+	st->worker_wait_ns = p->worker_wait_ns;
+	st->writer_wait_ns = p->writer_wait_ns;
+	st->write_wall_ns = p->write_wall_ns;
+	st->wall_ns = p->wall_ns;
+	st->threads = p->threads;
+	return AESCRYPT_OK;
+}
+
+const char *
+aescrypt_writer_tier(const aescrypt_writer *w)
+{
+	if (w == NULL || !w->have_keys)
+		return "none";
+	return ae_gcm_tier_name(ae_gcm_ctx_tier(&w->g));
+}
+
+int
+aescrypt_writer_set_walk(aescrypt_writer *w, const struct ae_dr_params *p)
+{
+	int e = ae_lib_writer_before_open(w);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (p == NULL || p->report == NULL)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "a walk "
+		    "needs its report");
+	w->dp = *p;
+	w->caller_report = p->report;
+	w->caller_excluded = p->excluded;
+	w->caller_ctx = p->ctx;
+	w->walk_set = 1;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_writer_add_paths(aescrypt_writer *w, char *const *paths, size_t n)
+{
+	int e = ae_lib_writer_is_open(w, 1);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (paths == NULL && n > 0)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no paths");
+	return ae_lib_writer_walked(w, ae_dr_add_all(w->walk, paths, n));
+}
+
+int
+aescrypt_writer_add_recipient_key(aescrypt_writer *w,
+    const struct ae_recipient *r)
+{
+	int e = ae_lib_writer_before_open(w);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (r == NULL)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no "
+		    "recipient given");
+	if ((e = ae_lib_keyring_add_parsed(&w->keys, r)) == AE_EINVAL)
+		return ae_lib_writer_fail_plain(w, e, "the recipient is a key "
+		    "of low order, which anyone could decrypt to");
+	if (e != AE_OK)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_ENOMEM, "out of "
+		    "memory");
+	return AESCRYPT_OK;
+}

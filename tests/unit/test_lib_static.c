@@ -1,0 +1,352 @@
+/*
+ * test_lib_static.c -- the unstable part of aescrypt.h (below
+ * AESCRYPT_STATIC_LINKING_ONLY), which the command runs -e and -c on:
+ * a stream written from a source on the caller's thread and read back
+ * by the public reader; the failure's place (the output's errno, an
+ * interrupt); the states the calls may not be made in; the command's
+ * own walk with its report and --exclude, indexed by the writer; a
+ * recipient of low order refused when it is given; and what the build,
+ * a file's first bytes and a key file say.
+ *
+ * It may include the core's headers (error.h for struct ae_diag,
+ * reader.h for the walk, recipient.h for a parsed recipient): those are
+ * what the unstable part names.
+ */
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include <aescrypt.h>
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "common/error.h"
+#include "container/recipient.h"
+#include "disk/reader.h"
+
+/* ---- memory as a source and a sink ---- */
+
+struct mem {
+	uint8_t *p;
+	size_t len, cap, pos;
+	int fail_errno;             /* the sink fails with this errno, or 0 */
+};
+
+static int
+mem_write(void *ctx, const void *buf, size_t n)
+{
+	struct mem *m = ctx;
+
+	if (m->fail_errno != 0) {
+		errno = m->fail_errno;
+		return AESCRYPT_EIO;
+	}
+	if (m->len + n > m->cap) {
+		size_t cap = (m->len + n) * 2;
+		uint8_t *t = realloc(m->p, cap);
+
+		if (t == NULL)
+			return AESCRYPT_ENOMEM;
+		m->p = t;
+		m->cap = cap;
+	}
+	memcpy(m->p + m->len, buf, n);
+	m->len += n;
+	return 0;
+}
+
+static int
+mem_read(void *ctx, void *buf, size_t n, size_t *got)
+{
+	struct mem *m = ctx;
+	size_t k = m->len - m->pos < n ? m->len - m->pos : n;
+
+	memcpy(buf, m->p + m->pos, k);
+	m->pos += k;
+	*got = k;
+	return 0;
+}
+
+static const uint8_t key[32] = { 7, 1, 2, 3 };
+
+/* A stream writer over sink, with key, DEFLATE through zlib. */
+static aescrypt_writer *
+stream_writer(struct mem *sink, atomic_int *stop, atomic_int *cancel)
+{
+	aescrypt_writer *w = aescrypt_writer_new();
+
+	CHECK(w != NULL, "a writer");
+	CHECK(aescrypt_writer_add_key(w, key) == AESCRYPT_OK, "a key");
+	CHECK(aescrypt_writer_set_engine(w, AESCRYPT_ENGINE_ZLIB)
+	    == AESCRYPT_OK, "the zlib engine");
+	CHECK(aescrypt_writer_set_engine(w, 99) == AESCRYPT_EINVAL,
+	    "an unknown engine refused");
+	CHECK(aescrypt_writer_set_signals(w, stop, cancel) == AESCRYPT_OK,
+	    "signals");
+	CHECK(aescrypt_writer_set_timed(w, 1) == AESCRYPT_OK, "timed");
+	CHECK(aescrypt_writer_set_chunk_log2(w, AESCRYPT_CHUNK_LOG2_MIN)
+	    == AESCRYPT_OK, "64 KiB records");
+	CHECK(aescrypt_writer_open(w, AESCRYPT_STREAM, mem_write, sink)
+	    == AESCRYPT_OK, "open");
+	return w;
+}
+
+/* write_from: the bytes come back whole through the public reader, the
+ * figures count them, and the calls out of turn are refused. */
+static void
+test_write_from(void)
+{
+	struct mem src = { 0 }, out = { 0 }, back = { 0 };
+	struct aescrypt_source s = { mem_read, NULL, 0, &src };
+	struct aescrypt_source in = { mem_read, NULL, 0, &out };
+	struct aescrypt_run_stats st;
+	atomic_int stop = 0, cancel = 0;
+	aescrypt_writer *w;
+	aescrypt_reader *r;
+	uint8_t buf[65536];
+	size_t i, got;
+	int e;
+
+	src.len = src.cap = 1000003;
+	src.p = malloc(src.len);
+	for (i = 0; i < src.len; i++)
+		src.p[i] = (uint8_t)(i % 251 < 200 ? 'a' + i % 7 : i * 131);
+	w = stream_writer(&out, &stop, &cancel);
+	CHECK(aescrypt_writer_tier(w) != NULL
+	    && strcmp(aescrypt_writer_tier(w), "none") != 0, "a tier");
+	CHECK(aescrypt_writer_run_stats(w, &st) == AESCRYPT_ESTATE,
+	    "no figures before _close");
+	CHECK(aescrypt_writer_write_from(w, &s) == AESCRYPT_OK, "write_from");
+	CHECK(aescrypt_writer_write_from(w, &s) == AESCRYPT_ESTATE,
+	    "a second write_from refused");
+	CHECK(aescrypt_writer_write(w, "x", 1) == AESCRYPT_ESTATE,
+	    "a write after write_from refused");
+	CHECK(aescrypt_writer_close(w) == AESCRYPT_OK, "close");
+	CHECK(aescrypt_writer_run_stats(w, &st) == AESCRYPT_OK
+	    && st.plain_bytes == src.len && st.chunks == src.len / 65536 + 1
+	    && st.wire_bytes > 0 && st.threads > 0, "the figures count "
+	    "%llu bytes", (unsigned long long)st.plain_bytes);
+	CHECK(cancel == 0, "a whole run cancels nothing");
+	CHECK(aescrypt_sniff(out.p, out.len) == AESCRYPT_FORMAT_AESCRYPT,
+	    "what it wrote is named an aescrypt container");
+	aescrypt_writer_free(w);
+
+	r = aescrypt_reader_new();
+	CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
+	    && aescrypt_reader_open(r, &in) == AESCRYPT_OK, "read back");
+	while ((e = aescrypt_reader_read(r, buf, sizeof buf, &got))
+	    == AESCRYPT_OK && got > 0)
+		CHECK(mem_write(&back, buf, got) == 0, "kept");
+	CHECK(e == AESCRYPT_OK && back.len == src.len
+	    && memcmp(back.p, src.p, src.len) == 0, "the same bytes");
+	aescrypt_reader_free(r);
+	free(src.p);
+	free(out.p);
+	free(back.p);
+}
+
+/* The place of a failure: the output's errno; an interrupt; a
+ * setting after _open. */
+static void
+test_diag(void)
+{
+	struct mem src = { 0 }, out = { 0 };
+	struct aescrypt_source s = { mem_read, NULL, 0, &src };
+	const struct ae_diag *d;
+	atomic_int stop = 0, cancel = 0;
+	aescrypt_writer *w;
+	uint8_t data[300000];
+
+	memset(data, 'q', sizeof data);
+	src.p = data;
+	src.len = src.cap = sizeof data;
+	w = stream_writer(&out, &stop, &cancel);
+	CHECK(aescrypt_writer_diag(w) == NULL, "no failure, no place");
+	CHECK(aescrypt_writer_set_engine(w, 0) == AESCRYPT_ESTATE,
+	    "settings after _open refused");
+	out.fail_errno = ENOSPC;
+	CHECK(aescrypt_writer_write_from(w, &s) == AESCRYPT_EIO, "the sink's "
+	    "failure");
+	d = aescrypt_writer_diag(w);
+	CHECK(d != NULL && d->where == AE_AT_OUTPUT && d->sys_errno == ENOSPC,
+	    "its place: the output, ENOSPC (errno %d)", d != NULL ?
+	    d->sys_errno : -1);
+	CHECK(cancel == 1, "the source was told to give up");
+	CHECK(strlen(aescrypt_writer_error(w)) > 0, "and words");
+	CHECK(aescrypt_writer_close(w) == AESCRYPT_ESTATE, "then done");
+	aescrypt_writer_free(w);
+	free(out.p);
+
+	memset(&out, 0, sizeof out);
+	src.pos = 0;
+	stop = 1;
+	cancel = 0;
+	w = stream_writer(&out, &stop, &cancel);
+	CHECK(aescrypt_writer_write_from(w, &s) == AESCRYPT_EINTR,
+	    "an interrupt stops it");
+	aescrypt_writer_free(w);
+	free(out.p);
+}
+
+/* The command's walk: its report sees every member (the writer indexes
+ * them first), its --exclude keeps one out. */
+struct walk_seen {
+	int members, excluded_asked;
+};
+
+static int
+walk_report(void *ctx, const struct ae_dr_report *r)
+{
+	struct walk_seen *s = ctx;
+
+	s->members += r->event == AE_DR_MEMBER;
+	return 0;
+}
+
+static int
+walk_excluded(void *ctx, const char *path)
+{
+	struct walk_seen *s = ctx;
+
+	s->excluded_asked++;
+	return strstr(path, "skip") != NULL;
+}
+
+static void
+test_walk(void)
+{
+	char dir[] = "/tmp/aescrypt-static.XXXXXX", path[256];
+	char *paths[1];
+	struct walk_seen seen = { 0, 0 };
+	struct ae_dr_params dp;
+	struct mem out = { 0 };
+	struct aescrypt_source in = { mem_read, NULL, 0, &out };
+	struct aescrypt_entry e;
+	aescrypt_writer *w;
+	aescrypt_reader *r;
+	FILE *f;
+	int n = 0, skipped = 1, st;
+
+	CHECK(mkdtemp(dir) != NULL, "a temp dir");
+	snprintf(path, sizeof path, "%s/keep", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL && fputs("kept\n", f) >= 0 && fclose(f) == 0, "keep");
+	snprintf(path, sizeof path, "%s/skip", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL && fputs("left out\n", f) >= 0 && fclose(f) == 0,
+	    "skip");
+	memset(&dp, 0, sizeof dp);
+	dp.report = walk_report;
+	dp.excluded = walk_excluded;
+	dp.ctx = &seen;
+	w = aescrypt_writer_new();
+	CHECK(aescrypt_writer_add_key(w, key) == AESCRYPT_OK, "a key");
+	CHECK(aescrypt_writer_set_walk(w, &dp) == AESCRYPT_OK, "the walk");
+	CHECK(aescrypt_writer_open(w, AESCRYPT_ARCHIVE, mem_write, &out)
+	    == AESCRYPT_OK, "open");
+	paths[0] = dir;
+	CHECK(aescrypt_writer_add_paths(w, paths, 1) == AESCRYPT_OK, "walked");
+	CHECK(aescrypt_writer_close(w) == AESCRYPT_OK, "close");
+	aescrypt_writer_free(w);
+	/* the directory and one file */
+	CHECK(seen.members == 2 && seen.excluded_asked >= 2, "the report saw "
+	    "%d members, --exclude was asked %d times", seen.members,
+	    seen.excluded_asked);
+	r = aescrypt_reader_new();
+	CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
+	    && aescrypt_reader_open(r, &in) == AESCRYPT_OK, "read back");
+	while ((st = aescrypt_reader_next(r, &e)) == AESCRYPT_OK) {
+		n++;
+		skipped &= strstr(e.path, "skip") == NULL;
+	}
+	CHECK(st == AESCRYPT_END && n == 2 && skipped, "2 members, the "
+	    "excluded one not among them");
+	aescrypt_reader_free(r);
+	snprintf(path, sizeof path, "%s/keep", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/skip", dir);
+	unlink(path);
+	rmdir(dir);
+	free(out.p);
+}
+
+/* A recipient of low order is refused when given, in either form. */
+static void
+test_low_order(void)
+{
+	struct ae_recipient zero;
+	aescrypt_writer *w = aescrypt_writer_new();
+
+	memset(&zero, 0, sizeof zero);
+	zero.type = AE_STANZA_X25519;
+	CHECK(aescrypt_writer_add_recipient_key(w, &zero) == AESCRYPT_EINVAL,
+	    "a parsed low-order key refused");
+	/* age1 with 32 zero bytes */
+	CHECK(aescrypt_writer_add_recipient(w, "age1qqqqqqqqqqqqqqqqqqqqqqqqqqq"
+	    "qqqqqqqqqqqqqqqqqqqqqqqqq5cu47z") == AESCRYPT_EINVAL
+	    && strstr(aescrypt_writer_error(w), "low order") != NULL,
+	    "and as text: %s", aescrypt_writer_error(w));
+	aescrypt_writer_free(w);
+}
+
+/* What the build, a file's first bytes and a key file say. */
+static void
+test_build(void)
+{
+	static const uint8_t gz[] = { 0x1f, 0x8b, 8, 0 };
+	struct aescrypt_codec_info ci;
+	char text[256], cpu[256];
+	uint8_t k[32], z[32] = { 0 };
+	size_t len;
+	int t, any = 0;
+
+	CHECK(aescrypt_codec_info(AESCRYPT_CODEC_DEFLATE, 0, &ci) == AESCRYPT_OK
+	    && ci.available && ci.engines && strcmp(ci.name, "deflate") == 0
+	    && ci.chunk_log2_default == AESCRYPT_CHUNK_LOG2_DEFAULT
+	    && ci.chunk_log2_max == AESCRYPT_CHUNK_LOG2_MAX, "DEFLATE's row");
+	CHECK(aescrypt_codec_info(AESCRYPT_CODEC_ZSTD, 0, &ci) == AESCRYPT_OK
+	    && !ci.engines && ci.chunk_log2_max == AESCRYPT_CHUNK_LOG2_MAX_ZSTD,
+	    "zstd's row");
+	CHECK(aescrypt_codec_info(77, 0, &ci) == AESCRYPT_EINVAL,
+	    "no row for an unknown codec");
+	CHECK(aescrypt_engine_available(AESCRYPT_ENGINE_DEFAULT)
+	    && aescrypt_engine_available(AESCRYPT_ENGINE_ZLIB)
+	    && strcmp(aescrypt_engine_name(AESCRYPT_ENGINE_ZLIB), "zlib") == 0,
+	    "zlib is always there");
+	for (t = 0; t < aescrypt_tier_count(); t++)
+		any |= aescrypt_tier_available(t);
+	CHECK(any && aescrypt_tier_available(aescrypt_tier_default())
+	    && strcmp(aescrypt_tier_name(-1), "unknown") == 0, "tiers");
+	aescrypt_cpu_describe(cpu, sizeof cpu);
+	CHECK(aescrypt_sodium_version() != NULL && aescrypt_format_version()
+	    == 1, "versions");
+	CHECK(aescrypt_sniff(gz, sizeof gz) == AESCRYPT_FORMAT_GZIP
+	    && strcmp(aescrypt_format_name(AESCRYPT_FORMAT_GZIP), "gzip") == 0,
+	    "a gzip file named");
+	CHECK(aescrypt_sniff(NULL, 0) == AESCRYPT_FORMAT_UNKNOWN
+	    && strcmp(aescrypt_format_name(1000), "unknown") == 0, "nothing");
+	len = aescrypt_keyfile_new(text, sizeof text);
+	CHECK(len > 0 && aescrypt_keyfile_parse(text, len, k) == AESCRYPT_OK
+	    && memcmp(k, z, 32) != 0, "a new key file parses: %s", text);
+	CHECK(aescrypt_keyfile_new(text, 10) == 0, "a buffer too small");
+	CHECK(aescrypt_keyfile_parse("AESCRYPT-KEY-V1-00", 18, k)
+	    == AESCRYPT_EFORMAT, "a short key line refused");
+	CHECK(aescrypt_is_secret_key_text("AGE-SECRET-KEY-1QQQ")
+	    && !aescrypt_is_secret_key_text("age1qqq"), "secret keys named");
+}
+
+int
+main(void)
+{
+	test_write_from();
+	test_diag();
+	test_walk();
+	test_low_order();
+	test_build();
+	return t_finish("test_lib_static");
+}
