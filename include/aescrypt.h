@@ -675,6 +675,33 @@ int aescrypt_writer_add_paths(aescrypt_writer *w, char *const *paths,
  * _open; "none" before. */
 const char *aescrypt_writer_tier(const aescrypt_writer *w);
 
+/* -- readers (lib/reader.c, lib/inspect.c) -- */
+
+/* The place of r's last failure, as aescrypt_writer_diag() gives a
+ * writer's; NULL when it had none. */
+const struct ae_diag *aescrypt_reader_diag(const aescrypt_reader *r);
+
+/* The unlock callback, set before _open: called once the header has
+ * been read and checked (its codec is one this build has), before any
+ * key is tried, with what the header says.  It gives the keys that fit
+ * the slots there (aescrypt_reader_add_*: so a passphrase is asked for
+ * only when the file has a passphrase slot), then returns AESCRYPT_OK;
+ * or it returns a negative status, which _open returns (a positive one
+ * stops it with AESCRYPT_EINTR).  It must not call _open. */
+typedef int (*aescrypt_unlock_fn)(void *ctx, aescrypt_reader *r,
+    const struct aescrypt_info *info);
+int aescrypt_reader_set_unlock_callback(aescrypt_reader *r,
+    aescrypt_unlock_fn fn, void *ctx);
+
+/* A slot type's class (enum aescrypt_slot_type; the format's table):
+ * what opens it, or -1 for a type this library does not know. */
+enum {
+	AESCRYPT_SLOT_CLASS_PASSPHRASE = 0,
+	AESCRYPT_SLOT_CLASS_KEYFILE = 1,
+	AESCRYPT_SLOT_CLASS_RECIPIENT = 2   /* an identity */
+};
+int aescrypt_slot_class(int type);
+
 /* -- what a file is, from its first bytes (lib/sniff.c) -- */
 
 #define AESCRYPT_SNIFF_LEN 512      /* enough for every signature */

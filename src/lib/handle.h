@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
 #include "archive/tar_read.h"
 #include "container/header.h"
@@ -21,11 +22,17 @@
 #include "message.h"
 #include "source.h"
 
-enum { R_NEW, R_OPEN, R_DONE };
+/* R_UNLOCKING: inside _open, in the caller's unlock callback, where
+ * keys and settings may still be given */
+enum { R_NEW, R_UNLOCKING, R_OPEN, R_DONE };
 
 struct aescrypt_reader {
 	struct keyring keys;
 	char msg[MESSAGE_MAX];
+	struct ae_diag diag;        /* the last failure's place, */
+	int have_diag;              /* if it had one */
+	aescrypt_unlock_fn unlock_fn;   /* (unstable part) */
+	void *unlock_ctx;
 	int state, kind;
 	unsigned threads;
 	uint64_t max_kib;

@@ -3,13 +3,12 @@
  * (contract in aescrypt.h).
  */
 #include "config.h"
-#include "aescrypt.h"
+#include "inspect.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "container/format.h"
-#include "container/header.h"
 #include "message.h"
 #include "source.h"
 
@@ -29,7 +28,6 @@ aescrypt_inspect(const struct aescrypt_source *s, struct aescrypt_info *info,
 	struct ae_header *h;
 	struct ae_diag d = { 0 };
 	struct source src;
-	unsigned i;
 	int e;
 
 	if (err != NULL && errlen > 0)
@@ -49,6 +47,17 @@ aescrypt_inspect(const struct aescrypt_source *s, struct aescrypt_info *info,
 		free(h);
 		return e;
 	}
+	ae_lib_info_of(h, info);
+	free(h);
+	return AESCRYPT_OK;
+}
+
+void
+ae_lib_info_of(const struct ae_header *h, struct aescrypt_info *info)
+{
+	unsigned i;
+
+	memset(info, 0, sizeof *info);
 	info->kind = AE_PAYLOAD_IS_ARCHIVE(h->payload_type) ? AESCRYPT_ARCHIVE
 	    : AESCRYPT_STREAM;
 	info->codec = h->codec;
@@ -65,6 +74,17 @@ aescrypt_inspect(const struct aescrypt_source *s, struct aescrypt_info *info,
 			info->slot[i].kdf_p = h->stanza[i].kdf.p;
 		}
 	}
-	free(h);
-	return AESCRYPT_OK;
+}
+
+int
+aescrypt_slot_class(int type)
+{
+	const struct ae_slot_type *t = type >= 0 && type <= 255 ?
+	    ae_slot_type_get((uint8_t)type) : NULL;
+
+	if (t == NULL)
+		return -1;
+	return t->cls == AE_SLOT_PASSPHRASE ? AESCRYPT_SLOT_CLASS_PASSPHRASE :
+	    t->cls == AE_SLOT_KEYFILE ? AESCRYPT_SLOT_CLASS_KEYFILE :
+	    AESCRYPT_SLOT_CLASS_RECIPIENT;
 }

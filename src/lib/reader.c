@@ -27,6 +27,7 @@
 #include "pipeline/trailer.h"
 #include "stats.h"
 #include "threads.h"
+#include "inspect.h"
 
 aescrypt_reader *
 aescrypt_reader_new(void)
@@ -57,6 +58,9 @@ int
 ae_lib_reader_fail(aescrypt_reader *r, int err, const struct ae_diag *d)
 {
 	ae_lib_message_describe(r->msg, sizeof r->msg, NULL, err, d);
+	memset(&r->diag, 0, sizeof r->diag);
+	if ((r->have_diag = d != NULL))
+		r->diag = *d;
 	return err;
 }
 
@@ -64,15 +68,17 @@ int
 ae_lib_reader_fail_plain(aescrypt_reader *r, int err, const char *what)
 {
 	ae_lib_message_plain(r->msg, sizeof r->msg, NULL, what);
+	r->have_diag = 0;
 	return err;
 }
 
+/* Keys and settings: before _open, or in its unlock callback. */
 static int
 before_open(aescrypt_reader *r)
 {
 	if (r == NULL)
 		return AESCRYPT_EINVAL;
-	if (r->state != R_NEW)
+	if (r->state != R_NEW && r->state != R_UNLOCKING)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "the reader is "
 		    "already open: keys and settings come before "
 		    "aescrypt_reader_open");
@@ -88,6 +94,19 @@ ae_lib_reader_is_open(aescrypt_reader *r)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, r->state == R_NEW ?
 		    "the reader is not open" : "the reader failed to open");
 	return AESCRYPT_OK;
+}
+
+/* An _open: only once, and never from its own unlock callback. */
+static int
+can_open(aescrypt_reader *r)
+{
+	int e = before_open(r);
+
+	if (e == AESCRYPT_OK && r->state != R_NEW)
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "the "
+		    "reader is opening: an unlock callback gives keys, it "
+		    "does not open");
+	return e;
 }
 
 /* ---- keys and settings ---- */
@@ -220,6 +239,20 @@ unlock(aescrypt_reader *r)
 	if (!ae_codec_get(r->h.codec)->available())
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "the file's "
 		    "codec is one this build lacks");
+	if (r->unlock_fn != NULL) {
+		/* the caller looks at the slots, then gives the keys that
+		 * fit (and asks for a passphrase only if one can help) */
+		struct aescrypt_info info;
+
+		ae_lib_info_of(&r->h, &info);
+		r->state = R_UNLOCKING;
+		e = r->unlock_fn(r->unlock_ctx, r, &info);
+		r->state = R_DONE;
+		if (e != AESCRYPT_OK)
+			return ae_lib_reader_fail_plain(r, e < 0 ? e :
+			    AESCRYPT_EINTR, "the unlock callback stopped the "
+			    "open");
+	}
 	if ((e = ae_lib_keyring_unlock(&r->keys, r->max_kib, &r->h, fk, &d)) != AE_OK)
 		return ae_lib_reader_fail(r, e, &d);
 	ae_header_payload_cipher(&r->h, fk, &r->g);
@@ -236,7 +269,7 @@ unlock(aescrypt_reader *r)
 int
 aescrypt_reader_open(aescrypt_reader *r, const struct aescrypt_source *src)
 {
-	int e = before_open(r);
+	int e = can_open(r);
 
 	if (e != AESCRYPT_OK)
 		return e;
@@ -251,7 +284,7 @@ aescrypt_reader_open(aescrypt_reader *r, const struct aescrypt_source *src)
 int
 aescrypt_reader_open_fd(aescrypt_reader *r, int fd)
 {
-	int e = before_open(r);
+	int e = can_open(r);
 
 	if (e != AESCRYPT_OK)
 		return e;
@@ -264,7 +297,7 @@ aescrypt_reader_open_fd(aescrypt_reader *r, int fd)
 int
 aescrypt_reader_open_path(aescrypt_reader *r, const char *path)
 {
-	int fd, e = before_open(r);
+	int fd, e = can_open(r);
 
 	if (e != AESCRYPT_OK)
 		return e;
@@ -543,4 +576,25 @@ aescrypt_reader_free(aescrypt_reader *r)
 	if (r->lock_ok)
 		pthread_mutex_destroy(&r->lock);
 	ae_secret_free(r, sizeof *r);
+}
+
+/* ---- the unstable part (aescrypt.h, AESCRYPT_STATIC_LINKING_ONLY) ---- */
+
+int
+aescrypt_reader_set_unlock_callback(aescrypt_reader *r, aescrypt_unlock_fn fn,
+    void *ctx)
+{
+	int e = can_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	r->unlock_fn = fn;
+	r->unlock_ctx = ctx;
+	return AESCRYPT_OK;
+}
+
+const struct ae_diag *
+aescrypt_reader_diag(const aescrypt_reader *r)
+{
+	return r != NULL && r->have_diag ? &r->diag : NULL;
 }

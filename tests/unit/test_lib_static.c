@@ -5,8 +5,9 @@
  * by the public reader; the failure's place (the output's errno, an
  * interrupt); the states the calls may not be made in; the command's
  * own walk with its report and --exclude, indexed by the writer; a
- * recipient of low order refused when it is given; and what the build,
- * a file's first bytes and a key file say.
+ * recipient of low order refused when it is given; the reader's unlock
+ * callback, which sees the slots before a key is tried; and what the
+ * build, a file's first bytes and a key file say.
  *
  * It may include the core's headers (error.h for struct ae_diag,
  * reader.h for the walk, recipient.h for a parsed recipient): those are
@@ -294,6 +295,114 @@ test_low_order(void)
 	aescrypt_writer_free(w);
 }
 
+/* The reader's unlock callback: it sees the header's slots before any
+ * key is tried, gives what fits, or stops the open; and a reader's
+ * failure has a place. */
+struct unlock_seen {
+	int calls, give, stop, reopen, classes_ok;
+	unsigned nslots;
+};
+
+static int
+on_unlock(void *ctx, aescrypt_reader *r, const struct aescrypt_info *info)
+{
+	struct unlock_seen *u = ctx;
+	unsigned i;
+
+	u->calls++;
+	u->nslots = info->nslots;
+	u->classes_ok = info->kind == AESCRYPT_STREAM;
+	for (i = 0; i < info->nslots; i++)
+		u->classes_ok &= aescrypt_slot_class(info->slot[i].type)
+		    == AESCRYPT_SLOT_CLASS_PASSPHRASE;
+	if (u->reopen)
+		return aescrypt_reader_open_fd(r, 0);
+	if (u->stop)
+		return AESCRYPT_EKEY;
+	if (u->give)
+		return aescrypt_reader_add_passphrase(r, "pw", 2);
+	return AESCRYPT_OK;
+}
+
+static int
+open_with(struct mem *file, struct unlock_seen *u, aescrypt_reader **out)
+{
+	struct aescrypt_source in = { mem_read, NULL, 0, file };
+	aescrypt_reader *r = aescrypt_reader_new();
+	int e;
+
+	file->pos = 0;
+	CHECK(aescrypt_reader_set_unlock_callback(r, on_unlock, u)
+	    == AESCRYPT_OK, "the callback set");
+	e = aescrypt_reader_open(r, &in);
+	*out = r;
+	return e;
+}
+
+static void
+test_unlock(void)
+{
+	struct mem out = { 0 };
+	struct unlock_seen u;
+	const struct ae_diag *d;
+	aescrypt_reader *r;
+	aescrypt_writer *w = aescrypt_writer_new();
+	uint8_t buf[64];
+	size_t got;
+
+	CHECK(aescrypt_writer_add_passphrase(w, "pw", 2) == AESCRYPT_OK
+	    && aescrypt_writer_set_kdf(w, 1, 8, 1) == AESCRYPT_OK
+	    && aescrypt_writer_open(w, AESCRYPT_STREAM, mem_write, &out)
+	    == AESCRYPT_OK && aescrypt_writer_write(w, "secret", 6)
+	    == AESCRYPT_OK && aescrypt_writer_close(w) == AESCRYPT_OK,
+	    "a stream under a passphrase");
+	aescrypt_writer_free(w);
+
+	memset(&u, 0, sizeof u);
+	u.give = 1;
+	CHECK(open_with(&out, &u, &r) == AESCRYPT_OK && u.calls == 1
+	    && u.nslots == 1 && u.classes_ok, "the callback saw one "
+	    "passphrase slot and gave the passphrase");
+	CHECK(aescrypt_reader_read(r, buf, sizeof buf, &got) == AESCRYPT_OK
+	    && got == 6 && memcmp(buf, "secret", 6) == 0, "and it opened");
+	CHECK(aescrypt_reader_add_passphrase(r, "x", 1) == AESCRYPT_ESTATE,
+	    "no keys once open");
+	aescrypt_reader_free(r);
+
+	memset(&u, 0, sizeof u);
+	u.stop = 1;
+	CHECK(open_with(&out, &u, &r) == AESCRYPT_EKEY && u.calls == 1,
+	    "a callback's status ends the open");
+	aescrypt_reader_free(r);
+
+	memset(&u, 0, sizeof u);
+	CHECK(open_with(&out, &u, &r) == AESCRYPT_EKEY, "a callback that "
+	    "gives nothing: no key opens it");
+	aescrypt_reader_free(r);
+
+	memset(&u, 0, sizeof u);
+	u.reopen = 1;
+	CHECK(open_with(&out, &u, &r) == AESCRYPT_ESTATE, "a callback may "
+	    "not open");
+	aescrypt_reader_free(r);
+
+	/* a changed header byte: refused before the callback, with a
+	 * place */
+	out.p[12] ^= 1;
+	memset(&u, 0, sizeof u);
+	u.give = 1;
+	CHECK(open_with(&out, &u, &r) < 0 && u.calls == 0, "a damaged "
+	    "header never reaches the callback");
+	d = aescrypt_reader_diag(r);
+	CHECK(d != NULL && d->where == AE_AT_HEADER, "its place: the header");
+	aescrypt_reader_free(r);
+	CHECK(aescrypt_slot_class(AESCRYPT_SLOT_X25519)
+	    == AESCRYPT_SLOT_CLASS_RECIPIENT && aescrypt_slot_class(
+	    AESCRYPT_SLOT_KEYFILE) == AESCRYPT_SLOT_CLASS_KEYFILE
+	    && aescrypt_slot_class(0x7f) == -1, "slot classes from the table");
+	free(out.p);
+}
+
 /* What the build, a file's first bytes and a key file say. */
 static void
 test_build(void)
@@ -347,6 +456,7 @@ main(void)
 	test_diag();
 	test_walk();
 	test_low_order();
+	test_unlock();
 	test_build();
 	return t_finish("test_lib_static");
 }
