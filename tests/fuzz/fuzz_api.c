@@ -34,41 +34,9 @@
 #include "common/wipe.h"
 #include "fuzz.h"
 #include "oracle.h"
+#include "../unit/memio.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/trailer.h"
-
-struct mem {
-	const uint8_t *p;
-	size_t len, pos;
-};
-
-static int
-mem_read(void *ctx, void *buf, size_t n, size_t *got)
-{
-	struct mem *m = ctx;
-	size_t k = m->len - m->pos < n ? m->len - m->pos : n;
-
-	memcpy(buf, m->p + m->pos, k);
-	m->pos += k;
-	*got = k;
-	return 0;
-}
-
-static int
-mem_pread(void *ctx, void *buf, size_t n, uint64_t off, size_t *got)
-{
-	const struct mem *m = ctx;
-	size_t k;
-
-	if (off >= m->len) {
-		*got = 0;
-		return 0;
-	}
-	k = m->len - off < n ? m->len - (size_t)off : n;
-	memcpy(buf, m->p + off, k);
-	*got = k;
-	return 0;
-}
 
 /* A status is one of aescrypt.h's, and a failure has a message. */
 static void
@@ -147,20 +115,16 @@ in_order(aescrypt_reader *r, int extract)
 static void
 read_all(const uint8_t *c, size_t n, unsigned mode)
 {
-	struct mem m = { c, n, 0 };
+	struct mem m;
 	struct aescrypt_source s;
 	aescrypt_reader *r = aescrypt_reader_new();
 	int st;
 
 	FUZZ_ASSERT(r != NULL);
-	memset(&s, 0, sizeof s);
-	s.ctx = &m;
-	if (mode & 4) {
-		s.pread = mem_pread;
-		s.size = n;
-	} else {
-		s.read = mem_read;
-	}
+	mem_init(&m);
+	m.p = (uint8_t *)c;     /* (only read: mem_read and mem_pread) */
+	m.len = m.cap = n;
+	s = mem_source(&m, (mode & 4) != 0);
 	FUZZ_ASSERT(aescrypt_reader_add_key(r, FUZZ_KEY) == AESCRYPT_OK);
 	FUZZ_ASSERT(aescrypt_reader_set_threads(r, 1 + (mode >> 4 & 1))
 	    == AESCRYPT_OK);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "memio.h"
 
 /* ---- a replayable generator ---- */
 
@@ -49,85 +50,21 @@ fill(uint8_t *p, size_t n, int compressible)
 		    : (uint8_t)rnd();
 }
 
-/* ---- memory sinks and sources ---- */
+/* ---- memory sinks and sources (memio.h) ---- */
 
-struct mem {
-	uint8_t *p;
-	size_t len, cap, pos;
-	int fail_after;             /* writes before a failure, or -1 */
-	int reads;                  /* a pipe: read only */
-};
-
-static int
-mem_write(void *ctx, const void *buf, size_t n)
+/* A pipe hands data over in odd amounts. */
+static size_t
+pipe_chop(size_t k)
 {
-	struct mem *m = ctx;
-
-	if (m->fail_after == 0)
-		return -1;
-	if (m->fail_after > 0)
-		m->fail_after--;
-	if (m->len + n > m->cap) {
-		size_t cap = (m->len + n) * 2;
-		uint8_t *p = realloc(m->p, cap);
-
-		if (p == NULL)
-			return -1;
-		m->p = p;
-		m->cap = cap;
-	}
-	memcpy(m->p + m->len, buf, n);
-	m->len += n;
-	return 0;
+	return 1 + (size_t)(rnd() % k);
 }
 
-static int
-mem_read(void *ctx, void *buf, size_t n, size_t *got)
-{
-	struct mem *m = ctx;
-	size_t k = m->len - m->pos < n ? m->len - m->pos : n;
-
-	/* (a pipe hands over odd amounts) */
-	if (k > 1 && m->reads)
-		k = 1 + (size_t)(rnd() % k);
-	memcpy(buf, m->p + m->pos, k);
-	m->pos += k;
-	*got = k;
-	return 0;
-}
-
-static int
-mem_pread(void *ctx, void *buf, size_t n, uint64_t off, size_t *got)
-{
-	const struct mem *m = ctx;
-	size_t k;
-
-	if (off >= m->len) {
-		*got = 0;
-		return 0;
-	}
-	k = m->len - off < n ? m->len - (size_t)off : n;
-	memcpy(buf, m->p + off, k);
-	*got = k;
-	return 0;
-}
-
-/* A source over m: seekable (pread) or a pipe (read). */
+/* A source over m: seekable (pread) or a pipe (read, in odd amounts). */
 static struct aescrypt_source
 source_of(struct mem *m, int seekable)
 {
-	struct aescrypt_source s;
-
-	memset(&s, 0, sizeof s);
-	m->pos = 0;
-	s.ctx = m;
-	if (seekable) {
-		s.pread = mem_pread;
-		s.size = m->len;
-	} else {
-		s.read = mem_read;
-	}
-	return s;
+	m->chop = seekable ? NULL : pipe_chop;
+	return mem_source(m, seekable);
 }
 
 static const uint8_t key1[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };

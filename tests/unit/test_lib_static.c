@@ -26,52 +26,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "memio.h"
 #include "common/error.h"
 #include "container/recipient.h"
 #include "disk/reader.h"
 
-/* ---- memory as a source and a sink ---- */
-
-struct mem {
-	uint8_t *p;
-	size_t len, cap, pos;
-	int fail_errno;             /* the sink fails with this errno, or 0 */
-};
-
-static int
-mem_write(void *ctx, const void *buf, size_t n)
-{
-	struct mem *m = ctx;
-
-	if (m->fail_errno != 0) {
-		errno = m->fail_errno;
-		return AESCRYPT_EIO;
-	}
-	if (m->len + n > m->cap) {
-		size_t cap = (m->len + n) * 2;
-		uint8_t *t = realloc(m->p, cap);
-
-		if (t == NULL)
-			return AESCRYPT_ENOMEM;
-		m->p = t;
-		m->cap = cap;
-	}
-	memcpy(m->p + m->len, buf, n);
-	m->len += n;
-	return 0;
-}
-
-static int
-mem_read(void *ctx, void *buf, size_t n, size_t *got)
-{
-	struct mem *m = ctx;
-	size_t k = m->len - m->pos < n ? m->len - m->pos : n;
-
-	memcpy(buf, m->p + m->pos, k);
-	m->pos += k;
-	*got = k;
-	return 0;
-}
+/* (memory as a source and a sink: memio.h) */
 
 static const uint8_t key[32] = { 7, 1, 2, 3 };
 
@@ -102,9 +62,8 @@ stream_writer(struct mem *sink, atomic_int *stop, atomic_int *cancel)
 static void
 test_write_from(void)
 {
-	struct mem src = { 0 }, out = { 0 }, back = { 0 };
-	struct aescrypt_source s = { mem_read, NULL, 0, &src };
-	struct aescrypt_source in = { mem_read, NULL, 0, &out };
+	struct mem src, out, back;
+	struct aescrypt_source s, in;
 	struct aescrypt_run_stats st;
 	atomic_int stop = 0, cancel = 0;
 	aescrypt_writer *w;
@@ -113,6 +72,10 @@ test_write_from(void)
 	size_t i, got;
 	int e;
 
+	mem_init(&src);
+	mem_init(&out);
+	mem_init(&back);
+	s = mem_source(&src, 0);
 	src.len = src.cap = 1000003;
 	src.p = malloc(src.len);
 	for (i = 0; i < src.len; i++)
@@ -137,6 +100,7 @@ test_write_from(void)
 	    "what it wrote is named an aescrypt container");
 	aescrypt_writer_free(w);
 
+	in = mem_source(&out, 0);
 	r = aescrypt_reader_new();
 	CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
 	    && aescrypt_reader_open(r, &in) == AESCRYPT_OK, "read back");
@@ -156,20 +120,24 @@ test_write_from(void)
 static void
 test_diag(void)
 {
-	struct mem src = { 0 }, out = { 0 };
-	struct aescrypt_source s = { mem_read, NULL, 0, &src };
+	struct mem src, out;
+	struct aescrypt_source s;
 	const struct ae_diag *d;
 	atomic_int stop = 0, cancel = 0;
 	aescrypt_writer *w;
 	uint8_t data[300000];
 
 	memset(data, 'q', sizeof data);
+	mem_init(&src);
+	mem_init(&out);
+	s = mem_source(&src, 0);
 	src.p = data;
 	src.len = src.cap = sizeof data;
 	w = stream_writer(&out, &stop, &cancel);
 	CHECK(aescrypt_writer_diag(w) == NULL, "no failure, no place");
 	CHECK(aescrypt_writer_set_engine(w, 0) == AESCRYPT_ESTATE,
 	    "settings after _open refused");
+	out.fail_after = 0;
 	out.fail_errno = ENOSPC;
 	CHECK(aescrypt_writer_write_from(w, &s) == AESCRYPT_EIO, "the sink's "
 	    "failure");
@@ -183,7 +151,7 @@ test_diag(void)
 	aescrypt_writer_free(w);
 	free(out.p);
 
-	memset(&out, 0, sizeof out);
+	mem_init(&out);
 	src.pos = 0;
 	stop = 1;
 	cancel = 0;
@@ -225,8 +193,8 @@ test_walk(void)
 	char *paths[1];
 	struct walk_seen seen = { 0, 0 };
 	struct ae_dr_params dp;
-	struct mem out = { 0 };
-	struct aescrypt_source in = { mem_read, NULL, 0, &out };
+	struct mem out;
+	struct aescrypt_source in;
 	struct aescrypt_entry e;
 	aescrypt_writer *w;
 	aescrypt_reader *r;
@@ -241,6 +209,7 @@ test_walk(void)
 	f = fopen(path, "w");
 	CHECK(f != NULL && fputs("left out\n", f) >= 0 && fclose(f) == 0,
 	    "skip");
+	mem_init(&out);
 	memset(&dp, 0, sizeof dp);
 	dp.report = walk_report;
 	dp.excluded = walk_excluded;
@@ -258,6 +227,7 @@ test_walk(void)
 	CHECK(seen.members == 2 && seen.excluded_asked >= 2, "the report saw "
 	    "%d members, --exclude was asked %d times", seen.members,
 	    seen.excluded_asked);
+	in = mem_source(&out, 1);
 	r = aescrypt_reader_new();
 	CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
 	    && aescrypt_reader_open(r, &in) == AESCRYPT_OK, "read back");
@@ -327,11 +297,10 @@ on_unlock(void *ctx, aescrypt_reader *r, const struct aescrypt_info *info)
 static int
 open_with(struct mem *file, struct unlock_seen *u, aescrypt_reader **out)
 {
-	struct aescrypt_source in = { mem_read, NULL, 0, file };
+	struct aescrypt_source in = mem_source(file, 0);
 	aescrypt_reader *r = aescrypt_reader_new();
 	int e;
 
-	file->pos = 0;
 	CHECK(aescrypt_reader_set_unlock_callback(r, on_unlock, u)
 	    == AESCRYPT_OK, "the callback set");
 	e = aescrypt_reader_open(r, &in);
@@ -342,7 +311,7 @@ open_with(struct mem *file, struct unlock_seen *u, aescrypt_reader **out)
 static void
 test_unlock(void)
 {
-	struct mem out = { 0 };
+	struct mem out;
 	struct unlock_seen u;
 	const struct ae_diag *d;
 	aescrypt_reader *r;
@@ -350,6 +319,7 @@ test_unlock(void)
 	uint8_t buf[64];
 	size_t got;
 
+	mem_init(&out);
 	CHECK(aescrypt_writer_add_passphrase(w, "pw", 2) == AESCRYPT_OK
 	    && aescrypt_writer_set_kdf(w, 1, 8, 1) == AESCRYPT_OK
 	    && aescrypt_writer_open(w, AESCRYPT_STREAM, mem_write, &out)
