@@ -547,6 +547,14 @@ AESCRYPT_API size_t aescrypt_info_size(void);
  * libaescrypt.so.1 does not export it.  Define
  * AESCRYPT_STATIC_LINKING_ONLY before including this header to see it;
  * it needs C11 (_Atomic).
+ *
+ * Threads and ownership are as above: the calls that take a handle are
+ * used from one thread at a time; the others are thread-safe, but for
+ * aescrypt_force_software, which is called once, before any key is
+ * set up.  A callback is called on the thread that made the call it
+ * serves (an unlock callback on _open's), except where it says a
+ * library thread; what a call returns a pointer to lives as long as
+ * the call says, static strings for ever.
  */
 #if defined(AESCRYPT_STATIC_LINKING_ONLY) && !defined(AESCRYPT_H_STATIC)
 #define AESCRYPT_H_STATIC
