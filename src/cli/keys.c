@@ -147,20 +147,24 @@ keys_to_writer(const struct key_sources *k, aescrypt_writer *w,
 }
 
 /* The number of recipient slots of h. */
-static unsigned
-recipient_slots(const struct ae_header *h)
-{
-	return ae_header_count(h, AE_SLOT_RECIPIENT);
-}
+/* A file's ways in: how many slots of each class it has.  What the
+ * decision and the words below need, and all an unlock callback
+ * (aescrypt.h) is shown, so both can share them. */
+struct slots {
+	unsigned nk, np, nr;        /* key-file, passphrase, recipient */
+};
+
+/* Which of the user's key sources to use on a file with slots s. */
+struct ways {
+	int use_key, use_ids, use_pass;
+};
 
 /* Word a failure to open any key slot, given what was tried. */
 static int
-key_error(const char *name, const struct ae_header *h, int tried_key,
+key_error(const char *name, const struct slots *s, int tried_key,
     int tried_pass, size_t nids)
 {
-	unsigned nk = ae_header_count(h, AE_SLOT_KEYFILE);
-	unsigned np = ae_header_count(h, AE_SLOT_PASSPHRASE);
-	unsigned nr = recipient_slots(h);
+	unsigned nk = s->nk, np = s->np, nr = s->nr;
 
 	if (nids > 0 && !tried_key && !tried_pass) {
 		msg_error("%s: no identity matched: %u recipient slot%s, %zu "
@@ -199,7 +203,6 @@ key_error(const char *name, const struct ae_header *h, int tried_key,
 	return EXIT_KEY;
 }
 
-/* Read the header and open it with the user's secrets. */
 /* None of the ways in that the user gave fits a slot of the file: say
  * which ways the file has.  Returns EXIT_KEY. */
 static int
@@ -226,6 +229,82 @@ no_way_in(const char *name, int use_ids, unsigned nk, unsigned np,
 	return EXIT_KEY;
 }
 
+/*
+ * The ways in to try on a file with slots s, from the key sources k
+ * (src: the passphrase source in effect): a key file or identity given
+ * is used; a passphrase is asked for if one was given, or if there is
+ * neither and the file has a passphrase slot.  0, or EXIT_KEY when none
+ * fits (said, with the ways the file has).
+ */
+static int
+choose_ways(const struct key_sources *k, enum pass_source src,
+    const char *name, const struct slots *s, struct ways *w)
+{
+	w->use_key = k->keyfile != NULL;
+	w->use_ids = k->nidentity_files > 0;
+	w->use_pass = src != PASS_NONE || k->want_pass
+	    || (!w->use_key && !w->use_ids && s->np > 0);
+	if (s->nk == 0 && s->np == 0 && s->nr == 0) {
+		msg_error("%s: no key slot of a type this version knows",
+		    name);
+		msg_hint("the file may need a newer aescrypt");
+		return EXIT_KEY;
+	}
+	if (!(w->use_key && s->nk > 0) && !(w->use_pass && s->np > 0)
+	    && !(w->use_ids && s->nr > 0))
+		return no_way_in(name, w->use_ids, s->nk, s->np, s->nr);
+	return EXIT_OK;
+}
+
+/*
+ * The secrets of the ways chosen, read into u (the KDF's limits too):
+ * the key file's key into key, identities into *ids (*nids), the
+ * passphrase into pass unless have_pass (read already).  0, or an exit
+ * status with everything wiped and freed (reported).
+ */
+static int
+gather(const struct key_sources *k, enum pass_source src,
+    const struct ways *w, const struct slots *s, struct passphrase *pass,
+    int have_pass, uint8_t key[32], struct ae_identity **ids, size_t *nids,
+    struct ae_unlock *u)
+{
+	int st = EXIT_OK;
+
+	ae_kdf_default_limits(&u->limits);
+	if (k->max_kdf_kib != 0)
+		u->limits.max_m_kib = k->max_kdf_kib;
+	if (w->use_key) {
+		if ((st = secret_keyfile_read(k->keyfile, key)) != EXIT_OK) {
+			secret_wipe(pass);
+			return st;
+		}
+		u->key = key;
+	}
+	if (w->use_ids) {
+		if ((st = identity_read(k, ids, nids)) != EXIT_OK) {
+			ae_wipe(key, 32);
+			secret_wipe(pass);
+			return st;
+		}
+		u->ids = *ids;
+		u->nids = *nids;
+	}
+	if (w->use_pass && s->np > 0) {
+		if (!have_pass)
+			st = secret_passphrase(src, k->pass_arg, 0, pass);
+		if (st != EXIT_OK) {
+			ae_wipe(key, 32);
+			identity_free(*ids, *nids);
+			*ids = NULL;
+			*nids = 0;
+			return st;
+		}
+		u->pass = pass->buf;
+		u->passlen = pass->len;
+	}
+	return EXIT_OK;
+}
+
 int
 keys_unlock(const struct key_sources *k, const struct run_prefs *p,
     struct streams *io, struct ae_header *h,
@@ -240,8 +319,9 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 	uint8_t key[32];
 	struct ae_identity *ids = NULL;
 	size_t nids = 0;
-	unsigned nk, np, nr;
-	int err, st, use_key, use_pass, use_ids, have_pass = 0;
+	struct slots sl;
+	struct ways ways;
+	int err, st, have_pass = 0;
 	int copy_st = EXIT_OK;
 	int kind;
 
@@ -285,60 +365,17 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 		    c);
 		return EXIT_DATA;
 	}
-	nk = ae_header_count(h, AE_SLOT_KEYFILE);
-	np = ae_header_count(h, AE_SLOT_PASSPHRASE);
-	nr = recipient_slots(h);
-
-	/* A key file or identity given is used; a passphrase is asked for
-	 * if one was given, or if there is neither and the file has a
-	 * passphrase slot. */
-	use_key = k->keyfile != NULL;
-	use_ids = k->nidentity_files > 0;
-	use_pass = src != PASS_NONE || k->want_pass
-	    || (!use_key && !use_ids && np > 0);
-	if (nk == 0 && np == 0 && nr == 0) {
+	sl.nk = ae_header_count(h, AE_SLOT_KEYFILE);
+	sl.np = ae_header_count(h, AE_SLOT_PASSPHRASE);
+	sl.nr = ae_header_count(h, AE_SLOT_RECIPIENT);
+	if ((st = choose_ways(k, src, name, &sl, &ways)) != EXIT_OK) {
 		secret_wipe(&pass);
-		msg_error("%s: no key slot of a type this version knows",
-		    name);
-		msg_hint("the file may need a newer aescrypt");
-		return EXIT_KEY;
-	}
-	if (!(use_key && nk > 0) && !(use_pass && np > 0)
-	    && !(use_ids && nr > 0)) {
-		secret_wipe(&pass);
-		return no_way_in(name, use_ids, nk, np, nr);
+		return st;
 	}
 	memset(&u, 0, sizeof u);
-	ae_kdf_default_limits(&u.limits);
-	if (k->max_kdf_kib != 0)
-		u.limits.max_m_kib = k->max_kdf_kib;
-	if (use_key) {
-		if ((st = secret_keyfile_read(k->keyfile, key)) != EXIT_OK) {
-			secret_wipe(&pass);
-			return st;
-		}
-		u.key = key;
-	}
-	if (use_ids) {
-		if ((st = identity_read(k, &ids, &nids)) != EXIT_OK) {
-			ae_wipe(key, sizeof key);
-			secret_wipe(&pass);
-			return st;
-		}
-		u.ids = ids;
-		u.nids = nids;
-	}
-	if (use_pass && np > 0) {
-		if (!have_pass)
-			st = secret_passphrase(src, k->pass_arg, 0, &pass);
-		if (st != EXIT_OK) {
-			ae_wipe(key, sizeof key);
-			identity_free(ids, nids);
-			return st;
-		}
-		u.pass = pass.buf;
-		u.passlen = pass.len;
-	}
+	if ((st = gather(k, src, &ways, &sl, &pass, have_pass, key, &ids,
+	    &nids, &u)) != EXIT_OK)
+		return st;  /* (all wiped) */
 	c0 = ae_process_ns();
 	w0 = ae_wall_ns();
 	err = ae_header_unlock(h, &u, file_key, &d);
@@ -362,13 +399,14 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 	if (copy_st != EXIT_OK)
 		return copy_st;     /* (reported) */
 	if (err == AE_EKEY)
-		return key_error(name, h, use_key && nk > 0,
-		    use_pass && np > 0, use_ids && nr > 0 ? nids : 0);
+		return key_error(name, &sl, ways.use_key && sl.nk > 0,
+		    ways.use_pass && sl.np > 0, ways.use_ids && sl.nr > 0 ?
+		    nids : 0);
 	if (err != AE_OK)
 		return msg_core_error(name, err, &d);
 	if (atomic_load(&signals_stop))
 		return msg_interrupted();
-	if (nr > 0 && (nk > 0 || np > 0) && !use_ids)
+	if (sl.nr > 0 && (sl.nk > 0 || sl.np > 0) && !ways.use_ids)
 		/* (made by versions before 0.2, which allowed it) */
 		msg_note("%s also has recipient slots: whoever holds one of "
 		    "their keys could have written what it holds", name);
