@@ -157,12 +157,44 @@ ae_stanza_len(const struct ae_stanza *s)
 	    t->ct_min : s->ct_len);
 }
 
+/* s's byte fields that row t lays out after the KDF's words, in their
+ * order, the wrap last: where each is in s and its length.  Parsing and
+ * encoding walk the same list, so they cannot disagree on the layout.
+ * Returns how many (at most 5). */
+static size_t
+byte_fields(struct ae_stanza *s, const struct ae_slot_type *t,
+    uint8_t *at[5], size_t len[5])
+{
+	size_t n = 0;
+
+	if (t->fields & AE_SF_SALT) {
+		at[n] = s->salt;
+		len[n++] = AE_SALT_LEN;
+	}
+	if (t->fields & AE_SF_TAG) {
+		at[n] = s->tag;
+		len[n++] = AE_SSH_TAG_LEN;
+	}
+	if (t->fields & AE_SF_CT) {
+		at[n] = s->ct;
+		len[n++] = s->ct_len;
+	}
+	if (t->fields & AE_SF_SHARE) {
+		at[n] = s->share;
+		len[n++] = AE_SHARE_LEN;
+	}
+	at[n] = s->wrap;
+	len[n++] = AE_WRAP_LEN;
+	return n;
+}
+
 int
 ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
     struct ae_diag *d)
 {
 	const struct ae_slot_type *t;
-	size_t body, fixed;
+	uint8_t *at[5];
+	size_t body, fixed, len[5], n, i;
 
 	memset(s, 0, sizeof *s);
 	if (avail < AE_STANZA_HEAD_LEN)
@@ -192,23 +224,11 @@ ae_stanza_parse(const uint8_t *p, size_t avail, struct ae_stanza *s,
 		s->kdf.p = load_be32(p + 8);
 		p += 12;
 	}
-	if (t->fields & AE_SF_SALT) {
-		memcpy(s->salt, p, AE_SALT_LEN);
-		p += AE_SALT_LEN;
+	n = byte_fields(s, t, at, len);
+	for (i = 0; i < n; i++) {
+		memcpy(at[i], p, len[i]);
+		p += len[i];
 	}
-	if (t->fields & AE_SF_TAG) {
-		memcpy(s->tag, p, AE_SSH_TAG_LEN);
-		p += AE_SSH_TAG_LEN;
-	}
-	if (t->fields & AE_SF_CT) {
-		memcpy(s->ct, p, s->ct_len);
-		p += s->ct_len;
-	}
-	if (t->fields & AE_SF_SHARE) {
-		memcpy(s->share, p, AE_SHARE_LEN);
-		p += AE_SHARE_LEN;
-	}
-	memcpy(s->wrap, p, AE_WRAP_LEN);
 	return AE_OK;
 }
 
@@ -216,11 +236,12 @@ void
 ae_stanza_encode(const struct ae_stanza *s, uint8_t *out)
 {
 	const struct ae_slot_type *t = ae_slot_type_get(s->type);
-	size_t len = ae_stanza_len(s);
+	size_t slen = ae_stanza_len(s), len[5], n, i;
+	uint8_t *at[5];
 
 	out[0] = s->type;
-	out[1] = (uint8_t)((len - AE_STANZA_HEAD_LEN) >> 8);
-	out[2] = (uint8_t)(len - AE_STANZA_HEAD_LEN);
+	out[1] = (uint8_t)((slen - AE_STANZA_HEAD_LEN) >> 8);
+	out[2] = (uint8_t)(slen - AE_STANZA_HEAD_LEN);
 	out += AE_STANZA_HEAD_LEN;
 	if (t->fields & AE_SF_KDF) {
 		store_be32(out, s->kdf.m_kib);
@@ -228,23 +249,12 @@ ae_stanza_encode(const struct ae_stanza *s, uint8_t *out)
 		store_be32(out + 8, s->kdf.p);
 		out += 12;
 	}
-	if (t->fields & AE_SF_SALT) {
-		memcpy(out, s->salt, AE_SALT_LEN);
-		out += AE_SALT_LEN;
+	/* (the fields are only read here) */
+	n = byte_fields((struct ae_stanza *)s, t, at, len);
+	for (i = 0; i < n; i++) {
+		memcpy(out, at[i], len[i]);
+		out += len[i];
 	}
-	if (t->fields & AE_SF_TAG) {
-		memcpy(out, s->tag, AE_SSH_TAG_LEN);
-		out += AE_SSH_TAG_LEN;
-	}
-	if (t->fields & AE_SF_CT) {
-		memcpy(out, s->ct, s->ct_len);
-		out += s->ct_len;
-	}
-	if (t->fields & AE_SF_SHARE) {
-		memcpy(out, s->share, AE_SHARE_LEN);
-		out += AE_SHARE_LEN;
-	}
-	memcpy(out, s->wrap, AE_WRAP_LEN);
 }
 
 void
