@@ -651,18 +651,13 @@ int aescrypt_writer_set_timed(aescrypt_writer *w, int on);
 int aescrypt_writer_write_from(aescrypt_writer *w,
     const struct aescrypt_source *src);
 
-/* Every figure of the payload's run, after _close succeeded (the
- * timings only when timed). */
-struct aescrypt_run_stats {
-	uint64_t plain_bytes, wire_bytes, chunks, records, probe_stored;
-	uint64_t read_bytes, write_bytes, aead_bytes;
-	uint64_t read_ns, zip_ns, aead_ns, write_ns;
-	uint64_t read_wall_ns, reader_wait_ns, worker_wait_ns;
-	uint64_t writer_wait_ns, write_wall_ns, wall_ns;
-	unsigned threads;
-};
-int aescrypt_writer_run_stats(const aescrypt_writer *w,
-    struct aescrypt_run_stats *st);
+/* Every figure of the payload's run (src/pipeline/pipeline.h: bytes,
+ * records, each stage's CPU and wait times, the timings only when
+ * timed), as --stats prints them, after _close succeeded; NULL before.
+ * Valid until w is freed. */
+struct ae_pipe_stats;
+const struct ae_pipe_stats *aescrypt_writer_pipe_stats(
+    const aescrypt_writer *w);
 
 /* An archive's members from the command's own walk (src/disk/
  * reader.h): set before _open, p (kept: it must outlive the writer)

@@ -399,14 +399,12 @@ create_failed(struct create *c, int err, int walked)
 static int
 create_done(struct create *c, const struct opts *o)
 {
-	struct aescrypt_run_stats ars;
 	int st = EXIT_OK;
 
-	(void)aescrypt_writer_run_stats(c->w, &ars);
-	run_stats_of_writer(&ars, &c->rs.pipe);
-	c->io.rd.bytes = ars.plain_bytes;
+	c->rs.pipe = *aescrypt_writer_pipe_stats(c->w);
+	c->io.rd.bytes = c->rs.pipe.plain_bytes;
 	c->rs.archive = 1;
-	c->rs.files_bytes = ars.plain_bytes;
+	c->rs.files_bytes = c->rs.pipe.plain_bytes;
 	run_finish_stats(&o->run, &c->rs, c->w0, aescrypt_writer_tier(c->w),
 	    &c->io);
 	if (c->pr.totals != NULL)

@@ -38,7 +38,6 @@ int
 cmd_encrypt(const struct opts *o)
 {
 	struct aescrypt_source src = { run_writer_source, NULL, 0, NULL };
-	struct aescrypt_run_stats ars;
 	struct run_stats rs;
 	struct streams io;
 	struct checksum sum;
@@ -102,8 +101,7 @@ cmd_encrypt(const struct opts *o)
 	if ((st = run_out_commit(&io.out)) == EXIT_OK
 	    && (st = checksum_finish(&sum, o->checksum, o->output != NULL ?
 	    o->output : "-")) == EXIT_OK) {
-		(void)aescrypt_writer_run_stats(w, &ars);
-		run_stats_of_writer(&ars, &rs.pipe);
+		rs.pipe = *aescrypt_writer_pipe_stats(w);
 		run_finish_stats(&o->run, &rs, w0, aescrypt_writer_tier(w),
 		    &io);
 	}

@@ -346,49 +346,29 @@ run_copy_used(const struct streams *io, const struct ae_header *h, int st)
 
 /* ---- the library's writer (-e, -c) ---- */
 
+/* A core I/O result as a callback's status (errno stays as the failed
+ * call left it: aescrypt.h keeps it for AESCRYPT_EIO). */
+static int
+callback_status(int err)
+{
+	return err == AE_OK ? 0 : err == AE_EINTR ? AESCRYPT_EINTR :
+	    AESCRYPT_EIO;
+}
+
 int
 run_writer_sink(void *ctx, const void *buf, size_t n)
 {
 	struct streams *io = ctx;
-	int err = io->writer.write(io->writer.ctx, buf, n);
 
-	return err == AE_OK ? 0 : err == AE_EINTR ? AESCRYPT_EINTR :
-	    AESCRYPT_EIO;
+	return callback_status(io->writer.write(io->writer.ctx, buf, n));
 }
 
 int
 run_writer_source(void *ctx, void *buf, size_t n, size_t *got)
 {
 	struct streams *io = ctx;
-	int err = io->reader.read(io->reader.ctx, buf, n, got);
 
-	return err == AE_OK ? 0 : err == AE_EINTR ? AESCRYPT_EINTR :
-	    AESCRYPT_EIO;
-}
-
-void
-run_stats_of_writer(const struct aescrypt_run_stats *r, struct ae_pipe_stats *p)
-{
-	memset(p, 0, sizeof *p);
-	p->plain_bytes = r->plain_bytes;
-	p->wire_bytes = r->wire_bytes;
-	p->chunks = r->chunks;
-	p->records = r->records;
-	p->probe_stored = r->probe_stored;
-	p->read_bytes = r->read_bytes;
-	p->write_bytes = r->write_bytes;
-	p->aead_bytes = r->aead_bytes;
-	p->read_ns = r->read_ns;
-	p->zip_ns = r->zip_ns;
-	p->aead_ns = r->aead_ns;
-	p->write_ns = r->write_ns;
-	p->read_wall_ns = r->read_wall_ns;
-	p->reader_wait_ns = r->reader_wait_ns;
-	p->worker_wait_ns = r->worker_wait_ns;
-	p->writer_wait_ns = r->writer_wait_ns;
-	p->write_wall_ns = r->write_wall_ns;
-	p->wall_ns = r->wall_ns;
-	p->threads = r->threads;
+	return callback_status(io->reader.read(io->reader.ctx, buf, n, got));
 }
 
 int

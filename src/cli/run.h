@@ -135,15 +135,12 @@ int run_copy_used(const struct streams *io, const struct ae_header *h,
  * up when the pipeline stops early), timing and the progress line;
  * 0 or EXIT_USAGE (reported).  _failed: report w's failure err,
  * naming the input or the output as every mode names a pipeline's;
- * the exit status.  run_stats_of_writer: the run's figures, as --stats
- * keeps them.
+ * the exit status.
  */
 int run_writer_sink(void *ctx, const void *buf, size_t n);
 int run_writer_source(void *ctx, void *buf, size_t n, size_t *got);
 int run_writer_settings(const struct run_prefs *p, aescrypt_writer *w,
     struct streams *io);
 int run_writer_failed(struct streams *io, aescrypt_writer *w, int err);
-void run_stats_of_writer(const struct aescrypt_run_stats *r,
-    struct ae_pipe_stats *p);
 
 #endif

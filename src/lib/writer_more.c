@@ -98,38 +98,10 @@ aescrypt_writer_write_from(aescrypt_writer *w,
 	return AESCRYPT_OK;
 }
 
-int
-aescrypt_writer_run_stats(const aescrypt_writer *w,
-    struct aescrypt_run_stats *st)
+const struct ae_pipe_stats *
+aescrypt_writer_pipe_stats(const aescrypt_writer *w)
 {
-	const struct ae_pipe_stats *p;
-
-	if (w == NULL || st == NULL)
-		return AESCRYPT_EINVAL;
-	if (!w->closed)
-		return AESCRYPT_ESTATE;
-	p = &w->pst;
-	memset(st, 0, sizeof *st);
-	st->plain_bytes = p->plain_bytes;
-	st->wire_bytes = p->wire_bytes;
-	st->chunks = p->chunks;
-	st->records = p->records;
-	st->probe_stored = p->probe_stored;
-	st->read_bytes = p->read_bytes;
-	st->write_bytes = p->write_bytes;
-	st->aead_bytes = p->aead_bytes;
-	st->read_ns = p->read_ns;
-	st->zip_ns = p->zip_ns;
-	st->aead_ns = p->aead_ns;
-	st->write_ns = p->write_ns;
-	st->read_wall_ns = p->read_wall_ns;
-	st->reader_wait_ns = p->reader_wait_ns;
-	st->worker_wait_ns = p->worker_wait_ns;
-	st->writer_wait_ns = p->writer_wait_ns;
-	st->write_wall_ns = p->write_wall_ns;
-	st->wall_ns = p->wall_ns;
-	st->threads = p->threads;
-	return AESCRYPT_OK;
+	return w != NULL && w->closed ? &w->pst : NULL;
 }
 
 const char *

@@ -30,6 +30,7 @@
 #include "common/error.h"
 #include "container/recipient.h"
 #include "disk/reader.h"
+#include "pipeline/pipeline.h"
 
 /* (memory as a source and a sink: memio.h) */
 
@@ -64,7 +65,7 @@ test_write_from(void)
 {
 	struct mem src, out, back;
 	struct aescrypt_source s, in;
-	struct aescrypt_run_stats st;
+	const struct ae_pipe_stats *st;
 	atomic_int stop = 0, cancel = 0;
 	aescrypt_writer *w;
 	aescrypt_reader *r;
@@ -83,18 +84,19 @@ test_write_from(void)
 	w = stream_writer(&out, &stop, &cancel);
 	CHECK(aescrypt_writer_tier(w) != NULL
 	    && strcmp(aescrypt_writer_tier(w), "none") != 0, "a tier");
-	CHECK(aescrypt_writer_run_stats(w, &st) == AESCRYPT_ESTATE,
-	    "no figures before _close");
+	CHECK(aescrypt_writer_pipe_stats(w) == NULL, "no figures before "
+	    "_close");
 	CHECK(aescrypt_writer_write_from(w, &s) == AESCRYPT_OK, "write_from");
 	CHECK(aescrypt_writer_write_from(w, &s) == AESCRYPT_ESTATE,
 	    "a second write_from refused");
 	CHECK(aescrypt_writer_write(w, "x", 1) == AESCRYPT_ESTATE,
 	    "a write after write_from refused");
 	CHECK(aescrypt_writer_close(w) == AESCRYPT_OK, "close");
-	CHECK(aescrypt_writer_run_stats(w, &st) == AESCRYPT_OK
-	    && st.plain_bytes == src.len && st.chunks == src.len / 65536 + 1
-	    && st.wire_bytes > 0 && st.threads > 0, "the figures count "
-	    "%llu bytes", (unsigned long long)st.plain_bytes);
+	st = aescrypt_writer_pipe_stats(w);
+	CHECK(st != NULL && st->plain_bytes == src.len
+	    && st->chunks == src.len / 65536 + 1 && st->wire_bytes > 0
+	    && st->threads > 0, "the figures count %llu bytes",
+	    st != NULL ? (unsigned long long)st->plain_bytes : 0ull);
 	CHECK(cancel == 0, "a whole run cancels nothing");
 	CHECK(aescrypt_sniff(out.p, out.len) == AESCRYPT_FORMAT_AESCRYPT,
 	    "what it wrote is named an aescrypt container");
@@ -189,7 +191,8 @@ walk_excluded(void *ctx, const char *path)
 static void
 test_walk(void)
 {
-	char dir[] = "/tmp/aescrypt-static.XXXXXX", path[256];
+	char dir[512], path[600];
+	const char *tmp = getenv("TMPDIR");
 	char *paths[1];
 	struct walk_seen seen = { 0, 0 };
 	struct ae_dr_params dp;
@@ -201,6 +204,9 @@ test_walk(void)
 	FILE *f;
 	int n = 0, skipped = 1, st;
 
+	/* (its own temp directory, where the tests' TMPDIR says) */
+	snprintf(dir, sizeof dir, "%s/aescrypt-static.XXXXXX", tmp != NULL
+	    ? tmp : "/tmp");
 	CHECK(mkdtemp(dir) != NULL, "a temp dir");
 	snprintf(path, sizeof path, "%s/keep", dir);
 	f = fopen(path, "w");
