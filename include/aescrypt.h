@@ -696,6 +696,107 @@ typedef int (*aescrypt_unlock_fn)(void *ctx, aescrypt_reader *r,
 int aescrypt_reader_set_unlock_callback(aescrypt_reader *r,
     aescrypt_unlock_fn fn, void *ctx);
 
+/* An identity the command has parsed itself (src/container/
+ * recipient.h), to word its own errors about -i: as
+ * aescrypt_reader_add_identity, without the text; before _open or in
+ * its unlock callback. */
+struct ae_identity;
+int aescrypt_reader_add_identity_key(aescrypt_reader *r,
+    const struct ae_identity *id);
+
+/* Settings before _open, as the writer's (aescrypt_writer_set_engine,
+ * _set_signals, _set_timed): the DEFLATE engine that decodes, the
+ * caller's interrupt and cancel flags, whether the stages are timed
+ * (default 1). */
+int aescrypt_reader_set_engine(aescrypt_reader *r, int engine);
+int aescrypt_reader_set_signals(aescrypt_reader *r,
+    const _Atomic int *interrupt, _Atomic int *cancel);
+int aescrypt_reader_set_timed(aescrypt_reader *r, int on);
+
+/*
+ * Events: what the reader met and went on from, or what it is about to
+ * fail with, told as it happens so that the caller words each in its
+ * place (the library never prints).  status is the core's error
+ * (src/common/error.h) and d its place, where the event has them;
+ * flags are AESCRYPT_HEADER_* for the header's events.
+ */
+enum {
+	/* the header at the start failed to read (status, d); _DAMAGED
+	 * when it is a damaged header, not another kind of file */
+	AESCRYPT_EVENT_HEADER_BAD = 1,
+	/* a slot opened, but the header's MAC failed (d) */
+	AESCRYPT_EVENT_HEADER_UNAUTHENTIC,
+	/* the copy cannot be reached: the source cannot pread (a pipe) */
+	AESCRYPT_EVENT_COPY_UNREADABLE,
+	/* no copy can be used (status, d: why) */
+	AESCRYPT_EVENT_COPY_BAD,
+	/* the copy at the end of the file is used from here on */
+	AESCRYPT_EVENT_COPY_USED,
+	/* the copy failed to unlock with the same keys (status, d) */
+	AESCRYPT_EVENT_COPY_UNAUTHENTIC,
+	/* salvage: the index could not be read (status, d: why); the
+	 * payload is read without its record offsets */
+	AESCRYPT_EVENT_INDEX_UNUSABLE
+};
+#define AESCRYPT_HEADER_DAMAGED   1u  /* damage, not another format */
+#define AESCRYPT_HEADER_COPY      2u  /* a copy parses at the end */
+#define AESCRYPT_HEADER_FROM_COPY 4u  /* the header was the copy already */
+#define AESCRYPT_HEADER_RETRY     8u  /* salvage: the copy is tried next */
+typedef void (*aescrypt_event_fn)(void *ctx, int event, int status,
+    unsigned flags, const struct ae_diag *d);
+/* (at any time but during a call on r: fn NULL for none) */
+int aescrypt_reader_set_events(aescrypt_reader *r, aescrypt_event_fn fn,
+    void *ctx);
+
+/*
+ * Salvage (aescrypt --salvage), before _open.  A header that is damaged
+ * or fails authentication is replaced by its copy at the end of the
+ * file (format 6.9) when the source can pread, and the copy is used
+ * only if it authenticates with the same keys.  A record that fails to
+ * open does not end aescrypt_reader_decode_to: fn is told (record
+ * number, whether it was the final one, why), then, but for the final
+ * one, a chunk of zeros stands for it in the output, so that what
+ * follows keeps its offset; an archive's index, where the source can
+ * pread, says where the next record starts.  fn returns 0, or a
+ * negative status that ends the run (a loss it could not record).  fn
+ * runs on the pipeline's threads, one call at a time.
+ */
+typedef int (*aescrypt_lost_fn)(void *ctx, uint64_t record, int final,
+    const struct ae_diag *d);
+int aescrypt_reader_set_salvage(aescrypt_reader *r, aescrypt_lost_fn fn,
+    void *ctx);
+
+/* The header's codec (enum aescrypt_codec) once it has been read, even
+ * when _open then failed (its codec missing from this build); -1
+ * before.  After _open: what aescrypt_inspect gives of the header that
+ * was used (the copy, with salvage), and whether it was the copy. */
+int aescrypt_reader_codec(const aescrypt_reader *r);
+int aescrypt_reader_info(const aescrypt_reader *r,
+    struct aescrypt_info *info);
+int aescrypt_reader_from_copy(const aescrypt_reader *r);
+
+/* What the passphrase's KDF cost in _open: process CPU and wall time
+ * (ns) and its memory (KiB); all 0 when no passphrase slot was run. */
+void aescrypt_reader_kdf_cost(const aescrypt_reader *r, uint64_t *cpu_ns,
+    uint64_t *wall_ns, uint64_t *m_kib);
+
+/* The whole payload's verified plaintext to fn (a stream's bytes, an
+ * archive's tar stream), on the caller's thread, then the check of
+ * what follows the final record (the index, the footer, the header's
+ * copy, the end of the file): aescrypt -d.  Once, after _open, instead
+ * of reading in order.  AESCRYPT_OK only for a whole file; a failure
+ * has its place in aescrypt_reader_diag().  What fn was given before
+ * a failure verified, but is not the whole. */
+int aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
+    void *ctx);
+
+/* The payload run's figures, as aescrypt_writer_pipe_stats gives a
+ * writer's, after aescrypt_reader_decode_to (also after a failure: as
+ * far as it went); NULL before.  The cipher tier, after _open. */
+const struct ae_pipe_stats *aescrypt_reader_pipe_stats(
+    const aescrypt_reader *r);
+const char *aescrypt_reader_tier(const aescrypt_reader *r);
+
 /* A slot type's class (enum aescrypt_slot_type; the format's table):
  * what opens it, or -1 for a type this library does not know. */
 enum {

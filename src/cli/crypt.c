@@ -16,21 +16,16 @@
 #define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
 
-#include "pipeline/trailer.h"
 #include "common/clock.h"
-#include "container/header.h"
 #include "checksum.h"
 #include "common/wipe.h"
-#include "container/index.h"
 #include "exitcode.h"
-#include "indexed.h"
 #include "keys.h"
 #include "legacy.h"
 #include "msg.h"
 #include "names.h"
 #include "progress.h"
 #include "run.h"
-#include "session.h"
 #include "salvage.h"
 #include "signals.h"
 
@@ -114,16 +109,24 @@ done:
 /* -d's state, for the steps below. */
 struct decrypt {
 	struct run_stats rs;
-	struct ae_pipe_params pp;
-	struct ae_diag d;
-	struct ae_header h;
+	aescrypt_reader *r;
 	struct streams io;
 	struct salvage sv;
-	ae_gcm_ctx gcm, igcm;
-	struct ae_index ix;
-	int have_ix;
 	uint64_t w0;
 };
+
+/* The place of the reader's failure, or, when it has none, its words
+ * (then nothing more can be said of where). */
+static int
+reader_failed(struct decrypt *c, int err)
+{
+	const struct ae_diag *d = aescrypt_reader_diag(c->r);
+
+	if (d != NULL)
+		return run_pipe_error(&c->io, err, d);
+	msg_error("%s", aescrypt_reader_error(c->r));
+	return exit_for(err);
+}
 
 /* --salvage: keep what could be read, never under the name asked for,
  * as OUT.damaged (in place for standard output and devices: said so).
@@ -139,7 +142,7 @@ keep_damaged(struct decrypt *c, int err)
 	if (lost > 0)
 		salvage_report(&c->sv, "plaintext");
 	if (err != AE_OK)
-		(void)run_pipe_error(&c->io, err, &c->d);
+		(void)reader_failed(c, err);
 	if ((st = run_out_retarget(&c->io.out, ".damaged")) != EXIT_OK) {
 		ae_outfile_abort(&c->io.out);
 		return st;
@@ -163,7 +166,7 @@ keep_damaged(struct decrypt *c, int err)
 static int
 decrypt_failed(struct decrypt *c, int err)
 {
-	int st = run_pipe_error(&c->io, err, &c->d);
+	int st = reader_failed(c, err);
 
 	if (st == EXIT_PIPE)
 		;   /* the reader left: nothing to say (msg.h) */
@@ -181,48 +184,29 @@ decrypt_failed(struct decrypt *c, int err)
 	return st;
 }
 
-/* The pipeline's parameters, with --salvage's hooks: an archive's index
- * steps over a damaged frame. */
-static void
-decrypt_params(struct decrypt *c, const struct opts *o)
-{
-	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
-	run_pipe_params(&o->run, &c->gcm, &c->h, &c->io, &c->pp);
-	c->pp.offset = c->h.len;
-	if (o->run.salvage) {
-		salvage_init(&c->sv, c->io.in.name, c->h.chunk_log2,
-		    &c->io.writer);
-		c->pp.salvage = 1;
-		c->pp.damaged = salvage_damaged;
-		c->pp.damaged_ctx = &c->sv;
-		if (c->h.payload_type == AE_PAYLOAD_PAX_INDEXED
-		    && indexed_load(&c->io, &c->h, &c->igcm, &o->run, &c->ix,
-		    NULL)) {
-			c->have_ix = 1;
-			c->pp.rec_off = c->ix.rec_off;
-			c->pp.nrec = c->ix.records;
-		}
-	}
-	c->pp.trailer = c->h.payload_type == AE_PAYLOAD_PAX_INDEXED
-	    || c->h.copy;
-}
-
 /* Decode into the open output; commit it, keep what was read, or remove
  * it.  Returns the exit status. */
 static int
 decrypt_run(struct decrypt *c, const struct opts *o)
 {
+	struct reader_words said = { c->io.in.name, EXIT_OK };
+	struct aescrypt_info info;
+	const struct ae_pipe_stats *ps;
 	int err;
 
-	decrypt_params(c, o);
-	run_progress_start(&o->run, 1, c->io.in.fd, 0, c->h.len, c->io.out.fd);
-	err = ae_pipe_decode(&c->pp, &c->io.reader, &c->io.writer, &c->rs.pipe,
-	    &c->d);
-	if (err == AE_OK && c->pp.trailer)
-		err = ae_trailer_check(&c->pp, &c->igcm, &c->io.reader, &c->h,
-		    c->h.len + c->rs.pipe.wire_bytes, c->rs.pipe.records, NULL,
-		    &c->d);
+	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
+	(void)aescrypt_reader_info(c->r, &info);
+	if (o->run.salvage)
+		salvage_init(&c->sv, c->io.in.name, info.chunk_log2,
+		    &c->io.writer);
+	(void)aescrypt_reader_set_events(c->r, run_reader_event, &said);
+	run_progress_start(&o->run, 1, c->io.in.fd, 0, info.header_len,
+	    c->io.out.fd);
+	err = aescrypt_reader_decode_to(c->r, run_writer_sink, &c->io);
 	progress_stop();
+	(void)aescrypt_reader_set_events(c->r, NULL, NULL);
+	if ((ps = aescrypt_reader_pipe_stats(c->r)) != NULL)
+		c->rs.pipe = *ps;
 	/* --salvage keeps what was verified when chunks were lost, or when
 	 * the input is cut or a frame cannot be followed (the data errors);
 	 * an I/O error or a signal ends it as any run */
@@ -236,9 +220,9 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	if (o->run.verbose)
 		msg_note("%s: decrypted, %llu bytes, every chunk authenticated",
 		    c->io.in.name, (unsigned long long)c->rs.pipe.plain_bytes);
-	run_finish_stats(&o->run, &c->rs, c->w0,
-	    ae_gcm_tier_name(ae_gcm_ctx_tier(&c->gcm)), &c->io);
-	return run_copy_used(&c->io, &c->h, EXIT_OK);
+	run_finish_stats(&o->run, &c->rs, c->w0, aescrypt_reader_tier(c->r),
+	    &c->io);
+	return run_reader_copy_used(&c->io, c->r, EXIT_OK);
 }
 
 int
@@ -247,33 +231,39 @@ cmd_decrypt(const struct opts *o)
 	struct decrypt *c = ae_secret_alloc(sizeof *c);
 	int st;
 
-	if (c == NULL) {
+	if (c == NULL || (c->r = aescrypt_reader_new()) == NULL) {
+		ae_secret_free(c, sizeof *c);
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
 	c->w0 = ae_wall_ns();
 	c->rs.decrypt = 1;
-	st = session_open(&o->keys, &o->run, o->input, &c->io, &c->h, &c->gcm,
-	    &c->igcm, &c->rs);
-	if (st == SESSION_LEGACY) {
+	run_streams_init(&c->io);
+	if ((st = run_input_open(&c->io.in, o->input, &o->run)) != EXIT_OK)
+		goto out;
+	ae_fd_init(&c->io.rd, c->io.in.fd, &signals_stop, &c->io.cancel);
+	if (o->run.salvage && aescrypt_reader_set_salvage(c->r, salvage_lost,
+	    &c->sv) != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_reader_error(c->r));
+		st = EXIT_SYSTEM;
+		goto close;
+	}
+	st = keys_open(&o->keys, &o->run, &c->io, c->r, &c->rs);
+	if (st == KEYS_LEGACY) {
 		st = legacy_decrypt(&o->keys, &o->run, o->output, &c->io);
 		ae_secret_free(c->io.early_pass, sizeof *c->io.early_pass);
-		run_input_close(&c->io.in);
-		goto out;
+		goto close;
 	}
 	if (st != EXIT_OK)
-		goto out;
+		goto close;
 	if ((st = run_out_open(&c->io.out, o->output)) == EXIT_OK)
 		st = decrypt_run(c, o);
 	if (o->run.salvage)
 		salvage_free(&c->sv);
-	if (c->have_ix)
-		ae_index_free(&c->ix);
-	ae_gcm_wipe(&c->gcm);
-	if (c->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
-		ae_gcm_wipe(&c->igcm);
+close:
 	run_input_close(&c->io.in);
 out:
+	aescrypt_reader_free(c->r);
 	ae_secret_free(c, sizeof *c);
 	return st;
 }

@@ -256,51 +256,61 @@ choose_ways(const struct key_sources *k, enum pass_source src,
 	return EXIT_OK;
 }
 
+/* The secrets of the ways chosen: what gather reads. */
+struct secrets {
+	struct passphrase pass;
+	int have_pass;              /* pass holds a line (read early, or
+	                             * asked for) */
+	int use_pass;               /* ... and it goes to a slot */
+	uint8_t key[32];
+	int use_key;
+	struct ae_identity *ids;
+	size_t nids;
+};
+
+static void
+secrets_wipe(struct secrets *x)
+{
+	ae_wipe(x->key, sizeof x->key);
+	identity_free(x->ids, x->nids);
+	x->ids = NULL;
+	x->nids = 0;
+	secret_wipe(&x->pass);
+	x->have_pass = x->use_pass = x->use_key = 0;
+}
+
 /*
- * The secrets of the ways chosen, read into u (the KDF's limits too):
- * the key file's key into key, identities into *ids (*nids), the
- * passphrase into pass unless have_pass (read already).  0, or an exit
- * status with everything wiped and freed (reported).
+ * The secrets of the ways chosen, read into x: the key file's key,
+ * the identities, the passphrase unless x has it already (read from a
+ * descriptor first).  0, or an exit status with everything wiped and
+ * freed (reported).
  */
 static int
 gather(const struct key_sources *k, enum pass_source src,
-    const struct ways *w, const struct slots *s, struct passphrase *pass,
-    int have_pass, uint8_t key[32], struct ae_identity **ids, size_t *nids,
-    struct ae_unlock *u)
+    const struct ways *w, const struct slots *s, struct secrets *x)
 {
 	int st = EXIT_OK;
 
-	ae_kdf_default_limits(&u->limits);
-	if (k->max_kdf_kib != 0)
-		u->limits.max_m_kib = k->max_kdf_kib;
 	if (w->use_key) {
-		if ((st = secret_keyfile_read(k->keyfile, key)) != EXIT_OK) {
-			secret_wipe(pass);
+		if ((st = secret_keyfile_read(k->keyfile, x->key)) != EXIT_OK) {
+			secrets_wipe(x);
 			return st;
 		}
-		u->key = key;
+		x->use_key = 1;
 	}
-	if (w->use_ids) {
-		if ((st = identity_read(k, ids, nids)) != EXIT_OK) {
-			ae_wipe(key, 32);
-			secret_wipe(pass);
-			return st;
-		}
-		u->ids = *ids;
-		u->nids = *nids;
+	if (w->use_ids && (st = identity_read(k, &x->ids, &x->nids))
+	    != EXIT_OK) {
+		secrets_wipe(x);
+		return st;
 	}
 	if (w->use_pass && s->np > 0) {
-		if (!have_pass)
-			st = secret_passphrase(src, k->pass_arg, 0, pass);
+		if (!x->have_pass)
+			st = secret_passphrase(src, k->pass_arg, 0, &x->pass);
 		if (st != EXIT_OK) {
-			ae_wipe(key, 32);
-			identity_free(*ids, *nids);
-			*ids = NULL;
-			*nids = 0;
+			secrets_wipe(x);
 			return st;
 		}
-		u->pass = pass->buf;
-		u->passlen = pass->len;
+		x->have_pass = x->use_pass = 1;
 	}
 	return EXIT_OK;
 }
@@ -314,42 +324,39 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 	uint64_t c0, w0;
 	struct ae_unlock u;
 	struct ae_diag d = { 0 };
-	struct passphrase pass;
 	enum pass_source src = pass_source(k);
-	uint8_t key[32];
-	struct ae_identity *ids = NULL;
-	size_t nids = 0;
+	struct secrets x;
 	struct slots sl;
 	struct ways ways;
-	int err, st, have_pass = 0;
+	int err, st;
 	int copy_st = EXIT_OK;
 	int kind;
 
 	/* A descriptor may be the input itself (--passphrase-fd 0 with the
 	 * container after the first line), so its line is taken first. */
-	memset(&pass, 0, sizeof pass);
+	memset(&x, 0, sizeof x);
 	if (src == PASS_FD) {
-		st = secret_passphrase(src, k->pass_arg, 0, &pass);
+		st = secret_passphrase(src, k->pass_arg, 0, &x.pass);
 		if (st != EXIT_OK)
 			return st;
-		have_pass = 1;
+		x.have_pass = 1;
 	}
 	if ((st = foreign_peek(io, &kind)) != EXIT_OK
 	    || (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
 	    && (st = foreign_refuse(name, kind)) != EXIT_OK)) {
-		secret_wipe(&pass);
+		secret_wipe(&x.pass);
 		return st;
 	}
 	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY) {
-		if (have_pass
-		    && (io->early_pass = ae_secret_alloc(sizeof pass)) != NULL)
-			*io->early_pass = pass;
-		secret_wipe(&pass);
+		if (x.have_pass && (io->early_pass
+		    = ae_secret_alloc(sizeof x.pass)) != NULL)
+			*io->early_pass = x.pass;
+		secret_wipe(&x.pass);
 		return KEYS_LEGACY;
 	}
 	if ((err = ae_header_read(&io->reader, h, &d)) != AE_OK
 	    && (st = run_header_damaged(p, io, err, &d, h)) != EXIT_OK) {
-		secret_wipe(&pass);
+		secret_wipe(&x.pass);
 		return st;
 	}
 	rs->codec = h->codec;
@@ -357,7 +364,7 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 		const char *c = ae_codec_get(h->codec)->name;
 
 		/* before any passphrase is asked for */
-		secret_wipe(&pass);
+		secret_wipe(&x.pass);
 		msg_error("%s: its chunks are compressed with %s, and this "
 		    "build of aescrypt has no %s (configured without "
 		    "lib%s-dev, or --without-%s)", name, c, c, c, c);
@@ -369,13 +376,23 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 	sl.np = ae_header_count(h, AE_SLOT_PASSPHRASE);
 	sl.nr = ae_header_count(h, AE_SLOT_RECIPIENT);
 	if ((st = choose_ways(k, src, name, &sl, &ways)) != EXIT_OK) {
-		secret_wipe(&pass);
+		secret_wipe(&x.pass);
 		return st;
 	}
-	memset(&u, 0, sizeof u);
-	if ((st = gather(k, src, &ways, &sl, &pass, have_pass, key, &ids,
-	    &nids, &u)) != EXIT_OK)
+	if ((st = gather(k, src, &ways, &sl, &x)) != EXIT_OK)
 		return st;  /* (all wiped) */
+	memset(&u, 0, sizeof u);
+	ae_kdf_default_limits(&u.limits);
+	if (k->max_kdf_kib != 0)
+		u.limits.max_m_kib = k->max_kdf_kib;
+	if (x.use_key)
+		u.key = x.key;
+	u.ids = x.ids;
+	u.nids = x.nids;
+	if (x.use_pass) {
+		u.pass = x.pass.buf;
+		u.passlen = x.pass.len;
+	}
 	c0 = ae_process_ns();
 	w0 = ae_wall_ns();
 	err = ae_header_unlock(h, &u, file_key, &d);
@@ -393,15 +410,13 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 			if (h->stanza[i].type == AE_STANZA_ARGON2ID)
 				rs->kdf_m_kib = h->stanza[i].kdf.m_kib;
 	}
-	ae_wipe(key, sizeof key);
-	identity_free(ids, nids);
-	secret_wipe(&pass);
+	secrets_wipe(&x);
 	if (copy_st != EXIT_OK)
 		return copy_st;     /* (reported) */
 	if (err == AE_EKEY)
 		return key_error(name, &sl, ways.use_key && sl.nk > 0,
 		    ways.use_pass && sl.np > 0, ways.use_ids && sl.nr > 0 ?
-		    nids : 0);
+		    u.nids : 0);
 	if (err != AE_OK)
 		return msg_core_error(name, err, &d);
 	if (atomic_load(&signals_stop))
@@ -413,3 +428,169 @@ keys_unlock(const struct key_sources *k, const struct run_prefs *p,
 	return EXIT_OK;
 }
 
+
+/* ---- the reading modes on the library's reader ---- */
+
+/* What the unlock callback needs, and what it leaves for the words
+ * after a failed open. */
+struct unlock_ctx {
+	const struct key_sources *k;
+	enum pass_source src;
+	const char *name;
+	struct secrets x;
+	struct slots sl;
+	struct ways ways;
+	int chose;                  /* the callback chose ways in */
+	int st;                     /* its exit status, when it stopped */
+};
+
+/* The reader's unlock callback (aescrypt.h): the file's ways in
+ * counted from its slots, the user's chosen, their secrets read and
+ * given to the reader (so a passphrase is asked for only when the file
+ * has a passphrase slot). */
+static int
+unlock_cb(void *ctx, aescrypt_reader *r, const struct aescrypt_info *info)
+{
+	struct unlock_ctx *c = ctx;
+	unsigned i;
+	size_t j;
+	int err = AESCRYPT_OK;
+
+	memset(&c->sl, 0, sizeof c->sl);
+	for (i = 0; i < info->nslots; i++)
+		switch (aescrypt_slot_class(info->slot[i].type)) {
+		case AESCRYPT_SLOT_CLASS_KEYFILE: c->sl.nk++; break;
+		case AESCRYPT_SLOT_CLASS_PASSPHRASE: c->sl.np++; break;
+		case AESCRYPT_SLOT_CLASS_RECIPIENT: c->sl.nr++; break;
+		default: break;
+		}
+	if ((c->st = choose_ways(c->k, c->src, c->name, &c->sl, &c->ways))
+	    != EXIT_OK || (c->st = gather(c->k, c->src, &c->ways, &c->sl,
+	    &c->x)) != EXIT_OK)
+		return 1;   /* (reported; all wiped) */
+	c->chose = 1;
+	if (c->k->max_kdf_kib != 0)
+		err = aescrypt_reader_set_max_kdf_memory(r, c->k->max_kdf_kib);
+	if (err == AESCRYPT_OK && c->x.use_key)
+		err = aescrypt_reader_add_key(r, c->x.key);
+	for (j = 0; j < c->x.nids && err == AESCRYPT_OK; j++)
+		err = aescrypt_reader_add_identity_key(r, &c->x.ids[j]);
+	if (err == AESCRYPT_OK && c->x.use_pass)
+		err = aescrypt_reader_add_passphrase(r, c->x.pass.buf,
+		    c->x.pass.len);
+	/* (the reader holds its own copies now) */
+	if (err != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_reader_error(r));
+		c->st = EXIT_SYSTEM;
+		return 1;
+	}
+	return AESCRYPT_OK;
+}
+
+/* A failed open worded: what the events said already, the codec this
+ * build lacks, the wrong keys, or the reader's own words. */
+static int
+open_failed(struct unlock_ctx *c, aescrypt_reader *r, int err,
+    const struct reader_words *said)
+{
+	const struct ae_diag *d = aescrypt_reader_diag(r);
+	struct aescrypt_codec_info ci;
+	const char *codec;
+
+	if (c->st != EXIT_OK)
+		return c->st;           /* the callback's (reported) */
+	if (said->st != EXIT_OK)
+		return said->st;        /* an event's (reported) */
+	if (err == AESCRYPT_ENOTSUP && aescrypt_reader_codec(r) >= 0
+	    && aescrypt_codec_info(aescrypt_reader_codec(r), 0, &ci)
+	    == AESCRYPT_OK) {
+		codec = ci.name;
+		msg_error("%s: its chunks are compressed with %s, and this "
+		    "build of aescrypt has no %s (configured without "
+		    "lib%s-dev, or --without-%s)", c->name, codec, codec, codec,
+		    codec);
+		msg_hint("build aescrypt with lib%s-dev installed to read it",
+		    codec);
+		return EXIT_DATA;
+	}
+	if (err == AESCRYPT_EKEY && c->chose)
+		return key_error(c->name, &c->sl, c->ways.use_key
+		    && c->sl.nk > 0, c->ways.use_pass && c->sl.np > 0,
+		    c->ways.use_ids && c->sl.nr > 0 ? c->x.nids : 0);
+	if (d != NULL)
+		return msg_core_error(c->name, err, d);
+	msg_error("%s", aescrypt_reader_error(r));
+	return exit_for(err);
+}
+
+int
+keys_open(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io, aescrypt_reader *r, struct run_stats *rs)
+{
+	struct unlock_ctx *c = ae_secret_alloc(sizeof *c);
+	struct reader_words said = { io->in.name, EXIT_OK };
+	struct aescrypt_source src;
+	struct aescrypt_info info;
+	int err, st, kind;
+
+	if (c == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	c->k = k;
+	c->src = pass_source(k);
+	c->name = io->in.name;
+	/* A descriptor may be the input itself (--passphrase-fd 0 with the
+	 * container after the first line), so its line is taken first. */
+	if (c->src == PASS_FD) {
+		if ((st = secret_passphrase(c->src, k->pass_arg, 0, &c->x.pass))
+		    != EXIT_OK)
+			goto out;
+		c->x.have_pass = 1;
+	}
+	if ((st = foreign_peek(io, &kind)) != EXIT_OK
+	    || (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
+	    && (st = foreign_refuse(c->name, kind)) != EXIT_OK))
+		goto out;
+	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY) {
+		if (c->x.have_pass && (io->early_pass
+		    = ae_secret_alloc(sizeof c->x.pass)) != NULL)
+			*io->early_pass = c->x.pass;
+		st = KEYS_LEGACY;
+		goto out;
+	}
+	if ((st = run_reader_settings(p, r, io)) != EXIT_OK)
+		goto out;
+	run_reader_source(io, &src);
+	if (aescrypt_reader_set_events(r, run_reader_event,
+	    &said) != AESCRYPT_OK || aescrypt_reader_set_unlock_callback(r,
+	    unlock_cb, c) != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_reader_error(r));
+		st = EXIT_SYSTEM;
+		goto out;
+	}
+	err = aescrypt_reader_open(r, &src);
+	/* (said ends here: the caller words the events of the run) */
+	(void)aescrypt_reader_set_events(r, NULL, NULL);
+	if (err != AESCRYPT_OK) {
+		st = open_failed(c, r, err, &said);
+		goto out;
+	}
+	if (aescrypt_reader_info(r, &info) == AESCRYPT_OK)
+		rs->codec = info.codec;
+	aescrypt_reader_kdf_cost(r, &rs->kdf_cpu_ns, &rs->kdf_wall_ns,
+	    &rs->kdf_m_kib);
+	if (atomic_load(&signals_stop)) {
+		st = msg_interrupted();
+		goto out;
+	}
+	if (c->sl.nr > 0 && (c->sl.nk > 0 || c->sl.np > 0) && !c->ways.use_ids)
+		/* (made by versions before 0.2, which allowed it) */
+		msg_note("%s also has recipient slots: whoever holds one of "
+		    "their keys could have written what it holds", c->name);
+	st = EXIT_OK;
+out:
+	secrets_wipe(&c->x);
+	ae_secret_free(c, sizeof *c);
+	return st;
+}

@@ -46,4 +46,16 @@ int keys_unlock(const struct key_sources *k, const struct run_prefs *p,
     struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
     struct run_stats *rs);
 
+/*
+ * The reading modes on the library's reader: open io's input (its
+ * run_input_open done) with r, set for p (run_reader_settings; the
+ * caller sets salvage, with its own callback, before)
+ * and unlocked with the user's key sources, which are asked for only
+ * as the file's slots need them.  Every failure is worded as
+ * keys_unlock words it; rs gets the codec and the KDF's cost.  0;
+ * KEYS_LEGACY for an AES Crypt file (r untouched); or an exit status.
+ */
+int keys_open(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io, aescrypt_reader *r, struct run_stats *rs);
+
 #endif

@@ -344,6 +344,145 @@ run_copy_used(const struct streams *io, const struct ae_header *h, int st)
 	return EXIT_DATA;
 }
 
+/* ---- the library's reader ---- */
+
+void
+run_reader_event(void *ctx, int event, int status, unsigned flags,
+    const struct ae_diag *d)
+{
+	struct reader_words *w = ctx;
+	const char *name = w->name;
+	int retry = (flags & AESCRYPT_HEADER_RETRY) != 0;
+
+	switch (event) {
+	case AESCRYPT_EVENT_HEADER_BAD:
+		w->st = msg_core_error(name, status, d);
+		if ((flags & AESCRYPT_HEADER_DAMAGED) && !retry)
+			msg_hint(flags & AESCRYPT_HEADER_COPY ? "the file ends "
+			    "with a copy of its header: --salvage can use it"
+			    : "if the file ends with a copy of its header "
+			    "(aescrypt 0.3 and later), --salvage can use it");
+		break;
+	case AESCRYPT_EVENT_HEADER_UNAUTHENTIC:
+		if (retry) {
+			msg_warn("%s: %s", name, d->what);
+			w->st = EXIT_OK;
+			break;
+		}
+		w->st = msg_core_error(name, AE_EAUTH, d);
+		if (flags & AESCRYPT_HEADER_COPY)
+			msg_hint("the file ends with a copy of its header: "
+			    "--salvage tries it with the same key");
+		break;
+	case AESCRYPT_EVENT_COPY_UNREADABLE:
+		msg_hint("a copy of the header may end the file, but a pipe "
+		    "cannot be read from its end: save it to a file, and use "
+		    "--salvage on that");
+		w->st = EXIT_DATA;
+		break;
+	case AESCRYPT_EVENT_COPY_BAD:
+		if (status == AE_EIO) {
+			errno = EIO;
+			w->st = msg_sys_error(name);
+			break;
+		}
+		msg_error("%s: and no copy of it at the end of the file can be "
+		    "used: %s", name, d->what);
+		msg_hint("files made before aescrypt 0.3 have no copy");
+		w->st = EXIT_DATA;
+		break;
+	case AESCRYPT_EVENT_COPY_USED:
+		msg_warn("%s: using the copy of the header at the end of the "
+		    "file", name);
+		w->st = EXIT_OK;
+		break;
+	case AESCRYPT_EVENT_COPY_UNAUTHENTIC:
+		w->st = msg_core_error(name, status, d);
+		if (status == AE_EAUTH)
+			msg_error("%s: the copy of the header fails "
+			    "authentication too", name);
+		break;
+	case AESCRYPT_EVENT_INDEX_UNUSABLE:
+		msg_warn("%s: the archive's index %s; reading the whole "
+		    "archive", name, status == AE_EAUTH ? "fails "
+		    "authentication" : status == AE_ETOOBIG ? "is too large "
+		    "to hold" : status == AE_ENOMEM ? "does not fit in memory"
+		    : d != NULL && d->what != NULL ? d->what : "is damaged");
+		break;
+	default:
+		break;
+	}
+}
+
+int
+run_reader_settings(const struct run_prefs *p, aescrypt_reader *r,
+    struct streams *io)
+{
+	int err;
+
+	if ((err = aescrypt_reader_set_threads(r, p->threads)) == AESCRYPT_OK
+	    && (err = aescrypt_reader_set_engine(r, p->engine)) == AESCRYPT_OK
+	    && (err = aescrypt_reader_set_signals(r, &signals_stop,
+	    &io->cancel)) == AESCRYPT_OK
+	    && (err = aescrypt_reader_set_timed(r, p->stats != 0))
+	    == AESCRYPT_OK)
+		err = aescrypt_reader_set_progress(r, progress_tick, NULL);
+	if (err != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_reader_error(r));
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The input as the reader's source: a regular file that the container
+ * starts (its index's offsets count from there) by pread, so that the
+ * index and the header's copy can be reached; anything else in order,
+ * through io's reader (what foreign_peek read first, then the
+ * descriptor, giving up on a signal). */
+static int
+source_pread(void *ctx, void *buf, size_t n, uint64_t off, size_t *got)
+{
+	struct streams *io = ctx;
+	ssize_t k;
+
+	do
+		k = pread(io->in.fd, buf, n, (off_t)off);
+	while (k < 0 && errno == EINTR && !atomic_load(&signals_stop));
+	if (k < 0)
+		return errno == EINTR ? AESCRYPT_EINTR : AESCRYPT_EIO;
+	*got = (size_t)k;
+	io->rd.bytes += (uint64_t)k;    /* (what --totals counts) */
+	return 0;
+}
+
+void
+run_reader_source(struct streams *io, struct aescrypt_source *src)
+{
+	struct stat st;
+
+	memset(src, 0, sizeof *src);
+	src->ctx = io;
+	if (fstat(io->in.fd, &st) == 0 && S_ISREG(st.st_mode)
+	    && lseek(io->in.fd, 0, SEEK_CUR) == 0) {
+		src->pread = source_pread;
+		src->size = (uint64_t)st.st_size;
+	} else {
+		src->read = run_writer_source;
+	}
+}
+
+int
+run_reader_copy_used(const struct streams *io, const aescrypt_reader *r,
+    int st)
+{
+	if (!aescrypt_reader_from_copy(r) || (st != EXIT_OK
+	    && st != EXIT_PARTIAL))
+		return st;
+	msg_error("%s: the header at the start of the file is damaged; its "
+	    "copy at the end was used", io->in.name);
+	return EXIT_DATA;
+}
+
 /* ---- the library's writer (-e, -c) ---- */
 
 /* A core I/O result as a callback's status (errno stays as the failed

@@ -143,4 +143,26 @@ int run_writer_settings(const struct run_prefs *p, aescrypt_writer *w,
     struct streams *io);
 int run_writer_failed(struct streams *io, aescrypt_writer *w, int err);
 
+/*
+ * The library's reader as the reading modes drive it.  _settings: p's
+ * threads, engine, signals, timing and the progress line; 0 or
+ * EXIT_USAGE (reported).  _source: io's input as the reader's source.
+ * _event: the reader's events (aescrypt_reader_set_events) worded as
+ * the command words them, ctx a struct reader_words: st is the exit
+ * status of the last failure said (0 once the header's copy is used).
+ */
+struct reader_words {
+	const char *name;           /* the input, for messages */
+	int st;
+};
+int run_reader_settings(const struct run_prefs *p, aescrypt_reader *r,
+    struct streams *io);
+void run_reader_source(struct streams *io, struct aescrypt_source *src);
+void run_reader_event(void *ctx, int event, int status, unsigned flags,
+    const struct ae_diag *d);
+
+/* run_copy_used for a run on the library's reader r. */
+int run_reader_copy_used(const struct streams *io, const aescrypt_reader *r,
+    int st);
+
 #endif

@@ -31,13 +31,11 @@ salvage_free(struct salvage *s)
 }
 
 int
-salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
+salvage_lost(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 {
-	static const uint8_t zeros[65536];
 	struct salvage *s = ctx;
 	struct salvage_range r = { seq, seq * s->chunk,
 	    final ? UINT64_MAX : (seq + 1) * s->chunk };
-	uint64_t left;
 	int e = AE_OK;
 
 	msg_error("%s: chunk %llu at offset %llu %s; %s", s->name,
@@ -52,6 +50,17 @@ salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 	else
 		e = AE_ENOMEM;
 	pthread_mutex_unlock(&s->lock);
+	return e;
+}
+
+int
+salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
+{
+	static const uint8_t zeros[65536];
+	struct salvage *s = ctx;
+	uint64_t left;
+	int e = salvage_lost(ctx, seq, final, d);
+
 	/* A lost final chunk has no known length: nothing stands for it. */
 	for (left = final ? 0 : s->chunk; left > 0 && e == AE_OK;) {
 		size_t n = left < sizeof zeros ? (size_t)left : sizeof zeros;

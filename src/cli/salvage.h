@@ -47,6 +47,10 @@ void salvage_free(struct salvage *s);
 int salvage_damaged(void *ctx, uint64_t seq, int final,
     const struct ae_diag *d);
 
+/* salvage_damaged without the zeros: the library's reader writes its
+ * own (aescrypt_reader_set_salvage's callback). */
+int salvage_lost(void *ctx, uint64_t seq, int final, const struct ae_diag *d);
+
 /* Whether plaintext offset off lies in a lost range: 1 with *end its
  * end, or 0.  The tar reader's gap callback (ctx is the salvage). */
 int salvage_gap(void *ctx, uint64_t off, uint64_t *end);

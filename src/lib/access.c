@@ -145,6 +145,7 @@ load(aescrypt_reader *r)
 		if (d.where == AE_AT_NONE && d.what != NULL)
 			d.where = AE_AT_INDEX;
 		ae_lib_message_describe(r->ix_msg, sizeof r->ix_msg, NULL, e, &d);
+		r->ix_diag = d;
 		ae_index_free(&r->ix);
 		return e;
 	}
@@ -173,6 +174,12 @@ ready(aescrypt_reader *r)
 		return st;
 	}
 	return AESCRYPT_OK;
+}
+
+int
+ae_lib_access_ready(aescrypt_reader *r)
+{
+	return ready(r);
 }
 
 int

@@ -71,7 +71,21 @@ struct aescrypt_reader {
 	uint64_t *data_at;          /* per member: tar offset of its data,
 	                             * UINT64_MAX unknown (under lock) */
 	char ix_msg[MESSAGE_MAX];   /* why the index is not there */
+	struct ae_diag ix_diag;     /* ... and its place */
 	void *pool;                 /* access.c's record readers */
+	/* the command's extras (reader_more.c, header_copy.c: the
+	 * unstable part) */
+	int salvage;                /* the header's copy; lost chunks */
+	aescrypt_event_fn event_fn;
+	void *event_ctx;
+	aescrypt_lost_fn lost_fn;
+	void *lost_ctx;
+	const atomic_int *interrupt;
+	atomic_int *ext_cancel;
+	int engine, timed;
+	int have_header;            /* h was read (its codec is known) */
+	int decoded;                /* aescrypt_reader_decode_to ran */
+	uint64_t kdf_cpu_ns, kdf_wall_ns, kdf_m_kib;
 };
 
 /* Keep the message for err with d (r's source name first); err. */
@@ -90,6 +104,30 @@ int ae_lib_reader_is_open(aescrypt_reader *r);
 
 /* Start reading in order, if not yet (0 or an error, kept sticky). */
 int ae_lib_reader_start(aescrypt_reader *r);
+
+/* Tell the caller's event callback, if any (reader_more.c). */
+void ae_lib_reader_event(aescrypt_reader *r, int event, int status,
+    unsigned flags, const struct ae_diag *d);
+
+/* The header at the start failed to read with err (d): said through
+ * the events; with salvage, its copy at the end is read into r->h
+ * instead, and the sequential reader set at its first record.  AE_OK
+ * when the copy is to be used, else the error to fail with (d its
+ * place).  (header_copy.c) */
+int ae_lib_header_damaged(aescrypt_reader *r, int err, struct ae_diag *d);
+
+/* A slot of r->h opened but its MAC failed (d): with salvage, and a
+ * header not already the copy, the copy is read and unlocked with the
+ * same keys, and used only if it authenticates.  AE_OK with file_key,
+ * or the error with d. */
+int ae_lib_header_unauthentic(aescrypt_reader *r,
+    uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d);
+
+/* Load and check the index once (access.c): 0 or its error. */
+int ae_lib_access_ready(aescrypt_reader *r);
+
+/* The payload's pipeline parameters from r's header and settings. */
+void ae_lib_reader_params(aescrypt_reader *r, struct ae_pipe_params *pp);
 
 /* Free what random access holds beside the index. */
 void ae_lib_access_free(aescrypt_reader *r);

@@ -129,6 +129,14 @@ take_identity(struct keyring *k, struct ae_identity *id)
 	return AE_OK;
 }
 
+int
+ae_lib_keyring_add_identity(struct keyring *k, const struct ae_identity *id)
+{
+	struct ae_identity c = *id;
+
+	return take_identity(k, &c);
+}
+
 /* The age lines of an identity file's text, each in a buffer of its
  * own (the text is the caller's, and const). */
 static int

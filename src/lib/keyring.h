@@ -59,6 +59,10 @@ int ae_lib_keyring_add_parsed(struct keyring *k, const struct ae_recipient *r);
 int ae_lib_keyring_add_identities(struct keyring *k, const char *text, size_t len,
     const void *pass, size_t passlen, struct ae_diag *d);
 
+/* An identity already parsed (the command's -i): copied.  0 or
+ * AE_ENOMEM. */
+int ae_lib_keyring_add_identity(struct keyring *k, const struct ae_identity *id);
+
 /* Whether k has any key a writer can make a slot of. */
 int ae_lib_keyring_empty(const struct keyring *k);
 

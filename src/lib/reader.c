@@ -23,6 +23,7 @@
 
 #include "container/format.h"
 #include "container/codec.h"
+#include "common/clock.h"
 #include "common/wipe.h"
 #include "pipeline/trailer.h"
 #include "stats.h"
@@ -40,6 +41,7 @@ aescrypt_reader_new(void)
 	r->state = R_NEW;
 	r->threads = ae_lib_default_threads();
 	r->src.fd = -1;
+	r->timed = 1;
 	if (pthread_mutex_init(&r->lock, NULL) != 0) {
 		ae_secret_free(r, sizeof *r);
 		return NULL;
@@ -224,18 +226,37 @@ aescrypt_reader_stats(const aescrypt_reader *r, struct aescrypt_stats *st)
 
 /* ---- open ---- */
 
-/* The header read, checked and unlocked, from r->src.  On a failure
- * the reader is done. */
+/* The passphrase slot's KDF costs, if one ran (reader_more.c). */
+static void
+kdf_cost(aescrypt_reader *r, uint64_t c0, uint64_t w0)
+{
+	unsigned i;
+
+	if (!r->keys.have_pass)
+		return;
+	r->kdf_cpu_ns = ae_process_ns() - c0;
+	r->kdf_wall_ns = ae_wall_ns() - w0;
+	for (i = 0; i < r->h.nstanzas; i++)
+		if (r->h.stanza[i].type == AE_STANZA_ARGON2ID)
+			r->kdf_m_kib = r->h.stanza[i].kdf.m_kib;
+}
+
+/* The header read, checked and unlocked, from r->src (with salvage,
+ * its copy in its place: header_copy.c).  On a failure the reader is
+ * done. */
 static int
 unlock(aescrypt_reader *r)
 {
 	uint8_t fk[AE_FILE_KEY_LEN];
 	struct ae_diag d = { 0 };
+	uint64_t c0, w0;
 	int e;
 
 	r->state = R_DONE;
-	if ((e = ae_header_read(&r->src.seq, &r->h, &d)) != AE_OK)
+	if ((e = ae_header_read(&r->src.seq, &r->h, &d)) != AE_OK
+	    && (e = ae_lib_header_damaged(r, e, &d)) != AE_OK)
 		return ae_lib_reader_fail(r, e, &d);
+	r->have_header = 1;
 	if (!ae_codec_get(r->h.codec)->available())
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "the file's "
 		    "codec is one this build lacks");
@@ -253,8 +274,18 @@ unlock(aescrypt_reader *r)
 			    AESCRYPT_EINTR, "the unlock callback stopped the "
 			    "open");
 	}
-	if ((e = ae_lib_keyring_unlock(&r->keys, r->max_kib, &r->h, fk, &d)) != AE_OK)
+	c0 = ae_process_ns();
+	w0 = ae_wall_ns();
+	e = ae_lib_keyring_unlock(&r->keys, r->max_kib, &r->h, fk, &d);
+	/* a slot opened but the MAC failed: the copy, with the same keys
+	 * (salvage) */
+	if (e == AE_EAUTH)
+		e = ae_lib_header_unauthentic(r, fk, &d);
+	kdf_cost(r, c0, w0);
+	if (e != AE_OK) {
+		ae_wipe(fk, sizeof fk);
 		return ae_lib_reader_fail(r, e, &d);
+	}
 	ae_header_payload_cipher(&r->h, fk, &r->g);
 	if (r->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
 		ae_index_cipher(&r->h, fk, &r->ig);
@@ -341,18 +372,8 @@ decode(void *arg)
 	struct ae_pipe_stats *st = &r->pst;
 	int e;
 
-	memset(&pp, 0, sizeof pp);
 	memset(st, 0, sizeof *st);
-	pp.key = &r->g;
-	pp.chunk_log2 = r->h.chunk_log2;
-	pp.codec = r->h.codec;
-	pp.threads = r->threads;
-	pp.offset = r->h.len;
-	pp.cancel = &r->cancel;
-	pp.trailer = r->h.payload_type == AE_PAYLOAD_PAX_INDEXED || r->h.copy;
-	pp.timed = 1;
-	pp.progress = r->progress;
-	pp.progress_ctx = r->progress_ctx;
+	ae_lib_reader_params(r, &pp);
 	e = ae_pipe_decode(&pp, &r->src.seq, &out, st, &r->pd);
 	if (e == AE_OK && pp.trailer) {
 		/* (the index runs on one worker: it is a few records) */

@@ -6,8 +6,10 @@
  * interrupt); the states the calls may not be made in; the command's
  * own walk with its report and --exclude, indexed by the writer; a
  * recipient of low order refused when it is given; the reader's unlock
- * callback, which sees the slots before a key is tried; and what the
- * build, a file's first bytes and a key file say.
+ * callback, which sees the slots before a key is tried; -d's calls
+ * (the payload to a sink, salvage of a record and of the header, the
+ * events); and what the build, a file's first bytes and a key file
+ * say.
  *
  * It may include the core's headers (error.h for struct ae_diag,
  * reader.h for the walk, recipient.h for a parsed recipient): those are
@@ -379,6 +381,170 @@ test_unlock(void)
 	free(out.p);
 }
 
+/* ---- the reader's unstable part: -d's calls ---- */
+
+/* What the events and the salvage callback saw. */
+struct seen {
+	int events[16], nevents;
+	unsigned flags[16];
+	uint64_t lost[16];
+	int nlost, lost_final;
+};
+
+static void
+on_event(void *ctx, int event, int status, unsigned flags,
+    const struct ae_diag *d)
+{
+	struct seen *s = ctx;
+
+	(void)status;
+	(void)d;
+	if (s->nevents < 16) {
+		s->flags[s->nevents] = flags;
+		s->events[s->nevents++] = event;
+	}
+}
+
+static int
+on_lost(void *ctx, uint64_t record, int final, const struct ae_diag *d)
+{
+	struct seen *s = ctx;
+
+	(void)d;
+	if (s->nlost < 16)
+		s->lost[s->nlost++] = record;
+	s->lost_final |= final;
+	return 0;
+}
+
+/* A reader over file (seekable or not), with key, salvage and events
+ * as asked; its open's status. */
+static int
+reader_on(struct mem *file, int seekable, int salvage, struct seen *s,
+    aescrypt_reader **out)
+{
+	struct aescrypt_source in = mem_source(file, seekable);
+	aescrypt_reader *r = aescrypt_reader_new();
+
+	memset(s, 0, sizeof *s);
+	CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
+	    && aescrypt_reader_set_events(r, on_event, s) == AESCRYPT_OK
+	    && aescrypt_reader_set_engine(r, AESCRYPT_ENGINE_ZLIB)
+	    == AESCRYPT_OK && aescrypt_reader_set_timed(r, 0) == AESCRYPT_OK
+	    && (!salvage || aescrypt_reader_set_salvage(r, on_lost, s)
+	    == AESCRYPT_OK), "a reader set up");
+	*out = r;
+	return aescrypt_reader_open(r, &in);
+}
+
+/* decode_to: the whole stream to a sink, its figures, the calls out of
+ * turn; salvage of a damaged record (zeros in its place, the rest
+ * exact) and of a damaged header (its copy, told as events). */
+static void
+test_decode_to(void)
+{
+	struct mem src, file, back;
+	struct aescrypt_source s;
+	struct aescrypt_info info;
+	const struct ae_pipe_stats *st;
+	const struct ae_diag *d;
+	struct seen seen;
+	aescrypt_reader *r;
+	aescrypt_writer *w;
+	uint64_t cpu, wall, mkib, chunk = (uint64_t)1 << AESCRYPT_CHUNK_LOG2_MIN;
+	size_t i, bad, off;
+	int ok;
+
+	mem_init(&src);
+	mem_init(&file);
+	src.len = src.cap = 10 * 65536 + 1234;
+	src.p = malloc(src.len);
+	for (i = 0; i < src.len; i++)
+		src.p[i] = (uint8_t)(i * 2654435761u >> 13);
+	s = mem_source(&src, 0);
+	w = stream_writer(&file, NULL, NULL);
+	CHECK(aescrypt_writer_write_from(w, &s) == AESCRYPT_OK
+	    && aescrypt_writer_close(w) == AESCRYPT_OK, "a stream written");
+	aescrypt_writer_free(w);
+
+	/* whole */
+	mem_init(&back);
+	CHECK(reader_on(&file, 1, 0, &seen, &r) == AESCRYPT_OK, "opened");
+	CHECK(aescrypt_reader_pipe_stats(r) == NULL, "no figures before");
+	CHECK(aescrypt_reader_codec(r) == AESCRYPT_CODEC_DEFLATE
+	    && aescrypt_reader_info(r, &info) == AESCRYPT_OK
+	    && info.chunk_log2 == AESCRYPT_CHUNK_LOG2_MIN && info.has_copy
+	    && !aescrypt_reader_from_copy(r), "what the header says");
+	aescrypt_reader_kdf_cost(r, &cpu, &wall, &mkib);
+	CHECK(cpu == 0 && wall == 0 && mkib == 0, "no KDF ran for a key");
+	CHECK(strcmp(aescrypt_reader_tier(r), "none") != 0, "a tier");
+	CHECK(aescrypt_reader_decode_to(r, mem_write, &back) == AESCRYPT_OK
+	    && back.len == src.len && memcmp(back.p, src.p, src.len) == 0,
+	    "the same bytes");
+	st = aescrypt_reader_pipe_stats(r);
+	CHECK(st != NULL && st->plain_bytes == src.len && st->chunks == 11,
+	    "the figures count them");
+	CHECK(aescrypt_reader_decode_to(r, mem_write, &back)
+	    == AESCRYPT_ESTATE, "the payload is decoded once");
+	CHECK(seen.nevents == 0, "a whole file: no event");
+	aescrypt_reader_free(r);
+	free(back.p);
+
+	/* a record damaged: lost without salvage, zeros with it */
+	bad = file.len / 2;
+	file.p[bad] ^= 0x40;
+	mem_init(&back);
+	CHECK(reader_on(&file, 1, 0, &seen, &r) == AESCRYPT_OK
+	    && aescrypt_reader_decode_to(r, mem_write, &back) < 0,
+	    "a damaged record fails the run");
+	d = aescrypt_reader_diag(r);
+	CHECK(d != NULL && d->where != AE_AT_NONE, "with its place");
+	aescrypt_reader_free(r);
+	free(back.p);
+	mem_init(&back);
+	CHECK(reader_on(&file, 1, 1, &seen, &r) == AESCRYPT_OK
+	    && aescrypt_reader_decode_to(r, mem_write, &back) == AESCRYPT_OK,
+	    "salvage reads on");
+	CHECK(seen.nlost == 1 && !seen.lost_final && back.len == src.len,
+	    "one record lost (%d), the length kept (%zu)", seen.nlost,
+	    back.len);
+	for (ok = 1, off = 0; off < src.len && seen.nlost == 1; off++) {
+		int in_lost = off / chunk == seen.lost[0];
+
+		if (in_lost ? back.p[off] != 0 : back.p[off] != src.p[off])
+			ok = 0;
+	}
+	CHECK(ok, "zeros where record %llu was, the rest exact",
+	    (unsigned long long)seen.lost[0]);
+	aescrypt_reader_free(r);
+	free(back.p);
+	file.p[bad] ^= 0x40;
+
+	/* the header damaged: its copy, with salvage and pread only */
+	file.p[12] ^= 1;
+	CHECK(reader_on(&file, 1, 0, &seen, &r) < 0 && seen.nevents == 1
+	    && seen.events[0] == AESCRYPT_EVENT_HEADER_BAD && seen.flags[0]
+	    == (AESCRYPT_HEADER_DAMAGED | AESCRYPT_HEADER_COPY),
+	    "without salvage: told, with the copy there");
+	aescrypt_reader_free(r);
+	CHECK(reader_on(&file, 0, 1, &seen, &r) < 0 && seen.nevents == 2
+	    && seen.events[1] == AESCRYPT_EVENT_COPY_UNREADABLE,
+	    "from a pipe: the copy is out of reach");
+	aescrypt_reader_free(r);
+	mem_init(&back);
+	CHECK(reader_on(&file, 1, 1, &seen, &r) == AESCRYPT_OK
+	    && seen.nevents == 2 && seen.flags[0] & AESCRYPT_HEADER_RETRY
+	    && seen.events[1] == AESCRYPT_EVENT_COPY_USED
+	    && aescrypt_reader_from_copy(r), "with salvage: the copy is used");
+	CHECK(aescrypt_reader_decode_to(r, mem_write, &back) == AESCRYPT_OK
+	    && back.len == src.len && memcmp(back.p, src.p, src.len) == 0,
+	    "and reads the same bytes");
+	aescrypt_reader_free(r);
+	free(back.p);
+	free(file.p);
+	free(src.p);
+}
+
 /* What the build, a file's first bytes and a key file say. */
 static void
 test_build(void)
@@ -433,6 +599,7 @@ main(void)
 	test_walk();
 	test_low_order();
 	test_unlock();
+	test_decode_to();
 	test_build();
 	return t_finish("test_lib_static");
 }
