@@ -790,9 +790,60 @@ void aescrypt_reader_kdf_cost(const aescrypt_reader *r, uint64_t *cpu_ns,
 int aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
     void *ctx);
 
+/*
+ * The payload's plaintext for a caller with its own tar reader
+ * (aescrypt -t, -x): a run on a thread of the reader's, one at a time,
+ * instead of reading in order or decode_to.  _start: the whole payload
+ * (run NULL; once), after which the index, the footer, the copy of the
+ * header and the end of the file are checked and the index's plaintext
+ * goes to index_fn (NULL: nowhere); or the records run->first ..
+ * first + count - 1, the first at file offset run->offset (from the
+ * index; a source that can pread), with nothing checked after them.
+ * Salvage applies to either.  _read: up to n bytes, fewer only at the
+ * run's end or on its failure (the status; aescrypt_reader_diag()
+ * says where once _end has returned it).  _end: the rest drained and
+ * checked (stop 0) or the run stopped (stop 1: then a failure at
+ * AE_AT_OUTPUT with AESCRYPT_EINTR is the stop itself); its status,
+ * and in *bytes (may be NULL) the plaintext it passed.  _complete:
+ * whether the last run read its records to the final one.
+ */
+struct aescrypt_run {
+	uint64_t first, count, offset;
+};
+int aescrypt_reader_raw_start(aescrypt_reader *r,
+    const struct aescrypt_run *run, aescrypt_write_fn index_fn,
+    void *index_ctx);
+int aescrypt_reader_raw_read(aescrypt_reader *r, void *buf, size_t n,
+    size_t *got);
+int aescrypt_reader_raw_end(aescrypt_reader *r, int stop, uint64_t *bytes);
+int aescrypt_reader_raw_complete(const aescrypt_reader *r);
+
+/*
+ * The archive's index (src/container/index.h), loaded and checked by
+ * every rule of format 6.8 once, as random access loads it: *ix, valid
+ * until r is freed (read-only; it is random access's too); or the
+ * error with its place in aescrypt_reader_diag().  Its figures, once
+ * loaded.  _index_to: its plaintext decoded again to fn (its footer
+ * checked as for _index, nothing parsed), for a caller that keeps less
+ * of it than the whole; the footer's index offset and record count.
+ * _tar_pread: n bytes of the payload's plaintext (the tar stream) at
+ * off through the index's records, decrypting only those (fewer only
+ * at its end); its failure's place in aescrypt_reader_diag() (these
+ * three share r's message: one thread at a time).
+ */
+struct ae_index;
+int aescrypt_reader_index(aescrypt_reader *r, const struct ae_index **ix);
+const struct ae_pipe_stats *aescrypt_reader_index_stats(
+    const aescrypt_reader *r);
+int aescrypt_reader_index_to(aescrypt_reader *r, aescrypt_write_fn fn,
+    void *ctx, uint64_t *index_offset, uint64_t *records);
+int aescrypt_reader_tar_pread(aescrypt_reader *r, uint64_t off, void *buf,
+    size_t n, size_t *got);
+
 /* The payload run's figures, as aescrypt_writer_pipe_stats gives a
- * writer's, after aescrypt_reader_decode_to (also after a failure: as
- * far as it went); NULL before.  The cipher tier, after _open. */
+ * writer's, after aescrypt_reader_decode_to or a raw run (also after a
+ * failure: as far as it went; the raw runs since the whole payload's
+ * start summed); NULL before.  The cipher tier, after _open. */
 const struct ae_pipe_stats *aescrypt_reader_pipe_stats(
     const aescrypt_reader *r);
 const char *aescrypt_reader_tier(const aescrypt_reader *r);

@@ -222,7 +222,8 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 		    c->io.in.name, (unsigned long long)c->rs.pipe.plain_bytes);
 	run_finish_stats(&o->run, &c->rs, c->w0, aescrypt_reader_tier(c->r),
 	    &c->io);
-	return run_reader_copy_used(&c->io, c->r, EXIT_OK);
+	return run_reader_copy_used(&c->io, aescrypt_reader_from_copy(c->r),
+	    EXIT_OK);
 }
 
 int

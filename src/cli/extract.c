@@ -593,7 +593,7 @@ extract_indexed(struct xrun *x, struct unpack *u,
 	size_t n, i;
 	int st = EXIT_OK, next;
 
-	if (indexed_ranges(ix, sel, u->h.chunk_log2, &v, &n) != 0) {
+	if (indexed_ranges(ix, sel, u->info.chunk_log2, &v, &n) != 0) {
 		msg_error("out of memory");
 		unpack_close(u);
 		return EXIT_SYSTEM;
@@ -614,7 +614,7 @@ extract_indexed(struct xrun *x, struct unpack *u,
 			break;
 		}
 		/* offsets in the whole tar stream, as the index gives them */
-		tr.offset = (v[i].first << u->h.chunk_log2) + v[i].skip;
+		tr.offset = (v[i].first << u->info.chunk_log2) + v[i].skip;
 		next = extract_range(x, &tr, ix, &v[i], sel, u->io.in.name, &d);
 		ae_tar_reader_free(&tr);
 		if (next == INDEXED_MISMATCH) {
@@ -684,7 +684,7 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 		if (st == EXIT_OK || st == EXIT_PARTIAL)
 			st = EXIT_DATA;
 	}
-	st = run_copy_used(&u->io, &u->h, st);
+	st = run_reader_copy_used(&u->io, u->from_copy, st);
 
 	ae_tar_reader_free(&tr);
 	return st;
@@ -713,29 +713,23 @@ static int
 extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
     struct members *sel)
 {
-	struct ae_index ix;
+	const struct ae_index *ix;
 	struct ixdigest dx;
 	int st, have_dx = 0;
 
 	ixdigest_init(&dx);
 	/* Some members only, from a file with an index: only their
 	 * records are read.  (All of them: reading in order is faster.) */
-	if (!o->run.salvage && sel->pats.n > 0 && indexed_load(&u->io, &u->h,
-	    &u->igcm, &o->run, &ix, &u->index_stats)) {
-		st = extract_indexed(x, u, &ix, sel);
-		if (st != INDEXED_MISMATCH) {
-			ae_index_free(&ix);
+	if (!o->run.salvage && sel->pats.n > 0 && indexed_load(u, &ix)) {
+		st = extract_indexed(x, u, ix, sel);
+		if (st != INDEXED_MISMATCH)
 			return st;
-		}
-		indexed_rewind(&u->io, &u->h);
-		have_dx = ixdigest_from_index(&dx, &ix) == 0;
+		have_dx = ixdigest_from_index(&dx, ix) == 0;
 		if (!have_dx)
 			ixdigest_free(&dx);
-		ae_index_free(&ix);
 	} else if (!o->run.salvage) {
 		/* all of it: the index is held as digests, not whole */
-		have_dx = indexed_load_digests(&u->io, &u->h, &u->igcm, &o->run,
-		    &dx, &u->index_stats);
+		have_dx = indexed_load_digests(u, &dx);
 	}
 	/* A full read of a file whose index -t lists from writes only what
 	 * it lists, each member checked against its entry first (after a
@@ -747,15 +741,11 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
 		u->caller_checks_index = 1;
 	}
 	/* --salvage: the index's record offsets step over damaged frames */
-	if (o->run.salvage && indexed_load(&u->io, &u->h, &u->igcm, &o->run,
-	    &ix, NULL))
-		u->salvage_ix = &ix;
+	if (o->run.salvage && indexed_load(u, &ix))
+		u->salvage_ix = ix;
 	x->name = u->io.in.name;
 	st = extract_all(x, u, o, sel);
-	if (u->salvage_ix != NULL) {
-		ae_index_free(&ix);
-		u->salvage_ix = NULL;
-	}
+	u->salvage_ix = NULL;
 	if (x->ix != NULL) {
 		ixdigest_free(&dx);
 		x->ix = NULL;

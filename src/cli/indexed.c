@@ -4,7 +4,6 @@
  */
 #include "config.h"
 #include "indexed.h"
-#include "container/records.h"
 #include "common/grow.h"
 #include "exitcode.h"
 #include "indexcheck.h"
@@ -13,159 +12,72 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/wipe.h"
 #include "msg.h"
 #include "run.h"
 #include "signals.h"
 
-/* Back to the payload's start, for a full read (and the cancel flag
- * the index's run may have set, down). */
-void
-indexed_rewind(struct streams *io, const struct ae_header *h)
-{
-	atomic_store(&io->cancel, 0);
-	if (lseek(io->in.fd, (off_t)h->len, SEEK_SET) >= 0)
-		ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
-}
-
-/* Say why the index is not used, and go back to the payload's start
- * for the full read. */
+/* Say why the index is not used (the full read follows): 0. */
 static int
-unusable(struct streams *io, const struct ae_header *h, const char *why)
+unusable(const struct unpack *u, const char *why)
 {
 	msg_warn("%s: the archive's index %s; reading the whole archive",
-	    io->in.name, why);
-	indexed_rewind(io, h);
+	    u->io.in.name, why);
 	return 0;
 }
 
-/*
- * Decode the index of io's input (after its header h was read and
- * unlocked) into w, checking the footer around it.  1 when all of it was
- * decoded, with *index_offset and *records as the footer says; 0 when
- * the index is not there or not usable (a pipe: silently; else warned,
- * and the input rewound for a full read).
- */
+/* Whether the index is to be used at all: an archive with one, on an
+ * input that can pread (a pipe: silently not), unless --no-index or
+ * --test (which reads in full and compares the index at the end; with
+ * --salvage it takes the index's record offsets, as -x does). */
 static int
-decode_index(struct streams *io, const struct ae_header *h,
-    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ae_writer *w,
-    struct ae_pipe_stats *stats, uint64_t *index_offset, uint64_t *records,
-    int *err, struct ae_diag *d)
+wanted(const struct unpack *u)
 {
-	uint8_t footer[AE_FOOTER_LEN];
-	uint64_t size;
-	struct ae_pipe_params pp;
-	struct ae_pipe_stats st;
-	struct stat sb;
+	const struct run_prefs *p = u->run;
 
-	*err = AE_OK;
-	/* (--test reads in full and compares the index at the end; with
-	 * --salvage it takes the index's record offsets, as -x does) */
-	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED || p->no_index
-	    || (p->test && !p->salvage))
-		return 0;
-	if (fstat(io->in.fd, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return 0;       /* a pipe: the index is out of reach */
-	/* The container must start the file (offsets in the footer and
-	 * the index count from there): not so for a file handed over as
-	 * standard input part-way through. */
-	if (lseek(io->in.fd, 0, SEEK_CUR) != (off_t)h->len)
-		return 0;
-	/* size: where the footer ends, before the copy of the header */
-	size = (uint64_t)sb.st_size;
-	if (size < h->len + 2 * (AE_FRAME_LEN + AE_TAG_LEN) + AE_FOOTER_LEN
-	    + ae_header_tail_len(h))
-		return unusable(io, h, "is missing (the file is too short)");
-	size -= ae_header_tail_len(h);
-	if (pread(io->in.fd, footer, sizeof footer,
-	    (off_t)(size - AE_FOOTER_LEN)) != (ssize_t)sizeof footer)
-		return unusable(io, h, "cannot be read");
-	/* The last 32 bytes of a cut file are ciphertext: say that first,
-	 * not "fails authentication", which reads like tampering; the full
-	 * read then names the cut or the damage where it is. */
-	if (ae_footer_open(ig, footer, index_offset, records) != AE_OK)
-		return unusable(io, h, "cannot be used: the file does not end "
-		    "with its footer (it may be cut short, or its end damaged)");
-	if (*index_offset < h->len + AE_FRAME_LEN + AE_TAG_LEN
-	    || *index_offset > size - AE_FOOTER_LEN - (AE_FRAME_LEN + AE_TAG_LEN)
-	    || *records == 0)
-		return unusable(io, h, "footer points outside the file");
-	if (lseek(io->in.fd, (off_t)*index_offset, SEEK_SET) < 0)
-		return unusable(io, h, "cannot be read");
-	ae_fd_init(&io->rd, io->in.fd, &signals_stop, &io->cancel);
-	run_pipe_params(p, ig, h, io, &pp);
-	/* An index is a few records: one worker, and the few job buffers
-	 * that go with it, start faster than a pool sized for a payload
-	 * (-t of 12,800 files: the pool's setup was a tenth of it). */
-	if (*index_offset + (2u << h->chunk_log2) > size)
-		pp.threads = 1;
-	pp.offset = *index_offset;
-	pp.trailer = 1;
-	pp.progress = NULL;
-	memset(&st, 0, sizeof st);
-	*err = ae_pipe_decode(&pp, &io->reader, w, &st, d);
-	if (stats != NULL)
-		*stats = st;
-	if (*err == AE_OK && *index_offset + st.wire_bytes != size
-	    - AE_FOOTER_LEN)
-		*err = ae_fail(d, AE_EFORMAT, AE_AT_NONE, "does not end at the "
-		    "footer", 0, 0);
-	return 1;
+	return u->info.indexed && !p->no_index && !(p->test && !p->salvage)
+	    && u->seekable;
 }
 
-/* After decode_index: err (with d) said as why the index is not used
- * (0), or the input rewound for the payload (1). */
+/* The reader's failure to read the index, err, worded as why it is not
+ * used: 0. */
 static int
-decoded(struct streams *io, const struct ae_header *h, int err,
-    const struct ae_diag *d)
+not_used(const struct unpack *u, int err)
 {
-	if (err == AE_EINTR || atomic_load(&signals_stop))
-		return unusable(io, h, "was not read (interrupted)");
-	if (err == AE_EAUTH)
-		return unusable(io, h, "fails authentication");
-	if (err == AE_ETOOBIG)
-		return unusable(io, h, "is too large to hold");
-	if (err == AE_ENOMEM)
-		return unusable(io, h, "does not fit in memory");
-	if (err != AE_OK) {
-		char why[160];
+	const struct ae_diag *d = aescrypt_reader_diag(u->r);
+	char why[200];
 
-		snprintf(why, sizeof why, "%s", d->what != NULL ? d->what :
-		    "is damaged");
-		return unusable(io, h, why);
+	if (err == AE_EINTR || atomic_load(&signals_stop))
+		return unusable(u, "was not read (interrupted)");
+	if (err == AE_ETOOBIG)
+		return unusable(u, "is too large to hold");
+	if (err == AE_ENOMEM)
+		return unusable(u, "does not fit in memory");
+	/* (the footer's own words: a cut file's last bytes are
+	 * ciphertext, which is not tampering) */
+	if (d != NULL && d->what != NULL && (err != AE_EAUTH
+	    || strncmp(d->what, "cannot be used", 14) == 0)) {
+		snprintf(why, sizeof why, "%s", strcmp(d->what, "reading input")
+		    == 0 ? "cannot be read" : d->what);
+		return unusable(u, why);
 	}
-	indexed_rewind(io, h);
-	return 1;
+	if (err == AE_EAUTH)
+		return unusable(u, "fails authentication");
+	return unusable(u, "is damaged");
 }
 
 int
-indexed_load(struct streams *io, const struct ae_header *h,
-    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ae_index *ix,
-    struct ae_pipe_stats *stats)
+indexed_load(struct unpack *u, const struct ae_index **ix)
 {
-	uint64_t index_offset, records;
-	struct ae_index_plain c = { 0 };
-	struct ae_writer w = { ae_index_plain_write, &c };
-	struct ae_diag d = { 0 };
-	int r;
+	int err;
 
-	memset(ix, 0, sizeof *ix);
-	if (!decode_index(io, h, ig, p, &w, stats, &index_offset, &records,
-	    &r, &d)) {
-		free(c.buf);
+	*ix = NULL;
+	if (!wanted(u))
 		return 0;
-	}
-	if (r == AE_OK)
-		r = ae_index_parse(c.buf, c.len, h->len,
-		    (size_t)1 << h->chunk_log2, index_offset, records, ix, &d);
-	if (c.buf != NULL) {
-		ae_wipe(c.buf, c.len);
-		free(c.buf);
-	}
-	return decoded(io, h, r, &d);
+	if ((err = aescrypt_reader_index(u->r, ix)) != AESCRYPT_OK)
+		return not_used(u, err);
+	return 1;
 }
 
 /* The index's plaintext as it is decoded, an entry at a time, into an
@@ -247,44 +159,49 @@ feed_write(void *ctx, const uint8_t *b, size_t n)
 	return AE_OK;
 }
 
+/* The reader's sink for the index's plaintext: the feed. */
+static int
+feed_sink(void *ctx, const void *b, size_t n)
+{
+	(void)feed_write(ctx, b, n);
+	return 0;
+}
+
 int
-indexed_load_digests(struct streams *io, const struct ae_header *h,
-    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ixdigest *x,
-    struct ae_pipe_stats *stats)
+indexed_load_digests(struct unpack *u, struct ixdigest *x)
 {
 	struct feed f;
-	struct ae_writer w = { feed_write, &f };
-	struct ae_diag d = { 0 };
 	int r;
 
 	memset(&f, 0, sizeof f);
 	ixdigest_init(x);
+	if (!wanted(u))
+		return 0;
 	f.x = x;
-	f.header_len = h->len;
-	f.chunk = (size_t)1 << h->chunk_log2;
+	f.header_len = u->info.header_len;
+	f.chunk = (size_t)1 << u->info.chunk_log2;
 	/* (one entry's four names, each with its NUL: 6.8's caps) */
 	if ((f.names = malloc(2 * (AE_TAR_NAME_MAX + 1) + 2 * 256)) == NULL)
 		return 0;
-	if (!decode_index(io, h, ig, p, &w, stats, &f.index_offset,
-	    &f.records, &r, &d)) {
-		free(f.names);
-		return 0;
-	}
+	/* (the footer's offset and count are set before the first byte
+	 * reaches the feed, whose head needs them) */
+	r = aescrypt_reader_index_to(u->r, feed_sink, &f, &f.index_offset,
+	    &f.records);
 	if (r == AE_OK && f.err == AE_OK)
 		feed_take(&f, 1);
-	if (r == AE_OK && f.err != AE_OK) {
-		r = f.err;
-		d = f.d;
-	}
 	if (f.carry != NULL) {
 		ae_wipe(f.carry, f.len);
 		free(f.carry);
 	}
 	ae_wipe(f.names, 2 * (AE_TAR_NAME_MAX + 1) + 2 * 256);
 	free(f.names);
+	if (r == AE_OK && f.err == AE_OK)
+		return 1;
+	ixdigest_free(x);
 	if (r != AE_OK)
-		ixdigest_free(x);
-	return decoded(io, h, r, &d);
+		return not_used(u, r);
+	return f.err == AE_ENOMEM ? unusable(u, "does not fit in memory")
+	    : unusable(u, f.d.what != NULL ? f.d.what : "is damaged");
 }
 
 /* Ranges under construction: spans of the tar stream, each with the
@@ -407,24 +324,47 @@ indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 }
 
 
+/* The tar stream at a position of its own, through the reader's
+ * records (aescrypt_reader_tar_pread): what the checks below read
+ * through a tar reader.  Its first failure is kept in err. */
+struct at {
+	aescrypt_reader *r;
+	uint64_t pos;
+	int err;
+};
+
+static int
+at_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
+{
+	struct at *a = ctx;
+	int e = aescrypt_reader_tar_pread(a->r, a->pos, buf, n, got);
+
+	if (e != AESCRYPT_OK) {
+		if (a->err == AE_OK)
+			a->err = e;
+		return e;
+	}
+	a->pos += *got;
+	return AE_OK;
+}
+
 /*
- * Member i's header, read from its first through the records that hold
- * it (v), checked against the index.  1 if it holds; 0 if not; or the
- * error of a record that failed (with v->d).
+ * Member i's header, read from its first, checked against the index.
+ * 1 if it holds; 0 if not; or the error of a record that failed.
  */
 static int
 check_member(const struct ae_index *ix, size_t i, struct ae_tar_reader *tr,
-    struct ae_records_view *v, struct ae_tar_member *m)
+    struct at *a, struct ae_tar_member *m)
 {
 	struct ae_diag d = { 0 };
 	int next;
 
-	v->pos = ix->m[i].first;
-	v->err = AE_OK;
+	a->pos = ix->m[i].first;
+	a->err = AE_OK;
 	ae_tar_reader_restart(tr, ix->m[i].first);
 	next = ae_tar_next(tr, m, &d);
-	if (v->err != AE_OK)
-		return v->err;
+	if (a->err != AE_OK)
+		return a->err;
 	return next == AE_OK && indexed_check(ix, i, m);
 }
 
@@ -435,19 +375,19 @@ check_member(const struct ae_index *ix, size_t i, struct ae_tar_reader *tr,
  * that a sequential reader stops where the index does: an index that
  * drops the last member and moves tar_end back points at that member's
  * header instead.  Reads the record(s) that hold it.  1, 0, or a
- * record's error (with v->d).
+ * record's error.
  */
 static int
-check_end(const struct ae_index *ix, struct ae_reader *in,
-    struct ae_records_view *v)
+check_end(const struct ae_index *ix, struct at *a)
 {
 	uint8_t b[512];
 	size_t got, k;
+	int e;
 
-	v->pos = ix->tar_end;
-	v->err = AE_OK;
-	if (in->read(in->ctx, b, sizeof b, &got) != AE_OK)
-		return v->err != AE_OK ? v->err : 0;
+	a->pos = ix->tar_end;
+	a->err = AE_OK;
+	if ((e = at_read(a, b, sizeof b, &got)) != AE_OK)
+		return e;
 	if (got != sizeof b)
 		return 0;
 	for (k = 0; k < sizeof b; k++)
@@ -456,42 +396,50 @@ check_end(const struct ae_index *ix, struct ae_reader *in,
 	return 1;
 }
 
+/* The reader's words for a record that failed: its place's, or its
+ * message's. */
+static const char *
+failed_why(struct unpack *u, int e)
+{
+	const struct ae_diag *d = aescrypt_reader_diag(u->r);
+
+	return d != NULL && d->what != NULL ? d->what : ae_strerror(e);
+}
+
+static int
+failed(struct unpack *u, int e)
+{
+	const struct ae_diag *d = aescrypt_reader_diag(u->r);
+
+	if (d != NULL)
+		return msg_core_error(u->io.in.name, e, d);
+	msg_error("%s", aescrypt_reader_error(u->r));
+	return exit_for(e);
+}
+
 int
 indexed_verify_members(struct unpack *u, const struct ae_index *ix,
     const unsigned char *which)
 {
-	struct ae_records rr;
-	struct ae_records_view v = { &rr, 0, AE_OK, { 0 } };
-	struct ae_reader in = { ae_records_read, &v, NULL };
+	struct at a = { u->r, 0, AE_OK };
+	struct ae_reader in = { at_read, &a, NULL };
 	struct ae_tar_reader tr;
 	struct ae_tar_member *m = malloc(sizeof *m);
 	size_t i;
 	int st = EXIT_OK, ok = 1;
 
-	if (m == NULL || ae_records_init(&rr, &u->io.reader, ix->rec_off,
-	    ix->records, u->h.chunk_log2, &u->gcm, u->h.codec, u->run->engine)
-	    != AE_OK) {
-		free(m);
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
-	if (ae_tar_reader_init(&tr, &in) != AE_OK) {
-		ae_records_free(&rr);
+	if (m == NULL || ae_tar_reader_init(&tr, &in) != AE_OK) {
 		free(m);
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
 	if (which == NULL) {
 		/* a listing: the index must end where the stream does */
-		if ((ok = check_end(ix, &in, &v)) < 0) {
-			char why[200];
-
-			snprintf(why, sizeof why, "%s", v.d.what != NULL ?
-			    v.d.what : ae_strerror(ok));
+		if ((ok = check_end(ix, &a)) < 0) {
 			msg_warn("%s: the chunk that holds the end of the tar "
 			    "stream cannot be read (%s), so the index cannot "
 			    "be shown to be complete; reading the whole "
-			    "archive", u->io.in.name, why);
+			    "archive", u->io.in.name, failed_why(u, ok));
 			st = INDEXED_MISMATCH;
 		} else if (!ok) {
 			msg_warn("%s: the archive's index does not match its "
@@ -504,9 +452,9 @@ indexed_verify_members(struct unpack *u, const struct ae_index *ix,
 	} else {
 		for (i = 0; i < ix->members && ok == 1; i++)
 			if (which[i])
-				ok = check_member(ix, i, &tr, &v, m);
+				ok = check_member(ix, i, &tr, &a, m);
 		if (ok < 0)
-			st = msg_core_error(u->io.in.name, ok, &v.d);
+			st = failed(u, ok);
 		else if (!ok) {
 			ixcheck_refuse(u->io.in.name, &ix->m[i - 1], "no member "
 			    "with this header that ends where the next one "
@@ -515,7 +463,6 @@ indexed_verify_members(struct unpack *u, const struct ae_index *ix,
 		}
 	}
 	ae_tar_reader_free(&tr);
-	ae_records_free(&rr);
 	ae_wipe(m, sizeof *m);
 	free(m);
 	return st;
@@ -525,9 +472,8 @@ int
 indexed_global(struct unpack *u, const struct ae_index *ix,
     struct ae_tar_global *g)
 {
-	struct ae_records rr;
-	struct ae_records_view v = { &rr, 0, AE_OK, { 0 } };
-	struct ae_reader in = { ae_records_read, &v, NULL };
+	struct at a = { u->r, 0, AE_OK };
+	struct ae_reader in = { at_read, &a, NULL };
 	struct ae_tar_reader tr;
 	struct ae_tar_member *m;
 	struct ae_diag d = { 0 };
@@ -537,10 +483,7 @@ indexed_global(struct unpack *u, const struct ae_index *ix,
 	g->level = -1;
 	if (ix->members == 0)
 		return EXIT_OK;
-	if ((m = malloc(sizeof *m)) == NULL || ae_records_init(&rr,
-	    &u->io.reader, ix->rec_off, ix->records, u->h.chunk_log2, &u->gcm,
-	    u->h.codec, u->run->engine) != AE_OK) {
-		free(m);
+	if ((m = malloc(sizeof *m)) == NULL) {
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
@@ -550,13 +493,12 @@ indexed_global(struct unpack *u, const struct ae_index *ix,
 	} else {
 		/* the global header is read on the way to the first member,
 		 * whose headers start at 0 */
-		if (ae_tar_next(&tr, m, &d) == AE_OK || v.err == AE_OK)
+		if (ae_tar_next(&tr, m, &d) == AE_OK || a.err == AE_OK)
 			*g = tr.global;
-		if (v.err != AE_OK)
-			st = msg_core_error(u->io.in.name, v.err, &v.d);
+		if (a.err != AE_OK)
+			st = failed(u, a.err);
 		ae_tar_reader_free(&tr);
 	}
-	ae_records_free(&rr);
 	ae_wipe(m, sizeof *m);
 	free(m);
 	return st;

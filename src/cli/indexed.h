@@ -20,16 +20,13 @@
 #include "unpack.h"
 
 /*
- * After the header of io's input (h) was read and unlocked: load and
- * check its index with the index cipher ig.  1 with ix filled (the
- * caller frees it); 0 to read the archive in full (when the index was
- * there but unusable, a warning said why).  Either way the input is
- * left at the payload's start.  stats, if not NULL, gets what reading
- * the index cost.
+ * The archive's index, loaded and checked by the library's reader
+ * (aescrypt_reader_index): 1 with *ix (the reader's: valid while u is
+ * open, not freed by the caller); 0 to read the archive in full (a
+ * pipe, --no-index, --test without --salvage, no index; when the index
+ * was there but unusable, a warning said why).
  */
-int indexed_load(struct streams *io, const struct ae_header *h,
-    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ae_index *ix,
-    struct ae_pipe_stats *stats);
+int indexed_load(struct unpack *u, const struct ae_index **ix);
 
 /*
  * indexed_load for a full read that checks each member against the index
@@ -37,12 +34,10 @@ int indexed_load(struct streams *io, const struct ae_header *h,
  * decoded, and only its digests, offsets and front-coded paths are kept
  * (indexdigest.h), never the whole of it.  1 with x filled (the caller
  * frees it); 0 to read without it (warned when it was there but
- * unusable).  The input is left at the payload's start.
+ * unusable).
  */
 struct ixdigest;
-int indexed_load_digests(struct streams *io, const struct ae_header *h,
-    const ae_gcm_ctx *ig, const struct run_prefs *p, struct ixdigest *x,
-    struct ae_pipe_stats *stats);
+int indexed_load_digests(struct unpack *u, struct ixdigest *x);
 
 /*
  * The runs of records that hold the members sel selects (consecutive
@@ -61,9 +56,6 @@ int indexed_ranges(const struct ae_index *ix, struct members *sel,
 int indexed_check(const struct ae_index *ix, size_t i,
     const struct ae_tar_member *m);
 
-/* Back to the payload's start of io's input, for a full read. */
-void indexed_rewind(struct streams *io, const struct ae_header *h);
-
 /*
  * Before -t lists from the index: check that an end-of-archive block
  * stands at its tar_end (reading the record or two that hold it, and no
@@ -72,8 +64,8 @@ void indexed_rewind(struct streams *io, const struct ae_header *h);
  * member is what its entry says is checked by -x before it writes a
  * byte of it (extract.c), and by --test for all.  0 if the index holds;
  * INDEXED_MISMATCH if not, or if that record cannot be read (warned:
- * read the archive in full); or an exit status (reported).  u is open;
- * its input is left anywhere.
+ * read the archive in full); or an exit status (reported).  u is open
+ * and no run of it is going.
  */
 #define INDEXED_MISMATCH (-1)
 int indexed_verify(struct unpack *u, const struct ae_index *ix);

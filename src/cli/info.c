@@ -435,7 +435,7 @@ static int
 info_contents(const struct opts *o, struct contents *c)
 {
 	struct unpack *u = unpack_new();
-	struct ae_index ix;
+	const struct ae_index *ix;
 	struct ae_tar_reader tr;
 	struct ae_tar_member *m;
 	struct ae_diag d = { 0 };
@@ -452,20 +452,19 @@ info_contents(const struct opts *o, struct contents *c)
 		return st == UNPACK_DONE ? EXIT_OK : st;
 	}
 	c->have = 1;
-	c->archive = AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type);
+	c->archive = u->info.kind == AESCRYPT_ARCHIVE;
 	if (!c->archive) {
 		unpack_free(u);
 		return EXIT_OK;
 	}
-	if (indexed_load(&u->io, &u->h, &u->igcm, &o->run, &ix, NULL)) {
+	if (indexed_load(u, &ix)) {
 		c->from_index = 1;
-		c->members = ix.members;
-		c->tar_bytes = ix.tar_end;
-		for (i = 0; i < ix.members; i++)
-			if (ix.m[i].type == AE_TAR_REG)
-				c->data += ix.m[i].size;
-		st = indexed_global(u, &ix, &c->g);
-		ae_index_free(&ix);
+		c->members = ix->members;
+		c->tar_bytes = ix->tar_end;
+		for (i = 0; i < ix->members; i++)
+			if (ix->m[i].type == AE_TAR_REG)
+				c->data += ix->m[i].size;
+		st = indexed_global(u, ix, &c->g);
 		unpack_free(u);
 		return st;
 	}

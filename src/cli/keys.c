@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "container/codec.h"
 #include "common/wipe.h"
 #include "exitcode.h"
 #include "identity.h"
@@ -314,120 +313,6 @@ gather(const struct key_sources *k, enum pass_source src,
 	}
 	return EXIT_OK;
 }
-
-int
-keys_unlock(const struct key_sources *k, const struct run_prefs *p,
-    struct streams *io, struct ae_header *h,
-    uint8_t file_key[AE_FILE_KEY_LEN], struct run_stats *rs)
-{
-	const char *name = io->in.name;
-	uint64_t c0, w0;
-	struct ae_unlock u;
-	struct ae_diag d = { 0 };
-	enum pass_source src = pass_source(k);
-	struct secrets x;
-	struct slots sl;
-	struct ways ways;
-	int err, st;
-	int copy_st = EXIT_OK;
-	int kind;
-
-	/* A descriptor may be the input itself (--passphrase-fd 0 with the
-	 * container after the first line), so its line is taken first. */
-	memset(&x, 0, sizeof x);
-	if (src == PASS_FD) {
-		st = secret_passphrase(src, k->pass_arg, 0, &x.pass);
-		if (st != EXIT_OK)
-			return st;
-		x.have_pass = 1;
-	}
-	if ((st = foreign_peek(io, &kind)) != EXIT_OK
-	    || (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
-	    && (st = foreign_refuse(name, kind)) != EXIT_OK)) {
-		secret_wipe(&x.pass);
-		return st;
-	}
-	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY) {
-		if (x.have_pass && (io->early_pass
-		    = ae_secret_alloc(sizeof x.pass)) != NULL)
-			*io->early_pass = x.pass;
-		secret_wipe(&x.pass);
-		return KEYS_LEGACY;
-	}
-	if ((err = ae_header_read(&io->reader, h, &d)) != AE_OK
-	    && (st = run_header_damaged(p, io, err, &d, h)) != EXIT_OK) {
-		secret_wipe(&x.pass);
-		return st;
-	}
-	rs->codec = h->codec;
-	if (!ae_codec_get(h->codec)->available()) {
-		const char *c = ae_codec_get(h->codec)->name;
-
-		/* before any passphrase is asked for */
-		secret_wipe(&x.pass);
-		msg_error("%s: its chunks are compressed with %s, and this "
-		    "build of aescrypt has no %s (configured without "
-		    "lib%s-dev, or --without-%s)", name, c, c, c, c);
-		msg_hint("build aescrypt with lib%s-dev installed to read it",
-		    c);
-		return EXIT_DATA;
-	}
-	sl.nk = ae_header_count(h, AE_SLOT_KEYFILE);
-	sl.np = ae_header_count(h, AE_SLOT_PASSPHRASE);
-	sl.nr = ae_header_count(h, AE_SLOT_RECIPIENT);
-	if ((st = choose_ways(k, src, name, &sl, &ways)) != EXIT_OK) {
-		secret_wipe(&x.pass);
-		return st;
-	}
-	if ((st = gather(k, src, &ways, &sl, &x)) != EXIT_OK)
-		return st;  /* (all wiped) */
-	memset(&u, 0, sizeof u);
-	ae_kdf_default_limits(&u.limits);
-	if (k->max_kdf_kib != 0)
-		u.limits.max_m_kib = k->max_kdf_kib;
-	if (x.use_key)
-		u.key = x.key;
-	u.ids = x.ids;
-	u.nids = x.nids;
-	if (x.use_pass) {
-		u.pass = x.pass.buf;
-		u.passlen = x.pass.len;
-	}
-	c0 = ae_process_ns();
-	w0 = ae_wall_ns();
-	err = ae_header_unlock(h, &u, file_key, &d);
-	/* a slot opened but the MAC failed: the copy, with the same keys
-	 * (--salvage; before they are wiped) */
-	if (err == AE_EAUTH && (copy_st = run_header_unauthentic(p, io, h,
-	    &u, file_key, &d)) == EXIT_OK)
-		err = AE_OK;
-	if (u.pass != NULL) {
-		unsigned i;
-
-		rs->kdf_cpu_ns += ae_process_ns() - c0;
-		rs->kdf_wall_ns += ae_wall_ns() - w0;
-		for (i = 0; i < h->nstanzas; i++)
-			if (h->stanza[i].type == AE_STANZA_ARGON2ID)
-				rs->kdf_m_kib = h->stanza[i].kdf.m_kib;
-	}
-	secrets_wipe(&x);
-	if (copy_st != EXIT_OK)
-		return copy_st;     /* (reported) */
-	if (err == AE_EKEY)
-		return key_error(name, &sl, ways.use_key && sl.nk > 0,
-		    ways.use_pass && sl.np > 0, ways.use_ids && sl.nr > 0 ?
-		    u.nids : 0);
-	if (err != AE_OK)
-		return msg_core_error(name, err, &d);
-	if (atomic_load(&signals_stop))
-		return msg_interrupted();
-	if (sl.nr > 0 && (sl.nk > 0 || sl.np > 0) && !ways.use_ids)
-		/* (made by versions before 0.2, which allowed it) */
-		msg_note("%s also has recipient slots: whoever holds one of "
-		    "their keys could have written what it holds", name);
-	return EXIT_OK;
-}
-
 
 /* ---- the reading modes on the library's reader ---- */
 

@@ -10,8 +10,6 @@
 
 #define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
-#include "container/format.h"
-#include "container/header.h"
 #include "common/io.h"
 #include "opts.h"
 #include "run.h"
@@ -29,22 +27,10 @@
 int keys_to_writer(const struct key_sources *k, aescrypt_writer *w,
     int *pass_slot);
 
-/*
- * Read a header from io's input and open one of its slots with the
- * user's key sources, giving the file key.  Wrong keys, KDF costs over
- * the limits and damaged headers are each reported in their own words.
- * With --salvage, a damaged header is replaced by its copy at the end of
- * the file, if it has one (p->salvage; h->from_copy is then set).
- */
-/* keys_unlock's answer for an AES Crypt file (legacy.h): nothing was
+/* keys_open's answer for an AES Crypt file (legacy.h): nothing was
  * unlocked; a passphrase already read from a descriptor is in
  * io->early_pass. */
 #define KEYS_LEGACY (-1)
-
-int keys_unlock(const struct key_sources *k, const struct run_prefs *p,
-    struct streams *io,
-    struct ae_header *h, uint8_t file_key[AE_FILE_KEY_LEN],
-    struct run_stats *rs);
 
 /*
  * The reading modes on the library's reader: open io's input (its

@@ -291,19 +291,20 @@ list_salvaged(FILE *fp, int verbose, struct ae_tar_reader *tr,
 
 /* -t from the index; the exit status.  u stays open. */
 static int
-list_indexed(struct unpack *u, const struct opts *o, struct ae_index *ix,
-    struct members *sel)
+list_indexed(struct unpack *u, const struct opts *o,
+    const struct ae_index *ix, struct members *sel)
 {
 	int st = list_index(stdout, o->run.verbose, ix, sel);
+	const struct ae_pipe_stats *ps = aescrypt_reader_index_stats(u->r);
 
-	ae_index_free(ix);
 	if (st == EXIT_OK) {
 		/* what was read: the header and the index */
-		u->rs.pipe = u->index_stats;
+		if (ps != NULL)
+			u->rs.pipe = *ps;
 		u->rs.archive = 1;
 		u->io.wr.bytes = 0;
 		run_finish_stats(&o->run, &u->rs, u->w0,
-		    ae_gcm_tier_name(ae_gcm_ctx_tier(&u->igcm)), &u->io);
+		    aescrypt_reader_tier(u->r), &u->io);
 	}
 	return st;
 }
@@ -323,7 +324,7 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 		msg_error("out of memory");
 		return unpack_end(u, 1, &d, EXIT_SYSTEM);
 	}
-	if (o->run.test && !AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type)) {
+	if (o->run.test && u->info.kind != AESCRYPT_ARCHIVE) {
 		/* --test of a stream: unpack_end reads and authenticates
 		 * the rest. */
 		ae_tar_reader_free(&tr);
@@ -356,7 +357,7 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 			if (st == EXIT_OK || st == EXIT_PARTIAL)
 				st = EXIT_DATA;
 		}
-		st = run_copy_used(&u->io, &u->h, st);
+		st = run_reader_copy_used(&u->io, u->from_copy, st);
 		lost_free(&l);
 		ae_tar_reader_free(&tr);
 		return st;
@@ -383,12 +384,12 @@ verdict(const struct unpack *u, uint64_t members)
 
 	bytes_words(u->rs.pipe.plain_bytes, size, sizeof size);
 	count_words(u->rs.pipe.records, chunks, sizeof chunks);
-	if (AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type)) {
+	if (u->info.kind == AESCRYPT_ARCHIVE) {
 		count_words(members, n, sizeof n);
 		printf("%s: OK, %s member%s, %s, %s chunk%s, %s\n",
 		    u->io.in.name, n, members == 1 ? "" : "s", size, chunks,
 		    u->rs.pipe.records == 1 ? "" : "s",
-		    u->h.payload_type != AE_PAYLOAD_PAX_INDEXED ? "no index"
+		    !u->info.indexed ? "no index"
 		    : !u->check_index ? "index not compared (--salvage)"
 		    : u->ixc.too_big || u->ixc.oom ? "index not compared (too "
 		    "large to hold)" :
@@ -404,7 +405,7 @@ cmd_list(const struct opts *o)
 {
 	struct unpack *u;
 	struct members sel;
-	struct ae_index ix;
+	const struct ae_index *ix;
 	uint64_t count = 0;
 	int st, partial = 0;
 
@@ -425,27 +426,19 @@ cmd_list(const struct opts *o)
 	if (o->run.salvage) {
 		/* in full; the index, on a regular file, names what is lost
 		 * and steps over damaged frames (as for -x) */
-		if (indexed_load(&u->io, &u->h, &u->igcm, &o->run, &ix, NULL))
-			u->salvage_ix = &ix;
+		if (indexed_load(u, &ix))
+			u->salvage_ix = ix;
 		st = list_all(u, o, &sel, &partial, &count);
-		if (u->salvage_ix != NULL) {
-			ae_index_free(&ix);
-			u->salvage_ix = NULL;
-		}
+		u->salvage_ix = NULL;
 	} else if (!(o->run.verbose >= 2 && o->listed != NULL)
-	    && indexed_load(&u->io, &u->h, &u->igcm, &o->run, &ix,
-	    &u->index_stats)) {
+	    && indexed_load(u, &ix)) {
 		/* (-tvv -g lists dumpdirs, which the index does not hold: the
 		 * archive is read in full) */
 		/* the index is used once every header it names is checked */
-		if ((st = indexed_verify(u, &ix)) == EXIT_OK)
-			st = list_indexed(u, o, &ix, &sel);
-		else
-			ae_index_free(&ix);
-		if (st == INDEXED_MISMATCH) {
-			indexed_rewind(&u->io, &u->h);
+		if ((st = indexed_verify(u, ix)) == EXIT_OK)
+			st = list_indexed(u, o, ix, &sel);
+		if (st == INDEXED_MISMATCH)
 			st = list_all(u, o, &sel, &partial, &count);
-		}
 	} else {
 		st = list_all(u, o, &sel, &partial, &count);
 	}

@@ -43,7 +43,7 @@ struct key_sources {
 
 /*
  * How a run goes, whatever it reads or writes: the command, the
- * pipeline's preferences and what is reported.  run.c and session.c read
+ * pipeline's preferences and what is reported.  run.c and keys.c read
  * nothing else.
  */
 struct run_prefs {

@@ -16,8 +16,6 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "container/deflate.h"
-#include "container/index.h"
 #include "common/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
@@ -101,24 +99,6 @@ run_streams_init(struct streams *io)
 	io->writer.ctx = &io->wr;
 }
 
-void
-run_pipe_params(const struct run_prefs *p, const ae_gcm_ctx *g,
-    const struct ae_header *h, struct streams *io, struct ae_pipe_params *pp)
-{
-	memset(pp, 0, sizeof *pp);
-	pp->key = g;
-	pp->chunk_log2 = h->chunk_log2;
-	pp->codec = h->codec;
-	pp->level = p->level;
-	pp->engine = p->engine;
-	pp->threads = p->threads;
-	pp->interrupt = &signals_stop;
-	pp->cancel = &io->cancel;
-	pp->timed = p->stats != 0;
-	pp->progress = progress_tick;
-}
-
-/* Report and return the exit status for a pipeline failure. */
 int
 run_pipe_error(struct streams *io, int r, const struct ae_diag *d)
 {
@@ -149,7 +129,7 @@ run_finish_stats(const struct run_prefs *p, struct run_stats *rs, uint64_t w0,
 	    p->mode == 'x' ? "extract" : p->mode == 'd' ? "decrypt" :
 	    "encrypt";
 	rs->tier = tier;
-	rs->engine = ae_deflate_name(p->engine);
+	rs->engine = aescrypt_engine_name(p->engine);
 	rs->wall_ns = ae_wall_ns() - w0;
 	rs->process_cpu_ns = ae_process_ns();
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
@@ -208,140 +188,6 @@ run_out_commit(struct ae_outfile *o)
 	int err = ae_outfile_commit(o, &d);
 
 	return err == AE_OK ? EXIT_OK : msg_core_error(name, err, &d);
-}
-
-/* Whether io's input is a regular file that ends with what parses as a
- * copy of a header (6.9): only its MAC, checked once a slot opens, can
- * say more. */
-static int
-copy_present(struct streams *io)
-{
-	uint8_t buf[AE_HEADER_MAX + AE_COPY_LEN_LEN];
-	struct ae_header *h;
-	struct stat st;
-	size_t n;
-	int ok;
-
-	if (fstat(io->in.fd, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	n = (uint64_t)st.st_size < sizeof buf ? (size_t)st.st_size :
-	    sizeof buf;
-	if ((h = malloc(sizeof *h)) == NULL)
-		return 0;
-	ok = pread(io->in.fd, buf, n, st.st_size - (off_t)n) == (ssize_t)n
-	    && ae_header_parse_copy(buf, n, h, NULL) == AE_OK;
-	free(h);
-	return ok;
-}
-
-/* The copy at the end of io's input, a regular file, into h, and the
- * input at the first record.  0, or an exit status (reported). */
-static int
-header_copy(struct streams *io, struct ae_header *h)
-{
-	uint8_t buf[AE_HEADER_MAX + AE_COPY_LEN_LEN];
-	struct ae_diag d = { 0 };
-	struct stat st;
-	size_t n;
-
-	if (fstat(io->in.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		msg_hint("a copy of the header may end the file, but a pipe "
-		    "cannot be read from its end: save it to a file, and use "
-		    "--salvage on that");
-		return EXIT_DATA;
-	}
-	n = (uint64_t)st.st_size < sizeof buf ? (size_t)st.st_size :
-	    sizeof buf;
-	if (pread(io->in.fd, buf, n, st.st_size - (off_t)n) != (ssize_t)n)
-		return msg_sys_error(io->in.name);
-	if (ae_header_parse_copy(buf, n, h, &d) != AE_OK) {
-		msg_error("%s: and no copy of it at the end of the file can be "
-		    "used: %s", io->in.name, d.what);
-		msg_hint("files made before aescrypt 0.3 have no copy");
-		return EXIT_DATA;
-	}
-	if (ae_fd_seek(&io->rd, h->len) != AE_OK)
-		return msg_sys_error(io->in.name);
-	msg_warn("%s: using the copy of the header at the end of the file",
-	    io->in.name);
-	return EXIT_OK;
-}
-
-int
-run_header_damaged(const struct run_prefs *p, struct streams *io, int err,
-    const struct ae_diag *d, struct ae_header *h)
-{
-	/* Damage past the magic (a version, a length, a checksum that is
-	 * wrong): not another kind of file, nor an empty one.  A bad magic
-	 * is damage too when the file ends with a copy of a header: the
-	 * start was zeroed or overwritten, the most common damage of all. */
-	int copy = 0, damaged = err != AE_EIO && ae_header_damaged(d)
-	    && !(err == AE_ETRUNC && d->offset == 0);
-	int st;
-
-	if (!damaged && ae_header_bad_magic(d))
-		damaged = copy = copy_present(io);
-	st = msg_core_error(io->in.name, err, d);
-	if (!damaged)
-		return st;
-	if (!p->salvage) {
-		if (copy || copy_present(io))
-			msg_hint("the file ends with a copy of its header: "
-			    "--salvage can use it");
-		else
-			msg_hint("if the file ends with a copy of its header "
-			    "(aescrypt 0.3 and later), --salvage can use it");
-		return st;
-	}
-	return header_copy(io, h);
-}
-
-int
-run_header_unauthentic(const struct run_prefs *p, struct streams *io,
-    struct ae_header *h, const struct ae_unlock *u,
-    uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d)
-{
-	struct ae_header *c;
-	int st, err;
-
-	if (!p->salvage || h->from_copy) {
-		st = msg_core_error(io->in.name, AE_EAUTH, d);
-		if (!h->from_copy && copy_present(io))
-			msg_hint("the file ends with a copy of its header: "
-			    "--salvage tries it with the same key");
-		return st;
-	}
-	msg_warn("%s: %s", io->in.name, d->what);
-	if ((c = malloc(sizeof *c)) == NULL) {
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
-	/* The copy, with the same keys: used only if it authenticates. */
-	if ((st = header_copy(io, c)) == EXIT_OK) {
-		memset(d, 0, sizeof *d);
-		err = ae_header_unlock(c, u, file_key, d);
-		if (err == AE_OK) {
-			memcpy(h, c, sizeof *h);
-		} else {
-			st = msg_core_error(io->in.name, err, d);
-			if (err == AE_EAUTH)
-				msg_error("%s: the copy of the header fails "
-				    "authentication too", io->in.name);
-		}
-	}
-	ae_wipe(c, sizeof *c);
-	free(c);
-	return st;
-}
-
-int
-run_copy_used(const struct streams *io, const struct ae_header *h, int st)
-{
-	if (!h->from_copy || (st != EXIT_OK && st != EXIT_PARTIAL))
-		return st;
-	msg_error("%s: the header at the start of the file is damaged; its "
-	    "copy at the end was used", io->in.name);
-	return EXIT_DATA;
 }
 
 /* ---- the library's reader ---- */
@@ -472,10 +318,9 @@ run_reader_source(struct streams *io, struct aescrypt_source *src)
 }
 
 int
-run_reader_copy_used(const struct streams *io, const aescrypt_reader *r,
-    int st)
+run_reader_copy_used(const struct streams *io, int from_copy, int st)
 {
-	if (!aescrypt_reader_from_copy(r) || (st != EXIT_OK
+	if (!from_copy || (st != EXIT_OK
 	    && st != EXIT_PARTIAL))
 		return st;
 	msg_error("%s: the header at the start of the file is damaged; its "

@@ -12,10 +12,7 @@
 #include "common/error.h"
 #define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
-#include "crypto/gcm.h"
-#include "container/header.h"
 #include "common/io.h"
-#include "pipeline/pipeline.h"
 #include "opts.h"
 #include "disk/outfile.h"
 #include "stats.h"
@@ -74,12 +71,6 @@ int run_out_commit(struct ae_outfile *o);
 /* Zero io and wire reader and writer to rd and wr; fds are -1. */
 void run_streams_init(struct streams *io);
 
-/* The pipeline's parameters for this command line and the file's
- * header h (its chunk size and codec). */
-void run_pipe_params(const struct run_prefs *p, const ae_gcm_ctx *g,
-    const struct ae_header *h, struct streams *io,
-    struct ae_pipe_params *pp);
-
 /* Report a pipeline failure r (naming the input or the output, as d
  * says) and return the exit status. */
 int run_pipe_error(struct streams *io, int r, const struct ae_diag *d);
@@ -100,32 +91,6 @@ void run_progress_start(const struct run_prefs *p, int count_wire, int fd,
 /* Refuse to write a container to a terminal, with a hint that names
  * the option of p's mode (-f for -c, -o for -e); returns EXIT_USAGE. */
 int run_refuse_tty(const struct run_prefs *p);
-
-/*
- * The header at the start of io's input failed to read with err (d):
- * report it, and with --salvage, read the copy at the end of the file
- * into h instead (6.9) and leave the input at the first record.  0 if
- * the copy is to be used (h->from_copy set), or an exit status.
- */
-int run_header_damaged(const struct run_prefs *p, struct streams *io,
-    int err, const struct ae_diag *d, struct ae_header *h);
-
-/*
- * A slot of h opened with u, but h's MAC did not verify (d says so):
- * with --salvage on a regular file, the copy at its end is read and
- * unlocked with the same u, and used in h's place (file_key set, the
- * input at the first record) only if its MAC verifies (6.9).  Without
- * --salvage, the error, and a hint if a copy is there.  0 if the copy
- * is used, or an exit status (reported).
- */
-int run_header_unauthentic(const struct run_prefs *p, struct streams *io,
-    struct ae_header *h, const struct ae_unlock *u,
-    uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d);
-
-/* At the end of a run whose header came from its copy (h->from_copy)
- * and that would exit with st: say so, and make it EXIT_DATA. */
-int run_copy_used(const struct streams *io, const struct ae_header *h,
-    int st);
 
 /*
  * The library's writer (aescrypt.h) as -e and -c drive it.  _sink: a
@@ -161,8 +126,9 @@ void run_reader_source(struct streams *io, struct aescrypt_source *src);
 void run_reader_event(void *ctx, int event, int status, unsigned flags,
     const struct ae_diag *d);
 
-/* run_copy_used for a run on the library's reader r. */
-int run_reader_copy_used(const struct streams *io, const aescrypt_reader *r,
-    int st);
+/* At the end of a run whose header came from its copy (from_copy:
+ * aescrypt_reader_from_copy) and that would exit with st: say so, and
+ * make it EXIT_DATA. */
+int run_reader_copy_used(const struct streams *io, int from_copy, int st);
 
 #endif

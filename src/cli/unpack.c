@@ -2,13 +2,12 @@
  * unpack.c -- open and decode an archive for -t and -x (contract in
  * unpack.h).
  *
- * The decoder runs ae_pipe_decode in its own thread, its writer being a
- * channel; the caller's thread pulls the tar stream from the other end.
- * So the caller can be a plain loop over ae_tar_next, and the pipeline
- * stays what it is for -d.
+ * The library's reader runs the payload in a thread of its own
+ * (aescrypt_reader_raw_start), its writer being a channel; the caller's
+ * thread pulls the tar stream from the other end.  So the caller can
+ * be a plain loop over ae_tar_next.
  */
 #include "config.h"
-#include "pipeline/trailer.h"
 #include "unpack.h"
 
 #include <stdlib.h>
@@ -16,45 +15,32 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "container/index.h"
 #include "common/wipe.h"
 #include "exitcode.h"
+#include "keys.h"
 #include "legacy.h"
 #include "msg.h"
 #include "progress.h"
-#include "session.h"
 #include "signals.h"
 
-static void *
-decode(void *arg)
-{
-	struct unpack *u = arg;
-
-	u->pipe_rc = ae_pipe_decode(&u->pp, &u->io.reader, &u->chan_w,
-	    &u->rs.pipe, &u->d);
-	u->payload_read = u->pipe_rc == AE_OK;
-	if (u->pipe_rc == AE_OK && u->check_tail)
-		u->pipe_rc = ae_trailer_check(&u->pp, &u->igcm, &u->io.reader,
-		    &u->h, u->h.len + u->rs.pipe.wire_bytes,
-		    u->rs.pipe.records, u->check_index ? &u->ixc.ixw : NULL,
-		    &u->d);
-	ae_chan_close_write(&u->chan, u->pipe_rc);
-	return NULL;
-}
-
-/* Whether an index follows the payload (and igcm holds its key). */
+/* The index's plaintext after the payload, into the check's copy. */
 static int
-indexed(const struct unpack *u)
+index_sink(void *ctx, const void *buf, size_t n)
 {
-	return u->h.payload_type == AE_PAYLOAD_PAX_INDEXED;
+	struct ixcheck *c = ctx;
+
+	return c->ixw.write(c->ixw.ctx, buf, n) == AE_OK ? 0 : AESCRYPT_EIO;
 }
 
-static void
-unpack_wipe_keys(struct unpack *u)
+/* A read of the run: a failure is the run's (said at its end). */
+static int
+run_read(struct unpack *u, uint8_t *buf, size_t n, size_t *got)
 {
-	ae_gcm_wipe(&u->gcm);
-	if (indexed(u))
-		ae_gcm_wipe(&u->igcm);
+	int r = aescrypt_reader_raw_read(u->r, buf, n, got);
+
+	if (r != AE_OK)
+		u->decoder_failed = 1;
+	return r;
 }
 
 /* A range's tar stream: skip bytes, then len bytes, then the end
@@ -69,24 +55,24 @@ range_read(struct unpack *u, uint8_t *buf, size_t n, size_t *got)
 	*got = 0;
 	while (u->skip > 0) {
 		k = u->skip < sizeof scratch ? (size_t)u->skip : sizeof scratch;
-		r = ae_chan_read(&u->chan, scratch, k, &more);
-		if (r == AE_OK && more < k)
-			r = AE_ETRUNC;  /* the records ended early */
-		if (r != AE_OK) {
+		r = run_read(u, scratch, k, &more);
+		if (r == AE_OK && more < k) {
 			u->decoder_failed = 1;
-			return r;
+			r = AE_ETRUNC;  /* the records ended early */
 		}
+		if (r != AE_OK)
+			return r;
 		u->skip -= k;
 	}
 	if (u->left > 0) {
 		k = u->left < n ? (size_t)u->left : n;
-		r = ae_chan_read(&u->chan, buf, k, &more);
-		if (r == AE_OK && more < k)
-			r = AE_ETRUNC;
-		if (r != AE_OK) {
+		r = run_read(u, buf, k, &more);
+		if (r == AE_OK && more < k) {
 			u->decoder_failed = 1;
-			return r;
+			r = AE_ETRUNC;
 		}
+		if (r != AE_OK)
+			return r;
 		u->left -= k;
 		*got = k;
 		return AE_OK;
@@ -98,7 +84,7 @@ range_read(struct unpack *u, uint8_t *buf, size_t n, size_t *got)
 	return AE_OK;
 }
 
-/* The caller's reader: the peeked block first, then the channel. */
+/* The caller's reader: the peeked block first, then the run. */
 static int
 tar_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 {
@@ -119,22 +105,31 @@ tar_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 	}
 	if (u->ranged)
 		return range_read(u, buf, n, got);
-	r = ae_chan_read(&u->chan, buf + k, n - k, &more);
+	r = run_read(u, buf + k, n - k, &more);
 	*got = k + more;
-	if (r != AE_OK)
-		u->decoder_failed = 1;
 	return r;
 }
 
-/* Stop the decoder and collect it. */
+/* End the run (drained, or stopped) and keep its result. */
 static void
-stop_decoder(struct unpack *u)
+end_run(struct unpack *u, int stop, uint64_t *bytes)
 {
 	if (!u->started)
 		return;
-	ae_chan_close_read(&u->chan);
-	pthread_join(u->thread, NULL);
+	u->pipe_rc = aescrypt_reader_raw_end(u->r, stop, bytes);
 	u->started = 0;
+}
+
+/* The run's failure said, as every mode says a pipeline's. */
+static int
+run_failed(struct unpack *u)
+{
+	const struct ae_diag *d = aescrypt_reader_diag(u->r);
+
+	if (d != NULL)
+		return run_pipe_error(&u->io, u->pipe_rc, d);
+	msg_error("%s", aescrypt_reader_error(u->r));
+	return exit_for(u->pipe_rc);
 }
 
 struct unpack *
@@ -149,6 +144,9 @@ unpack_free(struct unpack *u)
 	if (u == NULL)
 		return;
 	unpack_close(u);
+	/* (kept until now: the caller may still read its index, and
+	 * whether its last run was whole) */
+	aescrypt_reader_free(u->r);
 	ixcheck_free(&u->ixc);
 	ae_secret_free(u, sizeof *u);
 }
@@ -166,6 +164,7 @@ int
 unpack_open_keys(struct unpack *u, const struct key_sources *k,
     const struct run_prefs *p, const char *archive)
 {
+	struct aescrypt_source src;
 	int st;
 
 	memset(u, 0, sizeof *u);
@@ -173,17 +172,41 @@ unpack_open_keys(struct unpack *u, const struct key_sources *k,
 	u->run = p;
 	u->w0 = ae_wall_ns();
 	u->rs.decrypt = 1;
-	st = session_open(k, p, archive, &u->io, &u->h, &u->gcm, &u->igcm,
-	    &u->rs);
-	if (st == SESSION_LEGACY) {
+	run_streams_init(&u->io);
+	if ((st = run_input_open(&u->io.in, archive, p)) != EXIT_OK)
+		return st;
+	ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop, &u->io.cancel);
+	if ((u->r = aescrypt_reader_new()) == NULL) {
+		msg_error("out of memory");
+		run_input_close(&u->io.in);
+		return EXIT_SYSTEM;
+	}
+	if (p->salvage)
+		salvage_init(&u->salvage, u->io.in.name, 16, NULL);
+	if (p->salvage && aescrypt_reader_set_salvage(u->r, salvage_lost,
+	    &u->salvage) != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_reader_error(u->r));
+		st = EXIT_SYSTEM;
+	} else
+		st = keys_open(k, p, &u->io, u->r, &u->rs);
+	if (st == KEYS_LEGACY) {
 		st = p->test ? legacy_test(k, p, &u->io)
 		    : legacy_not_archive(u->io.in.name);
 		ae_secret_free(u->io.early_pass, sizeof *u->io.early_pass);
-		run_input_close(&u->io.in);
-		return st == EXIT_OK ? UNPACK_DONE : st;
+		st = st == EXIT_OK ? UNPACK_DONE : st;
 	}
-	if (st != EXIT_OK)
+	if (st != EXIT_OK) {
+		aescrypt_reader_free(u->r);
+		u->r = NULL;
+		run_input_close(&u->io.in);
 		return st;
+	}
+	(void)aescrypt_reader_info(u->r, &u->info);
+	u->from_copy = aescrypt_reader_from_copy(u->r);
+	if (p->salvage)
+		u->salvage.chunk = (uint64_t)1 << u->info.chunk_log2;
+	run_reader_source(&u->io, &src);
+	u->seekable = src.pread != NULL;
 	u->keys = 1;
 	return EXIT_OK;
 }
@@ -193,7 +216,7 @@ unpack_close(struct unpack *u)
 {
 	if (!u->keys)
 		return;
-	unpack_wipe_keys(u);
+	end_run(u, 1, NULL);
 	run_input_close(&u->io.in);
 	u->keys = 0;
 }
@@ -201,28 +224,14 @@ unpack_close(struct unpack *u)
 int
 unpack_start(struct unpack *u, const struct unpack_range *range)
 {
+	struct aescrypt_run run;
 	int st, err;
 
-	if (ae_chan_init(&u->chan, 0) != AE_OK) {
-		msg_error("out of memory");
-		st = EXIT_SYSTEM;
-		goto fail;
-	}
 	u->decoder_failed = 0;
 	u->pipe_rc = AE_OK;
-	u->payload_read = 0;
-	/* (an earlier run that stopped early, on the index or a range,
-	 * left it set) */
-	atomic_store(&u->io.cancel, 0);
-	u->chan_w.write = ae_chan_write;
-	u->chan_w.ctx = &u->chan;
 	u->tar_in.read = tar_read;
 	u->tar_in.ctx = u;
-	run_pipe_params(u->run, &u->gcm, &u->h, &u->io, &u->pp);
-	u->pp.offset = u->h.len;
-	u->pp.trailer = indexed(u) || u->h.copy;
-	u->check_tail = u->pp.trailer;
-	u->check_index = indexed(u) && range == NULL && !u->run->salvage
+	u->check_index = u->info.indexed && range == NULL && !u->run->salvage
 	    && !u->caller_checks_index;
 	if (range == NULL)
 		/* (checks of headers by the index may have run before) */
@@ -233,56 +242,36 @@ unpack_start(struct unpack *u, const struct unpack_range *range)
 		/* A run of records found by the index: the tar reader sees
 		 * [skip, skip + len) of their plaintext, then the two zero
 		 * blocks that end an archive. */
-		if (lseek(u->io.in.fd, (off_t)range->offset, SEEK_SET) < 0) {
-			st = msg_sys_error(u->io.in.name);
-			ae_chan_free(&u->chan);
-			goto fail;
-		}
-		ae_fd_init(&u->io.rd, u->io.in.fd, &signals_stop,
-		    &u->io.cancel);
-		u->pp.offset = range->offset;
-		u->pp.first_seq = range->first;
-		u->pp.max_records = range->count;
-		u->check_tail = 0;
+		run.first = range->first;
+		run.count = range->count;
+		run.offset = range->offset;
 		u->skip = range->skip;
 		u->left = range->len;
 		u->tail = AE_TAR_END_LEN;
-		u->pp.progress = NULL;
-	}
-	if (u->run->salvage) {
-		salvage_init(&u->salvage, u->io.in.name, u->h.chunk_log2,
-		    &u->chan_w);
-		u->pp.salvage = 1;
-		u->pp.damaged = salvage_damaged;
-		u->pp.damaged_ctx = &u->salvage;
-		if (u->salvage_ix != NULL) {
-			u->pp.rec_off = u->salvage_ix->rec_off;
-			u->pp.nrec = u->salvage_ix->records;
-		}
-	}
-	if (range == NULL)
-		run_progress_start(u->run, 1, u->io.in.fd, 0, u->h.len,
-		    u->run->mode == 't' ? STDOUT_FILENO : -1);
-	if (pthread_create(&u->thread, NULL, decode, u) != 0) {
-		msg_error("cannot start a thread");
-		ae_chan_free(&u->chan);
+	} else
+		run_progress_start(u->run, 1, u->io.in.fd, 0,
+		    u->info.header_len, u->run->mode == 't' ? STDOUT_FILENO
+		    : -1);
+	if (aescrypt_reader_raw_start(u->r, range != NULL ? &run : NULL,
+	    u->check_index ? index_sink : NULL, &u->ixc) != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_reader_error(u->r));
 		st = EXIT_SYSTEM;
 		goto fail;
 	}
 	u->started = 1;
 	u->files_t0 = ae_thread_ns();
-	if (AE_PAYLOAD_IS_ARCHIVE(u->h.payload_type) || u->run->test)
+	if (u->info.kind == AESCRYPT_ARCHIVE || u->run->test)
 		return EXIT_OK;     /* --test reads a stream too */
 
 	/* A stream: an archive only if it starts like one. */
-	err = ae_chan_read(&u->chan, u->peek, sizeof u->peek, &u->peek_len);
+	err = run_read(u, u->peek, sizeof u->peek, &u->peek_len);
 	if (err == AE_OK && u->peek_len == sizeof u->peek
 	    && ae_tar_is_header(u->peek))
 		return EXIT_OK;
-	stop_decoder(u);
+	end_run(u, 1, NULL);
 	progress_stop();
 	if (err != AE_OK && !(err == AE_EINTR && !atomic_load(&signals_stop))) {
-		st = run_pipe_error(&u->io, u->pipe_rc, &u->d);
+		st = run_failed(u);
 	} else if (atomic_load(&signals_stop)) {
 		st = msg_interrupted();
 	} else {
@@ -291,7 +280,6 @@ unpack_start(struct unpack *u, const struct unpack_range *range)
 		msg_hint("decrypt it with 'aescrypt -d'");
 		st = EXIT_DATA;
 	}
-	ae_chan_free(&u->chan);
 fail:
 	unpack_close(u);
 	return st;
@@ -301,49 +289,50 @@ static int
 finish(struct unpack *u, int stopped, int last)
 {
 	uint8_t scratch[4096];
-	uint64_t files_ns = ae_thread_ns() - u->files_t0;
+	uint64_t files_ns = ae_thread_ns() - u->files_t0, bytes = 0;
+	const struct ae_pipe_stats *ps;
+	const struct ae_diag *d;
 	size_t got;
 	int err = AE_OK, st = EXIT_OK;
 
-	if (!stopped) {
+	if (!stopped && !u->ranged)
 		/* Drain: tar pads archives, and the final chunk has to be
-		 * seen and verified before the archive counts as whole (for
-		 * a range, the rest of its last chunk). */
+		 * seen and verified before the archive counts as whole (the
+		 * peeked block first; a range's rest is the run's own) */
 		do
-			err = u->ranged ? ae_chan_read(&u->chan, scratch,
-			    sizeof scratch, &got) : tar_read(u, scratch,
-			    sizeof scratch, &got);
+			err = tar_read(u, scratch, sizeof scratch, &got);
 		while (err == AE_OK && got == sizeof scratch);
-	}
-	stop_decoder(u);
+	end_run(u, stopped, &bytes);
+	if ((ps = aescrypt_reader_pipe_stats(u->r)) != NULL)
+		u->rs.pipe = *ps;
 	if (last)
 		progress_stop();
+	d = aescrypt_reader_diag(u->r);
 	if (u->pipe_rc != AE_OK) {
 		if (atomic_load(&signals_stop))
 			st = msg_interrupted();
-		else if (!(stopped && u->pipe_rc == AE_EINTR
-		    && u->d.where == AE_AT_OUTPUT))
-			st = run_pipe_error(&u->io, u->pipe_rc, &u->d);
+		else if (!(stopped && u->pipe_rc == AE_EINTR && d != NULL
+		    && d->where == AE_AT_OUTPUT))
+			st = run_failed(u);
 		else
 			st = EXIT_OK;   /* we stopped it: the caller's story */
 	} else if (!stopped && u->check_index && (st = ixcheck_compare(&u->ixc,
-	    u->h.len, u->h.chunk_log2, u->h.len + u->rs.pipe.wire_bytes,
-	    u->rs.pipe.records, u->io.in.name)) != EXIT_OK) {
+	    u->info.header_len, u->info.chunk_log2, u->info.header_len
+	    + u->rs.pipe.wire_bytes, u->rs.pipe.records, u->io.in.name))
+	    != EXIT_OK) {
 		/* (the payload itself authenticated: the index lies) */
 	} else if (!stopped) {
 		u->files_ns += files_ns;
-		u->files_bytes += u->chan.bytes;
+		u->files_bytes += bytes;
 		if (last) {
 			u->io.wr.bytes = u->files_bytes;
 			u->rs.archive = 1;
 			u->rs.files_ns = u->files_ns;
 			u->rs.files_bytes = u->files_bytes;
 			run_finish_stats(u->run, &u->rs, u->w0,
-			    ae_gcm_tier_name(ae_gcm_ctx_tier(&u->gcm)),
-			    &u->io);
+			    aescrypt_reader_tier(u->r), &u->io);
 		}
 	}
-	ae_chan_free(&u->chan);
 	if (last)
 		unpack_close(u);
 	return st;
@@ -352,7 +341,7 @@ finish(struct unpack *u, int stopped, int last)
 int
 unpack_cut(const struct unpack *u)
 {
-	return !u->payload_read
+	return !aescrypt_reader_raw_complete(u->r)
 	    && exit_for(u->pipe_rc) == EXIT_DATA;
 }
 
@@ -373,7 +362,7 @@ unpack_end_run(struct unpack *u, int err,
 		st = msg_core_error(u->io.in.name, err, d);
 		stopped = 1;
 	} else if (err < 0) {
-		/* The decoder's failure, reported by finish. */
+		/* The run's failure, reported by finish. */
 		stopped = 1;
 	}
 	err = finish(u, stopped, last);

@@ -1,7 +1,8 @@
 /*
  * unpack.h -- the reading side shared by -t and -x: open an archive
- * container, unlock it, and decode its payload in a thread whose
- * plaintext the caller reads as a tar stream.
+ * container with the library's reader, unlock it, and run its payload
+ * (aescrypt_reader_raw_*) in a thread whose plaintext the caller reads
+ * as a tar stream.
  *
  * Everything the caller reads has already authenticated (the pipeline
  * writes a chunk only after its tag verifies), so a member read to its
@@ -12,11 +13,8 @@
 #ifndef AE_CLI_UNPACK_H
 #define AE_CLI_UNPACK_H
 
-#include <pthread.h>
-
-#include "pipeline/chan.h"
-#include "container/header.h"
-#include "container/index.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "archive/tar_read.h"
 #include "indexcheck.h"
 #include "run.h"
@@ -26,40 +24,30 @@
 struct unpack {
 	const struct run_prefs *run; /* how the run goes (unpack_open_keys) */
 	struct streams io;
-	struct ae_header h;
-	ae_gcm_ctx gcm;
-	ae_gcm_ctx igcm;               /* the index cipher, for payload_type 2
-	                             * (an index follows the payload) */
-	struct ae_pipe_params pp;
+	aescrypt_reader *r;         /* the library's, opened and unlocked */
+	struct aescrypt_info info;  /* its header's facts */
+	int seekable;               /* the input can pread: the index and
+	                             * runs of records are in reach */
+	int from_copy;              /* the header was its copy (--salvage) */
 	struct run_stats rs;
-	struct ae_chan chan;
-	struct ae_writer chan_w;
 	struct ae_reader tar_in;    /* the caller reads the tar stream here */
-	pthread_t thread;
 	int started;
-	int pipe_rc;                /* the decoder's result */
-	int payload_read;           /* the decoder reached the payload's
-	                             * final record (what follows it may
-	                             * still fail) */
-	int decoder_failed;         /* a read of tar_in met the decoder's
+	int pipe_rc;                /* the run's result (raw_end) */
+	int decoder_failed;         /* a read of tar_in met the run's
 	                             * failure (so an error from the tar
 	                             * reader is not about the tar data) */
-	struct ae_diag d;
 	uint8_t peek[AE_TAR_BLOCK]; /* the first block, read to check it */
 	size_t peek_len, peek_pos;
 	uint64_t w0;
 	uint64_t files_t0;          /* the caller's thread clock at the start */
-	struct salvage salvage;     /* --salvage: lost chunks (their zeros go
-	                             * through the channel, in place) */
+	struct salvage salvage;     /* --salvage: lost chunks (the reader
+	                             * puts their zeros in place) */
 	int keys;                   /* unpack_open_keys succeeded */
-	int check_tail;             /* the decoder checks the index and
-	                             * footer after the final record */
 	int ranged;                 /* this run reads a range (below) */
 	uint64_t skip, left;        /* ... of which so much is to skip, and
 	                             * so much to pass to the tar reader */
 	size_t tail;                /* then these end-block bytes */
 	uint64_t files_ns, files_bytes;     /* summed over the runs */
-	struct ae_pipe_stats index_stats;   /* reading the index */
 	const struct ae_index *salvage_ix;  /* --salvage: its record
 	                                     * offsets, or NULL */
 	struct ixcheck ixc;         /* a full read of an indexed archive:
@@ -80,9 +68,10 @@ struct unpack_range {
 	                             * headers start in the range */
 };
 
-/* A zeroed struct unpack on the heap, kept out of core dumps (it will
- * hold key schedules); NULL if out of memory.  unpack_free closes it if
- * it is open, wipes and frees it; NULL is ignored. */
+/* A zeroed struct unpack on the heap, kept out of core dumps; NULL if
+ * out of memory.  unpack_free closes it if it is open, frees its reader
+ * (which wipes the keys; its index, which the caller may hold, goes
+ * with it), wipes and frees it; NULL is ignored. */
 struct unpack *unpack_new(void);
 void unpack_free(struct unpack *u);
 

@@ -54,15 +54,14 @@ struct pool {
 /* The footer, where it says the index is, and the index's records into
  * c.  0 or an error with d. */
 static int
-read_index(aescrypt_reader *r, struct ae_index_plain *c, uint64_t *index_offset,
+read_index(aescrypt_reader *r, struct ae_writer *w, uint64_t *index_offset,
     uint64_t *records, struct ae_diag *d)
 {
 	const struct ae_header *h = &r->h;
-	struct ae_writer w = { ae_index_plain_write, c };
 	struct source_cursor cur;
 	struct ae_reader rd;
 	struct ae_pipe_params pp;
-	struct ae_pipe_stats st;
+	struct ae_pipe_stats *st = &r->ix_pst;
 	uint8_t footer[AE_FOOTER_LEN];
 	uint64_t size = r->src.s.size;
 	size_t got;
@@ -84,23 +83,26 @@ read_index(aescrypt_reader *r, struct ae_index_plain *c, uint64_t *index_offset,
 	if (*index_offset < h->len + AE_FRAME_LEN + AE_TAG_LEN
 	    || *index_offset > size - AE_FOOTER_LEN - (AE_FRAME_LEN
 	    + AE_TAG_LEN) || *records == 0)
-		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "the footer points "
+		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "footer points "
 		    "outside the file", 0, size - AE_FOOTER_LEN);
 	ae_lib_source_cursor(&r->src, &cur, &rd, *index_offset);
 	memset(&pp, 0, sizeof pp);
-	memset(&st, 0, sizeof st);
+	memset(st, 0, sizeof *st);
 	pp.key = &r->ig;
 	pp.chunk_log2 = h->chunk_log2;
 	pp.codec = h->codec;
 	pp.threads = 1;
 	pp.offset = *index_offset;
 	pp.trailer = 1;
-	if ((e = ae_pipe_decode(&pp, &rd, &w, &st, d)) != AE_OK) {
+	pp.engine = r->engine;
+	pp.interrupt = r->interrupt;
+	pp.timed = r->timed;
+	if ((e = ae_pipe_decode(&pp, &rd, w, st, d)) != AE_OK) {
 		if (d->where == AE_AT_CHUNK)
 			d->where = AE_AT_INDEX;
 		return e;
 	}
-	if (*index_offset + st.wire_bytes != size - AE_FOOTER_LEN)
+	if (*index_offset + st->wire_bytes != size - AE_FOOTER_LEN)
 		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "does not end at the "
 		    "footer", 0, *index_offset);
 	return AE_OK;
@@ -112,6 +114,7 @@ static int
 load(aescrypt_reader *r)
 {
 	struct ae_index_plain c = { 0 };
+	struct ae_writer w = { ae_index_plain_write, &c };
 	struct ae_diag d = { 0 };
 	uint64_t index_offset, records;
 	size_t i;
@@ -129,7 +132,7 @@ load(aescrypt_reader *r)
 		    "pipe)");
 		return AESCRYPT_ENOTSUP;
 	}
-	e = read_index(r, &c, &index_offset, &records, &d);
+	e = read_index(r, &w, &index_offset, &records, &d);
 	if (e == AE_OK)
 		e = ae_index_parse(c.buf, c.len, r->h.len,
 		    (size_t)1 << r->h.chunk_log2, index_offset, records, &r->ix,
@@ -467,6 +470,101 @@ aescrypt_reader_pread(aescrypt_reader *r, uint64_t i, void *buf, size_t n,
 		*got = 0;
 		pthread_mutex_lock(&r->lock);
 		ae_lib_message_describe(r->msg, sizeof r->msg, r->ix.m[i].path, e, &d);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return e;
+}
+
+/* ---- the index and the tar stream, for the command (the unstable
+ * part) ---- */
+
+int
+aescrypt_reader_index(aescrypt_reader *r, const struct ae_index **ix)
+{
+	int e = ready(r);
+
+	*ix = NULL;
+	if (e != AESCRYPT_OK) {
+		pthread_mutex_lock(&r->lock);
+		r->diag = r->ix_diag;
+		r->have_diag = r->ix_diag.what != NULL;
+		pthread_mutex_unlock(&r->lock);
+		return e;
+	}
+	*ix = &r->ix;
+	return AESCRYPT_OK;
+}
+
+const struct ae_pipe_stats *
+aescrypt_reader_index_stats(const aescrypt_reader *r)
+{
+	return r != NULL && r->ix_state == 1 ? &r->ix_pst : NULL;
+}
+
+/* The caller's sink as a core writer. */
+struct fnw {
+	aescrypt_write_fn fn;
+	void *ctx;
+};
+
+static int
+fn_write(void *ctx, const uint8_t *buf, size_t n)
+{
+	struct fnw *f = ctx;
+
+	return ae_lib_callback_status(f->fn(f->ctx, buf, n));
+}
+
+int
+aescrypt_reader_index_to(aescrypt_reader *r, aescrypt_write_fn fn, void *ctx,
+    uint64_t *index_offset, uint64_t *records)
+{
+	struct fnw f = { fn, ctx };
+	struct ae_writer w = { fn_write, &f };
+	struct ae_diag d = { 0 };
+	int e = ae_lib_reader_is_open(r);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (r->kind != AESCRYPT_ARCHIVE
+	    || r->h.payload_type != AE_PAYLOAD_PAX_INDEXED
+	    || !ae_lib_source_seekable(&r->src))
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "no index "
+		    "to read: an archive with one, from a source that can "
+		    "pread");
+	if ((e = read_index(r, &w, index_offset, records, &d)) != AE_OK) {
+		if (d.where == AE_AT_NONE && d.what != NULL)
+			d.where = AE_AT_INDEX;
+		return ae_lib_reader_fail(r, e, &d);
+	}
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_reader_tar_pread(aescrypt_reader *r, uint64_t off, void *buf,
+    size_t n, size_t *got)
+{
+	struct ae_records_view v;
+	struct slot *s;
+	int e = ready(r);
+
+	*got = 0;
+	if (e != AESCRYPT_OK)
+		return e;
+	if ((s = take(r)) == NULL)
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM, "out of "
+		    "memory");
+	memset(&v, 0, sizeof v);
+	v.r = &s->rec;
+	v.pos = off;
+	e = ae_records_read(&v, buf, n, got);
+	if (e != AE_OK && v.err != AE_OK)
+		e = v.err;
+	give(r, s);
+	if (e != AE_OK) {
+		*got = 0;
+		pthread_mutex_lock(&r->lock);
+		ae_lib_reader_fail(r, e, v.err != AE_OK ? &v.d : NULL);
 		pthread_mutex_unlock(&r->lock);
 	}
 	return e;

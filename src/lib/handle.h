@@ -72,6 +72,7 @@ struct aescrypt_reader {
 	                             * UINT64_MAX unknown (under lock) */
 	char ix_msg[MESSAGE_MAX];   /* why the index is not there */
 	struct ae_diag ix_diag;     /* ... and its place */
+	struct ae_pipe_stats ix_pst;/* what reading it cost */
 	void *pool;                 /* access.c's record readers */
 	/* the command's extras (reader_more.c, header_copy.c: the
 	 * unstable part) */
@@ -85,6 +86,14 @@ struct aescrypt_reader {
 	int engine, timed;
 	int have_header;            /* h was read (its codec is known) */
 	int decoded;                /* aescrypt_reader_decode_to ran */
+	int have_pst;               /* pst holds a run's figures */
+	/* runs of the payload's plaintext (raw.c) */
+	int raw_started, raw_whole, raw_ranged, raw_payload_read, raw_rc;
+	struct aescrypt_run raw_run;
+	pthread_t raw_thread;
+	struct ae_chan raw_chan;
+	aescrypt_write_fn raw_index_fn;
+	void *raw_index_ctx;
 	uint64_t kdf_cpu_ns, kdf_wall_ns, kdf_m_kib;
 };
 
@@ -122,6 +131,21 @@ int ae_lib_header_damaged(aescrypt_reader *r, int err, struct ae_diag *d);
  * or the error with d. */
 int ae_lib_header_unauthentic(aescrypt_reader *r,
     uint8_t file_key[AE_FILE_KEY_LEN], struct ae_diag *d);
+
+/* Salvage in a run's parameters (reader_more.c): lost records told
+ * to the caller and filled with zeros into out, through l (which lives
+ * as long as the run); the index's record offsets where it loads. */
+struct ae_lost_fill {
+	aescrypt_reader *r;
+	struct ae_writer *out;
+	uint64_t chunk;
+};
+void ae_lib_reader_salvage_params(aescrypt_reader *r,
+    struct ae_pipe_params *pp, struct ae_lost_fill *l,
+    struct ae_writer *out);
+
+/* Stop a run of raw.c's that the caller left going (at free). */
+void ae_lib_raw_free(aescrypt_reader *r);
 
 /* Load and check the index once (access.c): 0 or its error. */
 int ae_lib_access_ready(aescrypt_reader *r);

@@ -394,6 +394,9 @@ ae_lib_reader_start(aescrypt_reader *r)
 		return r->seq_err;
 	if (r->seq_started)
 		return AE_OK;
+	if (r->decoded || r->raw_started || r->raw_whole)
+		return r->seq_err = ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE,
+		    "the payload was read another way already");
 	if (ae_chan_init(&r->chan, 0) != AE_OK)
 		return r->seq_err = ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM,
 		    "out of memory");
@@ -579,6 +582,7 @@ aescrypt_reader_free(aescrypt_reader *r)
 	if (r == NULL)
 		return;
 	stop(r);
+	ae_lib_raw_free(r);
 	if (r->tr_ok)
 		ae_tar_reader_free(&r->tr);
 	free(r->m);

@@ -183,7 +183,7 @@ aescrypt_reader_tier(const aescrypt_reader *r)
 const struct ae_pipe_stats *
 aescrypt_reader_pipe_stats(const aescrypt_reader *r)
 {
-	return r != NULL && r->decoded ? &r->pst : NULL;
+	return r != NULL && r->have_pst ? &r->pst : NULL;
 }
 
 /* ---- the payload to a sink ---- */
@@ -191,17 +191,11 @@ aescrypt_reader_pipe_stats(const aescrypt_reader *r)
 /* Salvage's hook in the pipeline: the caller is told, then a chunk of
  * zeros stands for a lost record but the final one, whose length is
  * not known. */
-struct lost {
-	aescrypt_reader *r;
-	struct ae_writer *out;
-	uint64_t chunk;
-};
-
 static int
 lost_record(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 {
 	static const uint8_t zeros[65536];
-	struct lost *l = ctx;
+	struct ae_lost_fill *l = ctx;
 	uint64_t left;
 	int e = AE_OK;
 
@@ -252,6 +246,19 @@ salvage_offsets(aescrypt_reader *r, struct ae_pipe_params *pp)
 	pp->nrec = r->ix.records;
 }
 
+void
+ae_lib_reader_salvage_params(aescrypt_reader *r, struct ae_pipe_params *pp,
+    struct ae_lost_fill *l, struct ae_writer *out)
+{
+	l->r = r;
+	l->out = out;
+	l->chunk = (uint64_t)1 << r->h.chunk_log2;
+	pp->salvage = 1;
+	pp->damaged = lost_record;
+	pp->damaged_ctx = l;
+	salvage_offsets(r, pp);
+}
+
 int
 aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
     void *ctx)
@@ -259,29 +266,22 @@ aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
 	struct sinkfn s = { fn, ctx };
 	struct ae_writer out = { sink_write, &s };
 	struct ae_pipe_params pp;
-	struct lost l;
+	struct ae_lost_fill l;
 	int e = ae_lib_reader_is_open(r);
 
 	if (e != AESCRYPT_OK)
 		return e;
 	if (fn == NULL)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no sink");
-	if (r->seq_started || r->decoded)
+	if (r->seq_started || r->decoded || r->raw_started || r->raw_whole)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "the payload "
 		    "is read once");
-	r->decoded = 1;
+	r->decoded = r->have_pst = 1;
 	memset(&r->pst, 0, sizeof r->pst);
 	memset(&r->pd, 0, sizeof r->pd);
 	ae_lib_reader_params(r, &pp);
-	if (r->salvage) {
-		l.r = r;
-		l.out = &out;
-		l.chunk = (uint64_t)1 << r->h.chunk_log2;
-		pp.salvage = 1;
-		pp.damaged = lost_record;
-		pp.damaged_ctx = &l;
-		salvage_offsets(r, &pp);
-	}
+	if (r->salvage)
+		ae_lib_reader_salvage_params(r, &pp, &l, &out);
 	e = ae_pipe_decode(&pp, &r->src.seq, &out, &r->pst, &r->pd);
 	if (e == AE_OK && pp.trailer)
 		e = ae_trailer_check(&pp, &r->ig, &r->src.seq, &r->h,

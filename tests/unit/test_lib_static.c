@@ -8,7 +8,8 @@
  * recipient of low order refused when it is given; the reader's unlock
  * callback, which sees the slots before a key is tried; -d's calls
  * (the payload to a sink, salvage of a record and of the header, the
- * events); and what the build, a file's first bytes and a key file
+ * events); -t's and -x's (the index, the tar stream in runs and at
+ * offsets); and what the build, a file's first bytes and a key file
  * say.
  *
  * It may include the core's headers (error.h for struct ae_diag,
@@ -30,6 +31,7 @@
 #include "check.h"
 #include "memio.h"
 #include "common/error.h"
+#include "container/index.h"
 #include "container/recipient.h"
 #include "disk/reader.h"
 #include "pipeline/pipeline.h"
@@ -545,6 +547,156 @@ test_decode_to(void)
 	free(src.p);
 }
 
+/* ---- the reader's unstable part: -t's and -x's calls ---- */
+
+static int
+keep_index(void *ctx, const void *buf, size_t n)
+{
+	return mem_write(ctx, buf, n);
+}
+
+/* The tar stream of [off, off + n) through _tar_pread, into out. */
+static int
+tar_at(aescrypt_reader *r, uint64_t off, size_t n, struct mem *out)
+{
+	uint8_t buf[4096];
+	size_t got, k;
+
+	while (n > 0) {
+		k = n < sizeof buf ? n : sizeof buf;
+		if (aescrypt_reader_tar_pread(r, off, buf, k, &got)
+		    != AESCRYPT_OK || got != k || mem_write(out, buf, got) != 0)
+			return -1;
+		off += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* The rest of a raw run, into out; the run's _end status. */
+static int
+raw_all(aescrypt_reader *r, struct mem *out, uint64_t *bytes)
+{
+	uint8_t buf[8192];
+	size_t got;
+
+	while (aescrypt_reader_raw_read(r, buf, sizeof buf, &got)
+	    == AESCRYPT_OK && got > 0)
+		(void)mem_write(out, buf, got);
+	return aescrypt_reader_raw_end(r, 0, bytes);
+}
+
+/* An archive's index and tar stream: the index loaded once and held by
+ * the reader, the tar stream read whole (with the index's plaintext to
+ * a sink after it), by a run of records, and at offsets, all the same
+ * bytes; the calls out of turn refused. */
+static void
+test_raw(void)
+{
+	static uint8_t data[3][150000];
+	struct mem file, whole, at, run_out, ixp;
+	struct aescrypt_source in;
+	struct aescrypt_entry e;
+	struct aescrypt_run run;
+	const struct ae_index *ix, *ix2;
+	const struct ae_pipe_stats *st;
+	aescrypt_writer *w = aescrypt_writer_new();
+	aescrypt_reader *r;
+	uint64_t bytes = 0, ioff = 0, nrec = 0;
+	char name[8];
+	size_t i, j;
+
+	mem_init(&file);
+	CHECK(aescrypt_writer_add_key(w, key) == AESCRYPT_OK
+	    && aescrypt_writer_set_chunk_log2(w, AESCRYPT_CHUNK_LOG2_MIN)
+	    == AESCRYPT_OK && aescrypt_writer_open(w, AESCRYPT_ARCHIVE,
+	    mem_write, &file) == AESCRYPT_OK, "an archive writer");
+	memset(&e, 0, sizeof e);
+	e.type = AESCRYPT_FILE;
+	e.mode = 0644;
+	for (i = 0; i < 3; i++) {
+		for (j = 0; j < sizeof data[i]; j++)
+			data[i][j] = (uint8_t)(j * 7 + i);
+		snprintf(name, sizeof name, "m%zu", i);
+		e.path = name;
+		e.size = sizeof data[i];
+		CHECK(aescrypt_writer_add_entry(w, &e, data[i], sizeof data[i])
+		    == AESCRYPT_OK, "member %zu", i);
+	}
+	CHECK(aescrypt_writer_close(w) == AESCRYPT_OK, "closed");
+	aescrypt_writer_free(w);
+
+	r = aescrypt_reader_new();
+	in = mem_source(&file, 1);
+	CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
+	    && aescrypt_reader_open(r, &in) == AESCRYPT_OK, "opened");
+	CHECK(aescrypt_reader_raw_read(r, name, 1, &i) == AESCRYPT_ESTATE
+	    && aescrypt_reader_raw_end(r, 0, NULL) == AESCRYPT_ESTATE,
+	    "no run yet");
+	CHECK(aescrypt_reader_index(r, &ix) == AESCRYPT_OK && ix != NULL
+	    && ix->members == 3 && strcmp(ix->m[2].path, "m2") == 0
+	    && ix->m[1].size == sizeof data[1], "the index: three members");
+	CHECK(aescrypt_reader_index(r, &ix2) == AESCRYPT_OK && ix2 == ix,
+	    "loaded once, held by the reader");
+	CHECK(aescrypt_reader_index_stats(r) != NULL
+	    && aescrypt_reader_index_stats(r)->records > 0, "its figures");
+	mem_init(&ixp);
+	CHECK(aescrypt_reader_index_to(r, keep_index, &ixp, &ioff, &nrec)
+	    == AESCRYPT_OK && ixp.len > 0 && nrec == ix->records
+	    && ioff == ix->rec_off[ix->records], "its plaintext again, to a "
+	    "sink (%zu bytes)", ixp.len);
+
+	/* member 1's run of records, against the tar stream at offsets */
+	mem_init(&at);
+	CHECK(tar_at(r, 0, (size_t)ix->tar_end, &at) == 0
+	    && at.len == ix->tar_end, "the tar stream by pread");
+	run.first = ix->m[1].first >> AESCRYPT_CHUNK_LOG2_MIN;
+	run.count = ((ix->m[2].first - 1) >> AESCRYPT_CHUNK_LOG2_MIN)
+	    - run.first + 1;
+	run.offset = ix->rec_off[run.first];
+	mem_init(&run_out);
+	CHECK(aescrypt_reader_raw_start(r, &run, NULL, NULL) == AESCRYPT_OK,
+	    "a run of %llu records", (unsigned long long)run.count);
+	CHECK(aescrypt_reader_raw_start(r, NULL, NULL, NULL)
+	    == AESCRYPT_ESTATE, "one run at a time");
+	CHECK(raw_all(r, &run_out, &bytes) == AESCRYPT_OK
+	    && bytes == run_out.len && run_out.len == run.count << 16
+	    && memcmp(run_out.p, at.p + (run.first << 16), run_out.len) == 0,
+	    "its plaintext is the stream's there");
+
+	/* the whole, then the index after it */
+	mem_init(&whole);
+	CHECK(aescrypt_reader_raw_start(r, NULL, keep_index, &ixp)
+	    == AESCRYPT_OK, "the whole payload");
+	ixp.len = 0;
+	CHECK(raw_all(r, &whole, NULL) == AESCRYPT_OK
+	    && aescrypt_reader_raw_complete(r), "read to a checked end");
+	CHECK(whole.len >= at.len && memcmp(whole.p, at.p, at.len) == 0,
+	    "the same tar stream");
+	CHECK(ixp.len > 0, "the index's plaintext came after it");
+	st = aescrypt_reader_pipe_stats(r);
+	CHECK(st != NULL && st->plain_bytes == whole.len, "its figures");
+	CHECK(aescrypt_reader_raw_start(r, NULL, NULL, NULL)
+	    == AESCRYPT_ESTATE, "the whole is read once");
+	CHECK(aescrypt_reader_decode_to(r, keep_index, &ixp)
+	    == AESCRYPT_ESTATE, "and not decoded again");
+	/* a run stopped early ends cleanly (the stop is the caller's) */
+	CHECK(aescrypt_reader_raw_start(r, &run, NULL, NULL) == AESCRYPT_OK
+	    && aescrypt_reader_raw_read(r, name, 4, &i) == AESCRYPT_OK
+	    && i == 4, "a run started again");
+	i = (size_t)aescrypt_reader_raw_end(r, 1, NULL);
+	CHECK((int)i == AESCRYPT_OK || ((int)i == AESCRYPT_EINTR
+	    && aescrypt_reader_diag(r) != NULL
+	    && aescrypt_reader_diag(r)->where == AE_AT_OUTPUT),
+	    "and stopped");
+	aescrypt_reader_free(r);
+	free(file.p);
+	free(whole.p);
+	free(at.p);
+	free(run_out.p);
+	free(ixp.p);
+}
+
 /* What the build, a file's first bytes and a key file say. */
 static void
 test_build(void)
@@ -600,6 +752,7 @@ main(void)
 	test_low_order();
 	test_unlock();
 	test_decode_to();
+	test_raw();
 	test_build();
 	return t_finish("test_lib_static");
 }
