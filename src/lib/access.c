@@ -28,6 +28,7 @@
 #include "container/format.h"
 #include "container/records.h"
 #include "common/wipe.h"
+#include "sink.h"
 
 /* Where a member's data starts: not yet known, or not a plain run (a
  * sparse member, read through the tar reader). */
@@ -501,38 +502,26 @@ aescrypt_reader_index_stats(const aescrypt_reader *r)
 	return r != NULL && r->ix_state == 1 ? &r->ix_pst : NULL;
 }
 
-/* The caller's sink as a core writer. */
-struct fnw {
-	aescrypt_write_fn fn;
-	void *ctx;
-};
-
-static int
-fn_write(void *ctx, const uint8_t *buf, size_t n)
-{
-	struct fnw *f = ctx;
-
-	return ae_lib_callback_status(f->fn(f->ctx, buf, n));
-}
-
 int
 aescrypt_reader_index_to(aescrypt_reader *r, aescrypt_write_fn fn, void *ctx,
     uint64_t *index_offset, uint64_t *records)
 {
-	struct fnw f = { fn, ctx };
-	struct ae_writer w = { fn_write, &f };
+	struct sink s;
 	struct ae_diag d = { 0 };
 	int e = ae_lib_reader_is_open(r);
 
 	if (e != AESCRYPT_OK)
 		return e;
+	if (fn == NULL)
+		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no sink");
+	ae_lib_sink_callback(&s, fn, ctx);
 	if (r->kind != AESCRYPT_ARCHIVE
 	    || r->h.payload_type != AE_PAYLOAD_PAX_INDEXED
 	    || !ae_lib_source_seekable(&r->src))
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "no index "
 		    "to read: an archive with one, from a source that can "
 		    "pread");
-	if ((e = read_index(r, &w, index_offset, records, &d)) != AE_OK) {
+	if ((e = read_index(r, &s.w, index_offset, records, &d)) != AE_OK) {
 		if (d.where == AE_AT_NONE && d.what != NULL)
 			d.where = AE_AT_INDEX;
 		return ae_lib_reader_fail(r, e, &d);

@@ -8,6 +8,7 @@
 #include "config.h"
 #define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
+#include "build.h"
 
 #include <string.h>
 
@@ -47,6 +48,20 @@ int
 aescrypt_engine_available(int engine)
 {
 	return ae_deflate_available(engine);
+}
+
+int
+ae_lib_engine_check(int engine, const char **why)
+{
+	if (engine < AE_DEFLATE_DEFAULT || engine > AE_DEFLATE_LIBDEFLATE) {
+		*why = "unknown engine";
+		return AESCRYPT_EINVAL;
+	}
+	if (!ae_deflate_available(engine)) {
+		*why = "this build lacks the engine";
+		return AESCRYPT_ENOTSUP;
+	}
+	return AESCRYPT_OK;
 }
 
 const char *

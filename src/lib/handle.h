@@ -20,6 +20,7 @@
 #include "pipeline/pipeline.h"
 #include "keyring.h"
 #include "message.h"
+#include "sink.h"
 #include "source.h"
 
 /* R_UNLOCKING: inside _open, in the caller's unlock callback, where
@@ -92,8 +93,8 @@ struct aescrypt_reader {
 	struct aescrypt_run raw_run;
 	pthread_t raw_thread;
 	struct ae_chan raw_chan;
-	aescrypt_write_fn raw_index_fn;
-	void *raw_index_ctx;
+	int raw_keep;               /* the index's plaintext goes to */
+	struct sink raw_index;      /* ... the caller's sink */
 	uint64_t kdf_cpu_ns, kdf_wall_ns, kdf_m_kib;
 };
 

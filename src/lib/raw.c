@@ -19,16 +19,6 @@
 
 #include "pipeline/trailer.h"
 
-/* The caller's sink for the index's plaintext, as a core writer. */
-static int
-index_write(void *ctx, const uint8_t *buf, size_t n)
-{
-	aescrypt_reader *r = ctx;
-
-	return ae_lib_callback_status(r->raw_index_fn(r->raw_index_ctx, buf,
-	    n));
-}
-
 /* The run's thread: its records into the channel; for the whole
  * payload, what follows the final record too. */
 static void *
@@ -36,7 +26,6 @@ raw_decode(void *arg)
 {
 	aescrypt_reader *r = arg;
 	struct ae_writer out = { ae_chan_write, &r->raw_chan };
-	struct ae_writer keep = { index_write, r };
 	struct source_cursor cur;
 	struct ae_reader rd, *in = &r->src.seq;
 	struct ae_pipe_params pp;
@@ -60,8 +49,8 @@ raw_decode(void *arg)
 	 * records, which pp.trailer lets be) */
 	if (e == AE_OK && pp.trailer && !r->raw_ranged)
 		e = ae_trailer_check(&pp, &r->ig, in, &r->h, r->h.len
-		    + r->pst.wire_bytes, r->pst.records, r->raw_index_fn != NULL
-		    ? &keep : NULL, &r->pd);
+		    + r->pst.wire_bytes, r->pst.records, r->raw_keep
+		    ? &r->raw_index.w : NULL, &r->pd);
 	r->raw_rc = e;
 	ae_chan_close_write(&r->raw_chan, e);
 	return NULL;
@@ -97,8 +86,9 @@ aescrypt_reader_raw_start(aescrypt_reader *r, const struct aescrypt_run *run,
 		if (r->src.seq.seek != NULL)
 			(void)r->src.seq.seek(r->src.seq.ctx, r->h.len);
 	}
-	r->raw_index_fn = run == NULL ? index_fn : NULL;
-	r->raw_index_ctx = index_ctx;
+	r->raw_keep = run == NULL && index_fn != NULL;
+	if (r->raw_keep)
+		ae_lib_sink_callback(&r->raw_index, index_fn, index_ctx);
 	r->raw_rc = AE_OK;
 	r->raw_payload_read = 0;
 	memset(&r->pd, 0, sizeof r->pd);

@@ -7,13 +7,14 @@
  */
 #include "config.h"
 #include "handle.h"
+#include "build.h"
 
 #include <string.h>
 
 #include "container/codec.h"
-#include "container/deflate.h"
 #include "pipeline/trailer.h"
 #include "inspect.h"
+#include "sink.h"
 
 /* Settings: before _open (as reader.c's before_open, which is its
  * own). */
@@ -32,16 +33,13 @@ settable(aescrypt_reader *r)
 int
 aescrypt_reader_set_engine(aescrypt_reader *r, int engine)
 {
+	const char *why;
 	int e = settable(r);
 
 	if (e != AESCRYPT_OK)
 		return e;
-	if (engine < AE_DEFLATE_DEFAULT || engine > AE_DEFLATE_LIBDEFLATE)
-		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "unknown "
-		    "engine");
-	if (!ae_deflate_available(engine))
-		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "this "
-		    "build lacks the engine");
+	if ((e = ae_lib_engine_check(engine, &why)) != AESCRYPT_OK)
+		return ae_lib_reader_fail_plain(r, e, why);
 	r->engine = engine;
 	return AESCRYPT_OK;
 }
@@ -212,20 +210,6 @@ lost_record(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 	return e;
 }
 
-/* The caller's sink as the pipeline's writer. */
-struct sinkfn {
-	aescrypt_write_fn fn;
-	void *ctx;
-};
-
-static int
-sink_write(void *ctx, const uint8_t *buf, size_t n)
-{
-	struct sinkfn *s = ctx;
-
-	return ae_lib_callback_status(s->fn(s->ctx, buf, n));
-}
-
 /* Salvage of an archive with an index, where the source can pread: the
  * index's record offsets let the pipeline step over a damaged frame.
  * Without them it reads on as it can (told as an event). */
@@ -263,8 +247,8 @@ int
 aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
     void *ctx)
 {
-	struct sinkfn s = { fn, ctx };
-	struct ae_writer out = { sink_write, &s };
+	struct sink s;
+	struct ae_writer *out = &s.w;
 	struct ae_pipe_params pp;
 	struct ae_lost_fill l;
 	int e = ae_lib_reader_is_open(r);
@@ -273,6 +257,7 @@ aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
 		return e;
 	if (fn == NULL)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no sink");
+	ae_lib_sink_callback(&s, fn, ctx);
 	if (r->seq_started || r->decoded || r->raw_started || r->raw_whole)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "the payload "
 		    "is read once");
@@ -281,8 +266,8 @@ aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
 	memset(&r->pd, 0, sizeof r->pd);
 	ae_lib_reader_params(r, &pp);
 	if (r->salvage)
-		ae_lib_reader_salvage_params(r, &pp, &l, &out);
-	e = ae_pipe_decode(&pp, &r->src.seq, &out, &r->pst, &r->pd);
+		ae_lib_reader_salvage_params(r, &pp, &l, out);
+	e = ae_pipe_decode(&pp, &r->src.seq, out, &r->pst, &r->pd);
 	if (e == AE_OK && pp.trailer)
 		e = ae_trailer_check(&pp, &r->ig, &r->src.seq, &r->h,
 		    r->h.len + r->pst.wire_bytes, r->pst.records, NULL, &r->pd);

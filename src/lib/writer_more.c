@@ -7,10 +7,10 @@
  */
 #include "config.h"
 #include "writer.h"
+#include "build.h"
 
 #include <string.h>
 
-#include "container/deflate.h"
 
 /* ---- the unstable part (aescrypt.h, AESCRYPT_STATIC_LINKING_ONLY) ---- */
 
@@ -23,15 +23,13 @@ aescrypt_writer_diag(const aescrypt_writer *w)
 int
 aescrypt_writer_set_engine(aescrypt_writer *w, int engine)
 {
+	const char *why;
 	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
-	if (engine < AE_DEFLATE_DEFAULT || engine > AE_DEFLATE_LIBDEFLATE)
-		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "unknown engine");
-	if (!ae_deflate_available(engine))
-		return ae_lib_writer_fail_plain(w, AESCRYPT_ENOTSUP, "this build lacks the "
-		    "engine");
+	if ((e = ae_lib_engine_check(engine, &why)) != AESCRYPT_OK)
+		return ae_lib_writer_fail_plain(w, e, why);
 	w->engine = engine;
 	return AESCRYPT_OK;
 }
