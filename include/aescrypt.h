@@ -626,13 +626,6 @@ int aescrypt_format_version(void);
 struct ae_diag;
 const struct ae_diag *aescrypt_writer_diag(const aescrypt_writer *w);
 
-/* A recipient the command has parsed itself (src/container/
- * recipient.h), to word its own errors about -r and -R: as
- * aescrypt_writer_add_recipient, without the text. */
-struct ae_recipient;
-int aescrypt_writer_add_recipient_key(aescrypt_writer *w,
-    const struct ae_recipient *r);
-
 /* Before _open: the DEFLATE engine (AESCRYPT_ENGINE_*: AESCRYPT_ENOTSUP
  * when this build lacks it); signals (when *interrupt becomes non-zero
  * the pipeline stops with AESCRYPT_EINTR; when it stops early for any
@@ -695,14 +688,6 @@ typedef int (*aescrypt_unlock_fn)(void *ctx, aescrypt_reader *r,
     const struct aescrypt_info *info);
 int aescrypt_reader_set_unlock_callback(aescrypt_reader *r,
     aescrypt_unlock_fn fn, void *ctx);
-
-/* An identity the command has parsed itself (src/container/
- * recipient.h), to word its own errors about -i: as
- * aescrypt_reader_add_identity, without the text; before _open or in
- * its unlock callback. */
-struct ae_identity;
-int aescrypt_reader_add_identity_key(aescrypt_reader *r,
-    const struct ae_identity *id);
 
 /* Settings before _open, as the writer's (aescrypt_writer_set_engine,
  * _set_signals, _set_timed): the DEFLATE engine that decodes, the
@@ -856,6 +841,75 @@ enum {
 	AESCRYPT_SLOT_CLASS_RECIPIENT = 2   /* an identity */
 };
 int aescrypt_slot_class(int type);
+
+/* -- keys the command parses itself (lib/keylist.c) -- */
+
+/*
+ * A list of recipients and identities, each parsed as it is added so
+ * that the caller can word its own errors (the file and line, the
+ * character that is wrong), then given whole to a writer or a reader
+ * (before _open, or in a reader's unlock callback).  Identities are
+ * held as a handle holds them: locked, and wiped when the list is
+ * freed.  d gets the place of an error.  Not thread-safe.
+ *
+ * _add_recipient: an age1..., age1pq1..., ssh-ed25519 or ssh-rsa key;
+ * a repeat is kept once.  AESCRYPT_EFORMAT (d->offset: the character,
+ * when it is one); AESCRYPT_ENOTSUP for a key this build or the format
+ * cannot take (another ssh type, a certificate authority's); AESCRYPT_
+ * EINVAL for a secret key, or for a key of low order (anyone could
+ * decrypt to it).  _add_age_identity: one AGE-SECRET-KEY-1 or
+ * AGE-SECRET-KEY-PQ-1 line.  _add_ssh_identity: an OpenSSH PEM private
+ * key, opened with pass if it is protected; without the right one,
+ * AESCRYPT_EKEY, and aescrypt_ssh_needs_passphrase() says whether a
+ * passphrase would open it; AESCRYPT_ELIMIT with d->have, d->limit for
+ * a bcrypt cost over the limit.
+ */
+typedef struct aescrypt_keys aescrypt_keys;
+aescrypt_keys *aescrypt_keys_new(void);
+void aescrypt_keys_free(aescrypt_keys *k);
+int aescrypt_keys_add_recipient(aescrypt_keys *k, const char *s,
+    struct ae_diag *d);
+int aescrypt_keys_add_age_identity(aescrypt_keys *k, const char *line,
+    struct ae_diag *d);
+int aescrypt_keys_add_ssh_identity(aescrypt_keys *k, const char *text,
+    size_t len, const void *pass, size_t passlen, struct ae_diag *d);
+int aescrypt_ssh_needs_passphrase(int status, const struct ae_diag *d);
+/* Whether s is a certificate authority's key line (authorized_keys'
+ * cert-authority, known_hosts' @cert-authority, @revoked): 1 or 0. */
+int aescrypt_is_ca_key_text(const char *s);
+size_t aescrypt_keys_recipients(const aescrypt_keys *k);
+size_t aescrypt_keys_identities(const aescrypt_keys *k);
+
+/* Whether a header holds slots for k's recipients, a key file's (if
+ * keyfile) and a passphrase's (if pass): AESCRYPT_OK; AESCRYPT_ELIMIT
+ * for more slots than a header holds (p->max); AESCRYPT_ETOOBIG for
+ * more bytes (p->need, of p->max).  p also says a header's own bytes
+ * (fixed), a post-quantum slot's (pq_slot) and how many of k's
+ * recipients are post-quantum (npq), for the words. */
+struct aescrypt_plan {
+	size_t need, max, fixed, pq_slot, npq;
+};
+int aescrypt_keys_plan(const aescrypt_keys *k, int keyfile, int pass,
+    struct aescrypt_plan *p);
+
+/* Recipient i of k as its text (age1..., ssh-...), NUL-terminated in
+ * buf: its length, or 0. */
+size_t aescrypt_keys_recipient_text(const aescrypt_keys *k, size_t i,
+    char *buf, size_t cap);
+
+/* k's recipients to w, k's identities to r: copies. */
+int aescrypt_writer_add_keys(aescrypt_writer *w, const aescrypt_keys *k);
+int aescrypt_reader_add_keys(aescrypt_reader *r, const aescrypt_keys *k);
+
+/* A new identity (X25519, or ML-KEM-768 + X25519 with pq): its secret
+ * line (AGE-SECRET-KEY-...) in secret and its recipient in recipient,
+ * NUL-terminated.  AESCRYPT_OK; AESCRYPT_EIO when the system's random
+ * source failed; AESCRYPT_EINVAL for a buffer too small (the _MAX
+ * below hold them). */
+#define AESCRYPT_RECIPIENT_TEXT_MAX 2048
+#define AESCRYPT_IDENTITY_TEXT_MAX 80
+int aescrypt_identity_new(int pq, char *secret, size_t scap,
+    char *recipient, size_t rcap);
 
 /* -- what a file is, from its first bytes (lib/sniff.c) -- */
 

@@ -20,23 +20,6 @@
 /* Identity and recipient files are small: age's hold a few lines. */
 #define LIST_MAX (64 * 1024)
 
-/* Add r to the list unless it is there already.  0 or -1 (memory). */
-static int
-add_recipient(struct ae_recipient **v, size_t *n, const struct ae_recipient *r)
-{
-	struct ae_recipient *t;
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (ae_recipient_equal(&(*v)[i], r))
-			return 0;
-	if ((t = realloc(*v, (*n + 1) * sizeof *t)) == NULL)
-		return -1;
-	*v = t;
-	(*v)[(*n)++] = *r;
-	return 0;
-}
-
 /* Report a recipient that does not parse; where is "FILE: line N" or
  * NULL for a -r string.  A secret key given as a recipient is named for
  * what it is and never printed: it may be the user's own identity. */
@@ -46,7 +29,7 @@ bad_recipient(const char *s, const char *where, int err,
 {
 	char q[1024];
 
-	if (ae_recipient_is_secret(s)) {
+	if (aescrypt_is_secret_key_text(s)) {
 		if (where != NULL)
 			msg_error("%s: a secret key, not a recipient (it is not "
 			    "shown)", where);
@@ -60,7 +43,11 @@ bad_recipient(const char *s, const char *where, int err,
 		return EXIT_USAGE;
 	}
 	names_quote(s, q, sizeof q);
-	if (where != NULL)
+	if (err == AESCRYPT_EINVAL && where == NULL)
+		msg_error("recipient '%s' is %s", q, d->what);
+	else if (err == AESCRYPT_EINVAL)
+		msg_error("%s: the recipient is %s", where, d->what);
+	else if (where != NULL)
 		msg_error("%s: %s", where, d->what);
 	else
 		msg_error("recipient '%s': %s", q, d->what);
@@ -104,71 +91,58 @@ each_line(char *text, size_t len, const char *path,
 	return EXIT_OK;
 }
 
-struct rlist {
-	struct ae_recipient **v;
-	size_t *n;
-};
-
 static int
 recipient_line(char *line, const char *where, void *arg)
 {
-	struct rlist *l = arg;
-	struct ae_recipient r;
+	aescrypt_keys *l = arg;
 	struct ae_diag d = { 0 };
 	int e;
 
-	if (ae_recipient_is_ca(line)) {
+	if (aescrypt_is_ca_key_text(line)) {
 		/* authorized_keys and known_hosts have them beside the keys
 		 * of people: they sign keys, and are no one's recipient */
 		msg_warn("%s: a certificate authority's key, not a recipient; "
 		    "skipped", where);
 		return EXIT_OK;
 	}
-	if ((e = ae_recipient_parse(line, &r, &d)) == AE_ENOTSUP) {
+	if ((e = aescrypt_keys_add_recipient(l, line, &d)) == AE_ENOTSUP) {
 		/* another key type (ECDSA, ...), or RSA this build or this
 		 * format cannot take: as age does, a list keeps working with
 		 * the keys it can use */
 		msg_warn("%s: %s; skipped", where, d.what);
 		return EXIT_OK;
 	}
-	if (e != AE_OK)
-		return bad_recipient(line, where, e, &d);
-	if (add_recipient(l->v, l->n, &r) != 0) {
+	if (e == AE_ENOMEM) {
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
+	if (e != AE_OK)
+		return bad_recipient(line, where, e, &d);
 	return EXIT_OK;
 }
 
 int
-identity_recipients(const struct key_sources *k, struct ae_recipient **out,
-    size_t *n)
+identity_recipients(const struct key_sources *k, aescrypt_keys *out)
 {
-	struct rlist l = { out, n };
 	char *text;
 	size_t i, len;
 	int st = EXIT_OK;
 
-	*out = NULL;
-	*n = 0;
 	for (i = 0; i < k->nrecipients && st == EXIT_OK; i++) {
-		struct ae_recipient err;
 		struct ae_diag d = { 0 };
-		int e = ae_recipient_parse(k->recipients[i], &err, &d);
+		int e = aescrypt_keys_add_recipient(out, k->recipients[i], &d);
 
-		if (e != AE_OK)
-			st = bad_recipient(k->recipients[i], NULL, e, &d);
-		else if (add_recipient(out, n, &err) != 0) {
+		if (e == AE_ENOMEM) {
 			msg_error("out of memory");
 			st = EXIT_SYSTEM;
-		}
+		} else if (e != AE_OK)
+			st = bad_recipient(k->recipients[i], NULL, e, &d);
 	}
 	if (st != EXIT_OK || k->nrecipient_files == 0)
-		goto out;
+		return st;
 	if ((text = malloc(LIST_MAX + 1)) == NULL) {
 		msg_error("out of memory");
-		st = EXIT_SYSTEM;
-		goto out;
+		return EXIT_SYSTEM;
 	}
 	for (i = 0; i < k->nrecipient_files && st == EXIT_OK; i++) {
 		const char *path = k->recipient_files[i];
@@ -183,64 +157,16 @@ identity_recipients(const struct key_sources *k, struct ae_recipient **out,
 			st = EXIT_USAGE;
 		}
 		if (st == EXIT_OK)
-			st = each_line(text, len, path, recipient_line, &l);
+			st = each_line(text, len, path, recipient_line, out);
 	}
 	free(text);
-out:
-	if (st != EXIT_OK) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-	}
 	return st;
-}
-
-struct ilist {
-	struct ae_identity *v;
-	size_t n, cap;
-};
-
-static int
-add_identity(struct ilist *l, const struct ae_identity *id)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct ae_identity *t = malloc(cap * sizeof *t);
-
-		if (t == NULL)
-			return -1;
-		if (l->n > 0)
-			memcpy(t, l->v, l->n * sizeof *t);
-		/* the old copy held secrets */
-		if (l->v != NULL)
-			ae_wipe(l->v, l->n * sizeof *l->v);
-		free(l->v);
-		l->v = t;
-		l->cap = cap;
-	}
-	l->v[l->n++] = *id;
-	return 0;
-}
-
-/* Add *id to l and wipe it.  0, or EXIT_SYSTEM (reported). */
-static int
-take_identity(struct ilist *l, struct ae_identity *id)
-{
-	int e = add_identity(l, id);
-
-	ae_wipe(id, sizeof *id);
-	if (e != 0) {
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
-	return EXIT_OK;
 }
 
 static int
 identity_line(char *line, const char *where, void *arg)
 {
-	struct ilist *l = arg;
-	struct ae_identity id;
+	aescrypt_keys *l = arg;
 	struct ae_diag d = { 0 };
 	int e;
 
@@ -249,21 +175,24 @@ identity_line(char *line, const char *where, void *arg)
 		    "not support", where);
 		return EXIT_KEY;
 	}
-	e = ae_identity_parse_age(line, &id, &d);
+	e = aescrypt_keys_add_age_identity(l, line, &d);
+	if (e == AE_ENOMEM) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
 	if (e != AE_OK) {
 		msg_error("%s: not an age identity (AGE-SECRET-KEY-1... or "
 		    "AGE-SECRET-KEY-PQ-1...): %s", where, d.what);
 		return EXIT_KEY;
 	}
-	return take_identity(l, &id);
+	return EXIT_OK;
 }
 
 /* One -i file: a PEM OpenSSH key or an age identity file. */
 static int
 read_one(const struct key_sources *k, const char *path, char *text,
-    struct ilist *l)
+    aescrypt_keys *l)
 {
-	struct ae_identity id;
 	struct ae_diag d = { 0 };
 	size_t len;
 	unsigned mode;
@@ -292,9 +221,8 @@ read_one(const struct key_sources *k, const char *path, char *text,
 		return EXIT_KEY;
 	}
 	if (memmem(text, len, "-----BEGIN", 10) != NULL) {
-		e = ae_identity_parse_ssh(text, len, NULL, 0, &id, &d);
-		if (e == AE_EKEY && d.what != NULL
-		    && strcmp(d.what, AE_SSH_NEEDS_PASSPHRASE) == 0) {
+		e = aescrypt_keys_add_ssh_identity(l, text, len, NULL, 0, &d);
+		if (aescrypt_ssh_needs_passphrase(e, &d)) {
 			/* ssh-keygen -N: ask, as ssh and age do */
 			struct passphrase pass;
 
@@ -302,8 +230,8 @@ read_one(const struct key_sources *k, const char *path, char *text,
 			if ((st = secret_key_passphrase(k->pass_src, k->pass_arg,
 			    q, &pass)) != EXIT_OK)
 				return st;
-			e = ae_identity_parse_ssh(text, len, pass.buf, pass.len,
-			    &id, &d);
+			e = aescrypt_keys_add_ssh_identity(l, text, len,
+			    pass.buf, pass.len, &d);
 			secret_wipe(&pass);
 		}
 		if (e == AE_ELIMIT) {
@@ -312,17 +240,21 @@ read_one(const struct key_sources *k, const char *path, char *text,
 			    "default is 16)", q, d.have, d.limit);
 			return EXIT_LIMIT;
 		}
+		if (e == AE_ENOMEM) {
+			msg_error("out of memory");
+			return EXIT_SYSTEM;
+		}
 		if (e != AE_OK) {
 			msg_error("%s: %s", q, d.what);
 			return EXIT_KEY;
 		}
-		return take_identity(l, &id);
+		return EXIT_OK;
 	}
 	{
-		size_t before = l->n;
+		size_t before = aescrypt_keys_identities(l);
 
 		st = each_line(text, len, path, identity_line, l);
-		if (st == EXIT_OK && l->n == before) {
+		if (st == EXIT_OK && aescrypt_keys_identities(l) == before) {
 			msg_error("%s: no identity in it", q);
 			st = EXIT_KEY;
 		}
@@ -331,15 +263,12 @@ read_one(const struct key_sources *k, const char *path, char *text,
 }
 
 int
-identity_read(const struct key_sources *k, struct ae_identity **out, size_t *n)
+identity_read(const struct key_sources *k, aescrypt_keys *out)
 {
-	struct ilist l = { NULL, 0, 0 };
 	char *text;
 	size_t i;
 	int st = EXIT_OK;
 
-	*out = NULL;
-	*n = 0;
 	if (k->nidentity_files == 0)
 		return EXIT_OK;
 	if ((text = malloc(LIST_MAX + 1)) == NULL) {
@@ -347,49 +276,33 @@ identity_read(const struct key_sources *k, struct ae_identity **out, size_t *n)
 		return EXIT_SYSTEM;
 	}
 	for (i = 0; i < k->nidentity_files && st == EXIT_OK; i++)
-		st = read_one(k, k->identity_files[i], text, &l);
+		st = read_one(k, k->identity_files[i], text, out);
 	ae_wipe(text, LIST_MAX + 1);
 	free(text);
-	if (st != EXIT_OK) {
-		identity_free(l.v, l.n);
-		return st;
-	}
-	*out = l.v;
-	*n = l.n;
-	return EXIT_OK;
-}
-
-void
-identity_free(struct ae_identity *ids, size_t n)
-{
-	if (ids != NULL)
-		ae_wipe(ids, n * sizeof *ids);
-	free(ids);
+	return st;
 }
 
 int
 identity_generate(const char *path, int pq)
 {
-	struct ae_identity id;
-	char text[AE_RECIPIENT_TEXT_MAX + 256], rcpt[AE_RECIPIENT_TEXT_MAX];
-	char sec[AE_IDENTITY_TEXT_MAX];
+	char text[AESCRYPT_RECIPIENT_TEXT_MAX + 256];
+	char rcpt[AESCRYPT_RECIPIENT_TEXT_MAX];
+	char sec[AESCRYPT_IDENTITY_TEXT_MAX];
 	char when[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t len;
 	int st, to_stdout = strcmp(path, "-") == 0;
 
-	if (ae_identity_generate(&id, pq ? AE_STANZA_MLKEM768X25519
-	    : AE_STANZA_X25519) != AE_OK) {
+	if (aescrypt_identity_new(pq, sec, sizeof sec, rcpt, sizeof rcpt)
+	    != AESCRYPT_OK) {
+		ae_wipe(sec, sizeof sec);
 		msg_error("the system random number generator failed");
 		return EXIT_SYSTEM;
 	}
 	if (gmtime_r(&now, &tm) == NULL
 	    || strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		snprintf(when, sizeof when, "unknown");
-	ae_recipient_format(&id.r, rcpt, sizeof rcpt);
-	ae_identity_format(&id, sec, sizeof sec);
-	ae_wipe(&id, sizeof id);
 	len = (size_t)snprintf(text, sizeof text, "# created: %s\n"
 	    "# public key: %s\n%s\n", when, rcpt, sec);
 	ae_wipe(sec, sizeof sec);

@@ -7,30 +7,29 @@
 
 #include <stddef.h>
 
-#include "container/recipient.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "opts.h"
 
 /*
  * The recipients of k's -r strings and -R files (one a line, '#'
- * comments and blank lines skipped), each written once, into *out
- * (malloc'd; *n of them).  Prints errors, naming the string or the file
- * and line and the position of a bad character; returns 0 or an exit
- * status (EXIT_USAGE for a malformed recipient or a missing file).
+ * comments and blank lines skipped), each kept once, into out (the
+ * library's list, aescrypt.h).  Prints errors, naming the string or
+ * the file and line and the position of a bad character; returns 0 or
+ * an exit status (EXIT_USAGE for a malformed recipient, one of low
+ * order, or a missing file).
  */
-int identity_recipients(const struct key_sources *k, struct ae_recipient **out,
-    size_t *n);
+int identity_recipients(const struct key_sources *k, aescrypt_keys *out);
 
 /*
  * The identities in k's -i files: age identity files (several keys, '#'
- * comments) and unencrypted OpenSSH ed25519 private keys, each file
- * warned about if others may read it.  Into *out (*n of them; free with
- * identity_free, which wipes them).  Prints errors; 0 or an exit
- * status: EXIT_KEY for a file that holds no usable identity (a
- * passphrase-protected OpenSSH key, an RSA key), EXIT_USAGE if missing.
+ * comments) and OpenSSH private keys (a protected one's passphrase
+ * asked for), each file warned about if others may read it.  Into out
+ * (the library's list, which wipes them when freed).  Prints errors; 0
+ * or an exit status: EXIT_KEY for a file that holds no usable identity,
+ * EXIT_USAGE if missing.
  */
-int identity_read(const struct key_sources *k, struct ae_identity **out,
-    size_t *n);
-void identity_free(struct ae_identity *ids, size_t n);
+int identity_read(const struct key_sources *k, aescrypt_keys *out);
 
 /*
  * --gen-identity: write a new identity to path in age's format (created

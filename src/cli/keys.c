@@ -29,60 +29,62 @@ pass_source(const struct key_sources *k)
 
 /* The recipients the user's key sources give (-r, -R), read and
  * checked against what one header holds before anything is asked for
- * (use_pass: a passphrase slot beside them).  0, with *out (the
- * caller frees it), or an exit status (reported). */
+ * (use_pass: a passphrase slot beside them).  0, with *out (the caller
+ * frees it), or an exit status (reported). */
 static int
 recipients_planned(const struct key_sources *k, int use_pass,
-    struct ae_recipient **out, size_t *n)
+    aescrypt_keys **out)
 {
 	int has_rcpt = k->nrecipients > 0 || k->nrecipient_files > 0;
-	struct ae_recipient *rcpt = NULL;
-	size_t nrcpt = 0, i, need, max;
+	aescrypt_keys *rcpt = aescrypt_keys_new();
+	struct aescrypt_plan pl;
+	size_t nrcpt;
 	int st, err;
 
 	*out = NULL;
-	*n = 0;
-	if ((st = identity_recipients(k, &rcpt, &nrcpt)) != EXIT_OK)
+	if (rcpt == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	if ((st = identity_recipients(k, rcpt)) != EXIT_OK) {
+		aescrypt_keys_free(rcpt);
 		return st;
+	}
+	nrcpt = aescrypt_keys_recipients(rcpt);
 	if (has_rcpt && nrcpt == 0) {
+		aescrypt_keys_free(rcpt);
 		msg_error("no recipient in the files given with -R");
 		return EXIT_USAGE;
 	}
-	err = ae_header_plan(rcpt, nrcpt, k->keyfile != NULL, use_pass, &need,
-	    &max);
-	if (err == AE_ELIMIT) {
+	err = aescrypt_keys_plan(rcpt, k->keyfile != NULL, use_pass, &pl);
+	if (err == AESCRYPT_ELIMIT) {
 		msg_error("%zu recipients: a file has room for %zu key slots "
-		    "in all", nrcpt, max);
-		free(rcpt);
+		    "in all", nrcpt, pl.max);
+		aescrypt_keys_free(rcpt);
 		return EXIT_USAGE;
 	}
-	if (err != AE_OK) {
+	if (err != AESCRYPT_OK) {
 		/* RSA and PQ slots are large: a header (format 3.2) holds
 		 * six 4096-bit keys' slots, twelve 2048-bit ones, three
 		 * post-quantum ones */
-		size_t npq = 0, pq = AE_STANZA_HEAD_LEN + AE_PQ_BODY_LEN;
-		size_t fixed = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN;
-
-		for (i = 0; i < nrcpt; i++)
-			npq += rcpt[i].type == AE_STANZA_MLKEM768X25519;
-		if (npq > 0)
+		if (pl.npq > 0)
 			msg_error("%zu recipients need %zu bytes of key slots "
 			    "and header; a header holds %zu (a post-quantum "
 			    "age1pq1 key's slot takes %zu bytes, so %zu fit "
-			    "beside the header's own %zu)", nrcpt, need, max,
-			    pq, (max - fixed) / pq, fixed);
+			    "beside the header's own %zu)", nrcpt, pl.need,
+			    pl.max, pl.pq_slot, (pl.max - pl.fixed) / pl.pq_slot,
+			    pl.fixed);
 		else
 			msg_error("%zu recipients need %zu bytes of key slots "
 			    "and header; a header holds %zu (an RSA key's slot "
 			    "is its size in bytes plus 71: 583 for 4096 bits)",
-			    nrcpt, need, max);
+			    nrcpt, pl.need, pl.max);
 		msg_hint("split the recipients over two files, or use "
 		    "ssh-ed25519 or age1 keys (about 100 bytes each)");
-		free(rcpt);
+		aescrypt_keys_free(rcpt);
 		return EXIT_USAGE;
 	}
 	*out = rcpt;
-	*n = nrcpt;
 	return EXIT_OK;
 }
 
@@ -93,31 +95,16 @@ keys_to_writer(const struct key_sources *k, aescrypt_writer *w,
 	int has_rcpt = k->nrecipients > 0 || k->nrecipient_files > 0;
 	int use_pass = (k->keyfile == NULL && !has_rcpt) || k->want_pass
 	    || k->pass_src != PASS_NONE;
-	struct ae_recipient *rcpt = NULL;
+	aescrypt_keys *rcpt = NULL;
 	struct passphrase pass;
-	size_t nrcpt = 0, i;
 	uint8_t key[32];
-	int st, err = AESCRYPT_OK;
+	int st, err;
 
 	*pass_slot = use_pass;
-	if ((st = recipients_planned(k, use_pass, &rcpt, &nrcpt)) != EXIT_OK)
+	if ((st = recipients_planned(k, use_pass, &rcpt)) != EXIT_OK)
 		return st;
-	for (i = 0; i < nrcpt && err == AESCRYPT_OK; i++)
-		err = aescrypt_writer_add_recipient_key(w, &rcpt[i]);
-	if (err == AESCRYPT_EINVAL) {
-		char txt[AE_RECIPIENT_TEXT_MAX];
-
-		/* (i is one past the recipient refused) */
-		if (ae_recipient_format(&rcpt[i - 1], txt, sizeof txt) == 0)
-			snprintf(txt, sizeof txt, "%s", rcpt[i - 1].type
-			    == AE_STANZA_SSH_RSA ? "ssh-rsa key" :
-			    "ssh-ed25519 key");
-		msg_error("recipient %s is a key of low order, which anyone "
-		    "could decrypt to", txt);
-	}
-	free(rcpt);
-	if (err == AESCRYPT_EINVAL)
-		return EXIT_USAGE;
+	err = aescrypt_writer_add_keys(w, rcpt);
+	aescrypt_keys_free(rcpt);
 	if (err != AESCRYPT_OK) {
 		msg_error("%s", aescrypt_writer_error(w));
 		return EXIT_SYSTEM;
@@ -263,17 +250,15 @@ struct secrets {
 	int use_pass;               /* ... and it goes to a slot */
 	uint8_t key[32];
 	int use_key;
-	struct ae_identity *ids;
-	size_t nids;
+	aescrypt_keys *ids;         /* -i's identities, or NULL */
 };
 
 static void
 secrets_wipe(struct secrets *x)
 {
 	ae_wipe(x->key, sizeof x->key);
-	identity_free(x->ids, x->nids);
+	aescrypt_keys_free(x->ids);
 	x->ids = NULL;
-	x->nids = 0;
 	secret_wipe(&x->pass);
 	x->have_pass = x->use_pass = x->use_key = 0;
 }
@@ -297,8 +282,12 @@ gather(const struct key_sources *k, enum pass_source src,
 		}
 		x->use_key = 1;
 	}
-	if (w->use_ids && (st = identity_read(k, &x->ids, &x->nids))
-	    != EXIT_OK) {
+	if (w->use_ids && (x->ids = aescrypt_keys_new()) == NULL) {
+		secrets_wipe(x);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	if (w->use_ids && (st = identity_read(k, x->ids)) != EXIT_OK) {
 		secrets_wipe(x);
 		return st;
 	}
@@ -338,7 +327,6 @@ unlock_cb(void *ctx, aescrypt_reader *r, const struct aescrypt_info *info)
 {
 	struct unlock_ctx *c = ctx;
 	unsigned i;
-	size_t j;
 	int err = AESCRYPT_OK;
 
 	memset(&c->sl, 0, sizeof c->sl);
@@ -358,8 +346,8 @@ unlock_cb(void *ctx, aescrypt_reader *r, const struct aescrypt_info *info)
 		err = aescrypt_reader_set_max_kdf_memory(r, c->k->max_kdf_kib);
 	if (err == AESCRYPT_OK && c->x.use_key)
 		err = aescrypt_reader_add_key(r, c->x.key);
-	for (j = 0; j < c->x.nids && err == AESCRYPT_OK; j++)
-		err = aescrypt_reader_add_identity_key(r, &c->x.ids[j]);
+	if (err == AESCRYPT_OK && c->x.ids != NULL)
+		err = aescrypt_reader_add_keys(r, c->x.ids);
 	if (err == AESCRYPT_OK && c->x.use_pass)
 		err = aescrypt_reader_add_passphrase(r, c->x.pass.buf,
 		    c->x.pass.len);
@@ -401,7 +389,8 @@ open_failed(struct unlock_ctx *c, aescrypt_reader *r, int err,
 	if (err == AESCRYPT_EKEY && c->chose)
 		return key_error(c->name, &c->sl, c->ways.use_key
 		    && c->sl.nk > 0, c->ways.use_pass && c->sl.np > 0,
-		    c->ways.use_ids && c->sl.nr > 0 ? c->x.nids : 0);
+		    c->ways.use_ids && c->sl.nr > 0 ?
+		    aescrypt_keys_identities(c->x.ids) : 0);
 	if (d != NULL)
 		return msg_core_error(c->name, err, d);
 	msg_error("%s", aescrypt_reader_error(r));

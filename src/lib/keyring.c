@@ -258,3 +258,27 @@ ae_lib_keyring_unlock(const struct keyring *k, uint64_t max_kib,
 		u.limits.max_m_kib = max_kib;
 	return ae_header_unlock(h, &u, file_key, d);
 }
+
+int
+ae_lib_keyring_add_all_recipients(struct keyring *k, const struct keyring *from)
+{
+	size_t i;
+	int e = AE_OK;
+
+	for (i = 0; from != NULL && i < from->nrcp && e == AE_OK; i++)
+		e = ae_lib_keyring_add_parsed(k, &from->rcp[i]);
+	/* (low order was refused when from took them) */
+	return e == AE_OK ? AE_OK : AE_ENOMEM;
+}
+
+int
+ae_lib_keyring_add_all_identities(struct keyring *k,
+    const struct keyring *from)
+{
+	size_t i;
+	int e = AE_OK;
+
+	for (i = 0; from != NULL && i < from->nids && e == AE_OK; i++)
+		e = ae_lib_keyring_add_identity(k, &from->ids[i]);
+	return e;
+}

@@ -63,6 +63,17 @@ int ae_lib_keyring_add_identities(struct keyring *k, const char *text, size_t le
  * AE_ENOMEM. */
 int ae_lib_keyring_add_identity(struct keyring *k, const struct ae_identity *id);
 
+/* The keyring behind a key list (keylist.c), or NULL for none. */
+struct aescrypt_keys;
+const struct keyring *ae_lib_keys_ring(const struct aescrypt_keys *k);
+
+/* Give every recipient (ae_lib_keyring_add_parsed) or every identity
+ * of `from` to k as well.  0, or AE_ENOMEM. */
+int ae_lib_keyring_add_all_recipients(struct keyring *k,
+    const struct keyring *from);
+int ae_lib_keyring_add_all_identities(struct keyring *k,
+    const struct keyring *from);
+
 /* Whether k has any key a writer can make a slot of. */
 int ae_lib_keyring_empty(const struct keyring *k);
 

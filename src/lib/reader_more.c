@@ -94,15 +94,15 @@ aescrypt_reader_set_salvage(aescrypt_reader *r, aescrypt_lost_fn fn,
 }
 
 int
-aescrypt_reader_add_identity_key(aescrypt_reader *r,
-    const struct ae_identity *id)
+aescrypt_reader_add_keys(aescrypt_reader *r, const aescrypt_keys *k)
 {
-	if (r == NULL || id == NULL)
+	if (r == NULL)
 		return AESCRYPT_EINVAL;
 	if (r->state != R_NEW && r->state != R_UNLOCKING)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "the reader "
 		    "is already open: keys come before aescrypt_reader_open");
-	if (ae_lib_keyring_add_identity(&r->keys, id) != AE_OK)
+	if (ae_lib_keyring_add_all_identities(&r->keys, ae_lib_keys_ring(k))
+	    != AE_OK)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM, "out of "
 		    "memory");
 	return AESCRYPT_OK;

@@ -141,20 +141,14 @@ aescrypt_writer_add_paths(aescrypt_writer *w, char *const *paths, size_t n)
 }
 
 int
-aescrypt_writer_add_recipient_key(aescrypt_writer *w,
-    const struct ae_recipient *r)
+aescrypt_writer_add_keys(aescrypt_writer *w, const aescrypt_keys *k)
 {
 	int e = ae_lib_writer_before_open(w);
 
 	if (e != AESCRYPT_OK)
 		return e;
-	if (r == NULL)
-		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no "
-		    "recipient given");
-	if ((e = ae_lib_keyring_add_parsed(&w->keys, r)) == AE_EINVAL)
-		return ae_lib_writer_fail_plain(w, e, "the recipient is a key "
-		    "of low order, which anyone could decrypt to");
-	if (e != AE_OK)
+	if (ae_lib_keyring_add_all_recipients(&w->keys, ae_lib_keys_ring(k))
+	    != AE_OK)
 		return ae_lib_writer_fail_plain(w, AESCRYPT_ENOMEM, "out of "
 		    "memory");
 	return AESCRYPT_OK;

@@ -5,7 +5,7 @@
  * by the public reader; the failure's place (the output's errno, an
  * interrupt); the states the calls may not be made in; the command's
  * own walk with its report and --exclude, indexed by the writer; a
- * recipient of low order refused when it is given; the reader's unlock
+ * key list for -r, -R and -i; the reader's unlock
  * callback, which sees the slots before a key is tried; -d's calls
  * (the payload to a sink, salvage of a record and of the header, the
  * events); -t's and -x's (the index, the tar stream in runs and at
@@ -13,7 +13,7 @@
  * say.
  *
  * It may include the core's headers (error.h for struct ae_diag,
- * reader.h for the walk, recipient.h for a parsed recipient): those are
+ * reader.h for the walk, index.h for the index): those are
  * what the unstable part names.
  */
 #define AESCRYPT_STATIC_LINKING_ONLY
@@ -32,7 +32,6 @@
 #include "memio.h"
 #include "common/error.h"
 #include "container/index.h"
-#include "container/recipient.h"
 #include "disk/reader.h"
 #include "pipeline/pipeline.h"
 
@@ -256,23 +255,82 @@ test_walk(void)
 	free(out.p);
 }
 
-/* A recipient of low order is refused when given, in either form. */
+/* The key list the command parses -r, -R and -i into: a recipient of
+ * low order refused (as a writer refuses it as text), a repeat kept
+ * once, a bad character's place, a header's plan, the text back; a new
+ * identity opens what was sealed to its recipient through the list. */
 static void
-test_low_order(void)
+test_keys(void)
 {
-	struct ae_recipient zero;
+	static const char zero[] = "age1qqqqqqqqqqqqqqqqqqqqqqqqqqq"
+	    "qqqqqqqqqqqqqqqqqqqqqqqqq5cu47z";  /* 32 zero bytes */
+	char sec[AESCRYPT_IDENTITY_TEXT_MAX], rcp[AESCRYPT_RECIPIENT_TEXT_MAX];
+	char bad[AESCRYPT_RECIPIENT_TEXT_MAX], back[AESCRYPT_RECIPIENT_TEXT_MAX];
+	struct aescrypt_plan pl;
+	struct ae_diag d;
+	struct mem out;
+	struct aescrypt_source in;
+	aescrypt_keys *k = aescrypt_keys_new(), *ids = aescrypt_keys_new();
 	aescrypt_writer *w = aescrypt_writer_new();
+	aescrypt_reader *r;
+	uint8_t buf[16];
+	size_t got;
 
-	memset(&zero, 0, sizeof zero);
-	zero.type = AE_STANZA_X25519;
-	CHECK(aescrypt_writer_add_recipient_key(w, &zero) == AESCRYPT_EINVAL,
-	    "a parsed low-order key refused");
-	/* age1 with 32 zero bytes */
-	CHECK(aescrypt_writer_add_recipient(w, "age1qqqqqqqqqqqqqqqqqqqqqqqqqqq"
-	    "qqqqqqqqqqqqqqqqqqqqqqqqq5cu47z") == AESCRYPT_EINVAL
+	CHECK(aescrypt_keys_add_recipient(k, zero, &d) == AESCRYPT_EINVAL
+	    && strstr(d.what, "low order") != NULL, "a low-order key refused "
+	    "in the list");
+	CHECK(aescrypt_writer_add_recipient(w, zero) == AESCRYPT_EINVAL
 	    && strstr(aescrypt_writer_error(w), "low order") != NULL,
-	    "and as text: %s", aescrypt_writer_error(w));
+	    "and by a writer, as text: %s", aescrypt_writer_error(w));
+	CHECK(aescrypt_identity_new(0, sec, sizeof sec, rcp, sizeof rcp)
+	    == AESCRYPT_OK && strncmp(sec, "AGE-SECRET-KEY-1", 16) == 0
+	    && strncmp(rcp, "age1", 4) == 0, "a new identity: %s", rcp);
+	CHECK(aescrypt_identity_new(0, sec, 10, rcp, sizeof rcp)
+	    == AESCRYPT_EINVAL, "its buffer too small");
+	CHECK(aescrypt_identity_new(0, sec, sizeof sec, rcp, sizeof rcp)
+	    == AESCRYPT_OK, "again");
+	CHECK(aescrypt_keys_add_recipient(k, rcp, &d) == AESCRYPT_OK
+	    && aescrypt_keys_add_recipient(k, rcp, &d) == AESCRYPT_OK
+	    && aescrypt_keys_recipients(k) == 1, "a repeat kept once");
+	snprintf(bad, sizeof bad, "%s", rcp);
+	bad[10] = 'b';      /* not in bech32's alphabet */
+	CHECK(aescrypt_keys_add_recipient(k, bad, &d) == AESCRYPT_EFORMAT
+	    && d.offset == 10, "a bad character's place: %llu",
+	    (unsigned long long)d.offset);
+	CHECK(aescrypt_is_ca_key_text("@cert-authority * ssh-ed25519 AAAA")
+	    && !aescrypt_is_ca_key_text(rcp), "a CA's line named");
+	CHECK(aescrypt_keys_plan(k, 1, 1, &pl) == AESCRYPT_OK && pl.need > 0
+	    && pl.need <= pl.max && pl.npq == 0 && pl.fixed > 0, "it fits a "
+	    "header");
+	CHECK(aescrypt_keys_recipient_text(k, 0, back, sizeof back) > 0
+	    && strcmp(back, rcp) == 0, "its text back");
+	CHECK(aescrypt_keys_add_age_identity(ids, sec, &d) == AESCRYPT_OK
+	    && aescrypt_keys_identities(ids) == 1, "its identity");
+	CHECK(aescrypt_keys_add_age_identity(ids, "AGE-SECRET-KEY-1Q", &d)
+	    == AESCRYPT_EFORMAT && d.what != NULL, "a bad identity line");
+	CHECK(!aescrypt_ssh_needs_passphrase(AESCRYPT_EFORMAT, &d),
+	    "not an ssh key's question");
+
+	mem_init(&out);
+	CHECK(aescrypt_writer_add_keys(w, k) == AESCRYPT_OK
+	    && aescrypt_writer_open(w, AESCRYPT_STREAM, mem_write, &out)
+	    == AESCRYPT_OK && aescrypt_writer_write(w, "hello", 5)
+	    == AESCRYPT_OK && aescrypt_writer_close(w) == AESCRYPT_OK,
+	    "sealed to the list's recipient");
 	aescrypt_writer_free(w);
+	r = aescrypt_reader_new();
+	in = mem_source(&out, 0);
+	CHECK(aescrypt_reader_add_keys(r, ids) == AESCRYPT_OK
+	    && aescrypt_reader_open(r, &in) == AESCRYPT_OK
+	    && aescrypt_reader_read(r, buf, sizeof buf, &got) == AESCRYPT_OK
+	    && got == 5 && memcmp(buf, "hello", 5) == 0, "opened with the "
+	    "list's identity");
+	CHECK(aescrypt_reader_add_keys(r, ids) == AESCRYPT_ESTATE,
+	    "no keys once open");
+	aescrypt_reader_free(r);
+	aescrypt_keys_free(k);
+	aescrypt_keys_free(ids);
+	free(out.p);
 }
 
 /* The reader's unlock callback: it sees the header's slots before any
@@ -749,7 +807,7 @@ main(void)
 	test_write_from();
 	test_diag();
 	test_walk();
-	test_low_order();
+	test_keys();
 	test_unlock();
 	test_decode_to();
 	test_raw();
