@@ -780,8 +780,9 @@ int aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
  * (aescrypt -t, -x): a run on a thread of the reader's, one at a time,
  * instead of reading in order or decode_to.  _start: the whole payload
  * (run NULL; once), after which the index, the footer, the copy of the
- * header and the end of the file are checked and the index's plaintext
- * goes to index_fn (NULL: nowhere); or the records run->first ..
+ * header and the end of the file are checked (and, with flags
+ * AESCRYPT_RAW_CHECK_INDEX, the index is kept to be compared: below);
+ * or the records run->first ..
  * first + count - 1, the first at file offset run->offset (from the
  * index; a source that can pread), with nothing checked after them.
  * Salvage applies to either.  _read: up to n bytes, fewer only at the
@@ -796,34 +797,109 @@ struct aescrypt_run {
 	uint64_t first, count, offset;
 };
 int aescrypt_reader_raw_start(aescrypt_reader *r,
-    const struct aescrypt_run *run, aescrypt_write_fn index_fn,
-    void *index_ctx);
+    const struct aescrypt_run *run, unsigned flags);
 int aescrypt_reader_raw_read(aescrypt_reader *r, void *buf, size_t n,
     size_t *got);
 int aescrypt_reader_raw_end(aescrypt_reader *r, int stop, uint64_t *bytes);
 int aescrypt_reader_raw_complete(const aescrypt_reader *r);
 
 /*
- * The archive's index (src/container/index.h), loaded and checked by
- * every rule of format 6.8 once, as random access loads it: *ix, valid
- * until r is freed (read-only; it is random access's too); or the
- * error with its place in aescrypt_reader_diag().  Its figures, once
- * loaded.  _index_to: its plaintext decoded again to fn (its footer
- * checked as for _index, nothing parsed), for a caller that keeps less
- * of it than the whole; the footer's index offset and record count.
- * _tar_pread: n bytes of the payload's plaintext (the tar stream) at
- * off through the index's records, decrypting only those (fewer only
- * at its end); its failure's place in aescrypt_reader_diag() (these
- * three share r's message: one thread at a time).
+ * What reading the index cost, once it is loaded (below).  _tar_pread:
+ * n bytes of the payload's plaintext (the tar stream) at off through
+ * the index's records, decrypting only those (fewer only at its end);
+ * its failure's place in aescrypt_reader_diag() (these share r's
+ * message: one thread at a time).
  */
-struct ae_index;
-int aescrypt_reader_index(aescrypt_reader *r, const struct ae_index **ix);
 const struct ae_pipe_stats *aescrypt_reader_index_stats(
     const aescrypt_reader *r);
-int aescrypt_reader_index_to(aescrypt_reader *r, aescrypt_write_fn fn,
-    void *ctx, uint64_t *index_offset, uint64_t *records);
 int aescrypt_reader_tar_pread(aescrypt_reader *r, uint64_t off, void *buf,
     size_t n, size_t *got);
+
+/*
+ * The index as the command reads it (the reader loads and checks it
+ * once, as for random access; these share r's message: one thread at
+ * a time).  _figures: its member count, where the tar stream's end
+ * blocks start, and the payload's records.  _entry: entry i as a
+ * member, with where its headers start in the tar stream (first) and
+ * the 6.8 size field as stored (a device's numbers: major << 32 |
+ * minor); strings valid while r lives.  _find_first: the first entry
+ * whose headers start at or after tar stream offset off (members when
+ * none).  _record_offset: where record k starts in the file (k up to
+ * records: then where the index starts).  _entry_same: whether tar
+ * member m is what entry i says, field for field and name for name (1
+ * or 0).
+ */
+struct aescrypt_index_figures {
+	uint64_t members, tar_end, records;
+};
+struct aescrypt_index_entry {
+	struct aescrypt_entry e;
+	uint64_t first;
+	uint64_t stored_size;
+};
+struct ae_tar_member;
+int aescrypt_reader_index_figures(aescrypt_reader *r,
+    struct aescrypt_index_figures *f);
+int aescrypt_reader_index_entry(aescrypt_reader *r, uint64_t i,
+    struct aescrypt_index_entry *ie);
+uint64_t aescrypt_reader_index_find_first(aescrypt_reader *r, uint64_t off);
+uint64_t aescrypt_reader_record_offset(aescrypt_reader *r, uint64_t k);
+int aescrypt_reader_entry_same(aescrypt_reader *r, uint64_t i,
+    const struct ae_tar_member *m);
+
+/*
+ * A full read that checks the index (a whole raw run started with
+ * AESCRYPT_RAW_CHECK_INDEX on an archive with one): the caller's tar
+ * reader tells the reader each member it meets and where the end
+ * blocks were (_raw_seen, which has the tar reader's `seen` hook's
+ * shape: ctx is r), and after the run ended cleanly _raw_verdict
+ * compares them with the index's entries: kind AESCRYPT_INDEX_AGREES,
+ * or what differs.  The index's entries are never held whole for it:
+ * a digest of each member read is.
+ */
+#define AESCRYPT_RAW_CHECK_INDEX 1u
+enum {
+	AESCRYPT_INDEX_AGREES = 0,
+	AESCRYPT_INDEX_NOT_HELD,    /* too large to hold: not compared */
+	AESCRYPT_INDEX_NO_MEMORY,   /* no room to compare: not compared */
+	AESCRYPT_INDEX_MALFORMED,   /* it authenticates but breaks 6.8
+	                             * (text: which rule) */
+	AESCRYPT_INDEX_ENTRY,       /* entry `entry` (its path in text, its
+	                             * place `at`) is not the member read
+	                             * there */
+	AESCRYPT_INDEX_COUNT,       /* it lists `listed`, the payload held
+	                             * `seen` */
+	AESCRYPT_INDEX_END          /* the tar stream ends at `at`, not at
+	                             * the index's tar_end */
+};
+struct aescrypt_index_verdict {
+	int kind;
+	uint64_t entry, at, listed, seen, tar_end;
+	char text[1024];
+};
+void aescrypt_reader_raw_seen(void *r, const struct ae_tar_member *m,
+    uint64_t end_at);
+int aescrypt_reader_raw_verdict(aescrypt_reader *r,
+    struct aescrypt_index_verdict *v);
+
+/*
+ * The index held small, for a full read that checks each member in
+ * order against it before using it (-x): a digest of each entry, where
+ * it starts, and its path front-coded.  _digests: made from the index
+ * if it is loaded, else decoded for it alone (the index is never held
+ * whole then); AESCRYPT_OK, or why not (the place in
+ * aescrypt_reader_diag()).  _digest_figures: how many, and the tar
+ * end.  _digest_same: whether tar member m is entry k and ends where
+ * entry k + 1 starts (1 or 0).  _digest_entry: entry k's place and
+ * path (valid until the next call on r).
+ */
+int aescrypt_reader_digests(aescrypt_reader *r);
+int aescrypt_reader_digest_figures(aescrypt_reader *r, uint64_t *n,
+    uint64_t *tar_end);
+int aescrypt_reader_digest_same(aescrypt_reader *r, uint64_t k,
+    const struct ae_tar_member *m);
+int aescrypt_reader_digest_entry(aescrypt_reader *r, uint64_t k,
+    uint64_t *first, const char **path);
 
 /* The payload run's figures, as aescrypt_writer_pipe_stats gives a
  * writer's, after aescrypt_reader_decode_to or a raw run (also after a

@@ -23,8 +23,6 @@
 #include "disk/path.h"
 #include "disk/writer.h"
 #include "exitcode.h"
-#include "indexcheck.h"
-#include "indexdigest.h"
 #include "indexed.h"
 #include "lost.h"
 #include "members.h"
@@ -52,11 +50,13 @@ struct xrun {
 	int fatal;                  /* exit status that ends the run */
 	int noted_incremental;      /* note_incremental said it */
 	uint64_t archive_size;      /* the input's, if a regular file; or 0 */
-	struct ixdigest *ix;        /* a full read of a file with an index:
+	aescrypt_reader *ix;        /* a full read of a file with an index:
 	                             * each member is checked against its
 	                             * entry before a byte of it is written
-	                             * (the index held as digests); or NULL */
-	size_t ixk;                 /* ... the entry the next member is */
+	                             * (the reader holds the index as
+	                             * digests); or NULL */
+	uint64_t ixn, ix_tar_end;   /* ... its entries, its tar end */
+	uint64_t ixk;               /* ... the entry the next member is */
 	const char *name;           /* the archive, for messages */
 	struct ae_tar_member m, stripped;
 };
@@ -383,21 +383,22 @@ static int
 listed(struct xrun *x, const struct ae_tar_member *m)
 {
 	char q[1024];
-	size_t k = x->ixk++;
+	uint64_t k = x->ixk++, first = 0;
+	const char *path = NULL;
 
 	if (x->ix == NULL)
 		return 1;
-	if (k < x->ix->n && ixdigest_same(x->ix, k, m))
+	if (k < x->ixn && aescrypt_reader_digest_same(x->ix, k, m))
 		return 1;
-	if (k < x->ix->n) {
-		const char *path = ixdigest_path(x->ix, k);
-
+	if (k < x->ixn) {
+		(void)aescrypt_reader_digest_entry(x->ix, k, &first, &path);
 		msg_error("%s: the archive's index does not match its payload: "
-		    "entry %zu says '%s' at tar stream byte %llu, where the "
-		    "payload has %s; nothing of it is written", x->name, k,
+		    "entry %llu says '%s' at tar stream byte %llu, where the "
+		    "payload has %s; nothing of it is written", x->name,
+		    (unsigned long long)k,
 		    names_quote(path != NULL ? path : "?", q, sizeof q),
-		    (unsigned long long)x->ix->first[k],
-		    m->first == x->ix->first[k] ? "another member, or one "
+		    (unsigned long long)first,
+		    m->first == first ? "another member, or one "
 		    "that ends elsewhere" : "a member the index does not list");
 	} else {
 		msg_error("%s: the archive's index does not match its payload: "
@@ -457,17 +458,17 @@ extract_members(struct xrun *x, struct ae_tar_reader *tr,
 		}
 	/* the index listed more than the payload holds */
 	if (next == 1 && x->fatal == 0 && x->ix != NULL
-	    && x->ixk != x->ix->n) {
+	    && x->ixk != x->ixn) {
 		msg_error("%s: the archive's index does not match its payload: "
-		    "it lists %zu members, the payload holds %zu", x->name,
-		    x->ix->n, x->ixk);
+		    "it lists %llu members, the payload holds %llu", x->name,
+		    (unsigned long long)x->ixn, (unsigned long long)x->ixk);
 		x->fatal = EXIT_DATA;
 	} else if (next == 1 && x->fatal == 0 && x->ix != NULL
-	    && !tr->no_end_marker && tr->end_at != x->ix->tar_end) {
+	    && !tr->no_end_marker && tr->end_at != x->ix_tar_end) {
 		msg_error("%s: the archive's index does not match its payload: "
 		    "the tar stream ends at byte %llu, not %llu", x->name,
 		    (unsigned long long)tr->end_at,
-		    (unsigned long long)x->ix->tar_end);
+		    (unsigned long long)x->ix_tar_end);
 		x->fatal = EXIT_DATA;
 	}
 	return next;
@@ -482,7 +483,7 @@ extract_members(struct xrun *x, struct ae_tar_reader *tr,
  */
 static int
 extract_range(struct xrun *x, struct ae_tar_reader *tr,
-    const struct ae_index *ix, const struct unpack_range *r,
+    const struct ixview *ix, const struct unpack_range *r,
     struct members *sel, const char *name, struct ae_diag *d)
 {
 	size_t k;
@@ -492,7 +493,7 @@ extract_range(struct xrun *x, struct ae_tar_reader *tr,
 		if ((next = ae_tar_next(tr, &x->m, d)) < 0)
 			return next;
 		if (next != AE_OK || !indexed_check(ix, k, &x->m)) {
-			ixcheck_refuse(name, &ix->m[k], next != AE_OK ? "the "
+			indexed_refuse(name, ix, k, next != AE_OK ? "the "
 			    "archive ends" : "another member, or one that does "
 			    "not end where the next one starts,");
 			return INDEXED_MISMATCH;
@@ -556,7 +557,7 @@ xrun_close(struct xrun *x)
  * index could make a member up inside another one's data.  0,
  * INDEXED_MISMATCH (warned), or an exit status (reported). */
 static int
-check_before(struct unpack *u, const struct ae_index *ix,
+check_before(struct unpack *u, const struct ixview *ix,
     const struct unpack_range *v, size_t n)
 {
 	unsigned char *which = calloc(ix->members + 1, 1);
@@ -585,7 +586,7 @@ check_before(struct unpack *u, const struct ae_index *ix,
  */
 static int
 extract_indexed(struct xrun *x, struct unpack *u,
-    const struct ae_index *ix, struct members *sel)
+    const struct ixview *ix, struct members *sel)
 {
 	struct unpack_range *v;
 	struct ae_tar_reader tr;
@@ -713,43 +714,38 @@ static int
 extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
     struct members *sel)
 {
-	const struct ae_index *ix;
-	struct ixdigest dx;
+	struct ixview ix;
 	int st, have_dx = 0;
 
-	ixdigest_init(&dx);
 	/* Some members only, from a file with an index: only their
 	 * records are read.  (All of them: reading in order is faster.) */
 	if (!o->run.salvage && sel->pats.n > 0 && indexed_load(u, &ix)) {
-		st = extract_indexed(x, u, ix, sel);
+		st = extract_indexed(x, u, &ix, sel);
 		if (st != INDEXED_MISMATCH)
 			return st;
-		have_dx = ixdigest_from_index(&dx, ix) == 0;
-		if (!have_dx)
-			ixdigest_free(&dx);
+		/* (from the index the reader holds) */
+		have_dx = aescrypt_reader_digests(u->r) == AESCRYPT_OK;
 	} else if (!o->run.salvage) {
 		/* all of it: the index is held as digests, not whole */
-		have_dx = indexed_load_digests(u, &dx);
+		have_dx = indexed_load_digests(u);
 	}
 	/* A full read of a file whose index -t lists from writes only what
 	 * it lists, each member checked against its entry first (after a
 	 * mismatch above too: the first difference ends the run). */
-	if (have_dx) {
-		x->ix = &dx;
+	if (have_dx && aescrypt_reader_digest_figures(u->r, &x->ixn,
+	    &x->ix_tar_end) == AESCRYPT_OK) {
+		x->ix = u->r;
 		x->ixk = 0;
 		/* (so unpack need not keep a second copy to compare after) */
 		u->caller_checks_index = 1;
 	}
 	/* --salvage: the index's record offsets step over damaged frames */
 	if (o->run.salvage && indexed_load(u, &ix))
-		u->salvage_ix = ix;
+		u->salvage_ix = &ix;
 	x->name = u->io.in.name;
 	st = extract_all(x, u, o, sel);
 	u->salvage_ix = NULL;
-	if (x->ix != NULL) {
-		ixdigest_free(&dx);
-		x->ix = NULL;
-	}
+	x->ix = NULL;
 	return st;
 }
 

@@ -6,8 +6,6 @@
 #include "indexed.h"
 #include "common/grow.h"
 #include "exitcode.h"
-#include "indexcheck.h"
-#include "indexdigest.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -15,6 +13,7 @@
 
 #include "common/wipe.h"
 #include "msg.h"
+#include "names.h"
 #include "run.h"
 #include "signals.h"
 
@@ -68,140 +67,61 @@ not_used(const struct unpack *u, int err)
 }
 
 int
-indexed_load(struct unpack *u, const struct ae_index **ix)
+indexed_load(struct unpack *u, struct ixview *v)
 {
+	struct aescrypt_index_figures f;
 	int err;
 
-	*ix = NULL;
+	memset(v, 0, sizeof *v);
 	if (!wanted(u))
 		return 0;
-	if ((err = aescrypt_reader_index(u->r, ix)) != AESCRYPT_OK)
+	if ((err = aescrypt_reader_index_figures(u->r, &f)) != AESCRYPT_OK)
 		return not_used(u, err);
+	v->r = u->r;
+	v->members = f.members;
+	v->tar_end = f.tar_end;
+	v->records = f.records;
 	return 1;
 }
 
-/* The index's plaintext as it is decoded, an entry at a time, into an
- * ixdigest: what has not yet made a whole entry waits in carry. */
-struct feed {
-	struct ixdigest *x;
-	struct ae_index_cursor cur;
-	uint64_t header_len, index_offset, records;
-	size_t chunk;
-	int head;                   /* the head was read */
-	uint8_t *carry;
-	size_t len, cap;
-	char *names;                /* one entry's names */
-	int err;                    /* the first failure, with d */
-	struct ae_diag d;
-};
-
-/* Take what carry holds, whole entries only unless final.  0, or the
- * failure (also in f->err). */
-static int
-feed_take(struct feed *f, int final)
+uint64_t
+indexed_first(const struct ixview *v, uint64_t i)
 {
-	struct ae_index_member e;
-	size_t pos = 0, used;
-	int r = AE_OK;
+	struct aescrypt_index_entry ie;
 
-	if (!f->head) {
-		r = ae_index_cursor_head(&f->cur, f->carry, f->len, final, &used,
-		    f->header_len, f->chunk, f->index_offset, f->records, NULL,
-		    &f->d);
-		if (r == AE_OK) {
-			f->head = 1;
-			f->x->members = f->cur.members;
-			f->x->tar_end = f->cur.tar_end;
-			pos = used;
-		}
-	}
-	while (r == AE_OK && f->cur.next < f->cur.members) {
-		char *n = f->names;
-
-		r = ae_index_cursor_member(&f->cur, f->carry + pos, f->len - pos,
-		    final, &used, &e, &n, &f->d);
-		if (r != AE_OK)
-			break;
-		pos += used;
-		if (ixdigest_add(f->x, &e) != 0)
-			r = AE_ENOMEM;
-	}
-	if (r == AE_OK && final && pos != f->len)
-		r = ae_fail(&f->d, AE_EFORMAT, AE_AT_NONE, "has bytes after its "
-		    "last member", 0, 0);
-	if (r == AE_ETRUNC && !final)
-		r = AE_OK;      /* the rest of the entry is still to come */
-	if (pos > 0) {
-		memmove(f->carry, f->carry + pos, f->len - pos);
-		f->len -= pos;
-	}
-	if (r != AE_OK && f->err == AE_OK)
-		f->err = r;
-	return r;
-}
-
-static int
-feed_write(void *ctx, const uint8_t *b, size_t n)
-{
-	struct feed *f = ctx;
-	uint8_t *p;
-
-	if (f->err != AE_OK)
-		return AE_OK;   /* (reported once the decode ends) */
-	if ((p = ae_wiped_grow(f->carry, f->len, &f->cap, f->len + n)) == NULL) {
-		f->err = AE_ENOMEM;
-		return AE_OK;
-	}
-	f->carry = p;
-	memcpy(f->carry + f->len, b, n);
-	f->len += n;
-	feed_take(f, 0);
-	return AE_OK;
-}
-
-/* The reader's sink for the index's plaintext: the feed. */
-static int
-feed_sink(void *ctx, const void *b, size_t n)
-{
-	(void)feed_write(ctx, b, n);
-	return 0;
+	if (i >= v->members || !indexed_entry(v, i, &ie))
+		return v->tar_end;
+	return ie.first;
 }
 
 int
-indexed_load_digests(struct unpack *u, struct ixdigest *x)
+indexed_entry(const struct ixview *v, uint64_t i,
+    struct aescrypt_index_entry *ie)
 {
-	struct feed f;
-	int r;
+	if (v->entry != NULL)
+		return v->entry(v->ctx, i, ie);
+	return aescrypt_reader_index_entry(v->r, i, ie) == AESCRYPT_OK;
+}
 
-	memset(&f, 0, sizeof f);
-	ixdigest_init(x);
+/* Where record k starts in the file. */
+static uint64_t
+record_offset(const struct ixview *v, uint64_t k)
+{
+	if (v->record_offset != NULL)
+		return v->record_offset(v->ctx, k);
+	return aescrypt_reader_record_offset(v->r, k);
+}
+
+int
+indexed_load_digests(struct unpack *u)
+{
+	int err;
+
 	if (!wanted(u))
 		return 0;
-	f.x = x;
-	f.header_len = u->info.header_len;
-	f.chunk = (size_t)1 << u->info.chunk_log2;
-	/* (one entry's four names, each with its NUL: 6.8's caps) */
-	if ((f.names = malloc(2 * (AE_TAR_NAME_MAX + 1) + 2 * 256)) == NULL)
-		return 0;
-	/* (the footer's offset and count are set before the first byte
-	 * reaches the feed, whose head needs them) */
-	r = aescrypt_reader_index_to(u->r, feed_sink, &f, &f.index_offset,
-	    &f.records);
-	if (r == AE_OK && f.err == AE_OK)
-		feed_take(&f, 1);
-	if (f.carry != NULL) {
-		ae_wipe(f.carry, f.len);
-		free(f.carry);
-	}
-	ae_wipe(f.names, 2 * (AE_TAR_NAME_MAX + 1) + 2 * 256);
-	free(f.names);
-	if (r == AE_OK && f.err == AE_OK)
-		return 1;
-	ixdigest_free(x);
-	if (r != AE_OK)
-		return not_used(u, r);
-	return f.err == AE_ENOMEM ? unusable(u, "does not fit in memory")
-	    : unusable(u, f.d.what != NULL ? f.d.what : "is damaged");
+	if ((err = aescrypt_reader_digests(u->r)) != AESCRYPT_OK)
+		return not_used(u, err);
+	return 1;
 }
 
 /* Ranges under construction: spans of the tar stream, each with the
@@ -209,7 +129,7 @@ indexed_load_digests(struct unpack *u, struct ixdigest *x)
 struct ranges {
 	struct unpack_range *v;
 	size_t n, cap;
-	const struct ae_index *ix;
+	const struct ixview *ix;
 	unsigned log2;
 };
 
@@ -236,7 +156,7 @@ add_span(struct ranges *r, uint64_t start, uint64_t end, size_t m0,
 	last = &r->v[r->n++];
 	last->first = lo;
 	last->count = hi - lo + 1;
-	last->offset = r->ix->rec_off[lo];
+	last->offset = record_offset(r->ix, lo);
 	last->skip = start - (lo << r->log2);
 	last->len = end - start;
 	last->m0 = m0;
@@ -246,22 +166,24 @@ add_span(struct ranges *r, uint64_t start, uint64_t end, size_t m0,
 
 /* Where member i ends: the next one's first, or the end blocks. */
 static uint64_t
-member_end(const struct ae_index *ix, size_t i)
+member_end(const struct ixview *ix, size_t i)
 {
-	return i + 1 < ix->members ? ix->m[i + 1].first : ix->tar_end;
+	return indexed_first(ix, i + 1);
 }
 
 int
-indexed_ranges(const struct ae_index *ix, struct members *sel,
+indexed_ranges(const struct ixview *ix, struct members *sel,
     unsigned chunk_log2, struct unpack_range **out, size_t *n)
 {
 	struct ranges r = { NULL, 0, 0, ix, chunk_log2 };
+	struct aescrypt_index_entry ie;
 	size_t i;
 
 	for (i = 0; i < ix->members; i++) {
-		if (!members_select(sel, ix->m[i].path))
+		if (!indexed_entry(ix, i, &ie)
+		    || !members_select(sel, ie.e.path))
 			continue;
-		if (add_span(&r, ix->m[i].first, member_end(ix, i), i, i + 1)
+		if (add_span(&r, ie.first, member_end(ix, i), i, i + 1)
 		    != 0)
 			goto oom;
 	}
@@ -274,13 +196,31 @@ oom:
 }
 
 int
-indexed_check(const struct ae_index *ix, size_t i,
+indexed_check(const struct ixview *ix, size_t i,
     const struct ae_tar_member *m)
 {
 	/* the header the index names, and the member ends (by its size)
 	 * where the next one starts: no member hidden between, none made
 	 * up inside another's data */
-	return ixcheck_same(&ix->m[i], m) && m->end == member_end(ix, i);
+	return aescrypt_reader_entry_same(ix->r, i, m)
+	    && m->end == member_end(ix, i);
+}
+
+void
+indexed_refuse(const char *name, const struct ixview *ix, size_t i,
+    const char *what)
+{
+	struct aescrypt_index_entry ie;
+	char q[1024];
+
+	if (!indexed_entry(ix, i, &ie)) {
+		ie.e.path = "";
+		ie.first = 0;
+	}
+	msg_warn("%s: the archive's index does not match its payload: %s at "
+	    "tar stream byte %llu (the index says '%s'); reading the whole "
+	    "archive", name, what, (unsigned long long)ie.first,
+	    names_quote(ie.e.path, q, sizeof q));
 }
 
 /* src into dst (cap bytes), cut to fit: snprintf's "%s" cost a tenth
@@ -295,8 +235,10 @@ copy_name(char *dst, size_t cap, const char *src)
 }
 
 void
-indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
+indexed_member(const struct aescrypt_index_entry *ie, struct ae_tar_member *m)
 {
+	const struct aescrypt_entry *e = &ie->e;
+
 	/* what follows the names, as the tar reader clears it: the names
 	 * are 128 KiB that snprintf fills (clearing all of them for each
 	 * member took 56% of -t on 200,000 files) */
@@ -306,7 +248,7 @@ indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 	copy_name(m->linkpath, sizeof m->linkpath, e->linkpath);
 	copy_name(m->uname, sizeof m->uname, e->uname);
 	copy_name(m->gname, sizeof m->gname, e->gname);
-	m->type = e->type;
+	m->type = (char)e->type;
 	m->mode = e->mode;
 	m->uid = e->uid;
 	m->gid = e->gid;
@@ -314,13 +256,13 @@ indexed_member(const struct ae_index_member *e, struct ae_tar_member *m)
 	m->stored = e->size;
 	if (e->type == AE_TAR_CHR || e->type == AE_TAR_BLK) {
 		/* a device's numbers (format 6.8); it has no data */
-		m->devmajor = (uint32_t)(e->size >> 32);
-		m->devminor = (uint32_t)e->size;
+		m->devmajor = (uint32_t)(ie->stored_size >> 32);
+		m->devminor = (uint32_t)ie->stored_size;
 		m->size = m->stored = 0;
 	}
 	m->mtime = e->mtime;
 	m->mtime_nsec = e->mtime_nsec;
-	m->first = e->first;
+	m->first = ie->first;
 }
 
 
@@ -353,15 +295,15 @@ at_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
  * 1 if it holds; 0 if not; or the error of a record that failed.
  */
 static int
-check_member(const struct ae_index *ix, size_t i, struct ae_tar_reader *tr,
+check_member(const struct ixview *ix, size_t i, struct ae_tar_reader *tr,
     struct at *a, struct ae_tar_member *m)
 {
 	struct ae_diag d = { 0 };
 	int next;
 
-	a->pos = ix->m[i].first;
+	a->pos = indexed_first(ix, i);
 	a->err = AE_OK;
-	ae_tar_reader_restart(tr, ix->m[i].first);
+	ae_tar_reader_restart(tr, a->pos);
 	next = ae_tar_next(tr, m, &d);
 	if (a->err != AE_OK)
 		return a->err;
@@ -378,7 +320,7 @@ check_member(const struct ae_index *ix, size_t i, struct ae_tar_reader *tr,
  * record's error.
  */
 static int
-check_end(const struct ae_index *ix, struct at *a)
+check_end(const struct ixview *ix, struct at *a)
 {
 	uint8_t b[512];
 	size_t got, k;
@@ -418,7 +360,7 @@ failed(struct unpack *u, int e)
 }
 
 int
-indexed_verify_members(struct unpack *u, const struct ae_index *ix,
+indexed_verify_members(struct unpack *u, const struct ixview *ix,
     const unsigned char *which)
 {
 	struct at a = { u->r, 0, AE_OK };
@@ -456,7 +398,7 @@ indexed_verify_members(struct unpack *u, const struct ae_index *ix,
 		if (ok < 0)
 			st = failed(u, ok);
 		else if (!ok) {
-			ixcheck_refuse(u->io.in.name, &ix->m[i - 1], "no member "
+			indexed_refuse(u->io.in.name, ix, i - 1, "no member "
 			    "with this header that ends where the next one "
 			    "starts,");
 			st = INDEXED_MISMATCH;
@@ -469,7 +411,7 @@ indexed_verify_members(struct unpack *u, const struct ae_index *ix,
 }
 
 int
-indexed_global(struct unpack *u, const struct ae_index *ix,
+indexed_global(struct unpack *u, const struct ixview *ix,
     struct ae_tar_global *g)
 {
 	struct at a = { u->r, 0, AE_OK };
@@ -505,7 +447,7 @@ indexed_global(struct unpack *u, const struct ae_index *ix,
 }
 
 int
-indexed_verify(struct unpack *u, const struct ae_index *ix)
+indexed_verify(struct unpack *u, const struct ixview *ix)
 {
 	return indexed_verify_members(u, ix, NULL);
 }

@@ -435,7 +435,8 @@ static int
 info_contents(const struct opts *o, struct contents *c)
 {
 	struct unpack *u = unpack_new();
-	const struct ae_index *ix;
+	struct ixview ix;
+	struct aescrypt_index_entry ie;
 	struct ae_tar_reader tr;
 	struct ae_tar_member *m;
 	struct ae_diag d = { 0 };
@@ -459,12 +460,12 @@ info_contents(const struct opts *o, struct contents *c)
 	}
 	if (indexed_load(u, &ix)) {
 		c->from_index = 1;
-		c->members = ix->members;
-		c->tar_bytes = ix->tar_end;
-		for (i = 0; i < ix->members; i++)
-			if (ix->m[i].type == AE_TAR_REG)
-				c->data += ix->m[i].size;
-		st = indexed_global(u, ix, &c->g);
+		c->members = ix.members;
+		c->tar_bytes = ix.tar_end;
+		for (i = 0; i < ix.members; i++)
+			if (indexed_entry(&ix, i, &ie) && ie.e.type == AE_TAR_REG)
+				c->data += ie.e.size;
+		st = indexed_global(u, &ix, &c->g);
 		unpack_free(u);
 		return st;
 	}

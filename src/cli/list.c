@@ -210,16 +210,18 @@ list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
 
 /* -t from the index alone: the payload is not read. */
 static int
-list_index(FILE *fp, int verbose, const struct ae_index *ix,
+list_index(FILE *fp, int verbose, const struct ixview *ix,
     struct members *sel)
 {
+	struct aescrypt_index_entry ie;
 	struct ae_tar_member m;
 	size_t ugswidth = 19, i;
 
 	for (i = 0; i < ix->members; i++) {
-		if (!members_select(sel, ix->m[i].path))
+		if (!indexed_entry(ix, i, &ie)
+		    || !members_select(sel, ie.e.path))
 			continue;
-		indexed_member(&ix->m[i], &m);
+		indexed_member(&ie, &m);
 		print_archive(fp);
 		if (verbose)
 			print_verbose(fp, &m, &ugswidth);
@@ -292,7 +294,7 @@ list_salvaged(FILE *fp, int verbose, struct ae_tar_reader *tr,
 /* -t from the index; the exit status.  u stays open. */
 static int
 list_indexed(struct unpack *u, const struct opts *o,
-    const struct ae_index *ix, struct members *sel)
+    const struct ixview *ix, struct members *sel)
 {
 	int st = list_index(stdout, o->run.verbose, ix, sel);
 	const struct ae_pipe_stats *ps = aescrypt_reader_index_stats(u->r);
@@ -391,7 +393,7 @@ verdict(const struct unpack *u, uint64_t members)
 		    u->rs.pipe.records == 1 ? "" : "s",
 		    !u->info.indexed ? "no index"
 		    : !u->check_index ? "index not compared (--salvage)"
-		    : u->ixc.too_big || u->ixc.oom ? "index not compared (too "
+		    : u->index_not_held ? "index not compared (too "
 		    "large to hold)" :
 		    "index OK (every entry matches the member read)");
 	} else {
@@ -405,7 +407,7 @@ cmd_list(const struct opts *o)
 {
 	struct unpack *u;
 	struct members sel;
-	const struct ae_index *ix;
+	struct ixview ix;
 	uint64_t count = 0;
 	int st, partial = 0;
 
@@ -427,7 +429,7 @@ cmd_list(const struct opts *o)
 		/* in full; the index, on a regular file, names what is lost
 		 * and steps over damaged frames (as for -x) */
 		if (indexed_load(u, &ix))
-			u->salvage_ix = ix;
+			u->salvage_ix = &ix;
 		st = list_all(u, o, &sel, &partial, &count);
 		u->salvage_ix = NULL;
 	} else if (!(o->run.verbose >= 2 && o->listed != NULL)
@@ -435,8 +437,8 @@ cmd_list(const struct opts *o)
 		/* (-tvv -g lists dumpdirs, which the index does not hold: the
 		 * archive is read in full) */
 		/* the index is used once every header it names is checked */
-		if ((st = indexed_verify(u, ix)) == EXIT_OK)
-			st = list_indexed(u, o, ix, &sel);
+		if ((st = indexed_verify(u, &ix)) == EXIT_OK)
+			st = list_indexed(u, o, &ix, &sel);
 		if (st == INDEXED_MISMATCH)
 			st = list_all(u, o, &sel, &partial, &count);
 	} else {

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "indexcheck.h"
+#include "indexed.h"
 #include "msg.h"
 #include "names.h"
 
 int
-lost_init(struct lost *l, struct salvage *sv, const struct ae_index *ix,
+lost_init(struct lost *l, struct salvage *sv, const struct ixview *ix,
     int listing)
 {
 	memset(l, 0, sizeof *l);
@@ -36,32 +36,22 @@ lost_free(struct lost *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* The index entry whose first is off, or ix->members. */
+/* The first index entry at or after off, or ix->members. */
 static size_t
-entry_at(const struct ae_index *ix, uint64_t off)
+entry_at(const struct ixview *ix, uint64_t off)
 {
-	size_t lo = 0, hi = ix->members;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->m[mid].first < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (size_t)aescrypt_reader_index_find_first(ix->r, off);
 }
 
 int
 lost_resync(void *ctx, uint64_t off, uint64_t *to)
 {
-	const struct ae_index *ix = ctx;
+	const struct ixview *ix = ctx;
 	size_t i = entry_at(ix, off);
 
-	if (i == ix->members)
+	if (i >= ix->members)
 		return 0;
-	*to = ix->m[i].first;
+	*to = indexed_first(ix, i);
 	return 1;
 }
 
@@ -71,8 +61,8 @@ as_indexed(const struct lost *l, const struct ae_tar_member *m)
 {
 	size_t i = entry_at(l->ix, m->first);
 
-	return i < l->ix->members && l->ix->m[i].first == m->first
-	    && ixcheck_same(&l->ix->m[i], m);
+	return i < l->ix->members && indexed_first(l->ix, i) == m->first
+	    && aescrypt_reader_entry_same(l->ix->r, i, m);
 }
 
 int
@@ -125,7 +115,7 @@ lost_done(struct lost *l, const struct ae_tar_member *m,
 	if (l->ix == NULL || m->after_gap == 1 || m->after_gap == 2)
 		return;
 	i = entry_at(l->ix, m->first);
-	if (i < l->ix->members && l->ix->m[i].first == m->first)
+	if (i < l->ix->members && indexed_first(l->ix, i) == m->first)
 		l->state[i] = (unsigned char)how;
 }
 
@@ -149,28 +139,29 @@ static void
 name_the_rest(struct lost *l, struct members *sel, size_t *lost,
     size_t *unreached)
 {
-	const struct ae_index *ix = l->ix;
+	const struct ixview *ix = l->ix;
+	struct aescrypt_index_entry ie;
 	char q[1024];
 	size_t i;
 
 	for (i = 0; i < ix->members; i++) {
-		const struct ae_index_member *e = &ix->m[i];
-		uint64_t end = i + 1 < ix->members ? ix->m[i + 1].first :
-		    ix->tar_end, seq = 0;
+		uint64_t end = indexed_first(ix, i + 1), seq = 0;
 
-		if (l->state[i] != 0 || !members_select(sel, e->path))
+		if (l->state[i] != 0 || !indexed_entry(ix, i, &ie)
+		    || !members_select(sel, ie.e.path))
 			continue;
-		if (salvage_overlaps(l->sv, e->first, end, &seq)) {
+		if (salvage_overlaps(l->sv, ie.first, end, &seq)) {
 			msg_error("%s: lost: it lies in damaged chunk %llu (tar "
 			    "stream bytes %llu to %llu; named by the index)",
-			    names_quote(e->path, q, sizeof q),
-			    (unsigned long long)seq, (unsigned long long)e->first,
+			    names_quote(ie.e.path, q, sizeof q),
+			    (unsigned long long)seq,
+			    (unsigned long long)ie.first,
 			    (unsigned long long)end - 1);
 			++*lost;
 		} else {
 			msg_error("%s: never reached: the run ended before it "
-			    "(tar stream byte %llu)", names_quote(e->path, q,
-			    sizeof q), (unsigned long long)e->first);
+			    "(tar stream byte %llu)", names_quote(ie.e.path, q,
+			    sizeof q), (unsigned long long)ie.first);
 			++*unreached;
 		}
 	}

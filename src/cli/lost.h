@@ -22,15 +22,16 @@
 #include <stdint.h>
 
 #include "archive/tar_read.h"
-#include "container/index.h"
 #include "members.h"
 #include "salvage.h"
 
 #define LOST_FIRST 5     /* members found by searching named without -v */
 
+struct ixview;
+
 struct lost {
 	struct salvage *sv;         /* the lost chunks */
-	const struct ae_index *ix;  /* the index, or NULL */
+	const struct ixview *ix;    /* the index, or NULL */
 	int listing;                /* -t, not -x */
 	unsigned char *state;       /* per index entry: 0 unseen, or its
 	                             * enum lost_outcome */
@@ -57,7 +58,7 @@ enum lost_outcome {
 
 /* Start, for a run over sv's losses, with the index ix (or NULL);
  * listing: for -t, else -x.  0 or -1 out of memory. */
-int lost_init(struct lost *l, struct salvage *sv, const struct ae_index *ix,
+int lost_init(struct lost *l, struct salvage *sv, const struct ixview *ix,
     int listing);
 void lost_free(struct lost *l);
 

@@ -20,17 +20,9 @@
 #include "keys.h"
 #include "legacy.h"
 #include "msg.h"
+#include "names.h"
 #include "progress.h"
 #include "signals.h"
-
-/* The index's plaintext after the payload, into the check's copy. */
-static int
-index_sink(void *ctx, const void *buf, size_t n)
-{
-	struct ixcheck *c = ctx;
-
-	return c->ixw.write(c->ixw.ctx, buf, n) == AE_OK ? 0 : AESCRYPT_EIO;
-}
 
 /* A read of the run: a failure is the run's (said at its end). */
 static int
@@ -147,7 +139,6 @@ unpack_free(struct unpack *u)
 	/* (kept until now: the caller may still read its index, and
 	 * whether its last run was whole) */
 	aescrypt_reader_free(u->r);
-	ixcheck_free(&u->ixc);
 	ae_secret_free(u, sizeof *u);
 }
 
@@ -156,8 +147,8 @@ unpack_watch(struct unpack *u, struct ae_tar_reader *tr)
 {
 	if (!u->check_index)
 		return;
-	tr->seen = ixcheck_seen;
-	tr->seen_ctx = &u->ixc;
+	tr->seen = aescrypt_reader_raw_seen;
+	tr->seen_ctx = u->r;
 }
 
 int
@@ -168,7 +159,6 @@ unpack_open_keys(struct unpack *u, const struct key_sources *k,
 	int st;
 
 	memset(u, 0, sizeof *u);
-	ixcheck_init(&u->ixc);
 	u->run = p;
 	u->w0 = ae_wall_ns();
 	u->rs.decrypt = 1;
@@ -236,7 +226,6 @@ unpack_start(struct unpack *u, const struct unpack_range *range)
 	if (range == NULL)
 		/* (checks of headers by the index may have run before) */
 		memset(&u->rs.pipe, 0, sizeof u->rs.pipe);
-	ixcheck_free(&u->ixc);
 	u->ranged = range != NULL;
 	if (range != NULL) {
 		/* A run of records found by the index: the tar reader sees
@@ -253,7 +242,7 @@ unpack_start(struct unpack *u, const struct unpack_range *range)
 		    u->info.header_len, u->run->mode == 't' ? STDOUT_FILENO
 		    : -1);
 	if (aescrypt_reader_raw_start(u->r, range != NULL ? &run : NULL,
-	    u->check_index ? index_sink : NULL, &u->ixc) != AESCRYPT_OK) {
+	    u->check_index ? AESCRYPT_RAW_CHECK_INDEX : 0) != AESCRYPT_OK) {
 		msg_error("%s", aescrypt_reader_error(u->r));
 		st = EXIT_SYSTEM;
 		goto fail;
@@ -283,6 +272,61 @@ unpack_start(struct unpack *u, const struct unpack_range *range)
 fail:
 	unpack_close(u);
 	return st;
+}
+
+/* After a full read that kept the index: whether it says what was
+ * read.  0 (or a warning that it could not be compared), or EXIT_DATA
+ * (reported). */
+static int
+index_verdict(struct unpack *u)
+{
+	struct aescrypt_index_verdict v;
+	const char *name = u->io.in.name;
+	char q[1024];
+
+	if (aescrypt_reader_raw_verdict(u->r, &v) != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_reader_error(u->r));
+		return EXIT_SYSTEM;
+	}
+	switch (v.kind) {
+	case AESCRYPT_INDEX_AGREES:
+		return EXIT_OK;
+	case AESCRYPT_INDEX_NOT_HELD:
+		u->index_not_held = 1;
+		msg_warn("%s: the archive's index is too large to hold, so it "
+		    "was not compared with the payload", name);
+		return EXIT_OK;
+	case AESCRYPT_INDEX_NO_MEMORY:
+		u->index_not_held = 1;
+		msg_warn("%s: the archive's index does not fit in memory, so it "
+		    "was not compared with the payload", name);
+		return EXIT_OK;
+	case AESCRYPT_INDEX_MALFORMED:
+		msg_error("%s: the archive's index authenticates but %s", name,
+		    v.text);
+		return EXIT_DATA;
+	case AESCRYPT_INDEX_ENTRY:
+		msg_error("%s: the archive's index does not match its payload: "
+		    "entry %llu says '%s' at tar stream byte %llu, where the "
+		    "payload has another member", name,
+		    (unsigned long long)v.entry, names_quote(v.text, q,
+		    sizeof q), (unsigned long long)v.at);
+		break;
+	case AESCRYPT_INDEX_COUNT:
+		msg_error("%s: the archive's index does not match its payload: "
+		    "it lists %llu members, the payload holds %llu", name,
+		    (unsigned long long)v.listed, (unsigned long long)v.seen);
+		break;
+	default:
+		msg_error("%s: the archive's index does not match its payload: "
+		    "the tar stream ends at byte %llu, not %llu", name,
+		    (unsigned long long)v.at, (unsigned long long)v.tar_end);
+		break;
+	}
+	msg_hint("the payload was read in full and is what the archive "
+	    "holds; -t and -x NAME, which use the index, would not show the "
+	    "same (read with --no-index)");
+	return EXIT_DATA;
 }
 
 static int
@@ -316,10 +360,8 @@ finish(struct unpack *u, int stopped, int last)
 			st = run_failed(u);
 		else
 			st = EXIT_OK;   /* we stopped it: the caller's story */
-	} else if (!stopped && u->check_index && (st = ixcheck_compare(&u->ixc,
-	    u->info.header_len, u->info.chunk_log2, u->info.header_len
-	    + u->rs.pipe.wire_bytes, u->rs.pipe.records, u->io.in.name))
-	    != EXIT_OK) {
+	} else if (!stopped && u->check_index
+	    && (st = index_verdict(u)) != EXIT_OK) {
 		/* (the payload itself authenticated: the index lies) */
 	} else if (!stopped) {
 		u->files_ns += files_ns;

@@ -16,10 +16,11 @@
 #define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
 #include "archive/tar_read.h"
-#include "indexcheck.h"
 #include "run.h"
 #include "salvage.h"
 #include "stats.h"
+
+struct ixview;
 
 struct unpack {
 	const struct run_prefs *run; /* how the run goes (unpack_open_keys) */
@@ -48,11 +49,12 @@ struct unpack {
 	                             * so much to pass to the tar reader */
 	size_t tail;                /* then these end-block bytes */
 	uint64_t files_ns, files_bytes;     /* summed over the runs */
-	const struct ae_index *salvage_ix;  /* --salvage: its record
-	                                     * offsets, or NULL */
-	struct ixcheck ixc;         /* a full read of an indexed archive:
-	                             * the members seen, the index after */
-	int check_index;            /* ... compared at the end */
+	const struct ixview *salvage_ix;    /* --salvage: the index that
+	                                     * names what is lost, or NULL */
+	int check_index;            /* a full read of an indexed archive:
+	                             * the members seen and the index after
+	                             * compared at the end (by the reader) */
+	int index_not_held;         /* ... but it was too large to hold */
 	int caller_checks_index;    /* the caller compares each member with
 	                             * the index it loaded (-x): no second
 	                             * copy is collected */
@@ -119,9 +121,9 @@ int unpack_cut(const struct unpack *u);
 
 /*
  * A full read of an indexed archive checks the index against what it
- * reads (indexcheck.h): the caller installs this on its tar reader after
- * unpack_start, and unpack_end compares (and reports a difference as
- * damage, exit 4).  Nothing happens for a range, --salvage or an
+ * reads (aescrypt_reader_raw_seen): the caller installs this on its tar
+ * reader after unpack_start, and unpack_end has the reader compare (and
+ * reports a difference as damage, exit 4).  Nothing happens for a range, --salvage or an
  * archive without an index.
  */
 void unpack_watch(struct unpack *u, struct ae_tar_reader *tr);

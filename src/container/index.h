@@ -125,7 +125,7 @@ void ae_index_free(struct ae_index *ix);
 
 /*
  * The same rules, an entry at a time, for a reader that checks the index
- * as it is decrypted and keeps none of it (indexcheck.c): the head, then
+ * as it is decrypted and keeps none of it (lib/ixcheck.c): the head, then
  * each member entry in order.  Each takes bytes buf[0, len) and sets
  * *used to what it read; final says that no more bytes follow.  AE_OK;
  * AE_ETRUNC when the head or the entry is not all there yet (never when

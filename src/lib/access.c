@@ -28,7 +28,6 @@
 #include "container/format.h"
 #include "container/records.h"
 #include "common/wipe.h"
-#include "sink.h"
 
 /* Where a member's data starts: not yet known, or not a plain run (a
  * sparse member, read through the tar reader). */
@@ -54,8 +53,8 @@ struct pool {
 
 /* The footer, where it says the index is, and the index's records into
  * c.  0 or an error with d. */
-static int
-read_index(aescrypt_reader *r, struct ae_writer *w, uint64_t *index_offset,
+int
+ae_lib_index_decode(aescrypt_reader *r, struct ae_writer *w, uint64_t *index_offset,
     uint64_t *records, struct ae_diag *d)
 {
 	const struct ae_header *h = &r->h;
@@ -133,7 +132,7 @@ load(aescrypt_reader *r)
 		    "pipe)");
 		return AESCRYPT_ENOTSUP;
 	}
-	e = read_index(r, &w, &index_offset, &records, &d);
+	e = ae_lib_index_decode(r, &w, &index_offset, &records, &d);
 	if (e == AE_OK)
 		e = ae_index_parse(c.buf, c.len, r->h.len,
 		    (size_t)1 << r->h.chunk_log2, index_offset, records, &r->ix,
@@ -479,54 +478,10 @@ aescrypt_reader_pread(aescrypt_reader *r, uint64_t i, void *buf, size_t n,
 /* ---- the index and the tar stream, for the command (the unstable
  * part) ---- */
 
-int
-aescrypt_reader_index(aescrypt_reader *r, const struct ae_index **ix)
-{
-	int e = ready(r);
-
-	*ix = NULL;
-	if (e != AESCRYPT_OK) {
-		pthread_mutex_lock(&r->lock);
-		r->diag = r->ix_diag;
-		r->have_diag = r->ix_diag.what != NULL;
-		pthread_mutex_unlock(&r->lock);
-		return e;
-	}
-	*ix = &r->ix;
-	return AESCRYPT_OK;
-}
-
 const struct ae_pipe_stats *
 aescrypt_reader_index_stats(const aescrypt_reader *r)
 {
 	return r != NULL && r->ix_state == 1 ? &r->ix_pst : NULL;
-}
-
-int
-aescrypt_reader_index_to(aescrypt_reader *r, aescrypt_write_fn fn, void *ctx,
-    uint64_t *index_offset, uint64_t *records)
-{
-	struct sink s;
-	struct ae_diag d = { 0 };
-	int e = ae_lib_reader_is_open(r);
-
-	if (e != AESCRYPT_OK)
-		return e;
-	if (fn == NULL)
-		return ae_lib_reader_fail_plain(r, AESCRYPT_EINVAL, "no sink");
-	ae_lib_sink_callback(&s, fn, ctx);
-	if (r->kind != AESCRYPT_ARCHIVE
-	    || r->h.payload_type != AE_PAYLOAD_PAX_INDEXED
-	    || !ae_lib_source_seekable(&r->src))
-		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "no index "
-		    "to read: an archive with one, from a source that can "
-		    "pread");
-	if ((e = read_index(r, &s.w, index_offset, records, &d)) != AE_OK) {
-		if (d.where == AE_AT_NONE && d.what != NULL)
-			d.where = AE_AT_INDEX;
-		return ae_lib_reader_fail(r, e, &d);
-	}
-	return AESCRYPT_OK;
 }
 
 int

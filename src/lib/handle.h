@@ -18,6 +18,8 @@
 #include "container/index.h"
 #include "pipeline/chan.h"
 #include "pipeline/pipeline.h"
+#include "ixcheck.h"
+#include "ixdigest.h"
 #include "keyring.h"
 #include "message.h"
 #include "sink.h"
@@ -93,8 +95,12 @@ struct aescrypt_reader {
 	struct aescrypt_run raw_run;
 	pthread_t raw_thread;
 	struct ae_chan raw_chan;
-	int raw_keep;               /* the index's plaintext goes to */
-	struct sink raw_index;      /* ... the caller's sink */
+	int raw_keep;               /* the whole run keeps the index */
+	int raw_checked;            /* ... and ended cleanly */
+	struct ixcheck ixc;         /* ... to compare with what was met */
+	/* the index held small (ixview.c) */
+	struct ixdigest dx;
+	int dx_state;               /* 0 not tried, 1 made, or its error */
 	uint64_t kdf_cpu_ns, kdf_wall_ns, kdf_m_kib;
 };
 
@@ -147,6 +153,12 @@ void ae_lib_reader_salvage_params(aescrypt_reader *r,
 
 /* Stop a run of raw.c's that the caller left going (at free). */
 void ae_lib_raw_free(aescrypt_reader *r);
+
+/* The footer, where it says the index is, and the index's records
+ * into w, the footer's offset and count set before the first write
+ * (access.c).  0 or an error with d. */
+int ae_lib_index_decode(aescrypt_reader *r, struct ae_writer *w,
+    uint64_t *index_offset, uint64_t *records, struct ae_diag *d);
 
 /* Load and check the index once (access.c): 0 or its error. */
 int ae_lib_access_ready(aescrypt_reader *r);

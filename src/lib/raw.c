@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "pipeline/trailer.h"
+#include "ixcheck.h"
 
 /* The run's thread: its records into the channel; for the whole
  * payload, what follows the final record too. */
@@ -50,7 +51,7 @@ raw_decode(void *arg)
 	if (e == AE_OK && pp.trailer && !r->raw_ranged)
 		e = ae_trailer_check(&pp, &r->ig, in, &r->h, r->h.len
 		    + r->pst.wire_bytes, r->pst.records, r->raw_keep
-		    ? &r->raw_index.w : NULL, &r->pd);
+		    ? &r->ixc.ixw : NULL, &r->pd);
 	r->raw_rc = e;
 	ae_chan_close_write(&r->raw_chan, e);
 	return NULL;
@@ -58,7 +59,7 @@ raw_decode(void *arg)
 
 int
 aescrypt_reader_raw_start(aescrypt_reader *r, const struct aescrypt_run *run,
-    aescrypt_write_fn index_fn, void *index_ctx)
+    unsigned flags)
 {
 	int e = ae_lib_reader_is_open(r);
 
@@ -86,9 +87,11 @@ aescrypt_reader_raw_start(aescrypt_reader *r, const struct aescrypt_run *run,
 		if (r->src.seq.seek != NULL)
 			(void)r->src.seq.seek(r->src.seq.ctx, r->h.len);
 	}
-	r->raw_keep = run == NULL && index_fn != NULL;
-	if (r->raw_keep)
-		ae_lib_sink_callback(&r->raw_index, index_fn, index_ctx);
+	/* (kept to compare with the members the caller meets) */
+	ae_ixcheck_free(&r->ixc);
+	r->raw_keep = run == NULL && (flags & AESCRYPT_RAW_CHECK_INDEX)
+	    && r->h.payload_type == AE_PAYLOAD_PAX_INDEXED;
+	r->raw_checked = 0;
 	r->raw_rc = AE_OK;
 	r->raw_payload_read = 0;
 	memset(&r->pd, 0, sizeof r->pd);
@@ -135,6 +138,33 @@ aescrypt_reader_raw_end(aescrypt_reader *r, int stop, uint64_t *bytes)
 	ae_chan_free(&r->raw_chan);
 	if (r->raw_rc != AE_OK)
 		return ae_lib_reader_fail(r, r->raw_rc, &r->pd);
+	/* (a whole run read to its checked end: its members can be
+	 * compared with the index it kept) */
+	r->raw_checked = r->raw_keep && !r->raw_ranged && !stop;
+	return AESCRYPT_OK;
+}
+
+void
+aescrypt_reader_raw_seen(void *ctx, const struct ae_tar_member *m,
+    uint64_t end_at)
+{
+	aescrypt_reader *r = ctx;
+
+	if (r != NULL && r->raw_keep)
+		ae_ixcheck_seen(&r->ixc, m, end_at);
+}
+
+int
+aescrypt_reader_raw_verdict(aescrypt_reader *r,
+    struct aescrypt_index_verdict *v)
+{
+	if (r == NULL || v == NULL)
+		return AESCRYPT_EINVAL;
+	if (!r->raw_checked)
+		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "no whole "
+		    "run with the index kept has ended");
+	ae_ixcheck_compare(&r->ixc, r->h.len, r->h.chunk_log2, r->h.len
+	    + r->pst.wire_bytes, r->pst.records, v);
 	return AESCRYPT_OK;
 }
 

@@ -42,6 +42,8 @@ aescrypt_reader_new(void)
 	r->threads = ae_lib_default_threads();
 	r->src.fd = -1;
 	r->timed = 1;
+	ae_ixcheck_init(&r->ixc);
+	ae_ixdigest_init(&r->dx);
 	if (pthread_mutex_init(&r->lock, NULL) != 0) {
 		ae_secret_free(r, sizeof *r);
 		return NULL;
@@ -583,6 +585,8 @@ aescrypt_reader_free(aescrypt_reader *r)
 		return;
 	stop(r);
 	ae_lib_raw_free(r);
+	ae_ixcheck_free(&r->ixc);
+	ae_ixdigest_free(&r->dx);
 	if (r->tr_ok)
 		ae_tar_reader_free(&r->tr);
 	free(r->m);

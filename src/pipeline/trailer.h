@@ -39,7 +39,7 @@ int ae_trailer_write_copy(struct ae_writer *out, const struct ae_header *h,
  * the footer must name end (where the index starts) and `records`
  * payload records.  A sequential reader does not use the index, but this
  * is what tells it that nothing was cut off, swapped or appended; the
- * index's plaintext goes to keep (for the check of indexcheck.h), or
+ * index's plaintext goes to keep (for the check of lib/ixcheck.h), or
  * nowhere if keep is NULL.  Then, with h->copy, the copy of the header
  * (6.9), byte for byte; and then the end of the input.  0, or an error
  * with d (AE_AT_INDEX for the index and footer, AE_AT_HEADER for the

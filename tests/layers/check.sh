@@ -159,6 +159,11 @@ for readme in "$src"/*/README.md; do
 	done < "${TMPDIR:-/tmp}/layers-past.$$"
 	rm -f "${TMPDIR:-/tmp}/layers-past.$$"
 done
+# The command is the library's client: a few files may still reach past
+# aescrypt.h, each for its reason, and no more than that.
+if [ "$past" -gt "${LAYERS_PAST_MAX:-4}" ]; then
+	echo "layers: $past files reach past aescrypt.h, over the ${LAYERS_PAST_MAX:-4} allowed: move what they need into the library"; bad=1
+fi
 # Source files directly in src/ would belong to no layer.
 for f in "$src"/*.c "$src"/*.h; do
 	[ -e "$f" ] && { echo "layers: $f is in no layer folder"; bad=1; }

@@ -93,5 +93,6 @@ printf -- '- `m.c`: `pipeline/p.h`. For the test.\n' >> "$t/src/cli/README.md"
 echo '#include "aescrypt.h"' >> "$t/src/cli/m.c"; expect 0 "the public header where the README allows it"
 tree; sed -i '/^- `m.c`: /d' "$t/src/cli/README.md"; expect 1 "an include past aescrypt.h that is not listed"
 tree; sed -i 's|^- `m.c`: `pipeline/p.h`.|- `m.c`: `pipeline/p.h`, `crypto/g.h`.|' "$t/src/cli/README.md"; expect 1 "a listed include past aescrypt.h that is gone"
-[ "$fail" -eq 0 ] && echo "layers selftest: 18 trees, each judged right"
+tree; export LAYERS_PAST_MAX=0; expect 1 "more files past aescrypt.h than allowed"; unset LAYERS_PAST_MAX
+[ "$fail" -eq 0 ] && echo "layers selftest: 19 trees, each judged right"
 exit "$fail"

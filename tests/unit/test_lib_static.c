@@ -13,7 +13,7 @@
  * say.
  *
  * It may include the core's headers (error.h for struct ae_diag,
- * reader.h for the walk, index.h for the index): those are
+ * reader.h for the walk, tar_read.h for members): those are
  * what the unstable part names.
  */
 #define AESCRYPT_STATIC_LINKING_ONLY
@@ -31,7 +31,7 @@
 #include "check.h"
 #include "memio.h"
 #include "common/error.h"
-#include "container/index.h"
+#include "archive/tar_read.h"
 #include "disk/reader.h"
 #include "pipeline/pipeline.h"
 
@@ -607,12 +607,6 @@ test_decode_to(void)
 
 /* ---- the reader's unstable part: -t's and -x's calls ---- */
 
-static int
-keep_index(void *ctx, const void *buf, size_t n)
-{
-	return mem_write(ctx, buf, n);
-}
-
 /* The tar stream of [off, off + n) through _tar_pread, into out. */
 static int
 tar_at(aescrypt_reader *r, uint64_t off, size_t n, struct mem *out)
@@ -644,23 +638,66 @@ raw_all(aescrypt_reader *r, struct mem *out, uint64_t *bytes)
 	return aescrypt_reader_raw_end(r, 0, bytes);
 }
 
-/* An archive's index and tar stream: the index loaded once and held by
- * the reader, the tar stream read whole (with the index's plaintext to
- * a sink after it), by a run of records, and at offsets, all the same
- * bytes; the calls out of turn refused. */
+/* A raw run and memory as the tar reader's input. */
+static int
+run_in(void *ctx, uint8_t *buf, size_t n, size_t *got)
+{
+	return aescrypt_reader_raw_read(ctx, buf, n, got);
+}
+
+static int
+mem_in(void *ctx, uint8_t *buf, size_t n, size_t *got)
+{
+	return mem_read(ctx, buf, n, got);
+}
+
+/* What a tar reader over a whole raw run meets, told to the reader
+ * (its index check); the members' count, or -1. */
+static long
+raw_members(aescrypt_reader *r)
+{
+	struct ae_reader in = { run_in, r, NULL };
+	struct ae_tar_reader tr;
+	struct ae_tar_member *m = malloc(sizeof *m);
+	struct ae_diag d = { 0 };
+	long n = 0;
+	int next;
+
+	if (m == NULL || ae_tar_reader_init(&tr, &in) != AE_OK) {
+		free(m);
+		return -1;
+	}
+	tr.seen = aescrypt_reader_raw_seen;
+	tr.seen_ctx = r;
+	while ((next = ae_tar_next(&tr, m, &d)) == AE_OK)
+		n++;
+	ae_tar_reader_free(&tr);
+	free(m);
+	return next == 1 ? n : -1;
+}
+
+/* An archive's index and tar stream: the index loaded once and seen an
+ * entry at a time, the tar stream read whole (its members checked
+ * against the index after), by a run of records, and at offsets, all
+ * the same bytes; the index held small for -x; the calls out of turn
+ * refused. */
 static void
 test_raw(void)
 {
 	static uint8_t data[3][150000];
-	struct mem file, whole, at, run_out, ixp;
+	struct mem file, whole, at, run_out;
 	struct aescrypt_source in;
 	struct aescrypt_entry e;
 	struct aescrypt_run run;
-	const struct ae_index *ix, *ix2;
+	struct aescrypt_index_figures f;
+	struct aescrypt_index_entry ie[3];
+	struct aescrypt_index_verdict v;
+	struct ae_tar_member *m;
 	const struct ae_pipe_stats *st;
 	aescrypt_writer *w = aescrypt_writer_new();
 	aescrypt_reader *r;
-	uint64_t bytes = 0, ioff = 0, nrec = 0;
+	uint64_t bytes = 0, dn = 0, dend = 0, first;
+	const char *path;
 	char name[8];
 	size_t i, j;
 
@@ -691,68 +728,118 @@ test_raw(void)
 	CHECK(aescrypt_reader_raw_read(r, name, 1, &i) == AESCRYPT_ESTATE
 	    && aescrypt_reader_raw_end(r, 0, NULL) == AESCRYPT_ESTATE,
 	    "no run yet");
-	CHECK(aescrypt_reader_index(r, &ix) == AESCRYPT_OK && ix != NULL
-	    && ix->members == 3 && strcmp(ix->m[2].path, "m2") == 0
-	    && ix->m[1].size == sizeof data[1], "the index: three members");
-	CHECK(aescrypt_reader_index(r, &ix2) == AESCRYPT_OK && ix2 == ix,
-	    "loaded once, held by the reader");
+	CHECK(aescrypt_reader_index_figures(r, &f) == AESCRYPT_OK
+	    && f.members == 3 && f.records > 0, "the index: three members");
+	for (i = 0; i < 3; i++)
+		CHECK(aescrypt_reader_index_entry(r, i, &ie[i]) == AESCRYPT_OK
+		    && ie[i].e.size == sizeof data[i]
+		    && ie[i].e.path[1] == (char)('0' + i), "entry %zu", i);
+	CHECK(aescrypt_reader_index_entry(r, 3, &ie[0]) == AESCRYPT_EINVAL,
+	    "no entry past the last");
+	CHECK(ie[0].first == 0 && ie[1].first > ie[0].first && ie[2].first
+	    < f.tar_end, "their places in order");
+	CHECK(aescrypt_reader_index_find_first(r, ie[1].first) == 1
+	    && aescrypt_reader_index_find_first(r, ie[1].first + 1) == 2
+	    && aescrypt_reader_index_find_first(r, f.tar_end) == 3,
+	    "found by place");
+	CHECK(aescrypt_reader_record_offset(r, 0) > 0
+	    && aescrypt_reader_record_offset(r, 1)
+	    > aescrypt_reader_record_offset(r, 0), "records' offsets");
 	CHECK(aescrypt_reader_index_stats(r) != NULL
 	    && aescrypt_reader_index_stats(r)->records > 0, "its figures");
-	mem_init(&ixp);
-	CHECK(aescrypt_reader_index_to(r, keep_index, &ixp, &ioff, &nrec)
-	    == AESCRYPT_OK && ixp.len > 0 && nrec == ix->records
-	    && ioff == ix->rec_off[ix->records], "its plaintext again, to a "
-	    "sink (%zu bytes)", ixp.len);
 
 	/* member 1's run of records, against the tar stream at offsets */
 	mem_init(&at);
-	CHECK(tar_at(r, 0, (size_t)ix->tar_end, &at) == 0
-	    && at.len == ix->tar_end, "the tar stream by pread");
-	run.first = ix->m[1].first >> AESCRYPT_CHUNK_LOG2_MIN;
-	run.count = ((ix->m[2].first - 1) >> AESCRYPT_CHUNK_LOG2_MIN)
+	CHECK(tar_at(r, 0, (size_t)f.tar_end, &at) == 0
+	    && at.len == f.tar_end, "the tar stream by pread");
+	m = malloc(sizeof *m);
+	{
+		struct ae_reader mr = { mem_in, &at, NULL };
+		struct ae_tar_reader tr;
+		struct ae_diag d = { 0 };
+
+		at.pos = (size_t)ie[1].first;
+		CHECK(m != NULL && ae_tar_reader_init(&tr, &mr) == AE_OK,
+		    "a tar reader over it");
+		ae_tar_reader_restart(&tr, ie[1].first);
+		CHECK(ae_tar_next(&tr, m, &d) == AE_OK
+		    && aescrypt_reader_entry_same(r, 1, m)
+		    && !aescrypt_reader_entry_same(r, 2, m), "member 1 is "
+		    "entry 1, not entry 2");
+		ae_tar_reader_free(&tr);
+	}
+	run.first = ie[1].first >> AESCRYPT_CHUNK_LOG2_MIN;
+	run.count = ((ie[2].first - 1) >> AESCRYPT_CHUNK_LOG2_MIN)
 	    - run.first + 1;
-	run.offset = ix->rec_off[run.first];
+	run.offset = aescrypt_reader_record_offset(r, run.first);
 	mem_init(&run_out);
-	CHECK(aescrypt_reader_raw_start(r, &run, NULL, NULL) == AESCRYPT_OK,
+	CHECK(aescrypt_reader_raw_start(r, &run, 0) == AESCRYPT_OK,
 	    "a run of %llu records", (unsigned long long)run.count);
-	CHECK(aescrypt_reader_raw_start(r, NULL, NULL, NULL)
-	    == AESCRYPT_ESTATE, "one run at a time");
+	CHECK(aescrypt_reader_raw_start(r, NULL, 0) == AESCRYPT_ESTATE,
+	    "one run at a time");
 	CHECK(raw_all(r, &run_out, &bytes) == AESCRYPT_OK
 	    && bytes == run_out.len && run_out.len == run.count << 16
 	    && memcmp(run_out.p, at.p + (run.first << 16), run_out.len) == 0,
 	    "its plaintext is the stream's there");
+	CHECK(aescrypt_reader_raw_verdict(r, &v) == AESCRYPT_ESTATE,
+	    "no verdict on a run of records");
 
-	/* the whole, then the index after it */
-	mem_init(&whole);
-	CHECK(aescrypt_reader_raw_start(r, NULL, keep_index, &ixp)
+	/* the whole, its members checked against the index after */
+	CHECK(aescrypt_reader_raw_start(r, NULL, AESCRYPT_RAW_CHECK_INDEX)
 	    == AESCRYPT_OK, "the whole payload");
-	ixp.len = 0;
+	CHECK(raw_members(r) == 3, "three members met");
+	mem_init(&whole);
 	CHECK(raw_all(r, &whole, NULL) == AESCRYPT_OK
 	    && aescrypt_reader_raw_complete(r), "read to a checked end");
-	CHECK(whole.len >= at.len && memcmp(whole.p, at.p, at.len) == 0,
-	    "the same tar stream");
-	CHECK(ixp.len > 0, "the index's plaintext came after it");
+	CHECK(aescrypt_reader_raw_verdict(r, &v) == AESCRYPT_OK
+	    && v.kind == AESCRYPT_INDEX_AGREES, "the index agrees (%d)",
+	    v.kind);
 	st = aescrypt_reader_pipe_stats(r);
-	CHECK(st != NULL && st->plain_bytes == whole.len, "its figures");
-	CHECK(aescrypt_reader_raw_start(r, NULL, NULL, NULL)
-	    == AESCRYPT_ESTATE, "the whole is read once");
-	CHECK(aescrypt_reader_decode_to(r, keep_index, &ixp)
+	CHECK(st != NULL && st->plain_bytes >= f.tar_end, "its figures");
+	CHECK(aescrypt_reader_raw_start(r, NULL, 0) == AESCRYPT_ESTATE,
+	    "the whole is read once");
+	CHECK(aescrypt_reader_decode_to(r, mem_write, &whole)
 	    == AESCRYPT_ESTATE, "and not decoded again");
+
+	/* the index held small, from the index loaded */
+	CHECK(aescrypt_reader_digest_figures(r, &dn, &dend)
+	    == AESCRYPT_ESTATE, "no digests yet");
+	CHECK(aescrypt_reader_digests(r) == AESCRYPT_OK
+	    && aescrypt_reader_digest_figures(r, &dn, &dend) == AESCRYPT_OK
+	    && dn == 3 && dend == f.tar_end, "digests of three entries");
+	CHECK(aescrypt_reader_digest_entry(r, 2, &first, &path)
+	    == AESCRYPT_OK && first == ie[2].first && strcmp(path, "m2") == 0,
+	    "entry 2's place and path");
+	CHECK(aescrypt_reader_digest_same(r, 1, m)
+	    && !aescrypt_reader_digest_same(r, 0, m), "member 1 is digest 1");
+
 	/* a run stopped early ends cleanly (the stop is the caller's) */
-	CHECK(aescrypt_reader_raw_start(r, &run, NULL, NULL) == AESCRYPT_OK
+	CHECK(aescrypt_reader_raw_start(r, &run, 0) == AESCRYPT_OK
 	    && aescrypt_reader_raw_read(r, name, 4, &i) == AESCRYPT_OK
 	    && i == 4, "a run started again");
-	i = (size_t)aescrypt_reader_raw_end(r, 1, NULL);
-	CHECK((int)i == AESCRYPT_OK || ((int)i == AESCRYPT_EINTR
+	j = (size_t)aescrypt_reader_raw_end(r, 1, NULL);
+	CHECK((int)j == AESCRYPT_OK || ((int)j == AESCRYPT_EINTR
 	    && aescrypt_reader_diag(r) != NULL
 	    && aescrypt_reader_diag(r)->where == AE_AT_OUTPUT),
 	    "and stopped");
 	aescrypt_reader_free(r);
+
+	/* the digests decoded on their own, the index never loaded */
+	r = aescrypt_reader_new();
+	in = mem_source(&file, 1);
+	CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
+	    && aescrypt_reader_open(r, &in) == AESCRYPT_OK
+	    && aescrypt_reader_digests(r) == AESCRYPT_OK
+	    && aescrypt_reader_index_stats(r) == NULL
+	    && aescrypt_reader_digest_figures(r, &dn, &dend) == AESCRYPT_OK
+	    && dn == 3 && aescrypt_reader_digest_same(r, 1, m),
+	    "digests decoded alone agree");
+	aescrypt_reader_free(r);
+	free(m);
 	free(file.p);
 	free(whole.p);
 	free(at.p);
 	free(run_out.p);
-	free(ixp.p);
 }
 
 /* What the build, a file's first bytes and a key file say. */

@@ -1,10 +1,10 @@
 /*
- * indexcheck.c -- the index against the payload (contract in
- * indexcheck.h).
+ * ixcheck.c -- the index against the payload (contract in ixcheck.h).
  */
 #include "config.h"
-#include "indexcheck.h"
+#include "ixcheck.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +12,6 @@
 #include "common/grow.h"
 #include "crypto/sha256.h"
 #include "common/wipe.h"
-#include "exitcode.h"
-#include "msg.h"
-#include "names.h"
 
 /* What the index says of a member: the fields of 6.8's member entry.
  * A full read keeps a SHA-256 of them for each member (32 bytes, where
@@ -84,25 +81,13 @@ of_entry(const struct ae_index_member *e, struct fields *f)
 }
 
 int
-ixcheck_same(const struct ae_index_member *e, const struct ae_tar_member *m)
+ae_ixcheck_same(const struct ae_index_member *e, const struct ae_tar_member *m)
 {
 	struct fields a, b;
 
 	of_entry(e, &a);
 	of_member(m, &b);
 	return same_fields(&a, &b);
-}
-
-void
-ixcheck_refuse(const char *name, const struct ae_index_member *e,
-    const char *what)
-{
-	char q[1024];
-
-	msg_warn("%s: the archive's index does not match its payload: %s at "
-	    "tar stream byte %llu (the index says '%s'); reading the whole "
-	    "archive", name, what, (unsigned long long)e->first,
-	    names_quote(e->path, q, sizeof q));
 }
 
 /* The index's plaintext after the payload: collected up to the cap,
@@ -129,7 +114,7 @@ ix_write(void *ctx, const uint8_t *b, size_t n)
 }
 
 void
-ixcheck_init(struct ixcheck *c)
+ae_ixcheck_init(struct ixcheck *c)
 {
 	memset(c, 0, sizeof *c);
 	c->ixw.write = ix_write;
@@ -137,14 +122,14 @@ ixcheck_init(struct ixcheck *c)
 }
 
 void
-ixcheck_free(struct ixcheck *c)
+ae_ixcheck_free(struct ixcheck *c)
 {
 	free(c->seen);
 	if (c->ix != NULL) {
 		ae_wipe(c->ix, c->ixlen);
 		free(c->ix);
 	}
-	ixcheck_init(c);
+	ae_ixcheck_init(c);
 }
 
 /* Room for one index entry's four names, each with its NUL: a path and
@@ -180,7 +165,7 @@ digest(const struct fields *f, uint8_t out[AE_SHA256_LEN])
 }
 
 void
-ixcheck_entry_digest(const struct ae_index_member *e,
+ae_ixcheck_entry_digest(const struct ae_index_member *e,
     uint8_t out[AE_SHA256_LEN])
 {
 	struct fields f;
@@ -190,7 +175,7 @@ ixcheck_entry_digest(const struct ae_index_member *e,
 }
 
 void
-ixcheck_member_digest(const struct ae_tar_member *m,
+ae_ixcheck_member_digest(const struct ae_tar_member *m,
     uint8_t out[AE_SHA256_LEN])
 {
 	struct fields f;
@@ -200,7 +185,7 @@ ixcheck_member_digest(const struct ae_tar_member *m,
 }
 
 void
-ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
+ae_ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
 {
 	struct ixcheck *c = ctx;
 	struct fields f;
@@ -261,56 +246,47 @@ walk_index(const struct ixcheck *c, uint64_t header_len, size_t chunk_size,
 	return AE_OK;
 }
 
-int
-ixcheck_compare(struct ixcheck *c, uint64_t header_len, unsigned chunk_log2,
-    uint64_t index_offset, uint64_t records, const char *name)
+void
+ae_ixcheck_compare(struct ixcheck *c, uint64_t header_len,
+    unsigned chunk_log2, uint64_t index_offset, uint64_t records,
+    struct aescrypt_index_verdict *v)
 {
 	struct ae_index_cursor cur;
 	struct ae_index_member e;
 	struct ae_diag d = { 0 };
-	char q[1024], *names;
+	char *names;
 	size_t k = 0;
-	int err, st = EXIT_OK;
+	int err;
 
+	memset(v, 0, sizeof *v);
 	if (c->too_big || c->oom) {
-		msg_warn("%s: the archive's index is too large to hold, so it "
-		    "was not compared with the payload", name);
-		return EXIT_OK;
+		v->kind = AESCRYPT_INDEX_NOT_HELD;
+		return;
 	}
 	if ((names = malloc(ENTRY_NAMES)) == NULL) {
-		msg_warn("%s: the archive's index does not fit in memory, so it "
-		    "was not compared with the payload", name);
-		return EXIT_OK;
+		v->kind = AESCRYPT_INDEX_NO_MEMORY;
+		return;
 	}
 	err = walk_index(c, header_len, (size_t)1 << chunk_log2, index_offset,
 	    records, &cur, &e, &names, &k, &d);
 	if (err != AE_OK) {
-		msg_error("%s: the archive's index authenticates but %s",
-		    name, d.what != NULL ? d.what : "is malformed");
-		st = EXIT_DATA;
+		v->kind = AESCRYPT_INDEX_MALFORMED;
+		snprintf(v->text, sizeof v->text, "%s", d.what != NULL ? d.what
+		    : "is malformed");
 	} else if (k < cur.members && k < c->n) {
-		msg_error("%s: the archive's index does not match its payload: "
-		    "entry %zu says '%s' at tar stream byte %llu, where the "
-		    "payload has another member", name, k, names_quote(
-		    e.path, q, sizeof q), (unsigned long long)e.first);
-		st = EXIT_DATA;
+		v->kind = AESCRYPT_INDEX_ENTRY;
+		v->entry = k;
+		v->at = e.first;
+		snprintf(v->text, sizeof v->text, "%s", e.path);
 	} else if (cur.members != c->n) {
-		msg_error("%s: the archive's index does not match its payload: "
-		    "it lists %llu members, the payload holds %zu", name,
-		    (unsigned long long)cur.members, c->n);
-		st = EXIT_DATA;
+		v->kind = AESCRYPT_INDEX_COUNT;
+		v->listed = cur.members;
+		v->seen = c->n;
 	} else if (c->ended && cur.tar_end != c->end_at) {
-		msg_error("%s: the archive's index does not match its payload: "
-		    "the tar stream ends at byte %llu, not %llu", name,
-		    (unsigned long long)c->end_at,
-		    (unsigned long long)cur.tar_end);
-		st = EXIT_DATA;
+		v->kind = AESCRYPT_INDEX_END;
+		v->at = c->end_at;
+		v->tar_end = cur.tar_end;
 	}
-	if (st != EXIT_OK && err == AE_OK)
-		msg_hint("the payload was read in full and is what the archive "
-		    "holds; -t and -x NAME, which use the index, would not "
-		    "show the same (read with --no-index)");
 	ae_wipe(names, ENTRY_NAMES);
 	free(names);
-	return st;
 }

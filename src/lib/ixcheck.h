@@ -1,6 +1,6 @@
 /*
- * indexcheck.h -- whether an archive's index says what its payload
- * holds.
+ * ixcheck.h -- whether an archive's index says what its payload holds
+ * (the reader's own check, behind aescrypt.h's unstable part).
  *
  * The index is sealed under the file's key, but so is the payload, and
  * whoever makes the archive makes both: with -r, anyone who knows the
@@ -13,12 +13,14 @@
  * at each member it decodes, that the header there is the one the index
  * names.
  */
-#ifndef AE_CLI_INDEXCHECK_H
-#define AE_CLI_INDEXCHECK_H
+#ifndef AE_LIB_IXCHECK_H
+#define AE_LIB_IXCHECK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "archive/tar_read.h"
 #include "common/io.h"
 #include "container/index.h"
@@ -40,39 +42,34 @@ struct ixcheck {
 	struct ae_writer ixw;       /* writes into ix */
 };
 
-void ixcheck_init(struct ixcheck *c);
-void ixcheck_free(struct ixcheck *c);
+void ae_ixcheck_init(struct ixcheck *c);
+void ae_ixcheck_free(struct ixcheck *c);
 
 /* The tar reader's observer (tar_read.h, seen; ctx is the ixcheck). */
-void ixcheck_seen(void *ctx, const struct ae_tar_member *m,
+void ae_ixcheck_seen(void *ctx, const struct ae_tar_member *m,
     uint64_t end_at);
 
 /*
  * After a full read of an indexed archive whose index c->ixw collected:
  * parse the index (6.8) and compare every entry with the member read at
- * its offset (name, link, type, mode, owner, size, time), the count and
- * tar_end.  Prints; returns 0 if they agree (or the index could not be
- * held, which is warned about), else EXIT_DATA.  name is the input's.
+ * its place (name, link, type, mode, owner, size, time), the count and
+ * tar_end, into v (aescrypt.h): AESCRYPT_INDEX_AGREES, or what
+ * differs.
  */
-int ixcheck_compare(struct ixcheck *c, uint64_t header_len,
+void ae_ixcheck_compare(struct ixcheck *c, uint64_t header_len,
     unsigned chunk_log2, uint64_t index_offset, uint64_t records,
-    const char *name);
+    struct aescrypt_index_verdict *v);
 
 /* The SHA-256 a full read keeps of a member: of index entry e's 6.8
  * fields, or of what member m's headers say in the same form.  Equal
  * digests: the entry is the member (what ixcheck_same says). */
-void ixcheck_entry_digest(const struct ae_index_member *e,
+void ae_ixcheck_entry_digest(const struct ae_index_member *e,
     uint8_t out[AE_SHA256_LEN]);
-void ixcheck_member_digest(const struct ae_tar_member *m,
+void ae_ixcheck_member_digest(const struct ae_tar_member *m,
     uint8_t out[AE_SHA256_LEN]);
 
 /* Whether index entry e is what member m's headers say.  1 or 0. */
-int ixcheck_same(const struct ae_index_member *e,
+int ae_ixcheck_same(const struct ae_index_member *e,
     const struct ae_tar_member *m);
-
-/* Say that the index does not match the header at e->first, and that
- * the archive is read in full instead. */
-void ixcheck_refuse(const char *name, const struct ae_index_member *e,
-    const char *what);
 
 #endif
