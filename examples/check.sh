@@ -7,7 +7,7 @@
 # minitar's archive and minitar reads aescrypt's (with an index and
 # without), a changed byte makes minitar fail with nothing extracted,
 # and catmember prints byte ranges of members, checked against the
-# files.  Everything in a temp directory.
+# files; indexes that lie are refused by both.  Everything in a temp directory.
 set -eu
 pcdir=$1 ae=$2 cc=${3:-cc}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -95,6 +95,16 @@ for arc in smuggle:evil.sh longer:b.txt; do
 	[ ! -s out ]
 	"$cm" key "lies/${arc%%:*}.aes" a.txt | cmp - lies/src/a.txt
 done
+# ... and a full read (minitar -x) compares the index with what it read:
+# any of the lies fails the run at its end
+for arc in smuggle lie hide longer; do
+	mkdir "out-$arc"
+	if "$mt" -x key "lies/$arc.aes" "out-$arc" 2> err; then
+		echo "examples: minitar read $arc.aes as whole" >&2
+		exit 1
+	fi
+	grep -q 'index does not match its payload' err
+done
 # a changed byte inside a record: minitar fails, nothing extracted
 cp m.aes bad.aes
 # (the byte xored, not overwritten: a fixed byte is a no-op 1 time in 256)
@@ -108,4 +118,4 @@ if "$mt" -x key bad.aes out4 2> err; then
 fi
 grep -q 'minitar: .*failed authentication' err
 [ -z "$(ls -A out4)" ]
-echo "examples: built against the installed library by pkg-config (shared and static); minitar round-trips a tree, aescrypt and minitar read each other's archives, catmember reads ranges through the index and refuses lying indexes, a changed byte is refused"
+echo "examples: built against the installed library by pkg-config (shared and static); minitar round-trips a tree, aescrypt and minitar read each other's archives, catmember reads ranges through the index and refuses lying indexes, minitar's full read fails on them, a changed byte is refused"

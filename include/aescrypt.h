@@ -383,10 +383,12 @@ AESCRYPT_API int aescrypt_reader_kind(const aescrypt_reader *r);
 /*
  * Sequential reading.  _next: the next member of an archive into e;
  * AESCRYPT_OK, AESCRYPT_END after the last one (once the archive's end
- * and everything after it verified), or an error.  _read: up to n bytes
- * into buf, *got of them (fewer than n only at the end: 0 is the end):
- * of a stream, or of the current member's data (a sparse member's holes
- * read as zeros).  A stream's end (a read of 0) comes only once the
+ * and everything after it verified, and, for an archive with an index,
+ * the index found to list exactly the members read: else
+ * AESCRYPT_EFORMAT, as for any lie of the data), or an error.  _read:
+ * up to n bytes into buf, *got of them (fewer than n only at the end:
+ * 0 is the end): of a stream, or of the current member's data (a
+ * sparse member's holes read as zeros).  A stream's end (a read of 0) comes only once the
  * final record and the file's end verified.  A failure ends the handle's
  * sequential reading: later calls return it again.
  */

@@ -58,6 +58,8 @@ struct aescrypt_reader {
 	void *progress_ctx;
 	int seq_err;                /* sticky: the first failure */
 	int seq_clean;              /* read in order to a verified end */
+	int seq_keep;               /* ... keeping the index, to compare
+	                             * with the members met (ixc) */
 	struct ae_tar_reader tr;
 	int tr_ok;
 	struct ae_tar_member *m;    /* the current member (malloc'd) */

@@ -382,7 +382,8 @@ decode(void *arg)
 		pp.threads = 1;
 		pp.progress = NULL;
 		e = ae_trailer_check(&pp, &r->ig, &r->src.seq, &r->h,
-		    r->h.len + st->wire_bytes, st->records, NULL, &r->pd);
+		    r->h.len + st->wire_bytes, st->records, r->seq_keep
+		    ? &r->ixc.ixw : NULL, &r->pd);
 	}
 	r->perr = e;
 	ae_chan_close_write(&r->chan, e != AE_OK ? e : AE_OK);
@@ -411,6 +412,13 @@ ae_lib_reader_start(aescrypt_reader *r)
 			return r->seq_err = ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM,
 			    "out of memory");
 		r->tr_ok = 1;
+		/* the members met, to compare with the index at the end, as
+		 * the command's full reads do (ixcheck.h) */
+		if (r->h.payload_type == AE_PAYLOAD_PAX_INDEXED) {
+			r->seq_keep = 1;
+			r->tr.seen = ae_ixcheck_seen;
+			r->tr.seen_ctx = &r->ixc;
+		}
 	}
 	if (pthread_create(&r->thread, NULL, decode, r) != 0)
 		return r->seq_err = ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM,
@@ -505,6 +513,47 @@ ae_lib_reader_entry_of_index(const struct ae_index_member *m, struct aescrypt_en
 	e->gname = m->gname != NULL ? m->gname : "";
 }
 
+/* After a whole read of an archive with an index: the index lists what
+ * was read, or AESCRYPT_EFORMAT (its words the command's, ixcheck.h).
+ * An index too large to hold is not compared. */
+static int
+index_agrees(aescrypt_reader *r)
+{
+	struct aescrypt_index_verdict v;
+	char m[MESSAGE_MAX];
+
+	if (!r->seq_keep)
+		return AESCRYPT_OK;
+	ae_ixcheck_compare(&r->ixc, r->h.len, r->h.chunk_log2, r->h.len
+	    + r->pst.wire_bytes, r->pst.records, &v);
+	switch (v.kind) {
+	case AESCRYPT_INDEX_MALFORMED:
+		snprintf(m, sizeof m, "the archive's index authenticates but "
+		    "%.900s", v.text);
+		break;
+	case AESCRYPT_INDEX_ENTRY:
+		snprintf(m, sizeof m, "the archive's index does not match its "
+		    "payload: entry %llu says '%.900s' at tar stream byte %llu, "
+		    "where the payload has another member",
+		    (unsigned long long)v.entry, v.text,
+		    (unsigned long long)v.at);
+		break;
+	case AESCRYPT_INDEX_COUNT:
+		snprintf(m, sizeof m, "the archive's index does not match its "
+		    "payload: it lists %llu members, the payload holds %llu",
+		    (unsigned long long)v.listed, (unsigned long long)v.seen);
+		break;
+	case AESCRYPT_INDEX_END:
+		snprintf(m, sizeof m, "the archive's index does not match its "
+		    "payload: the tar stream ends at byte %llu, not %llu",
+		    (unsigned long long)v.at, (unsigned long long)v.tar_end);
+		break;
+	default:
+		return AESCRYPT_OK;
+	}
+	return ae_lib_reader_fail_plain(r, AESCRYPT_EFORMAT, m);
+}
+
 int
 aescrypt_reader_next(aescrypt_reader *r, struct aescrypt_entry *e)
 {
@@ -527,6 +576,10 @@ aescrypt_reader_next(aescrypt_reader *r, struct aescrypt_entry *e)
 			return ae_lib_reader_seq_failed(r, err, NULL);
 		r->seq_err = AESCRYPT_END;
 		clean_end(r);
+		if ((err = index_agrees(r)) != AESCRYPT_OK) {
+			r->seq_clean = 0;
+			return r->seq_err = err;
+		}
 		return AESCRYPT_END;
 	}
 	if (err != AE_OK)
