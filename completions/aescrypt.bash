@@ -25,6 +25,7 @@ _aescrypt() {
 		-d|--decrypt) mode=d ;;
 		-e|--encrypt) mode=e ;;
 		--test|--info|--info=json) mode=i ;;
+		--mount) mode=x ;;
 		-[!-]*)
 			# bundled short options, as in -xvf
 			case $w in
@@ -45,7 +46,7 @@ _aescrypt() {
 		fi
 		return
 		;;
-	-C|--directory)
+	-C|--directory|--mount)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
@@ -101,6 +102,7 @@ _aescrypt() {
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-c --create -t --list -x --extract
 		    -e --encrypt -d --decrypt --test --info --info=json
+		    --mount --foreground
 		    --gen-key -f --file -C --directory -O --to-stdout
 		    --strip-components --max-size --wildcards -z --gzip
 		    --xattrs --no-xattrs --xattrs-include --xattrs-exclude

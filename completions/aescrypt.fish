@@ -21,6 +21,8 @@ function __aescrypt_mode
                 echo d; return
             case --test --info --info=json
                 echo i; return
+            case --mount
+                echo x; return
             case '--*'
             case '-*c*'
                 echo c; return
@@ -63,6 +65,8 @@ complete -c aescrypt -n __aescrypt_no_mode -s d -l decrypt -d 'Decrypt a stream'
 complete -c aescrypt -n __aescrypt_no_mode -l test -d 'Authenticate a whole file, write nothing'
 complete -c aescrypt -n __aescrypt_no_mode -l info -d 'Describe a file header, no key needed'
 complete -c aescrypt -n __aescrypt_no_mode -l info=json -d 'The header as JSON'
+complete -c aescrypt -n __aescrypt_no_mode -l mount -x -a '(__fish_complete_directories)' -d 'Mount an archive read-only on DIR (FUSE)'
+complete -c aescrypt -l foreground -d 'With --mount: stay attached'
 complete -c aescrypt -n __aescrypt_no_mode -l gen-key -r -F -d 'Make a key file'
 complete -c aescrypt -n __aescrypt_no_mode -l benchmark -d 'Measure this machine, in memory'
 complete -c aescrypt -n __aescrypt_no_mode -l benchmark=json -d 'The benchmark as JSON'

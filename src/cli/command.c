@@ -124,6 +124,8 @@ dispatch(const struct cmdline *c)
 		return cmd_list(o);
 	case 'x':
 		return cmd_extract(o);
+	case 'm':
+		return cmd_mount(o);
 	}
 	usage_brief(stderr);
 	return EXIT_USAGE;

@@ -34,7 +34,7 @@ enum {
 	OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM, OPT_CHUNK,
 	OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL, OPT_EXCLUDE,
 	OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS, OPT_DEFLATE,
-	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
+	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_MOUNT, OPT_FOREGROUND, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
 	OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS, OPT_NO_ACLS, OPT_GEN_IDENTITY,
 	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_XATTRS_INCLUDE,
 	OPT_XATTRS_EXCLUDE, OPT_MAX_SIZE, OPT_ZSTD, OPT_EXCLUDE_VCS,
@@ -170,6 +170,14 @@ opt_info(struct cmdline *c, int key, const char *arg, char **argv)
 	else if (arg != NULL)
 		return bad_value("--info", arg, "no value, or =json");
 	return set_mode(c, 'i');
+}
+
+static int
+opt_mount(struct cmdline *c, int key, const char *arg, char **argv)
+{
+	(void)key, (void)argv;
+	c->o.mount_dir = arg;
+	return set_mode(c, 'm');
 }
 
 static int
@@ -589,6 +597,8 @@ static const struct optdef table[] = {
 	{ "extract", 'x', no_argument, CALL(opt_mode) },
 	{ "test", OPT_TEST, no_argument, CALL(opt_mode) },
 	{ "info", OPT_INFO, optional_argument, CALL(opt_info) },
+	{ "mount", OPT_MOUNT, required_argument, CALL(opt_mount) },
+	{ "foreground", OPT_FOREGROUND, no_argument, SET(foreground, 1) },
 	{ "gen-key", OPT_GEN_KEY, required_argument, CALL(opt_mode) },
 	{ "gen-identity", OPT_GEN_IDENTITY, required_argument, CALL(opt_mode) },
 	{ "pq", OPT_PQ, no_argument, CALL(opt_misc) },

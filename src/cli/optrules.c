@@ -31,9 +31,10 @@ check_mode_options(const struct opts *o)
 		int given;
 	} *t, tab[] = {
 		{ "-o", "ed", o->output != NULL },
-		{ "-f", "ctx", o->archive != NULL },
+		{ "-f", "ctxm", o->archive != NULL },
+		{ "--foreground", "m", o->foreground },
 		{ "-C", "cx", o->directory != NULL },
-		{ "-v", "ctxd", o->run.verbose },
+		{ "-v", "ctxdm", o->run.verbose },
 		{ "-T", "ctx", o->sel.files_from != NULL },
 		{ "--null", "ctx", o->sel.null_sep },
 		{ "--exclude", "ctx", o->sel.nexclude > 0 },
@@ -47,7 +48,7 @@ check_mode_options(const struct opts *o)
 		{ "--acls", "cx", o->acls },
 		{ "-r", "ce", o->keys.nrecipients > 0 },
 		{ "-R", "ce", o->keys.nrecipient_files > 0 },
-		{ "-i", "dtx", o->keys.nidentity_files > 0 },
+		{ "-i", "dtxm", o->keys.nidentity_files > 0 },
 		{ "--salvage", "dtx", o->run.salvage },
 		{ "--no-index", "ctx", o->run.no_index },
 		{ "--xattrs-include", "cx", o->nxattrs_include > 0 },

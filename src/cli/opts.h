@@ -156,6 +156,8 @@ struct opts {
 	uint64_t max_size;          /* --max-size: -x skips, -O stops at a
 	                             * member larger than this; 0: none */
 	int info_json;              /* --info=json */
+	const char *mount_dir;      /* --mount DIR */
+	int foreground;             /* --foreground (--mount) */
 };
 
 /* -e: encrypt a byte stream.  Returns an exit status. */
@@ -172,6 +174,8 @@ int cmd_list(const struct opts *o);
 
 /* -x: extract an archive.  Returns an exit status. */
 int cmd_extract(const struct opts *o);
+/* --mount DIR: the archive (-f) mounted read-only (mount.c). */
+int cmd_mount(const struct opts *o);
 
 /* --info: describe a container's header.  Returns an exit status. */
 int cmd_info(const struct opts *o);

@@ -3,7 +3,7 @@
 # (src/README.md says what each owns):
 #
 #   0 common   1 crypto   2 container   3 pipeline, archive   4 disk
-#   5 lib (the public library)   6 cli
+#   5 lib (the public library)   6 mount (its FUSE front end)   7 cli
 #
 # A file may include headers of its own folder by bare name, config.h,
 # the public header aescrypt.h (include/; from lib and the layers above
@@ -21,7 +21,8 @@ src=${1:-src}
 rank() {
 	case $1 in
 	common) echo 0 ;; crypto) echo 1 ;; container) echo 2 ;;
-	pipeline|archive) echo 3 ;; disk) echo 4 ;; lib) echo 5 ;; cli) echo 6 ;;
+	pipeline|archive) echo 3 ;; disk) echo 4 ;; lib) echo 5 ;; mount) echo 6 ;;
+	cli) echo 7 ;;
 	*) echo -1 ;;
 	esac
 }

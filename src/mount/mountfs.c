@@ -1,0 +1,381 @@
+/*
+ * mountfs.c -- an archive mounted read-only through libfuse3's
+ * low-level API, on the library's random access (contract in
+ * mountfs.h).
+ *
+ * Inode = node of the tree (tree.h), built from the index alone, so the
+ * mount is ready once the header, the slots, the index and its footer
+ * have been read.  A read is one aescrypt_reader_pread: only the records
+ * that hold the range are decrypted, and many threads share the reader
+ * (its pread is safe so).  Nothing the reader has not authenticated is
+ * returned: a record that fails gives EIO to the read that touched it.
+ * The archive never changes, so the kernel may cache everything for as
+ * long as it likes.
+ */
+#define FUSE_USE_VERSION 312
+#include "config.h"
+#include "mountfs.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <fuse3/fuse_lowlevel.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <syslog.h>
+
+#include "tree.h"
+
+struct mfs {
+	aescrypt_reader *r;
+	struct mt_tree t;
+	int foreground;
+	const char *name;           /* the archive, for messages */
+};
+
+/* The kernel may keep what it learns: nothing here ever changes. */
+#define FOREVER 86400.0
+
+static uint64_t
+node_of(fuse_ino_t ino)
+{
+	return (uint64_t)ino - 1;
+}
+
+static int
+valid(const struct mfs *m, fuse_ino_t ino)
+{
+	return ino >= 1 && node_of(ino) < m->t.nn;
+}
+
+static void
+fill_entry(const struct mfs *m, uint64_t node, struct fuse_entry_param *e)
+{
+	memset(e, 0, sizeof *e);
+	e->ino = node + 1;
+	e->generation = 1;
+	mt_stat(&m->t, node, &e->attr);
+	e->attr_timeout = FOREVER;
+	e->entry_timeout = FOREVER;
+}
+
+static void
+op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct mfs *m = fuse_req_userdata(req);
+	struct fuse_entry_param e;
+	uint64_t node;
+
+	if (!valid(m, parent)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	if (m->t.n[node_of(parent)].type != AESCRYPT_DIR) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if ((node = mt_lookup(&m->t, node_of(parent), name)) == MT_NONE) {
+		/* a negative entry, cached too: the archive never grows */
+		memset(&e, 0, sizeof e);
+		e.entry_timeout = FOREVER;
+		fuse_reply_entry(req, &e);
+		return;
+	}
+	fill_entry(m, node, &e);
+	fuse_reply_entry(req, &e);
+}
+
+static void
+op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mfs *m = fuse_req_userdata(req);
+	struct stat st;
+
+	(void)fi;
+	if (!valid(m, ino)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	mt_stat(&m->t, node_of(ino), &st);
+	fuse_reply_attr(req, &st, FOREVER);
+}
+
+static void
+op_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct mfs *m = fuse_req_userdata(req);
+
+	if (!valid(m, ino) || m->t.n[node_of(ino)].link == NULL) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	fuse_reply_readlink(req, m->t.n[node_of(ino)].link);
+}
+
+static void
+op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mfs *m = fuse_req_userdata(req);
+
+	if (!valid(m, ino) || m->t.n[node_of(ino)].type != AESCRYPT_DIR) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	fi->cache_readdir = 1;
+	fi->keep_cache = 1;
+	fuse_reply_open(req, fi);
+}
+
+/* Directory offsets: 1 ".", 2 "..", then 3 + k for entry k. */
+static void
+readdir_any(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+    int plus)
+{
+	struct mfs *m = fuse_req_userdata(req);
+	const struct mt_node *d;
+	char *buf;
+	size_t used = 0, n;
+	off_t k;
+
+	if (!valid(m, ino) || (d = &m->t.n[node_of(ino)])->type
+	    != AESCRYPT_DIR) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if ((buf = malloc(size)) == NULL) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	for (k = off; (size_t)k < d->nkids + 2; k++) {
+		struct fuse_entry_param e;
+		const char *name;
+		uint64_t node;
+
+		if (k == 0) {
+			name = ".";
+			node = node_of(ino);
+		} else if (k == 1) {
+			/* (the kernel answers ".." itself; its inode here is
+			 * not used) */
+			name = "..";
+			node = node_of(ino);
+		} else {
+			const struct mt_dirent *de = &m->t.d[d->kids[k - 2]];
+
+			name = de->name;
+			node = de->node;
+		}
+		fill_entry(m, node, &e);
+		if (plus)
+			n = fuse_add_direntry_plus(req, buf + used, size - used,
+			    name, &e, k + 1);
+		else
+			n = fuse_add_direntry(req, buf + used, size - used,
+			    name, &e.attr, k + 1);
+		if (n > size - used)
+			break;
+		/* (lookup counts are not kept: no inode is ever freed) */
+		used += n;
+	}
+	fuse_reply_buf(req, buf, used);
+	free(buf);
+}
+
+static void
+op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+    struct fuse_file_info *fi)
+{
+	(void)fi;
+	readdir_any(req, ino, size, off, 0);
+}
+
+static void
+op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+    struct fuse_file_info *fi)
+{
+	(void)fi;
+	readdir_any(req, ino, size, off, 1);
+}
+
+static void
+op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct mfs *m = fuse_req_userdata(req);
+	const struct mt_node *x;
+
+	if (!valid(m, ino)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	x = &m->t.n[node_of(ino)];
+	if (x->type == AESCRYPT_DIR) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+		fuse_reply_err(req, EROFS);
+		return;
+	}
+	if (x->type != AESCRYPT_FILE) {
+		/* devices and FIFOs are shown, never opened (nodev) */
+		fuse_reply_err(req, EACCES);
+		return;
+	}
+	fi->keep_cache = 1;
+	fi->noflush = 1;
+	fuse_reply_open(req, fi);
+}
+
+static void
+op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+    struct fuse_file_info *fi)
+{
+	struct mfs *m = fuse_req_userdata(req);
+	const struct mt_node *x;
+	char *buf;
+	size_t got = 0;
+	int err;
+
+	(void)fi;
+	if (!valid(m, ino) || off < 0) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	x = &m->t.n[node_of(ino)];
+	if ((buf = malloc(size > 0 ? size : 1)) == NULL) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	err = aescrypt_reader_pread(m->r, x->member, buf, size, (uint64_t)off,
+	    &got);
+	if (err != AESCRYPT_OK) {
+		/* one line for the damage, and EIO for this read: every
+		 * other file still reads */
+		if (m->foreground)
+			fprintf(stderr, "aescrypt: error: %s: %s\n", m->name,
+			    aescrypt_reader_error(m->r));
+		else
+			syslog(LOG_ERR, "%s: %s", m->name,
+			    aescrypt_reader_error(m->r));
+		fuse_reply_err(req, EIO);
+	} else
+		fuse_reply_buf(req, buf, got);
+	free(buf);
+}
+
+static void
+op_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+	struct mfs *m = fuse_req_userdata(req);
+	struct statvfs sv;
+
+	(void)ino;
+	memset(&sv, 0, sizeof sv);
+	sv.f_bsize = 65536;
+	sv.f_frsize = 512;
+	sv.f_files = m->t.nn;
+	sv.f_namemax = 255;
+	fuse_reply_statfs(req, &sv);
+}
+
+static const struct fuse_lowlevel_ops ops = {
+	.lookup = op_lookup,
+	.getattr = op_getattr,
+	.readlink = op_readlink,
+	.opendir = op_opendir,
+	.readdir = op_readdir,
+	.readdirplus = op_readdirplus,
+	.open = op_open,
+	.read = op_read,
+	.statfs = op_statfs,
+};
+
+int
+mountfs_available(void)
+{
+	return 1;
+}
+
+int
+mountfs_run(const struct mountfs_params *p, char *err, size_t errlen)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+	struct fuse_session *se = NULL;
+	struct fuse_loop_config *cfg = NULL;
+	struct mfs m;
+	size_t i;
+	int rc = MOUNTFS_FAILED, e;
+
+	memset(&m, 0, sizeof m);
+	m.r = p->reader;
+	m.foreground = p->foreground;
+	m.name = p->name;
+	if ((e = mt_build(&m.t, p->reader)) != AESCRYPT_OK) {
+		snprintf(err, errlen, "%s", aescrypt_reader_error(p->reader));
+		return MOUNTFS_NO_INDEX;
+	}
+	for (i = 0; i < m.t.nn; i++)
+		if (m.t.n[i].member == MT_NONE)
+			m.t.n[i].mtime = p->implied_mtime;
+	if (fuse_opt_add_arg(&args, "aescrypt") != 0
+	    || fuse_opt_add_arg(&args, "-o") != 0
+	    || fuse_opt_add_arg(&args, p->allow_other ? "ro,nodev,nosuid,"
+	    "default_permissions,allow_other,fsname=aescrypt,subtype=aescrypt"
+	    : "ro,nodev,nosuid,default_permissions,fsname=aescrypt,"
+	    "subtype=aescrypt") != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if ((se = fuse_session_new(&args, &ops, sizeof ops, &m)) == NULL) {
+		snprintf(err, errlen, "cannot start a FUSE session");
+		goto out;
+	}
+	/* libfuse installs its handlers only where none is: the mount owns
+	 * SIGTERM, SIGINT and SIGHUP while it serves (they unmount) */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	if (fuse_set_signal_handlers(se) != 0) {
+		snprintf(err, errlen, "cannot set the signal handlers");
+		goto out;
+	}
+	if (fuse_session_mount(se, p->dir) != 0) {
+		snprintf(err, errlen, "%s: cannot mount there (is FUSE "
+		    "available: /dev/fuse, fusermount3?)", p->dir);
+		fuse_remove_signal_handlers(se);
+		goto out;
+	}
+	if (p->ready != NULL)
+		p->ready(p->ready_ctx, m.t.nn, m.t.refused, m.t.replaced);
+	if (!p->foreground && fuse_daemonize(0) != 0) {
+		snprintf(err, errlen, "cannot go to the background");
+		fuse_session_unmount(se);
+		fuse_remove_signal_handlers(se);
+		goto out;
+	}
+	if ((cfg = fuse_loop_cfg_create()) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		fuse_session_unmount(se);
+		fuse_remove_signal_handlers(se);
+		goto out;
+	}
+	fuse_loop_cfg_set_clone_fd(cfg, 0);
+	fuse_loop_cfg_set_max_threads(cfg, p->threads > 0 ? p->threads : 8);
+	e = fuse_session_loop_mt(se, cfg);
+	fuse_session_unmount(se);
+	fuse_remove_signal_handlers(se);
+	/* (a positive result is the signal that ended it, as asked) */
+	rc = e >= 0 ? MOUNTFS_OK : MOUNTFS_FAILED;
+	if (e < 0)
+		snprintf(err, errlen, "the FUSE loop ended with an error: %s",
+		    strerror(-e));
+out:
+	if (cfg != NULL)
+		fuse_loop_cfg_destroy(cfg);
+	if (se != NULL)
+		fuse_session_destroy(se);
+	fuse_opt_free_args(&args);
+	mt_free(&m.t);
+	return rc;
+}
