@@ -197,8 +197,7 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
 	(void)aescrypt_reader_info(c->r, &info);
 	if (o->run.salvage)
-		salvage_init(&c->sv, c->io.in.name, info.chunk_log2,
-		    &c->io.writer);
+		salvage_init(&c->sv, c->io.in.name, info.chunk_log2);
 	(void)aescrypt_reader_set_events(c->r, run_reader_event, &said);
 	run_progress_start(&o->run, 1, c->io.in.fd, 0, info.header_len,
 	    c->io.out.fd);

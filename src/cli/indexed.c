@@ -39,31 +39,11 @@ wanted(const struct unpack *u)
 	    && u->seekable;
 }
 
-/* The reader's failure to read the index, err, worded as why it is not
- * used: 0. */
+/* The reader's failure to read the index, err, said: 0. */
 static int
 not_used(const struct unpack *u, int err)
 {
-	const struct ae_diag *d = aescrypt_reader_diag(u->r);
-	char why[200];
-
-	if (err == AE_EINTR || atomic_load(&signals_stop))
-		return unusable(u, "was not read (interrupted)");
-	if (err == AE_ETOOBIG)
-		return unusable(u, "is too large to hold");
-	if (err == AE_ENOMEM)
-		return unusable(u, "does not fit in memory");
-	/* (the footer's own words: a cut file's last bytes are
-	 * ciphertext, which is not tampering) */
-	if (d != NULL && d->what != NULL && (err != AE_EAUTH
-	    || strncmp(d->what, "cannot be used", 14) == 0)) {
-		snprintf(why, sizeof why, "%s", strcmp(d->what, "reading input")
-		    == 0 ? "cannot be read" : d->what);
-		return unusable(u, why);
-	}
-	if (err == AE_EAUTH)
-		return unusable(u, "fails authentication");
-	return unusable(u, "is damaged");
+	return unusable(u, run_index_why(err, aescrypt_reader_diag(u->r)));
 }
 
 int

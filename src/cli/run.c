@@ -192,6 +192,23 @@ run_out_commit(struct ae_outfile *o)
 
 /* ---- the library's reader ---- */
 
+const char *
+run_index_why(int err, const struct ae_diag *d)
+{
+	/* the reader's own words say what was wrong with the index (a
+	 * footer that does not open, a record that fails authentication,
+	 * a rule of 6.8); the input, a signal and memory are ours */
+	if (err == AE_EINTR || atomic_load(&signals_stop))
+		return "was not read (interrupted)";
+	if (err == AE_ETOOBIG)
+		return "is too large to hold";
+	if (err == AE_ENOMEM)
+		return "does not fit in memory";
+	if (d != NULL && d->where == AE_AT_INPUT)
+		return "cannot be read";
+	return d != NULL && d->what != NULL ? d->what : "is damaged";
+}
+
 void
 run_reader_event(void *ctx, int event, int status, unsigned flags,
     const struct ae_diag *d)
@@ -250,10 +267,7 @@ run_reader_event(void *ctx, int event, int status, unsigned flags,
 		break;
 	case AESCRYPT_EVENT_INDEX_UNUSABLE:
 		msg_warn("%s: the archive's index %s; reading the whole "
-		    "archive", name, status == AE_EAUTH ? "fails "
-		    "authentication" : status == AE_ETOOBIG ? "is too large "
-		    "to hold" : status == AE_ENOMEM ? "does not fit in memory"
-		    : d != NULL && d->what != NULL ? d->what : "is damaged");
+		    "archive", name, run_index_why(status, d));
 		break;
 	default:
 		break;

@@ -126,6 +126,10 @@ void run_reader_source(struct streams *io, struct aescrypt_source *src);
 void run_reader_event(void *ctx, int event, int status, unsigned flags,
     const struct ae_diag *d);
 
+/* Why the archive's index is not used, in words to follow "the
+ * archive's index": from the reader's failure err and its place d. */
+const char *run_index_why(int err, const struct ae_diag *d);
+
 /* At the end of a run whose header came from its copy (from_copy:
  * aescrypt_reader_from_copy) and that would exit with st: say so, and
  * make it EXIT_DATA. */

@@ -12,22 +12,24 @@
 #include "msg.h"
 
 void
-salvage_init(struct salvage *s, const char *name, unsigned chunk_log2,
-    struct ae_writer *fill)
+salvage_init(struct salvage *s, const char *name, unsigned chunk_log2)
 {
 	memset(s, 0, sizeof *s);
 	s->name = name;
 	s->chunk = (uint64_t)1 << chunk_log2;
-	s->fill = fill;
 	pthread_mutex_init(&s->lock, NULL);
+	s->ready = 1;
 }
 
 void
 salvage_free(struct salvage *s)
 {
+	if (!s->ready)
+		return;
 	free(s->lost);
 	s->lost = NULL;
 	pthread_mutex_destroy(&s->lock);
+	s->ready = 0;
 }
 
 int
@@ -50,24 +52,6 @@ salvage_lost(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 	else
 		e = AE_ENOMEM;
 	pthread_mutex_unlock(&s->lock);
-	return e;
-}
-
-int
-salvage_damaged(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
-{
-	static const uint8_t zeros[65536];
-	struct salvage *s = ctx;
-	uint64_t left;
-	int e = salvage_lost(ctx, seq, final, d);
-
-	/* A lost final chunk has no known length: nothing stands for it. */
-	for (left = final ? 0 : s->chunk; left > 0 && e == AE_OK;) {
-		size_t n = left < sizeof zeros ? (size_t)left : sizeof zeros;
-
-		e = s->fill->write(s->fill->ctx, zeros, n);
-		left -= n;
-	}
 	return e;
 }
 

@@ -2,14 +2,15 @@
  * salvage.h -- --salvage on -d and -x: what a damaged container still
  * holds.
  *
- * The pipeline (pipeline.h, `salvage`) reports each chunk that fails to
- * open instead of stopping.  This keeps the list of what was lost, as
- * ranges of the plaintext (each chunk but the last holds exactly one
- * chunk size of it, so the ranges are exact), and writes zeros in their
- * place so that everything after a lost chunk stays at its offset: a
- * stream keeps its layout, and the tar reader keeps its block grid and
- * can step over a gap (tar.h, the gap callback).  Nothing unauthenticated
- * is ever passed on: a lost chunk's bytes are not used at all.
+ * The library's reader, told to salvage (aescrypt_reader_set_salvage),
+ * reports each chunk that fails to open instead of stopping, and puts
+ * zeros in its place so that everything after a lost chunk stays at its
+ * offset: a stream keeps its layout, and the tar reader keeps its block
+ * grid and can step over a gap (tar.h, the gap callback).  This keeps
+ * the list of what was lost, as ranges of the plaintext (each chunk but
+ * the last holds exactly one chunk size of it, so the ranges are
+ * exact).  Nothing unauthenticated is ever passed on: a lost chunk's
+ * bytes are not used at all.
  */
 #ifndef AE_CLI_SALVAGE_H
 #define AE_CLI_SALVAGE_H
@@ -18,7 +19,6 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "common/io.h"
 
 struct salvage_range {
 	uint64_t seq;               /* the chunk */
@@ -29,26 +29,21 @@ struct salvage_range {
 struct salvage {
 	const char *name;           /* the input, for messages */
 	uint64_t chunk;             /* the chunk size */
-	struct ae_writer *fill;     /* where the zeros go */
+	int ready;                  /* salvage_init ran (salvage_free may be
+	                             * called on a zeroed one) */
 	pthread_mutex_t lock;       /* the decoder adds, the tar reader asks */
 	struct salvage_range *lost;
 	size_t nlost, cap;
 };
 
-void salvage_init(struct salvage *s, const char *name, unsigned chunk_log2,
-    struct ae_writer *fill);
+void salvage_init(struct salvage *s, const char *name, unsigned chunk_log2);
 void salvage_free(struct salvage *s);
 
-/* The pipeline's `damaged` callback (ctx is the struct salvage): says
- * which chunk was lost and why, records it, and writes its zeros.
- * Returns 0; AE_ENOMEM if the loss cannot be recorded (a lost chunk that
- * went unlisted could let a damaged result pass as whole, so the run
- * ends); or the fill writer's error. */
-int salvage_damaged(void *ctx, uint64_t seq, int final,
-    const struct ae_diag *d);
-
-/* salvage_damaged without the zeros: the library's reader writes its
- * own (aescrypt_reader_set_salvage's callback). */
+/* The reader's salvage callback (aescrypt_reader_set_salvage; ctx is
+ * the struct salvage): says which chunk was lost and why, and records
+ * it.  Returns 0, or AE_ENOMEM if the loss cannot be recorded (a lost
+ * chunk that went unlisted could let a damaged result pass as whole, so
+ * the run ends). */
 int salvage_lost(void *ctx, uint64_t seq, int final, const struct ae_diag *d);
 
 /* Whether plaintext offset off lies in a lost range: 1 with *end its

@@ -171,8 +171,7 @@ unpack_open_keys(struct unpack *u, const struct key_sources *k,
 		run_input_close(&u->io.in);
 		return EXIT_SYSTEM;
 	}
-	if (p->salvage)
-		salvage_init(&u->salvage, u->io.in.name, 16, NULL);
+	/* (the callback runs only in a run, after salvage_init below) */
 	if (p->salvage && aescrypt_reader_set_salvage(u->r, salvage_lost,
 	    &u->salvage) != AESCRYPT_OK) {
 		msg_error("%s", aescrypt_reader_error(u->r));
@@ -194,7 +193,7 @@ unpack_open_keys(struct unpack *u, const struct key_sources *k,
 	(void)aescrypt_reader_info(u->r, &u->info);
 	u->from_copy = aescrypt_reader_from_copy(u->r);
 	if (p->salvage)
-		u->salvage.chunk = (uint64_t)1 << u->info.chunk_log2;
+		salvage_init(&u->salvage, u->io.in.name, u->info.chunk_log2);
 	run_reader_source(&u->io, &src);
 	u->seekable = src.pread != NULL;
 	u->keys = 1;

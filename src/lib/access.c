@@ -98,8 +98,13 @@ ae_lib_index_decode(aescrypt_reader *r, struct ae_writer *w, uint64_t *index_off
 	pp.interrupt = r->interrupt;
 	pp.timed = r->timed;
 	if ((e = ae_pipe_decode(&pp, &rd, w, st, d)) != AE_OK) {
-		if (d->where == AE_AT_CHUNK)
+		/* a record of the index: said of the index (its record
+		 * number stays in d->index) */
+		if (d->where == AE_AT_CHUNK) {
 			d->where = AE_AT_INDEX;
+			if (e == AE_EAUTH)
+				d->what = "fails authentication";
+		}
 		return e;
 	}
 	if (*index_offset + st->wire_bytes != size - AE_FOOTER_LEN)

@@ -127,7 +127,9 @@ op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fuse_reply_open(req, fi);
 }
 
-/* Directory offsets: 1 ".", 2 "..", then 3 + k for entry k. */
+/* Directory positions: 0 ".", 1 "..", then 2 + k for entry k; each
+ * entry's offset is the position after it, where the next call goes
+ * on. */
 static void
 readdir_any(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
     int plus)
@@ -251,13 +253,20 @@ op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	    &got);
 	if (err != AESCRYPT_OK) {
 		/* one line for the damage, and EIO for this read: every
-		 * other file still reads */
+		 * other file still reads.  (Not the reader's message: other
+		 * threads' preads may be writing it now.) */
+		struct aescrypt_entry e;
+		const char *path = aescrypt_reader_entry(m->r, x->member, &e)
+		    == AESCRYPT_OK ? e.path : "?";
+
 		if (m->foreground)
-			fprintf(stderr, "aescrypt: error: %s: %s\n", m->name,
-			    aescrypt_reader_error(m->r));
+			fprintf(stderr, "aescrypt: error: %s: %s: a read at "
+			    "byte %lld failed: %s\n", m->name, path,
+			    (long long)off, aescrypt_strerror(err));
 		else
-			syslog(LOG_ERR, "%s: %s", m->name,
-			    aescrypt_reader_error(m->r));
+			syslog(LOG_ERR, "%s: %s: a read at byte %lld failed: %s",
+			    m->name, path, (long long)off,
+			    aescrypt_strerror(err));
 		fuse_reply_err(req, EIO);
 	} else
 		fuse_reply_buf(req, buf, got);

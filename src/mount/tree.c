@@ -108,6 +108,12 @@ link_name(struct mt_tree *t, uint64_t dir, const char *name, size_t len,
 		return -1;
 	s = slot(t, dir, name, len);
 	if (*s != 0) {
+		struct mt_node *old = &t->n[t->d[*s - 1].node];
+
+		/* the name no longer counts as a link of what it named (a
+		 * directory's links are counted once the tree is whole) */
+		if (old->type != AESCRYPT_DIR && old->nlink > 1)
+			old->nlink--;
 		t->d[*s - 1].node = node;
 		t->replaced++;
 		return 0;

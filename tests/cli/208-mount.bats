@@ -59,16 +59,6 @@ mount_as() {
 	fi
 }
 
-# mounted: wait (up to 30 s) until mnt is a mount point
-mounted() {
-	local i
-	for i in $(seq 300); do
-		mountpoint -q mnt && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 @test "--mount shows every member type as stored: files, directories (implied ones too), symlinks, hard links, FIFOs" {
 	mkdir -p src/a/b
 	echo hello > src/a/hi.txt
@@ -82,7 +72,7 @@ mounted() {
 	touch -d '2001-02-03 04:05:06' src/a/hi.txt
 	"$AESCRYPT" -c -q -k k -f t.aes src
 	mount_as 0 mnt -f t.aes -k k
-	mounted
+	mountpoint -q mnt
 	diff -r -x fifo src mnt/src
 	cmp src/a/b/big.bin mnt/src/a/b/big.bin
 	[ "$(readlink mnt/src/a/b/link)" = ../hi.txt ]
@@ -101,6 +91,12 @@ mounted() {
 	grep -q "mnt fuse.aescrypt ro,nosuid,nodev" /proc/mounts
 	fusermount3 -u mnt
 	! mountpoint -q mnt
+	# a later member of a name replaces the earlier one: a hard link
+	# named twice is still one link
+	"$AESCRYPT" -c -q -k k -f twice.aes -C src/a hi.txt hard.txt hard.txt
+	mount_as 0 mnt -f twice.aes -k k
+	[ "$(stat -c %h mnt/hi.txt)" = 2 ] && [ "$(stat -c %h mnt/hard.txt)" = 2 ]
+	fusermount3 -u mnt
 }
 
 @test "--mount: 8 concurrent readers of random ranges get the source's bytes" {
@@ -109,7 +105,7 @@ mounted() {
 	for i in 1 2 3 4; do head -c $((300000 * i)) /dev/urandom > src/f$i; done
 	"$AESCRYPT" -c -q -k k --chunk-size 64K -f t.aes src
 	mount_as 0 mnt -f t.aes -k k
-	mounted
+	mountpoint -q mnt
 	/usr/bin/python3 - <<'PY'
 import os, random, threading
 bad = []
@@ -144,18 +140,28 @@ PY
 	local n
 	n=$(stat -c %s t.aes)
 	/usr/bin/python3 -c 'import sys; p=sys.argv[1]; d=bytearray(open(p,"rb").read()); d[int(sys.argv[2])] ^= 1; open(p,"wb").write(d)' t.aes $((n / 4))
-	mount_as 0 mnt -f t.aes -k k
-	mounted
+	# in the foreground, so that its one line about the damage is seen
+	mkfifo said
+	"$AESCRYPT" --mount mnt --foreground -v -f t.aes -k k 2> said 3>&- &
+	local line
+	exec 4< said
+	read -r line <&4
+	[[ "$line" == *"mounted on mnt"* ]]
 	local ok=0 bad=0 f
 	for f in a b; do
 		if cmp -s "src/$f" "mnt/src/$f"; then ok=$((ok + 1))
 		else
 			run cat "mnt/src/$f"
 			[[ "$output" == *"Input/output error"* ]]
+			# (written before the read's EIO, so it is there)
+			read -r line <&4
+			[[ "$line" == "aescrypt: error: t.aes: src/$f: a read at byte "*" failed: "* ]]
 			bad=$((bad + 1))
 		fi
 	done
 	[ "$ok" = 1 ] && [ "$bad" = 1 ]
+	fusermount3 -u mnt
+	exec 4<&-
 }
 
 @test "--mount refuses what it cannot serve: a pipe, a stream, an archive without an index, a wrong key; nothing is left mounted" {
@@ -179,11 +185,21 @@ PY
 @test "--mount --foreground: SIGTERM unmounts and ends it" {
 	mkdir src && echo x > src/x
 	"$AESCRYPT" -c -q -k k -f t.aes src
-	"$AESCRYPT" --mount mnt --foreground -f t.aes -k k 3>&- &
-	local pid=$!
-	mounted
+	# -v says "mounted on" once the mount is there: read through a FIFO,
+	# that line is the condition to wait on (no clock); the FIFO stays
+	# open until the end, so nothing it writes later meets a closed pipe
+	mkfifo said
+	"$AESCRYPT" --mount mnt --foreground -v -f t.aes -k k 2> said 3>&- &
+	local pid=$! line
+	exec 4< said
+	read -r line <&4
+	[[ "$line" == *"mounted on mnt"* ]]
+	mountpoint -q mnt
 	[ "$(cat mnt/src/x)" = x ]
 	kill -TERM "$pid"
-	wait "$pid"
+	local rc=0
+	wait "$pid" || rc=$?
+	exec 4<&-
+	[ "$rc" = 0 ]
 	! mountpoint -q mnt
 }
