@@ -818,6 +818,49 @@ int aescrypt_reader_tar_pread(aescrypt_reader *r, uint64_t off, void *buf,
     size_t n, size_t *got);
 
 /*
+ * A cache of opened records shared by random access's threads (none by
+ * default: each thread's record reader keeps its own last record).
+ * _set_cache, before the first call of random access (AESCRYPT_ESTATE
+ * after): at most bytes of plaintext (whole records, two at least; 0:
+ * none), and `ahead` threads that read ahead the records after a read
+ * that goes on from the previous one of the same member (0: none).
+ * What is cached was authenticated whole, and is wiped when the reader
+ * is freed.  _cache_figures: hits, misses, and records read ahead
+ * (AESCRYPT_ENOTSUP without a cache).
+ */
+int aescrypt_reader_set_cache(aescrypt_reader *r, uint64_t bytes,
+    unsigned ahead);
+int aescrypt_reader_cache_figures(aescrypt_reader *r, uint64_t *hits,
+    uint64_t *misses, uint64_t *ahead);
+
+/*
+ * What the index does not hold of member i, read from its headers (the
+ * records that hold them opened, and the headers checked against the
+ * entry as _pread checks them): its extended attributes, ACLs in the
+ * kernel's form (system.posix_acl_access, _default: GNU tar's and
+ * bsdtar's text converted as -x converts it), the kernel's own
+ * system.* and ACLs of other systems left out; and a directory's
+ * GNU.dumpdir (what it held when a -g level dumped it: "Yname",
+ * "Nname", "Dname", renames "Rfrom" "Tto", each NUL-terminated, an
+ * empty one last), or NULL.  Safe from many threads once random
+ * access is ready.  Free with aescrypt_extras_free.
+ */
+struct aescrypt_xattr {
+	char *name;
+	uint8_t *value;
+	size_t len;
+};
+struct aescrypt_extras {
+	struct aescrypt_xattr *xattrs;
+	size_t nxattrs;
+	uint8_t *dumpdir;
+	size_t dumpdir_len;
+};
+int aescrypt_reader_extras(aescrypt_reader *r, uint64_t i,
+    struct aescrypt_extras *x);
+void aescrypt_extras_free(struct aescrypt_extras *x);
+
+/*
  * The index as the command reads it (the reader loads and checks it
  * once, as for random access; these share r's message: one thread at
  * a time).  _figures: its member count, where the tar stream's end

@@ -37,9 +37,28 @@ ae_records_init(struct ae_records *r, struct ae_reader *in,
 	return AE_OK;
 }
 
+/* The record the cache lent, given back. */
+static void
+unpin(struct ae_records *r)
+{
+	if (r->lent != NULL) {
+		r->cache->unpin(r->cache->ctx, r->have);
+		r->lent = NULL;
+		r->have = UINT64_MAX;
+	}
+}
+
+void
+ae_records_forget(struct ae_records *r)
+{
+	unpin(r);
+	r->have = UINT64_MAX;
+}
+
 void
 ae_records_free(struct ae_records *r)
 {
+	unpin(r);
 	if (r->rec != NULL) {
 		ae_wipe(r->rec, AE_RECORD_MAX(r->chunk));
 		free(r->rec);
@@ -73,28 +92,22 @@ read_at(struct ae_records *r, uint64_t off, uint8_t *buf, size_t n)
 	return AE_OK;
 }
 
-int
-ae_records_get(struct ae_records *r, uint64_t i, const uint8_t **plain,
-    size_t *len, struct ae_diag *d)
+/* Record i read from the file and opened into out (chunk bytes of
+ * room), *len its length.  0 or an error with d. */
+static int
+open_to(struct ae_records *r, uint64_t i, uint8_t *out, size_t *len,
+    struct ae_diag *d)
 {
 	uint64_t off, size;
 	size_t ctlen;
 	int final, compressed, err;
 
-	if (i >= r->records)
-		return AE_EINVAL;
-	if (i == r->have) {
-		*plain = r->plain;
-		*len = r->plen;
-		return AE_OK;
-	}
 	off = r->rec_off[i];
 	size = r->rec_off[i + 1] - off;
 	/* (a parsed index keeps every record within these bounds) */
 	if (size < AE_FRAME_LEN + AE_TAG_LEN || size > AE_RECORD_MAX(r->chunk))
 		return ae_fail(d, AE_EFORMAT, AE_AT_CHUNK, "has a length the "
 		    "index does not allow", i, off);
-	r->have = UINT64_MAX;
 	if ((err = read_at(r, off, r->rec, (size_t)size)) != AE_OK)
 		return ae_fail(d, err, err == AE_ETRUNC ? AE_AT_CHUNK :
 		    AE_AT_INPUT, err == AE_ETRUNC ? "is truncated" :
@@ -108,16 +121,63 @@ ae_records_get(struct ae_records *r, uint64_t i, const uint8_t **plain,
 	if (err == AE_OK)
 		err = ae_chunk_open(&r->coder, r->key, i, r->rec,
 		    r->rec + AE_FRAME_LEN, ctlen, r->rec + AE_FRAME_LEN,
-		    r->plain, &r->plen, d);
-	if (err != AE_OK) {
-		if (d != NULL) {
-			d->where = AE_AT_CHUNK;
-			d->index = i;
-			d->offset = off;
-		}
+		    out, len, d);
+	if (err != AE_OK && d != NULL) {
+		d->where = AE_AT_CHUNK;
+		d->index = i;
+		d->offset = off;
+	}
+	return err;
+}
+
+/* Record i opened into r->plain (r->have then i). */
+static int
+open_record(struct ae_records *r, uint64_t i, struct ae_diag *d)
+{
+	int err;
+
+	r->have = UINT64_MAX;
+	if ((err = open_to(r, i, r->plain, &r->plen, d)) == AE_OK)
+		r->have = i;
+	return err;
+}
+
+int
+ae_records_open_into(struct ae_records *r, uint64_t i, uint8_t *out,
+    size_t *len, struct ae_diag *d)
+{
+	if (i >= r->records)
+		return AE_EINVAL;
+	return open_to(r, i, out, len, d);
+}
+
+int
+ae_records_get(struct ae_records *r, uint64_t i, const uint8_t **plain,
+    size_t *len, struct ae_diag *d)
+{
+	int err;
+
+	if (i >= r->records)
+		return AE_EINVAL;
+	if (i == r->have) {
+		*plain = r->lent != NULL ? r->lent : r->plain;
+		*len = r->plen;
+		return AE_OK;
+	}
+	unpin(r);
+	if (r->cache != NULL && r->cache->get(r->cache->ctx, i, &r->lent, &r->plen)) {
+		r->have = i;
+		*plain = r->lent;
+		*len = r->plen;
+		return AE_OK;
+	}
+	if ((err = open_record(r, i, d)) != AE_OK) {
+		if (r->cache != NULL)
+			r->cache->drop(r->cache->ctx, i);
 		return err;
 	}
-	r->have = i;
+	if (r->cache != NULL)
+		r->cache->put(r->cache->ctx, i, r->plain, r->plen);
 	*plain = r->plain;
 	*len = r->plen;
 	return AE_OK;

@@ -8,7 +8,8 @@
  * length, and FINAL only on the last record), and opened as 6.5 opens
  * it, with its own number in the nonce: nothing of a record whose tag
  * fails is ever returned.  The last record opened is kept, so reads
- * that stay in one record cost one opening.
+ * that stay in one record cost one opening; a shared cache, when one is
+ * set, spares the opening of a record another reader opened.
  */
 #ifndef AE_CONTAINER_RECORDS_H
 #define AE_CONTAINER_RECORDS_H
@@ -20,6 +21,20 @@
 #include "common/error.h"
 #include "common/io.h"
 #include "crypto/gcm.h"
+
+/* A cache of opened records shared with other record readers (the
+ * library's, with its lock): get lends record i's plaintext (*p, *len,
+ * held for this reader until it calls unpin) and says 1; or says 0, and
+ * then the record is this reader's to open: others that ask for it wait
+ * until put gives it (opened and authenticated) or drop says it
+ * failed. */
+struct ae_records_cache {
+	int (*get)(void *ctx, uint64_t i, const uint8_t **p, size_t *len);
+	void (*unpin)(void *ctx, uint64_t i);
+	void (*put)(void *ctx, uint64_t i, const uint8_t *p, size_t len);
+	void (*drop)(void *ctx, uint64_t i);
+	void *ctx;
+};
 
 struct ae_records {
 	struct ae_reader *in;       /* the file; its seek is required */
@@ -33,6 +48,9 @@ struct ae_records {
 	uint64_t have;              /* which record plain holds, or
 	                             * UINT64_MAX */
 	size_t plen;
+	const struct ae_records_cache *cache;   /* or NULL */
+	const uint8_t *lent;        /* record `have` lent by the cache, or
+	                             * NULL (it is in plain) */
 };
 
 /* Set up for the records at rec_off (records + 1 offsets, as a parsed
@@ -41,6 +59,17 @@ struct ae_records {
 int ae_records_init(struct ae_records *r, struct ae_reader *in,
     const uint64_t *rec_off, uint64_t records, unsigned chunk_log2,
     const ae_gcm_ctx *key, int codec, int engine);
+
+/* Record i opened into out (chunk bytes of room, *len its length), as
+ * ae_records_get opens it but past the cache and leaving the record r
+ * keeps alone: for the cache's own read-ahead, which opens a record
+ * straight into its place there.  0 or as ae_records_get. */
+int ae_records_open_into(struct ae_records *r, uint64_t i, uint8_t *out,
+    size_t *len, struct ae_diag *d);
+
+/* Forget the record r keeps (the cache's loan given back): the next
+ * ae_records_get opens it again. */
+void ae_records_forget(struct ae_records *r);
 
 /* Free r, wiping the plaintext it held. */
 void ae_records_free(struct ae_records *r);

@@ -60,21 +60,3 @@ ae_dumpdir_make(int fd, char *const *ents, size_t n, int follow,
 	*len = k;
 	return 0;
 }
-
-int
-ae_dumpdir_letter(const uint8_t *dd, size_t n, const char *name)
-{
-	size_t i = 0;
-
-	while (i < n && dd[i] != 0) {
-		const char *e = (const char *)dd + i;
-		size_t el = strnlen(e, n - i);
-
-		if (el == n - i)
-			break;      /* not terminated: the rest is ignored */
-		if (e[0] != 'R' && e[0] != 'T' && strcmp(e + 1, name) == 0)
-			return e[0];
-		i += el + 1;
-	}
-	return 0;
-}

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "archive/snapshot.h"
+#include "common/dumpdir.h"
 
 /* Whether file st goes in this level: always at level 0 (prev NULL), in
  * a directory new since prev (all_new), or for a directory; else if its
@@ -37,9 +38,6 @@ int ae_dumpdir_make(int fd, char *const *ents, size_t n, int follow,
     const struct ae_snapshot *prev, int all_new, struct stat *sts,
     uint8_t **dd, size_t *len);
 
-/* The letter dumpdir dd[0, n) lists name with (Y, N or D), or 0 if it
- * does not (R and T entries are renames, not names).  An entry with no
- * NUL ends the search. */
-int ae_dumpdir_letter(const uint8_t *dd, size_t n, const char *name);
+/* (ae_dumpdir_letter: common/dumpdir.h) */
 
 #endif

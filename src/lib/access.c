@@ -25,9 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive/tar.h"
 #include "container/format.h"
 #include "container/records.h"
 #include "common/wipe.h"
+#include "disk/acl.h"
+#include "disk/xattr.h"
 
 /* Where a member's data starts: not yet known, or not a plain run (a
  * sparse member, read through the tar reader). */
@@ -113,6 +116,32 @@ ae_lib_index_decode(aescrypt_reader *r, struct ae_writer *w, uint64_t *index_off
 	return AE_OK;
 }
 
+static int fill(void *ctx, uint64_t i, uint8_t *out, size_t *len);
+
+static int
+hook_get(void *ctx, uint64_t i, const uint8_t **p, size_t *len)
+{
+	return ae_rcache_get(ctx, i, p, len);
+}
+
+static void
+hook_unpin(void *ctx, uint64_t i)
+{
+	ae_rcache_unpin(ctx, i);
+}
+
+static void
+hook_put(void *ctx, uint64_t i, const uint8_t *p, size_t len)
+{
+	ae_rcache_put(ctx, i, p, len);
+}
+
+static void
+hook_drop(void *ctx, uint64_t i)
+{
+	ae_rcache_drop(ctx, i);
+}
+
 /* Load and check the index, once (under the lock).  0 or the error
  * (kept, with its message, for every later call). */
 static int
@@ -159,6 +188,17 @@ load(aescrypt_reader *r)
 	}
 	for (i = 0; i < r->ix.members; i++)
 		r->data_at[i] = AT_UNKNOWN;
+	/* the shared cache, when asked for (its threads start here: they
+	 * need the index's records); without it, each record reader keeps
+	 * its last record alone */
+	if (r->cache_bytes > 0 && (r->rc = ae_rcache_new(r->cache_bytes,
+	    (size_t)1 << r->h.chunk_log2, r->cache_ahead, fill, r)) != NULL) {
+		r->rc_hook.get = hook_get;
+		r->rc_hook.put = hook_put;
+		r->rc_hook.drop = hook_drop;
+		r->rc_hook.unpin = hook_unpin;
+		r->rc_hook.ctx = r->rc;
+	}
 	return AE_OK;
 }
 
@@ -270,6 +310,7 @@ take(aescrypt_reader *r)
 		free(s);
 		return NULL;
 	}
+	s->rec.cache = r->rc != NULL ? &r->rc_hook : NULL;
 	return s;
 }
 
@@ -301,20 +342,76 @@ give(aescrypt_reader *r, struct slot *s)
 		drop(s);
 }
 
+/* The read-ahead's work (on its thread): record i opened by a record
+ * reader of the pool straight into the place the cache holds for it.
+ * 0, or non-zero for a failure (dropped here: the read that needs the
+ * record meets it itself). */
+static int
+fill(void *ctx, uint64_t i, uint8_t *out, size_t *len)
+{
+	aescrypt_reader *r = ctx;
+	struct slot *s = take(r);
+	struct ae_diag d = { 0 };
+	int e;
+
+	if (s == NULL)
+		return -1;
+	e = ae_records_open_into(&s->rec, i, out, len, &d);
+	give(r, s);
+	return e;
+}
+
+int
+aescrypt_reader_set_cache(aescrypt_reader *r, uint64_t bytes,
+    unsigned ahead)
+{
+	int e = AESCRYPT_OK;
+
+	if (r == NULL)
+		return AESCRYPT_EINVAL;
+	pthread_mutex_lock(&r->lock);
+	if (r->ix_state != 0)
+		e = AESCRYPT_ESTATE;
+	else {
+		r->cache_bytes = bytes;
+		r->cache_ahead = ahead > AESCRYPT_THREADS_MAX ?
+		    AESCRYPT_THREADS_MAX : ahead;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return e;
+}
+
+int
+aescrypt_reader_cache_figures(aescrypt_reader *r, uint64_t *hits,
+    uint64_t *misses, uint64_t *ahead)
+{
+	*hits = *misses = *ahead = 0;
+	if (r == NULL || r->rc == NULL)
+		return AESCRYPT_ENOTSUP;
+	ae_rcache_figures(r->rc, hits, misses, ahead);
+	return AESCRYPT_OK;
+}
+
 void
 ae_lib_access_free(aescrypt_reader *r)
 {
-	struct pool *p = r->pool;
+	struct pool *p;
 	struct slot *s;
 
-	if (p == NULL)
-		return;
-	while ((s = p->free) != NULL) {
-		p->free = s->next;
-		drop(s);
+	/* the read-ahead's threads first (they use the pool), then the
+	 * pool (its readers give back what the cache lent them), then the
+	 * cache */
+	ae_rcache_stop(r->rc);
+	if ((p = r->pool) != NULL) {
+		while ((s = p->free) != NULL) {
+			p->free = s->next;
+			drop(s);
+		}
+		free(p);
+		r->pool = NULL;
 	}
-	free(p);
-	r->pool = NULL;
+	ae_rcache_free(r->rc);
+	r->rc = NULL;
 }
 
 /* ---- a member's data ---- */
@@ -465,6 +562,12 @@ aescrypt_reader_pread(aescrypt_reader *r, uint64_t i, void *buf, size_t n,
 		if (e == AE_OK && *got < want)
 			e = ae_fail(&d, AE_ETRUNC, AE_AT_MEMBER, "the payload ends "
 			    "inside the member", 0, r->ix.m[i].first);
+		/* a read that goes on from the last one of this member has
+		 * the next records read ahead */
+		if (e == AE_OK && r->rc != NULL && *got > 0)
+			ae_rcache_read(r->rc, i, (at + off) >> r->h.chunk_log2,
+			    (at + off + *got - 1) >> r->h.chunk_log2,
+			    r->ix.records);
 	}
 	if (e != AE_OK && v.err != AE_OK) {
 		e = v.err;
@@ -478,6 +581,135 @@ aescrypt_reader_pread(aescrypt_reader *r, uint64_t i, void *buf, size_t n,
 		pthread_mutex_unlock(&r->lock);
 	}
 	return e;
+}
+
+/* ---- what the index does not hold: a member's extras ---- */
+
+/* Member m's attributes into x: ACL text in the kernel's form, the
+ * kernel's own system.* and foreign ACLs left out.  0 or -1 out of
+ * memory. */
+static int
+copy_xattrs(const struct ae_tar_member *m, struct aescrypt_extras *x)
+{
+	struct ae_owners own;
+	const char *name;
+	const uint8_t *val;
+	uint8_t *acl = NULL;
+	size_t pos = 0, len;
+	int rc = 0;
+
+	if (m->nxattr == 0)
+		return 0;
+	if ((x->xattrs = calloc(m->nxattr, sizeof *x->xattrs)) == NULL)
+		return -1;
+	ae_owners_init(&own);
+	while (rc == 0 && ae_tar_xattr_walk(m->xattr, m->xattr_len, &pos,
+	    &name, &val, &len) == 1) {
+		struct aescrypt_xattr *a = &x->xattrs[x->nxattrs];
+		enum ae_xattr_kind k = ae_xattr_kind(name);
+
+		if (x->nxattrs == m->nxattr || k == AE_XATTR_NEVER
+		    || k == AE_XATTR_ACL_FOREIGN)
+			continue;
+		if (k == AE_XATTR_ACL_TEXT) {
+			ssize_t bl;
+
+			if (acl == NULL && (acl = malloc(AE_ACL_MAX)) == NULL) {
+				rc = -1;
+				break;
+			}
+			if ((bl = ae_acl_from_text(&own, (const char *)val, len,
+			    acl, AE_ACL_MAX)) < 0)
+				continue;   /* (-x leaves it out too) */
+			name = strcmp(name, "SCHILY.acl.access") == 0 ?
+			    "system.posix_acl_access" : "system.posix_acl_default";
+			val = acl;
+			len = (size_t)bl;
+		}
+		if ((a->name = strdup(name)) == NULL
+		    || (a->value = malloc(len ? len : 1)) == NULL) {
+			free(a->name);
+			rc = -1;
+			break;
+		}
+		memcpy(a->value, val, len);
+		a->len = len;
+		x->nxattrs++;
+	}
+	free(acl);
+	return rc;
+}
+
+int
+aescrypt_reader_extras(aescrypt_reader *r, uint64_t i,
+    struct aescrypt_extras *x)
+{
+	struct ae_records_view v;
+	struct ae_reader vr = { ae_records_read, &v, NULL };
+	struct ae_tar_reader tr;
+	struct ae_tar_member *m;
+	struct ae_diag d = { 0 };
+	struct slot *s;
+	int e = ready(r);
+
+	if (x == NULL)
+		return AESCRYPT_EINVAL;
+	memset(x, 0, sizeof *x);
+	if (e != AESCRYPT_OK)
+		return e;
+	if (i >= r->ix.members)
+		return AESCRYPT_EINVAL;
+	if ((s = take(r)) == NULL)
+		return AESCRYPT_ENOMEM;
+	if ((m = malloc(sizeof *m)) == NULL
+	    || ae_tar_reader_init(&tr, &vr) != AE_OK) {
+		free(m);
+		give(r, s);
+		return AESCRYPT_ENOMEM;
+	}
+	memset(&v, 0, sizeof v);
+	v.r = &s->rec;
+	v.pos = r->ix.m[i].first;
+	e = member_header(r, i, &tr, m, &d);
+	if (e == AE_OK && (copy_xattrs(m, x) != 0 || (m->dumpdir != NULL
+	    && (x->dumpdir = malloc(m->dumpdir_len)) == NULL)))
+		e = ae_fail(&d, AE_ENOMEM, AE_AT_NONE, "out of memory", 0, 0);
+	else if (e == AE_OK && m->dumpdir != NULL) {
+		memcpy(x->dumpdir, m->dumpdir, m->dumpdir_len);
+		x->dumpdir_len = m->dumpdir_len;
+	}
+	if (e != AE_OK && v.err != AE_OK) {
+		e = v.err;
+		d = v.d;
+	}
+	ae_tar_reader_free(&tr);
+	ae_wipe(m, sizeof *m);
+	free(m);
+	give(r, s);
+	if (e != AE_OK) {
+		aescrypt_extras_free(x);
+		pthread_mutex_lock(&r->lock);
+		ae_lib_message_describe(r->msg, sizeof r->msg, r->ix.m[i].path,
+		    e, &d);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return e;
+}
+
+void
+aescrypt_extras_free(struct aescrypt_extras *x)
+{
+	size_t k;
+
+	if (x == NULL)
+		return;
+	for (k = 0; k < x->nxattrs; k++) {
+		free(x->xattrs[k].name);
+		free(x->xattrs[k].value);
+	}
+	free(x->xattrs);
+	free(x->dumpdir);
+	memset(x, 0, sizeof *x);
 }
 
 /* ---- the index and the tar stream, for the command (the unstable

@@ -16,12 +16,14 @@
 #include "archive/tar_read.h"
 #include "container/header.h"
 #include "container/index.h"
+#include "container/records.h"
 #include "pipeline/chan.h"
 #include "pipeline/pipeline.h"
 #include "ixcheck.h"
 #include "ixdigest.h"
 #include "keyring.h"
 #include "message.h"
+#include "rcache.h"
 #include "sink.h"
 #include "source.h"
 
@@ -79,6 +81,10 @@ struct aescrypt_reader {
 	struct ae_diag ix_diag;     /* ... and its place */
 	struct ae_pipe_stats ix_pst;/* what reading it cost */
 	void *pool;                 /* access.c's record readers */
+	uint64_t cache_bytes;       /* their shared cache (0: none) */
+	unsigned cache_ahead;       /* ... its read-ahead threads */
+	struct ae_rcache *rc;
+	struct ae_records_cache rc_hook;
 	/* the command's extras (reader_more.c, header_copy.c: the
 	 * unstable part) */
 	int salvage;                /* the header's copy; lost chunks */

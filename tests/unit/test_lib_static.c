@@ -20,6 +20,7 @@
 #include <aescrypt.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -607,6 +608,36 @@ test_decode_to(void)
 
 /* ---- the reader's unstable part: -t's and -x's calls ---- */
 
+/* An archive of 64 KiB records in file (made fresh): n members named
+ * PREFIX0, PREFIX1, ..., member i the size bytes at data + i * size. */
+static void
+archive_of(struct mem *file, char prefix, size_t n, const uint8_t *data,
+    size_t size)
+{
+	aescrypt_writer *w = aescrypt_writer_new();
+	struct aescrypt_entry e;
+	char name[8];
+	size_t i;
+
+	mem_init(file);
+	CHECK(aescrypt_writer_add_key(w, key) == AESCRYPT_OK
+	    && aescrypt_writer_set_chunk_log2(w, AESCRYPT_CHUNK_LOG2_MIN)
+	    == AESCRYPT_OK && aescrypt_writer_open(w, AESCRYPT_ARCHIVE,
+	    mem_write, file) == AESCRYPT_OK, "an archive writer");
+	memset(&e, 0, sizeof e);
+	e.type = AESCRYPT_FILE;
+	e.mode = 0644;
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "%c%zu", prefix, i);
+		e.path = name;
+		e.size = size;
+		CHECK(aescrypt_writer_add_entry(w, &e, data + i * size, size)
+		    == AESCRYPT_OK, "member %zu", i);
+	}
+	CHECK(aescrypt_writer_close(w) == AESCRYPT_OK, "closed");
+	aescrypt_writer_free(w);
+}
+
 /* The tar stream of [off, off + n) through _tar_pread, into out. */
 static int
 tar_at(aescrypt_reader *r, uint64_t off, size_t n, struct mem *out)
@@ -687,39 +718,22 @@ test_raw(void)
 	static uint8_t data[3][150000];
 	struct mem file, whole, at, run_out;
 	struct aescrypt_source in;
-	struct aescrypt_entry e;
 	struct aescrypt_run run;
 	struct aescrypt_index_figures f;
 	struct aescrypt_index_entry ie[3];
 	struct aescrypt_index_verdict v;
 	struct ae_tar_member *m;
 	const struct ae_pipe_stats *st;
-	aescrypt_writer *w = aescrypt_writer_new();
 	aescrypt_reader *r;
 	uint64_t bytes = 0, dn = 0, dend = 0, first;
 	const char *path;
 	char name[8];
 	size_t i, j;
 
-	mem_init(&file);
-	CHECK(aescrypt_writer_add_key(w, key) == AESCRYPT_OK
-	    && aescrypt_writer_set_chunk_log2(w, AESCRYPT_CHUNK_LOG2_MIN)
-	    == AESCRYPT_OK && aescrypt_writer_open(w, AESCRYPT_ARCHIVE,
-	    mem_write, &file) == AESCRYPT_OK, "an archive writer");
-	memset(&e, 0, sizeof e);
-	e.type = AESCRYPT_FILE;
-	e.mode = 0644;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 3; i++)
 		for (j = 0; j < sizeof data[i]; j++)
 			data[i][j] = (uint8_t)(j * 7 + i);
-		snprintf(name, sizeof name, "m%zu", i);
-		e.path = name;
-		e.size = sizeof data[i];
-		CHECK(aescrypt_writer_add_entry(w, &e, data[i], sizeof data[i])
-		    == AESCRYPT_OK, "member %zu", i);
-	}
-	CHECK(aescrypt_writer_close(w) == AESCRYPT_OK, "closed");
-	aescrypt_writer_free(w);
+	archive_of(&file, 'm', 3, &data[0][0], sizeof data[0]);
 
 	r = aescrypt_reader_new();
 	in = mem_source(&file, 1);
@@ -888,6 +902,146 @@ test_build(void)
 	    && !aescrypt_is_secret_key_text("age1qqq"), "secret keys named");
 }
 
+/* ---- the shared cache of random access ---- */
+
+#define CM 3
+#define CSZ 400000
+static uint8_t cdata[CM][CSZ];
+
+struct cread {
+	aescrypt_reader *r;
+	unsigned seed;
+	int bad;
+};
+
+/* Random ranges of the three members, each compared with its source. */
+static void *
+cache_reader(void *arg)
+{
+	struct cread *c = arg;
+	static __thread uint8_t buf[70000];
+	int k;
+
+	for (k = 0; k < 300; k++) {
+		unsigned m = (c->seed = c->seed * 1103515245u + 12345u) >> 16;
+		size_t off, n, got;
+
+		m %= CM;
+		c->seed = c->seed * 1103515245u + 12345u;
+		off = (c->seed >> 4) % CSZ;
+		n = 1 + (c->seed >> 8) % sizeof buf;
+		if (aescrypt_reader_pread(c->r, m, buf, n, off, &got)
+		    != AESCRYPT_OK || got != (CSZ - off < n ? CSZ - off : n)
+		    || memcmp(buf, cdata[m] + off, got) != 0)
+			c->bad++;
+	}
+	return NULL;
+}
+
+/* The cache: set only before random access; 8 threads at random ranges
+ * through a cache of four records with read-ahead get the members'
+ * bytes; a member read in order is read ahead; a record that fails is
+ * never cached (it fails again for every read, the others still read),
+ * and the extras of a member made without any are empty. */
+static void
+test_cache(void)
+{
+	struct mem file;
+	struct aescrypt_source in;
+	struct aescrypt_extras x;
+	struct cread cr[8];
+	pthread_t th[8];
+	aescrypt_reader *r;
+	uint64_t hits, misses, ahead, off;
+	static uint8_t buf[CSZ];
+	size_t i, j, got;
+	int bad = 0;
+
+	for (i = 0; i < CM; i++) {
+		uint32_t v = 0x9e3779b9u * (uint32_t)(i + 1);
+
+		for (j = 0; j < CSZ; j++) {
+			v ^= v << 13, v ^= v >> 17, v ^= v << 5;
+			/* half of it compressible */
+			cdata[i][j] = (uint8_t)(j % 4096 < 2048 ? j / 64 : v);
+		}
+	}
+	archive_of(&file, 'c', CM, &cdata[0][0], CSZ);
+
+	r = aescrypt_reader_new();
+	in = mem_source(&file, 1);
+	CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
+	    && aescrypt_reader_open(r, &in) == AESCRYPT_OK, "opened");
+	CHECK(aescrypt_reader_cache_figures(r, &hits, &misses, &ahead)
+	    == AESCRYPT_ENOTSUP, "no cache before one is set");
+	CHECK(aescrypt_reader_set_cache(r, 4 << 16, 2) == AESCRYPT_OK,
+	    "a cache of four records, two threads reading ahead");
+	for (i = 0; i < 8; i++) {
+		cr[i].r = r;
+		cr[i].seed = (unsigned)i * 7919u + 1;
+		cr[i].bad = 0;
+		CHECK(pthread_create(&th[i], NULL, cache_reader, &cr[i]) == 0,
+		    "reader %zu", i);
+	}
+	for (i = 0; i < 8; i++) {
+		pthread_join(th[i], NULL);
+		bad += cr[i].bad;
+	}
+	CHECK(bad == 0, "8 threads through the cache: %d reads wrong", bad);
+	CHECK(aescrypt_reader_set_cache(r, 1 << 20, 0) == AESCRYPT_ESTATE,
+	    "the cache is set before random access, not after");
+	/* member 1 in order, 10 000 bytes at a time */
+	for (off = 0; off < CSZ; off += got)
+		CHECK(aescrypt_reader_pread(r, 1, buf + off, 10000, off, &got)
+		    == AESCRYPT_OK && got > 0, "in order at %llu",
+		    (unsigned long long)off);
+	CHECK(memcmp(buf, cdata[1], CSZ) == 0, "member 1 in order");
+	CHECK(aescrypt_reader_cache_figures(r, &hits, &misses, &ahead)
+	    == AESCRYPT_OK && hits > 0 && misses > 0 && ahead > 0,
+	    "hits %llu, misses %llu, read ahead %llu",
+	    (unsigned long long)hits, (unsigned long long)misses,
+	    (unsigned long long)ahead);
+	CHECK(aescrypt_reader_extras(r, 0, &x) == AESCRYPT_OK
+	    && x.nxattrs == 0 && x.dumpdir == NULL, "no extras");
+	aescrypt_extras_free(&x);
+	CHECK(aescrypt_reader_extras(r, CM, &x) == AESCRYPT_EINVAL,
+	    "no extras past the last member");
+	aescrypt_reader_free(r);
+
+	/* a byte of a record in member 2's middle flipped */
+	{
+		struct aescrypt_index_entry ie;
+		uint64_t rec, at;
+
+		r = aescrypt_reader_new();
+		in = mem_source(&file, 1);
+		CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
+		    && aescrypt_reader_open(r, &in) == AESCRYPT_OK
+		    && aescrypt_reader_index_entry(r, 2, &ie) == AESCRYPT_OK,
+		    "opened again");
+		rec = (ie.first + CSZ / 2) >> AESCRYPT_CHUNK_LOG2_MIN;
+		at = aescrypt_reader_record_offset(r, rec) + 100;
+		aescrypt_reader_free(r);
+		file.p[at] ^= 1;
+		r = aescrypt_reader_new();
+		in = mem_source(&file, 1);
+		CHECK(aescrypt_reader_add_key(r, key) == AESCRYPT_OK
+		    && aescrypt_reader_set_cache(r, 4 << 16, 2) == AESCRYPT_OK
+		    && aescrypt_reader_open(r, &in) == AESCRYPT_OK, "opened "
+		    "with the damage");
+		off = (rec << AESCRYPT_CHUNK_LOG2_MIN) - ie.first;
+		for (i = 0; i < 2; i++)
+			CHECK(aescrypt_reader_pread(r, 2, buf, 1000, off + 600,
+			    &got) == AESCRYPT_EAUTH && got == 0,
+			    "the damaged record fails, read %zu", i + 1);
+		CHECK(aescrypt_reader_pread(r, 0, buf, CSZ, 0, &got)
+		    == AESCRYPT_OK && got == CSZ && memcmp(buf, cdata[0], CSZ)
+		    == 0, "member 0 still reads");
+		aescrypt_reader_free(r);
+	}
+	free(file.p);
+}
+
 int
 main(void)
 {
@@ -899,5 +1053,6 @@ main(void)
 	test_decode_to();
 	test_raw();
 	test_build();
+	test_cache();
 	return t_finish("test_lib_static");
 }
