@@ -73,7 +73,7 @@ _aescrypt() {
 		COMPREPLY=($(compgen -W '64K 128K 256K 512K 1M 2M 4M 8M' -- "$cur"))
 		return
 		;;
-	--kdf-memory|--max-kdf-memory)
+	--kdf-memory|--max-kdf-memory|--mount-cache)
 		COMPREPLY=($(compgen -W '64M 128M 256M 512M 1G 2G 4G' -- "$cur"))
 		return
 		;;
@@ -102,7 +102,7 @@ _aescrypt() {
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-c --create -t --list -x --extract
 		    -e --encrypt -d --decrypt --test --info --info=json
-		    --mount --foreground
+		    --mount --foreground --levels --mount-cache --allow-other
 		    --gen-key -f --file -C --directory -O --to-stdout
 		    --strip-components --max-size --wildcards -z --gzip
 		    --xattrs --no-xattrs --xattrs-include --xattrs-exclude

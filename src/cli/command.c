@@ -99,7 +99,7 @@ dispatch(const struct cmdline *c)
 
 	if ((o->run.mode == 'i' || o->run.test) && o->sel.noperands > 0)
 		return each_file(o, o->run.mode == 'i' ? cmd_info : cmd_list);
-	if (o->narchives > 1)
+	if (o->narchives > 1 && o->run.mode != 'm')
 		return each_archive(o, o->run.mode == 'x' ? cmd_extract
 		    : cmd_list);
 	switch (o->run.mode) {

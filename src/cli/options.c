@@ -34,7 +34,7 @@ enum {
 	OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM, OPT_CHUNK,
 	OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL, OPT_EXCLUDE,
 	OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS, OPT_DEFLATE,
-	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_MOUNT, OPT_FOREGROUND, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
+	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_MOUNT, OPT_FOREGROUND, OPT_LEVELS, OPT_MOUNT_CACHE, OPT_ALLOW_OTHER, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
 	OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS, OPT_NO_ACLS, OPT_GEN_IDENTITY,
 	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_XATTRS_INCLUDE,
 	OPT_XATTRS_EXCLUDE, OPT_MAX_SIZE, OPT_ZSTD, OPT_EXCLUDE_VCS,
@@ -408,6 +408,13 @@ opt_kdf(struct cmdline *c, int key, const char *arg, char **argv)
 			return bad_value("--max-size", arg, "a size (e.g. 10G)");
 		o->max_size = size;
 		break;
+	case OPT_MOUNT_CACHE:
+		if (parse_size(arg, &size) != 0 || size > ((uint64_t)1 << 40))
+			return bad_value("--mount-cache", arg, "a size up to 1T "
+			    "(e.g. 256M; 0 for none)");
+		o->mount_cache = size;
+		o->mount_cache_set = 1;
+		break;
 	}
 	return EXIT_OK;
 }
@@ -419,6 +426,8 @@ opt_number(struct cmdline *c, int key, const char *arg, char **argv)
 	if (key == 'j' && parse_u32(arg, 1, AESCRYPT_THREADS_MAX,
 	    &c->o.run.threads) != 0)
 		return bad_value("-j", arg, "a thread count from 1 to 256");
+	if (key == 'j')
+		c->o.threads_set = 1;
 	if (key == OPT_STRIP && parse_u32(arg, 0, 4096, &c->o.strip) != 0)
 		return bad_value("--strip-components", arg,
 		    "a number of leading name parts");
@@ -599,6 +608,9 @@ static const struct optdef table[] = {
 	{ "info", OPT_INFO, optional_argument, CALL(opt_info) },
 	{ "mount", OPT_MOUNT, required_argument, CALL(opt_mount) },
 	{ "foreground", OPT_FOREGROUND, no_argument, SET(foreground, 1) },
+	{ "levels", OPT_LEVELS, no_argument, SET(levels, 1) },
+	{ "mount-cache", OPT_MOUNT_CACHE, required_argument, CALL(opt_kdf) },
+	{ "allow-other", OPT_ALLOW_OTHER, no_argument, SET(allow_other, 1) },
 	{ "gen-key", OPT_GEN_KEY, required_argument, CALL(opt_mode) },
 	{ "gen-identity", OPT_GEN_IDENTITY, required_argument, CALL(opt_mode) },
 	{ "pq", OPT_PQ, no_argument, CALL(opt_misc) },

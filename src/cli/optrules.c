@@ -33,6 +33,9 @@ check_mode_options(const struct opts *o)
 		{ "-o", "ed", o->output != NULL },
 		{ "-f", "ctxm", o->archive != NULL },
 		{ "--foreground", "m", o->foreground },
+		{ "--levels", "m", o->levels },
+		{ "--mount-cache", "m", o->mount_cache_set },
+		{ "--allow-other", "m", o->allow_other },
 		{ "-C", "cx", o->directory != NULL },
 		{ "-v", "ctxdm", o->run.verbose },
 		{ "-T", "ctx", o->sel.files_from != NULL },
@@ -44,8 +47,8 @@ check_mode_options(const struct opts *o)
 		{ "--same-owner (or --no-same-owner)", "x", o->same_owner >= 0 },
 		{ "-O", "x", o->to_stdout },
 		{ "--strip-components", "x", o->strip > 0 },
-		{ "--xattrs", "cx", o->xattrs },
-		{ "--acls", "cx", o->acls },
+		{ "--xattrs", "cxm", o->xattrs },
+		{ "--acls", "cxm", o->acls },
 		{ "-r", "ce", o->keys.nrecipients > 0 },
 		{ "-R", "ce", o->keys.nrecipient_files > 0 },
 		{ "-i", "dtxm", o->keys.nidentity_files > 0 },
@@ -173,10 +176,11 @@ check_operands(struct opts *o)
 		    "for an archive");
 		return EXIT_USAGE;
 	}
-	if (o->narchives > 1 && o->run.mode != 't' && o->run.mode != 'x') {
+	if (o->narchives > 1 && o->run.mode != 't' && o->run.mode != 'x'
+	    && o->run.mode != 'm') {
 		msg_error("-f may be given once with -%c", o->run.mode);
-		msg_hint("-x and -t take several archives (-f A -f B ...), "
-		    "read in that order");
+		msg_hint("-x, -t and --mount take several archives (-f A -f B "
+		    "...), read in that order");
 		return EXIT_USAGE;
 	}
 	/* each archive reads the -T list again: standard input cannot be */

@@ -158,6 +158,11 @@ struct opts {
 	int info_json;              /* --info=json */
 	const char *mount_dir;      /* --mount DIR */
 	int foreground;             /* --foreground (--mount) */
+	int levels;                 /* --levels (--mount) */
+	int threads_set;            /* -j given (--mount: else 8 threads) */
+	int allow_other;            /* --allow-other (--mount) */
+	uint64_t mount_cache;       /* --mount-cache SIZE */
+	int mount_cache_set;
 };
 
 /* -e: encrypt a byte stream.  Returns an exit status. */

@@ -13,10 +13,12 @@
  * long as it likes.
  */
 #define FUSE_USE_VERSION 312
+#define AESCRYPT_STATIC_LINKING_ONLY
 #include "config.h"
 #include "mountfs.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <fuse3/fuse_lowlevel.h>
 #include <stdio.h>
@@ -27,11 +29,22 @@
 
 #include "tree.h"
 
+/* A node's extras (its xattrs), read from its headers when first
+ * asked for. */
+struct xa {
+	int state;                  /* 0 not read, 1 read, or an errno */
+	struct aescrypt_extras x;
+};
+
 struct mfs {
-	aescrypt_reader *r;
+	aescrypt_reader **r;        /* by level */
 	struct mt_tree t;
 	int foreground;
 	const char *name;           /* the archive, for messages */
+	int xattrs;
+	struct xa **xa;             /* by node, made when first asked for
+	                             * (under xa_lock) */
+	pthread_mutex_t xa_lock;
 };
 
 /* The kernel may keep what it learns: nothing here ever changes. */
@@ -229,6 +242,52 @@ op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fuse_reply_open(req, fi);
 }
 
+/* A worker thread's buffer for reads, kept (and freed when the thread
+ * ends): a fresh one of a read's size would be mapped and faulted in
+ * for every read, which costs more here than the copy into it. */
+struct rbuf {
+	size_t cap;
+	char b[];
+};
+
+static pthread_key_t rbuf_key;
+static pthread_once_t rbuf_once = PTHREAD_ONCE_INIT;
+
+static void
+rbuf_free(void *p)
+{
+	free(p);
+}
+
+static void
+rbuf_init(void)
+{
+	(void)pthread_key_create(&rbuf_key, rbuf_free);
+}
+
+static char *
+read_buf(size_t size)
+{
+	struct rbuf *b;
+
+	(void)pthread_once(&rbuf_once, rbuf_init);
+	b = pthread_getspecific(rbuf_key);
+	if (b == NULL || b->cap < size) {
+		struct rbuf *nb = malloc(sizeof *nb + (size > 0 ? size : 1));
+
+		if (nb == NULL)
+			return NULL;
+		nb->cap = size;
+		free(b);
+		if (pthread_setspecific(rbuf_key, nb) != 0) {
+			free(nb);
+			return NULL;
+		}
+		b = nb;
+	}
+	return b->b;
+}
+
 static void
 op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
     struct fuse_file_info *fi)
@@ -245,19 +304,19 @@ op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	x = &m->t.n[node_of(ino)];
-	if ((buf = malloc(size > 0 ? size : 1)) == NULL) {
+	if ((buf = read_buf(size)) == NULL) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	err = aescrypt_reader_pread(m->r, x->member, buf, size, (uint64_t)off,
-	    &got);
+	err = aescrypt_reader_pread(m->r[x->level], x->member, buf, size,
+	    (uint64_t)off, &got);
 	if (err != AESCRYPT_OK) {
 		/* one line for the damage, and EIO for this read: every
 		 * other file still reads.  (Not the reader's message: other
 		 * threads' preads may be writing it now.) */
 		struct aescrypt_entry e;
-		const char *path = aescrypt_reader_entry(m->r, x->member, &e)
-		    == AESCRYPT_OK ? e.path : "?";
+		const char *path = aescrypt_reader_entry(m->r[x->level],
+		    x->member, &e) == AESCRYPT_OK ? e.path : "?";
 
 		if (m->foreground)
 			fprintf(stderr, "aescrypt: error: %s: %s: a read at "
@@ -270,6 +329,125 @@ op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, EIO);
 	} else
 		fuse_reply_buf(req, buf, got);
+}
+
+/* Node's extras, read once: NULL with *err (an errno) when there are
+ * none to give. */
+static const struct aescrypt_extras *
+extras(struct mfs *m, fuse_ino_t ino, int *err)
+{
+	const struct mt_node *x;
+	struct xa *a;
+	uint64_t node;
+
+	*err = 0;
+	if (!valid(m, ino)) {
+		*err = ENOENT;
+		return NULL;
+	}
+	node = node_of(ino);
+	x = &m->t.n[node];
+	if (!m->xattrs || x->member == MT_NONE) {
+		*err = m->xattrs ? 0 : ENOTSUP;
+		return NULL;
+	}
+	pthread_mutex_lock(&m->xa_lock);
+	if ((a = m->xa[node]) == NULL && (a = m->xa[node] = calloc(1,
+	    sizeof *a)) == NULL) {
+		pthread_mutex_unlock(&m->xa_lock);
+		*err = ENOMEM;
+		return NULL;
+	}
+	if (a->state == 0) {
+		int e = aescrypt_reader_extras(m->r[x->level], x->member, &a->x);
+
+		a->state = e == AESCRYPT_OK ? 1 : e == AESCRYPT_ENOMEM ? ENOMEM
+		    : EIO;
+		if (e != AESCRYPT_OK && e != AESCRYPT_ENOMEM) {
+			if (m->foreground)
+				fprintf(stderr, "aescrypt: error: %s: reading a "
+				    "member's headers for its xattrs failed: %s\n",
+				    m->name, aescrypt_strerror(e));
+			else
+				syslog(LOG_ERR, "%s: reading a member's headers for "
+				    "its xattrs failed: %s", m->name,
+				    aescrypt_strerror(e));
+		}
+	}
+	pthread_mutex_unlock(&m->xa_lock);
+	if (a->state != 1) {
+		*err = a->state;
+		return NULL;
+	}
+	/* (read once, then never written: safe to read unlocked) */
+	return &a->x;
+}
+
+static void
+op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+{
+	struct mfs *m = fuse_req_userdata(req);
+	const struct aescrypt_extras *x;
+	size_t k;
+	int err;
+
+	if ((x = extras(m, ino, &err)) == NULL) {
+		fuse_reply_err(req, err != 0 ? err : ENODATA);
+		return;
+	}
+	for (k = 0; k < x->nxattrs; k++)
+		if (strcmp(x->xattrs[k].name, name) == 0)
+			break;
+	if (k == x->nxattrs)
+		fuse_reply_err(req, ENODATA);
+	else if (size == 0)
+		fuse_reply_xattr(req, x->xattrs[k].len);
+	else if (size < x->xattrs[k].len)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, (const char *)x->xattrs[k].value,
+		    x->xattrs[k].len);
+}
+
+static void
+op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	struct mfs *m = fuse_req_userdata(req);
+	const struct aescrypt_extras *x;
+	size_t k, len = 0, at = 0;
+	char *buf;
+	int err;
+
+	if ((x = extras(m, ino, &err)) == NULL) {
+		if (err != 0)
+			fuse_reply_err(req, err);
+		else if (size == 0)
+			fuse_reply_xattr(req, 0);
+		else
+			fuse_reply_buf(req, NULL, 0);
+		return;
+	}
+	for (k = 0; k < x->nxattrs; k++)
+		len += strlen(x->xattrs[k].name) + 1;
+	if (size == 0) {
+		fuse_reply_xattr(req, len);
+		return;
+	}
+	if (size < len) {
+		fuse_reply_err(req, ERANGE);
+		return;
+	}
+	if ((buf = malloc(len ? len : 1)) == NULL) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	for (k = 0; k < x->nxattrs; k++) {
+		size_t n = strlen(x->xattrs[k].name) + 1;
+
+		memcpy(buf + at, x->xattrs[k].name, n);
+		at += n;
+	}
+	fuse_reply_buf(req, buf, len);
 	free(buf);
 }
 
@@ -288,7 +466,20 @@ op_statfs(fuse_req_t req, fuse_ino_t ino)
 	fuse_reply_statfs(req, &sv);
 }
 
+/* Reads of up to 1 MiB, and read-ahead as far: a request costs two
+ * trips through the kernel, and a record is 256 KiB by default, so
+ * 128 KiB requests (the kernel's default) would each open half of one.
+ * (libfuse derives the request size, max_pages, from max_write.) */
+static void
+op_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	conn->max_write = 1u << 20;
+	conn->max_readahead = 1u << 20;
+}
+
 static const struct fuse_lowlevel_ops ops = {
+	.init = op_init,
 	.lookup = op_lookup,
 	.getattr = op_getattr,
 	.readlink = op_readlink,
@@ -298,7 +489,28 @@ static const struct fuse_lowlevel_ops ops = {
 	.open = op_open,
 	.read = op_read,
 	.statfs = op_statfs,
+	.getxattr = op_getxattr,
+	.listxattr = op_listxattr,
 };
+
+/* The cache's figures, in the foreground with -v, as the mount ends. */
+static void
+say_cache(const struct mountfs_params *p)
+{
+	uint64_t h, mi, a, th = 0, tm = 0, ta = 0;
+	size_t i;
+
+	for (i = 0; i < p->nreaders; i++)
+		if (aescrypt_reader_cache_figures(p->readers[i], &h, &mi, &a)
+		    == AESCRYPT_OK) {
+			th += h;
+			tm += mi;
+			ta += a;
+		}
+	fprintf(stderr, "aescrypt: note: the plaintext cache: %llu hits, "
+	    "%llu misses, %llu records read ahead\n", (unsigned long long)th,
+	    (unsigned long long)tm, (unsigned long long)ta);
+}
 
 int
 mountfs_available(void)
@@ -307,8 +519,10 @@ mountfs_available(void)
 }
 
 int
-mountfs_run(const struct mountfs_params *p, char *err, size_t errlen)
+mountfs_run(const struct mountfs_params *p, char *err, size_t errlen,
+    size_t *bad)
 {
+	struct mountfs_figures fig;
 	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
 	struct fuse_session *se = NULL;
 	struct fuse_loop_config *cfg = NULL;
@@ -317,13 +531,33 @@ mountfs_run(const struct mountfs_params *p, char *err, size_t errlen)
 	int rc = MOUNTFS_FAILED, e;
 
 	memset(&m, 0, sizeof m);
-	m.r = p->reader;
+	m.r = p->readers;
 	m.foreground = p->foreground;
 	m.name = p->name;
-	if ((e = mt_build(&m.t, p->reader)) != AESCRYPT_OK) {
-		snprintf(err, errlen, "%s", aescrypt_reader_error(p->reader));
+	m.xattrs = p->xattrs;
+	*bad = 0;
+	/* each reader's share of the cache, set before its index is read
+	 * (the cache starts with it) */
+	for (i = 0; i < p->nreaders; i++)
+		if (aescrypt_reader_set_cache(p->readers[i], p->cache_bytes
+		    / p->nreaders, p->ahead) != AESCRYPT_OK) {
+			*bad = i;
+			snprintf(err, errlen, "%s", aescrypt_reader_error(
+			    p->readers[i]));
+			return MOUNTFS_NO_INDEX;
+		}
+	if ((e = mt_build(&m.t, p->readers, p->nreaders, p->levels, bad))
+	    != AESCRYPT_OK) {
+		snprintf(err, errlen, "%s", e == AESCRYPT_ENOMEM ? "out of "
+		    "memory" : aescrypt_reader_error(p->readers[*bad]));
 		return MOUNTFS_NO_INDEX;
 	}
+	if (m.xattrs && (m.xa = calloc(m.t.nn, sizeof *m.xa)) == NULL) {
+		mt_free(&m.t);
+		snprintf(err, errlen, "out of memory");
+		return MOUNTFS_FAILED;
+	}
+	pthread_mutex_init(&m.xa_lock, NULL);
 	for (i = 0; i < m.t.nn; i++)
 		if (m.t.n[i].member == MT_NONE)
 			m.t.n[i].mtime = p->implied_mtime;
@@ -355,8 +589,17 @@ mountfs_run(const struct mountfs_params *p, char *err, size_t errlen)
 		fuse_remove_signal_handlers(se);
 		goto out;
 	}
-	if (p->ready != NULL)
-		p->ready(p->ready_ctx, m.t.nn, m.t.refused, m.t.replaced);
+	if (p->ready != NULL) {
+		fig.nodes = m.t.nn;
+		fig.refused = m.t.refused;
+		fig.replaced = m.t.replaced;
+		fig.removed = m.t.removed;
+		fig.renamed = m.t.renamed;
+		fig.shadowed = m.t.shadowed;
+		fig.dumpdirs = m.t.dumpdirs;
+		fig.levels_name = MT_LEVELS_DIR;
+		p->ready(p->ready_ctx, &fig);
+	}
 	if (!p->foreground && fuse_daemonize(0) != 0) {
 		snprintf(err, errlen, "cannot go to the background");
 		fuse_session_unmount(se);
@@ -372,6 +615,8 @@ mountfs_run(const struct mountfs_params *p, char *err, size_t errlen)
 	fuse_loop_cfg_set_clone_fd(cfg, 0);
 	fuse_loop_cfg_set_max_threads(cfg, p->threads > 0 ? p->threads : 8);
 	e = fuse_session_loop_mt(se, cfg);
+	if (p->verbose && p->foreground)
+		say_cache(p);
 	fuse_session_unmount(se);
 	fuse_remove_signal_handlers(se);
 	/* (a positive result is the signal that ended it, as asked) */
@@ -385,6 +630,15 @@ out:
 	if (se != NULL)
 		fuse_session_destroy(se);
 	fuse_opt_free_args(&args);
+	if (m.xa != NULL) {
+		for (i = 0; i < m.t.nn; i++)
+			if (m.xa[i] != NULL) {
+				aescrypt_extras_free(&m.xa[i]->x);
+				free(m.xa[i]);
+			}
+		free(m.xa);
+	}
+	pthread_mutex_destroy(&m.xa_lock);
 	mt_free(&m.t);
 	return rc;
 }

@@ -10,30 +10,52 @@
 
 #include "aescrypt.h"
 
+/* What the tree holds, told once the mount is there. */
+struct mountfs_figures {
+	size_t nodes;               /* files and directories */
+	uint64_t refused;           /* members left out for their names */
+	uint64_t replaced;          /* members a later one replaced */
+	uint64_t removed, renamed;  /* names later levels' dumpdirs removed
+	                             * and renamed */
+	uint64_t shadowed;          /* root members named as the levels
+	                             * view */
+	const char *levels_name;    /* the levels view's name (tree.h) */
+	uint64_t dumpdirs;          /* directories' headers read for them */
+};
+
 struct mountfs_params {
-	aescrypt_reader *reader;    /* open and unlocked, from a file that
-	                             * can pread, with an index */
+	aescrypt_reader **readers;  /* the chain's archives, in order: each
+	                             * open and unlocked, from a file that
+	                             * can pread, with an index, and no
+	                             * random access begun */
+	size_t nreaders;
+	int levels;                 /* add the levels view (tree.h) */
+	uint64_t cache_bytes;       /* the plaintext cache, shared out
+	                             * among the readers */
+	unsigned ahead;             /* read-ahead threads per reader */
+	int xattrs;                 /* serve getxattr and listxattr */
 	const char *dir;            /* where to mount */
 	const char *name;           /* the archive, for messages */
 	int foreground;             /* stay attached (else daemonize once
 	                             * the mount is there) */
+	int verbose;                /* -v: in the foreground, the cache's
+	                             * figures at the end */
 	int allow_other;            /* -o allow_other (always with
 	                             * default_permissions) */
 	unsigned threads;           /* FUSE worker threads; 0: 8 */
 	int64_t implied_mtime;      /* the time shown for directories no
 	                             * member names (the root among them) */
-	/* told once the mount is there, before going to the background:
-	 * the tree's nodes, the members left out for their names, the
-	 * members a later one replaced */
-	void (*ready)(void *ctx, size_t nodes, uint64_t refused,
-	    uint64_t replaced);
+	/* told once the mount is there, before going to the background */
+	void (*ready)(void *ctx, const struct mountfs_figures *f);
 	void *ready_ctx;
 };
 
 /* Results of mountfs_run. */
 enum {
 	MOUNTFS_OK = 0,             /* unmounted cleanly */
-	MOUNTFS_NO_INDEX = 1,       /* the index could not be read */
+	MOUNTFS_NO_INDEX = 1,       /* an index (or a dumpdir) could not
+	                             * be read: the reader's message says
+	                             * why, *bad which reader */
 	MOUNTFS_FAILED = 2,         /* the mount or its loop failed */
 	MOUNTFS_NO_FUSE = 3         /* this build has no FUSE */
 };
@@ -45,6 +67,7 @@ int mountfs_available(void);
 /* Mount and serve until unmounted (fusermount3 -u, umount, or SIGTERM
  * and SIGINT in the foreground).  err (errlen) gets the reason of a
  * failure. */
-int mountfs_run(const struct mountfs_params *p, char *err, size_t errlen);
+int mountfs_run(const struct mountfs_params *p, char *err, size_t errlen,
+    size_t *bad);
 
 #endif

@@ -15,9 +15,10 @@ mountfs_available(void)
 }
 
 int
-mountfs_run(const struct mountfs_params *p, char *err, size_t errlen)
+mountfs_run(const struct mountfs_params *p, char *err, size_t errlen,
+    size_t *bad)
 {
-	(void)p;
+	(void)p, (void)bad;
 	snprintf(err, errlen, "this build of aescrypt has no FUSE "
 	    "(configured without libfuse3-dev, or --without-fuse)");
 	return MOUNTFS_NO_FUSE;

@@ -140,7 +140,7 @@ assert "AESCRYPT.created" in t.pax_headers'
 	run_aescrypt 0 -c -q -k key -f a.aes home
 	run_aescrypt 2 -c -q -k key -f b.aes -f c.aes home
 	assert_match "error: -f may be given once with -c"
-	assert_match "hint: -x and -t take several archives"
+	assert_match "hint: -x, -t and --mount take several archives"
 	[ ! -e b.aes ]
 	[ ! -e c.aes ]
 	# a failing archive stops the run, as commands joined by && would

@@ -94,41 +94,15 @@ mount_as() {
 	# a later member of a name replaces the earlier one: a hard link
 	# named twice is still one link
 	"$AESCRYPT" -c -q -k k -f twice.aes -C src/a hi.txt hard.txt hard.txt
-	mount_as 0 mnt -f twice.aes -k k
+	mount_as 0 mnt -f "$T/twice.aes" -k k
 	[ "$(stat -c %h mnt/hi.txt)" = 2 ] && [ "$(stat -c %h mnt/hard.txt)" = 2 ]
+	# read in order (the read-ahead's threads start after the mount went
+	# to the background), then unmounted: the process in the background
+	# ends too (it is found by the archive's path, which is this test's)
+	cat mnt/hi.txt > /dev/null
+	pgrep -f "aescrypt --mount mnt -f $T/twice.aes" > /dev/null
 	fusermount3 -u mnt
-}
-
-@test "--mount: 8 concurrent readers of random ranges get the source's bytes" {
-	mkdir src
-	local i
-	for i in 1 2 3 4; do head -c $((300000 * i)) /dev/urandom > src/f$i; done
-	"$AESCRYPT" -c -q -k k --chunk-size 64K -f t.aes src
-	mount_as 0 mnt -f t.aes -k k
-	mountpoint -q mnt
-	/usr/bin/python3 - <<'PY'
-import os, random, threading
-bad = []
-def reader(seed):
-    r = random.Random(seed)
-    for _ in range(200):
-        n = r.randint(1, 4)
-        a, b = "src/f%d" % n, "mnt/src/f%d" % n
-        size = os.path.getsize(a)
-        off = r.randrange(size)
-        ln = r.randint(1, 200000)
-        with open(a, "rb") as f:
-            f.seek(off); want = f.read(ln)
-        fd = os.open(b, os.O_RDONLY)
-        got = os.pread(fd, ln, off)
-        os.close(fd)
-        if got != want:
-            bad.append((n, off, ln))
-ts = [threading.Thread(target=reader, args=(s,)) for s in range(8)]
-for t in ts: t.start()
-for t in ts: t.join()
-assert not bad, bad[:3]
-PY
+	timeout 60 sh -c 'while pgrep -f "aescrypt --mount mnt -f $1" > /dev/null; do sleep 0.1; done' sh "$T/twice.aes"
 }
 
 @test "--mount: a damaged chunk is EIO for the file that holds it, and every other file reads byte-exact" {
@@ -201,5 +175,196 @@ PY
 	wait "$pid" || rc=$?
 	exec 4<&-
 	[ "$rc" = 0 ]
+	! mountpoint -q mnt
+}
+
+# tree_same [--ignore NAME] A B: treecmp.py's compare (types, modes,
+# mtimes, owners, symlink targets, bytes, device numbers, hard-link
+# structure).
+tree_same() {
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/treecmp.py" "$@"
+}
+
+@test "--mount of a 4-level chain shows what -x -g /dev/null restores (deletions, renames, a directory become a file); --levels shows each level alone" {
+	mkdir -p d/s d/keep d/gone/sub d/swap
+	echo a > d/a && echo b > d/b && echo c > d/s/c && echo k > d/keep/k
+	echo g1 > d/gone/g1 && echo g2 > d/gone/sub/g2 && echo w > d/swap/w
+	ln -s b d/link && ln d/b d/b-hard
+	"$AESCRYPT" -c -q -g snap -k k -f l0.aes d
+	after_snapshot snap
+	echo new > d/new && echo b2 >> d/b && rm d/a
+	"$AESCRYPT" -c -q -g snap -k k -f l1.aes d
+	after_snapshot snap
+	mv d/s d/s2 && mv d/keep/k d/keep/k2
+	"$AESCRYPT" -c -q -g snap -k k -f l2.aes d
+	after_snapshot snap
+	rm -r d/swap && echo now-a-file > d/swap && rm -r d/gone
+	"$AESCRYPT" -c -q -g snap -k k -f l3.aes d
+	mkdir want
+	local i
+	for i in 0 1 2 3; do
+		"$AESCRYPT" -x -q -g /dev/null -k k -f l$i.aes -C want
+	done
+	mount_as 0 mnt -v -k k -f l0.aes -f l1.aes -f l2.aes -f l3.aes
+	[[ "$output" == *"the chain of 4 levels: "*" names removed"* ]]
+	run tree_same want mnt
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the deletions and the renames are there
+	[ ! -e mnt/d/a ] && [ ! -e mnt/d/gone ] && [ ! -e mnt/d/s ]
+	[ "$(cat mnt/d/s2/c)" = c ] && [ "$(cat mnt/d/keep/k2)" = k ]
+	[ -f mnt/d/swap ] && [ "$(cat mnt/d/swap)" = now-a-file ]
+	# and the source itself (the chain's last state)
+	run tree_same d mnt/d
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ ! -e mnt/.aescrypt-levels ]
+	fusermount3 -u mnt
+	# --levels: each archive alone, as -x of it alone makes it, beside
+	# the merged tree, under a name no member can take
+	mount_as 0 mnt --levels -k k -f l0.aes -f l1.aes -f l2.aes -f l3.aes
+	run tree_same --ignore .aescrypt-levels want mnt
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for i in 0 1 2 3; do
+		mkdir alone$i
+		"$AESCRYPT" -x -q -k k -f l$i.aes -C alone$i
+		run tree_same alone$i mnt/.aescrypt-levels/$i
+		echo "$output"
+		[ "$status" -eq 0 ]
+	done
+	[ "$(ls mnt/.aescrypt-levels)" = "$(printf '0\n1\n2\n3')" ]
+	run sh -c 'echo x > mnt/.aescrypt-levels/0/d/new'
+	[ "$status" -ne 0 ]
+	fusermount3 -u mnt
+}
+
+@test "--mount: hostile names are treated as -x treats them and said, and nothing resolves outside the mount" {
+	mkdir src && echo x > src/x
+	"$AESCRYPT" -c -q -k k -f base.aes src
+	/usr/bin/python3 - <<'PY'
+import io, tarfile
+t = tarfile.open("h.tar", "w", format=tarfile.PAX_FORMAT)
+def add(name, data=b"", typ=tarfile.REGTYPE, link=""):
+    i = tarfile.TarInfo(name)
+    i.type, i.linkname, i.size, i.mode, i.mtime = typ, link, len(data), 0o644, 1000000000
+    t.addfile(i, io.BytesIO(data) if data else None)
+add("../evil", b"evil")
+add("a/../../evil2", b"evil")
+add("/abs/file", b"abs")
+add("dup", b"one")
+add("dup", b"two")
+add("dir", typ=tarfile.DIRTYPE)
+add("dir/in", b"in")
+add("dir", b"a file now")
+add("esc", typ=tarfile.SYMTYPE, link="/etc")
+add("esc/passwd", b"through a symlink")
+add("hl", typ=tarfile.LNKTYPE, link="/etc/passwd")
+add(".aescrypt-levels/0/x", b"shadow")
+add("ok", b"ok")
+t.close()
+PY
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/index_tool.py" retar k base.aes h.aes 0 h.tar
+	mkdir x
+	"$AESCRYPT" -x -k k -f h.aes -C x > x.out 2>&1 || true
+	mount_as 0 mnt --levels -k k -f h.aes
+	[[ "$output" == *"members left out of the mount"* ]]
+	[[ "$output" == *"named '.aescrypt-levels' at the top left out"* ]]
+	# what -x restored: the levels view holds the archive alone, as -x
+	# made it; the merged tree too, but for the member the view shadows
+	run tree_same x mnt/.aescrypt-levels/0
+	echo "$output"
+	[ "$status" -eq 0 ] || { cat x.out; ls -laR mnt; false; }
+	run tree_same --ignore .aescrypt-levels x mnt
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ ! -e mnt/.aescrypt-levels/0/x ]
+	[ "$(cat mnt/dup)" = two ] && [ "$(cat mnt/abs/file)" = abs ]
+	[ "$(readlink mnt/esc)" = /etc ]
+	# (esc is shown as the symlink it is; the member through it is not
+	# there: find does not follow the link to the host's /etc)
+	[ ! -e mnt/evil ] && [ ! -e mnt/evil2 ]
+	[ -z "$(find mnt -name passwd -o -name evil -o -name evil2)" ]
+	# every path under the mount stays under it
+	run sh -c 'cd mnt && find . -print0 | xargs -0 -n1 realpath -s --relative-to=. | grep "^\.\./"'
+	[ "$status" -ne 0 ]
+	fusermount3 -u mnt
+}
+
+@test "--mount shows device nodes with their numbers, a sparse file's holes as zeros with fewer blocks, xattrs and ACLs with --xattrs --acls" {
+	mkdir src
+	mknod src/null c 1 3
+	mknod src/blk b 7 200
+	truncate -s 50M src/sparse
+	printf 'middle' | dd of=src/sparse bs=1 seek=30000000 conv=notrunc 2> /dev/null
+	echo x > src/attr
+	local xa=0
+	if setfattr -n user.colour -v blue src/attr 2> /dev/null \
+	    && setfacl -m u:1234:r src/attr 2> /dev/null; then
+		xa=1
+	fi
+	"$AESCRYPT" -c -q --xattrs --acls -k k -f t.aes src
+	mount_as 0 mnt -k k --xattrs --acls -f t.aes
+	[ -c mnt/src/null ] && [ "$(stat -c %t:%T mnt/src/null)" = 1:3 ]
+	[ -b mnt/src/blk ] && [ "$(stat -c %t:%T mnt/src/blk)" = 7:c8 ]
+	# (nodev: a device is shown, never opened)
+	run cat mnt/src/null
+	[ "$status" -ne 0 ]
+	cmp src/sparse mnt/src/sparse
+	[ "$(stat -c %s mnt/src/sparse)" = 52428800 ]
+	[ "$(stat -c %b mnt/src/sparse)" -lt 1000 ]
+	if [ "$xa" = 1 ]; then
+		[ "$(getfattr --only-values -n user.colour mnt/src/attr)" = blue ]
+		getfacl -n mnt/src/attr | grep -qx 'user:1234:r--'
+	else
+		echo "# this file system takes no user xattrs or ACLs: that part was not tried" >&3
+	fi
+	fusermount3 -u mnt
+	# without --xattrs, none are served (none read from the headers);
+	# --allow-other is passed on, always with default_permissions
+	mount_as 0 mnt -k k --allow-other -f t.aes
+	grep " $T/mnt fuse.aescrypt " /proc/mounts | grep -q "allow_other"
+	grep " $T/mnt fuse.aescrypt " /proc/mounts | grep -q "default_permissions"
+	run getfattr -n user.colour mnt/src/attr
+	[ "$status" -ne 0 ]
+	fusermount3 -u mnt
+}
+
+@test "--mount: 8 concurrent readers of random ranges get the source's bytes, through the default cache, one of two records, and none; --mount-cache takes sizes" {
+	mkdir src
+	head -c 3000000 /dev/urandom > src/r
+	(for i in $(seq 1 400); do echo "line $i of some text that compresses"; done; head -c 200000 /dev/urandom) > src/t
+	"$AESCRYPT" -c -q -k k --chunk-size 64K -f t.aes src
+	local c
+	for c in 64M 128K 0; do
+		mount_as 0 mnt -k k --mount-cache $c -f t.aes
+		/usr/bin/python3 - <<'PY'
+import os, random, threading
+bad = []
+def reader(seed):
+    r = random.Random(seed)
+    for _ in range(150):
+        n = r.choice("rt")
+        a, b = "src/" + n, "mnt/src/" + n
+        size = os.path.getsize(a)
+        off = r.randrange(size)
+        ln = r.randint(1, 300000)
+        with open(a, "rb") as f:
+            f.seek(off); want = f.read(ln)
+        fd = os.open(b, os.O_RDONLY)
+        got = os.pread(fd, ln, off)
+        os.close(fd)
+        if got != want:
+            bad.append((n, off, ln))
+ts = [threading.Thread(target=reader, args=(s,)) for s in range(8)]
+for t in ts: t.start()
+for t in ts: t.join()
+assert not bad, bad[:3]
+PY
+		cmp src/r mnt/src/r
+		fusermount3 -u mnt
+	done
+	mount_as 2 mnt -k k --mount-cache lots -f t.aes
+	[[ "$output" == *"--mount-cache"* ]]
 	! mountpoint -q mnt
 }
