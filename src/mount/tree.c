@@ -434,6 +434,33 @@ apply_dumpdir(struct mt_tree *t, uint64_t base, uint64_t dir,
 	return 0;
 }
 
+/* Directory member i of a later level (path, under base), as -x -g
+ * applies it: its dumpdir, read from its headers.  0 or an error. */
+static int
+level_dir(struct mt_tree *t, aescrypt_reader *r, uint64_t i, uint64_t base,
+    const char *path)
+{
+	struct aescrypt_extras x;
+	const char *last, *p = path;
+	uint64_t dir;
+	size_t len;
+	int oom, err;
+
+	if ((err = aescrypt_reader_extras(r, i, &x)) != AESCRYPT_OK)
+		return err;
+	t->dumpdirs++;
+	if (component(&p) == 0)
+		dir = base;             /* "./" itself */
+	else if ((dir = parent_of(t, base, path, 0, &last, &len, &oom))
+	    != MT_NONE)
+		dir = mt_lookup_n(t, dir, last, len);
+	oom = x.dumpdir != NULL && dir != MT_NONE
+	    && t->n[dir].type == AESCRYPT_DIR
+	    && apply_dumpdir(t, base, dir, x.dumpdir, x.dumpdir_len) != 0;
+	aescrypt_extras_free(&x);
+	return oom ? AESCRYPT_ENOMEM : AESCRYPT_OK;
+}
+
 /* Level `level` (r) into the tree under base; chain: apply the
  * dumpdirs of its directories.  0 or an error. */
 static int
@@ -463,32 +490,10 @@ add_level(struct mt_tree *t, aescrypt_reader *r, uint32_t level,
 			end = f.tar_end;
 		if (add_member(t, base, level, i, &ie, end - ie.first) != 0)
 			return AESCRYPT_ENOMEM;
-		if (chain && ie.e.type == AESCRYPT_DIR) {
-			struct aescrypt_extras x;
-			uint64_t dir;
-			const char *last;
-			size_t len;
-			int oom;
-
-			if ((err = aescrypt_reader_extras(r, i, &x))
-			    != AESCRYPT_OK)
-				return err;
-			t->dumpdirs++;
-			dir = parent_of(t, base, ie.e.path, 0, &last, &len, &oom);
-			if (dir != MT_NONE)
-				dir = mt_lookup_n(t, dir, last, len);
-			else if (!oom && component(&(const char *){ ie.e.path })
-			    == 0)
-				dir = base;     /* "./" itself */
-			if (x.dumpdir != NULL && dir != MT_NONE
-			    && t->n[dir].type == AESCRYPT_DIR
-			    && apply_dumpdir(t, base, dir, x.dumpdir,
-			    x.dumpdir_len) != 0)
-				oom = 1;
-			aescrypt_extras_free(&x);
-			if (oom)
-				return AESCRYPT_ENOMEM;
-		}
+		if (chain && ie.e.type == AESCRYPT_DIR
+		    && (err = level_dir(t, r, i, base, ie.e.path))
+		    != AESCRYPT_OK)
+			return err;
 	}
 	return AESCRYPT_OK;
 }
