@@ -33,31 +33,9 @@ BASE=/dev/shm
 W=$(mktemp -d "$BASE/aescrypt-list.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 
-mkdir -p "$W/mixed/media" "$W/mixed/docs" "$W/many"
-for i in $(seq 1 "$MEDIA"); do
-	head -c 524288 /dev/urandom > "$W/mixed/media/m$i"
-done
-seq 1 400000 > "$W/text"
-# documents of 1 to 24 KiB, each a different slice of the text
-python3 - "$W/mixed/docs" "$DOCS" "$W/text" <<'PY'
-import os, sys
-d, n, text = sys.argv[1], int(sys.argv[2]), open(sys.argv[3], "rb").read()
-for i in range(n):
-    size = 1024 + (i * 7919) % (23 * 1024)
-    at = (i * 104729) % (len(text) - size)
-    with open(os.path.join(d, "doc-%05d.txt" % i), "wb") as f:
-        f.write(text[at:at + size])
-PY
-python3 - "$W/many" "$MANY" <<'PY'
-import os, sys
-d, n = sys.argv[1], int(sys.argv[2])
-for i in range(n // 1000):
-    sub = os.path.join(d, "%03d" % i)
-    os.mkdir(sub)
-    for k in range(1000):
-        with open(os.path.join(sub, "msg-%04d" % k), "w") as f:
-            f.write("message %d/%d\n" % (i, k) * (1 + (i + k) % 5))
-PY
+. bench/corpus.sh
+corpus_mixed "$W/mixed" "$MEDIA" "$DOCS"
+corpus_many "$W/many" "$MANY"
 "$A" --gen-key "$W/k" 2> /dev/null
 age-keygen -o "$W/age.key" 2> /dev/null
 R=$(age-keygen -y "$W/age.key")
@@ -66,14 +44,6 @@ for t in mixed many; do
 	tar -C "$W" -cf - "$t" | pigz | age -r "$R" > "$W/$t.tar.gz.age"
 done
 
-time1() {  # NAME CMD...: append "NAME seconds" to $W/times
-	local name=$1 t0 t1
-	shift
-	t0=$EPOCHREALTIME
-	"$@" > /dev/null
-	t1=$EPOCHREALTIME
-	echo "$name $(echo "$t1 - $t0" | bc)" >> "$W/times"
-}
 peer() { age -d -i "$W/age.key" "$1" | pigz -d | tar -tf -; }
 
 : > "$W/times"
@@ -85,10 +55,6 @@ for r in $(seq 1 "$ROUNDS"); do
 	done
 done
 
-med() {  # NAME: "median (min-max)"
-	grep "^$1 [0-9.]*$" "$W/times" | awk '{print $NF}' | sort -n |
-	    awk '{v[NR] = $1} END { printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
-}
 m() { med "$1" | cut -d' ' -f1; }
 ratio() { echo "scale=1; $1 / $2" | bc; }
 
