@@ -94,9 +94,13 @@ mnt() {
 	      until [ -e "$3/$2" ]; do :; done ;;
 	esac
 }
-umnt() { fusermount3 -u "$1"; }
-
-walk() { find "$1" | wc -l; du -s "$1"; }
+# umnt DIR: unmount, and wait until the file system's process has ended
+# (a daemon that frees its tree while the next step is timed would be
+# timed with it)
+umnt() {
+	fusermount3 -u "$1"
+	while pgrep -f -- " $1( |\$)" > /dev/null; do sleep 0.05; done
+}
 
 # cat_walk KIND TREE: time a fresh mount's find | wc -l and du -s
 cat_walk() {

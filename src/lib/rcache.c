@@ -27,6 +27,8 @@ struct ent {
 	int ahead;                  /* FILLING by a read-ahead thread (else
 	                             * by a reader that missed it) */
 	size_t len;
+	size_t hw;                  /* the most bytes it ever held: what to
+	                             * wipe at the end */
 	uint8_t *p;                 /* chunk bytes */
 	struct ent *prev, *next;    /* in order of use, newest first */
 	struct ent *hnext;          /* in its hash bucket */
@@ -148,6 +150,8 @@ fill_ent(struct ent *e, const uint8_t *p, size_t len)
 	if (e->len > len)
 		ae_wipe(e->p + len, e->len - len);
 	e->len = len;
+	if (len > e->hw)
+		e->hw = len;
 	e->state = HELD;
 }
 
@@ -202,6 +206,8 @@ ahead_main(void *arg)
 			if (old > len)
 				ae_wipe(e->p + len, old - len);
 			e->len = len;
+			if (len > e->hw)
+				e->hw = len;
 			e->state = HELD;
 			c->ahead++;
 		} else {
@@ -294,13 +300,19 @@ ae_rcache_stop(struct ae_rcache *c)
 void
 ae_rcache_free(struct ae_rcache *c)
 {
+	size_t i;
+
 	if (c == NULL)
 		return;
 	ae_rcache_stop(c);
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->filled);
 	pthread_cond_destroy(&c->work);
-	ae_wipe(c->mem, c->n * c->chunk);
+	/* only what was written: wiping the rest would fault in (and
+	 * zero) every page of a cache that was mostly never used */
+	for (i = 0; i < c->n; i++)
+		if (c->e[i].hw > 0)
+			ae_wipe(c->e[i].p, c->e[i].hw);
 	free(c->mem);
 	free(c->e);
 	free(c->bucket);
