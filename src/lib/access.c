@@ -450,24 +450,33 @@ member_header(aescrypt_reader *r, uint64_t i, struct ae_tar_reader *tr,
 }
 
 /* A sparse member: its data read through the tar reader from its
- * start, the first off bytes passed over (holes are zeros). */
+ * start, the first off bytes passed over: a hole at once (its bytes
+ * are zeros), the data between through a buffer. */
 static int
 read_sparse(struct ae_tar_reader *tr, const struct ae_tar_member *m,
     uint8_t *buf, size_t n, uint64_t off, size_t *got)
 {
-	uint8_t skip[4096];
-	size_t k;
-	int e;
+	uint8_t skip[16384];
+	size_t k, z = 0;
+	int e, hole;
 
+	*got = 0;
 	while (off > 0) {
 		k = off < sizeof skip ? (size_t)off : sizeof skip;
-		if ((e = ae_tar_read_data(tr, m, skip, k, &k, NULL)) != AE_OK)
+		if ((e = ae_tar_read_data(tr, m, skip, k, &k, &hole)) != AE_OK)
 			return e;
 		if (k == 0)
 			return AE_OK;
+		if (hole && k > off) {
+			/* the hole goes on past off: its rest is the first
+			 * bytes asked for */
+			z = (size_t)(k - off < n ? k - off : n);
+			break;
+		}
 		off -= k;
 	}
-	*got = 0;
+	memset(buf, 0, z);
+	*got = z;
 	while (*got < n) {
 		if ((e = ae_tar_read_data(tr, m, buf + *got, n - *got, &k,
 		    NULL)) != AE_OK)

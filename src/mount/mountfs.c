@@ -164,7 +164,9 @@ op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	for (k = off; (size_t)k < d->nkids + 2; k++) {
-		struct fuse_entry_param e;
+		/* (a listing gives each name's inode and type alone: the
+		 * rest of stat is the lookup's) */
+		struct stat st;
 		const char *name;
 		uint64_t node;
 
@@ -182,9 +184,10 @@ op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			name = de->name;
 			node = de->node;
 		}
-		fill_entry(m, node, &e);
-		n = fuse_add_direntry(req, buf + used, size - used, name,
-		    &e.attr, k + 1);
+		st.st_ino = node + 1;
+		st.st_mode = mt_type_bits(&m->t, node);
+		n = fuse_add_direntry(req, buf + used, size - used, name, &st,
+		    k + 1);
 		if (n > size - used)
 			break;
 		/* (lookup counts are not kept: no inode is ever freed) */

@@ -588,6 +588,19 @@ mt_lookup(const struct mt_tree *t, uint64_t dir, const char *name)
 	return mt_lookup_n(t, dir, name, strlen(name));
 }
 
+uint32_t
+mt_type_bits(const struct mt_tree *t, uint64_t node)
+{
+	switch (t->n[node].type) {
+	case AESCRYPT_DIR: return S_IFDIR;
+	case AESCRYPT_SYMLINK: return S_IFLNK;
+	case AESCRYPT_CHARDEV: return S_IFCHR;
+	case AESCRYPT_BLOCKDEV: return S_IFBLK;
+	case AESCRYPT_FIFO: return S_IFIFO;
+	default: return S_IFREG;
+	}
+}
+
 void
 mt_stat(const struct mt_tree *t, uint64_t node, struct stat *st)
 {
@@ -595,19 +608,10 @@ mt_stat(const struct mt_tree *t, uint64_t node, struct stat *st)
 
 	memset(st, 0, sizeof *st);
 	st->st_ino = node + 1;
-	st->st_mode = x->mode;
-	switch (x->type) {
-	case AESCRYPT_DIR: st->st_mode |= S_IFDIR; break;
-	case AESCRYPT_SYMLINK:
-		/* (a symlink's own bits mean nothing on Linux, which makes
-		 * every one 0777, as -x's are) */
-		st->st_mode = S_IFLNK | 0777;
-		break;
-	case AESCRYPT_CHARDEV: st->st_mode |= S_IFCHR; break;
-	case AESCRYPT_BLOCKDEV: st->st_mode |= S_IFBLK; break;
-	case AESCRYPT_FIFO: st->st_mode |= S_IFIFO; break;
-	default: st->st_mode |= S_IFREG; break;
-	}
+	/* (a symlink's own bits mean nothing on Linux, which makes every
+	 * one 0777, as -x's are) */
+	st->st_mode = mt_type_bits(t, node) | (x->type == AESCRYPT_SYMLINK
+	    ? 0777 : x->mode);
 	st->st_nlink = x->nlink;
 	st->st_uid = (uid_t)x->uid;
 	st->st_gid = (gid_t)x->gid;

@@ -91,6 +91,9 @@ void mt_free(struct mt_tree *t);
 /* The node that directory dir holds under name, or MT_NONE. */
 uint64_t mt_lookup(const struct mt_tree *t, uint64_t dir, const char *name);
 
+/* A node's type as st_mode's S_IF* bits. */
+uint32_t mt_type_bits(const struct mt_tree *t, uint64_t node);
+
 /* A node's attributes, as stat(2) gives them. */
 void mt_stat(const struct mt_tree *t, uint64_t node, struct stat *st);
 
