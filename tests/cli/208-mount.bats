@@ -267,6 +267,9 @@ PY
 	/usr/bin/python3 "$BATS_TEST_DIRNAME/index_tool.py" retar k base.aes h.aes 0 h.tar
 	mkdir x
 	"$AESCRYPT" -x -k k -f h.aes -C x > x.out 2>&1 || true
+	# directories no member names: -x makes them now, the mount shows
+	# them with the archive's time (no clock may decide the compare)
+	touch -r h.aes x/abs x/.aescrypt-levels x/.aescrypt-levels/0
 	mount_as 0 mnt --levels -k k -f h.aes
 	[[ "$output" == *"members left out of the mount"* ]]
 	[[ "$output" == *"named '.aescrypt-levels' at the top left out"* ]]
