@@ -49,16 +49,8 @@ done
 K=(-k "$W/k" -q)
 MID=src/big/f$(printf "%0${#BIG}d" $((BIG / 2)))
 
-# time1 NAME CMD...: append "NAME seconds" to $W/times (bash's clock:
-# no process is started to read it).
-time1() {
-	local name=$1 t0 t1
-	shift
-	t0=$EPOCHREALTIME
-	"$@" > /dev/null
-	t1=$EPOCHREALTIME
-	echo "$name $(echo "$t1 - $t0" | bc)" >> "$W/times"
-}
+# (time1 and med: bench/corpus.sh)
+. bench/corpus.sh
 
 # create NAME OUT ARGS...: time -c into OUT, made fresh (untimed: tmpfs
 # frees a replaced 2 GiB file inside the rename).
@@ -100,10 +92,6 @@ read_bytes() {
 	awk -F'= ' '/^[0-9]+ +(read|pread64)\(/ && $NF+0 > 0 { s += $NF } END { print s + 0 }' "$W/strace"
 }
 
-med() {  # NAME: "median (min-max)" of its times
-	grep "^$1 [0-9.]*$" "$W/times" | awk '{print $NF}' | sort -n |
-	    awk '{v[NR] = $1} END { printf "%.3f (%.3f-%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
-}
 m() { med "$1" | cut -d' ' -f1; }
 
 size=$(stat -c %s "$W/a.aes")

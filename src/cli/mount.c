@@ -29,6 +29,16 @@
 /* The plaintext cache's size when --mount-cache is not given. */
 #define MOUNT_CACHE_DEFAULT ((uint64_t)64 << 20)
 
+/* "N members left out of the mount, WHY", if N > 0. */
+static void
+left_out(const char *what, uint64_t n, const char *why)
+{
+	if (n > 0)
+		msg_warn("%s: %llu member%s left out of the mount, as -x leaves "
+		    "%s out: %s", what, (unsigned long long)n, n == 1 ? "" : "s",
+		    n == 1 ? "it" : "them", why);
+}
+
 /* Once the mount is there: what was left out of it, said before the
  * mount goes to the background. */
 static void
@@ -37,11 +47,11 @@ ready(void *ctx, const struct mountfs_figures *f)
 	const struct opts *o = ctx;
 	const char *what = o->narchives > 1 ? "the chain" : o->archive;
 
-	if (f->refused > 0)
-		msg_warn("%s: %llu member%s left out of the mount: a name with "
-		    "'..' in it, or a hard link to nothing before it (as -x "
-		    "refuses them)", what, (unsigned long long)f->refused,
-		    f->refused == 1 ? "" : "s");
+	left_out(what, f->refused_name, "with '..' in its name (or no name)");
+	left_out(what, f->refused_through, "under a symlink or a file");
+	left_out(what, f->refused_over, "over a directory that is not "
+	    "empty");
+	left_out(what, f->refused_link, "a hard link to nothing before it");
 	if (f->shadowed > 0)
 		msg_warn("%s: %llu member%s named '%s' at the top left out: "
 		    "--levels shows the levels there", what,

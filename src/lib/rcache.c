@@ -93,36 +93,35 @@ unhash(struct ae_rcache *c, struct ent *e)
 	e->hnext = NULL;
 }
 
+/* e moved to just after `at` in the list (at the head: the newest; after
+ * the oldest: the oldest itself). */
 static void
-unlink_lru(struct ent *e)
+move_after(struct ent *e, struct ent *at)
 {
 	e->prev->next = e->next;
 	e->next->prev = e->prev;
+	e->prev = at;
+	e->next = at->next;
+	at->next->prev = e;
+	at->next = e;
 }
 
 static void
 to_front(struct ae_rcache *c, struct ent *e)
 {
-	unlink_lru(e);
-	e->next = c->lru.next;
-	e->prev = &c->lru;
-	c->lru.next->prev = e;
-	c->lru.next = e;
+	move_after(e, &c->lru);
 }
 
 static void
 to_back(struct ae_rcache *c, struct ent *e)
 {
-	unlink_lru(e);
-	e->prev = c->lru.prev;
-	e->next = &c->lru;
-	c->lru.prev->next = e;
-	c->lru.prev = e;
+	if (c->lru.prev != e)
+		move_after(e, c->lru.prev);
 }
 
-/* The least recently used entry that no one is filling or reading, taken out of
- * the hash and renamed rec (its state left to the caller); NULL when
- * every one is being filled. */
+/* The least recently used entry that no one is filling or reading,
+ * taken out of the hash and renamed rec (its state left to the caller);
+ * NULL when every one is being filled or read. */
 static struct ent *
 take_oldest(struct ae_rcache *c, uint64_t rec)
 {

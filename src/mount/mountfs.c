@@ -584,7 +584,10 @@ mountfs_run(const struct mountfs_params *p, char *err, size_t errlen,
 	}
 	if (p->ready != NULL) {
 		fig.nodes = m.t.nn;
-		fig.refused = m.t.refused;
+		fig.refused_name = m.t.refused_name;
+		fig.refused_through = m.t.refused_through;
+		fig.refused_over = m.t.refused_over;
+		fig.refused_link = m.t.refused_link;
 		fig.replaced = m.t.replaced;
 		fig.removed = m.t.removed;
 		fig.renamed = m.t.renamed;

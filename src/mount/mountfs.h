@@ -13,7 +13,10 @@
 /* What the tree holds, told once the mount is there. */
 struct mountfs_figures {
 	size_t nodes;               /* files and directories */
-	uint64_t refused;           /* members left out for their names */
+	/* members left out, as -x leaves them out (tree.h): for their
+	 * names, for a path through a symlink or a file, for a directory
+	 * that is not empty in the way, hard links to nothing */
+	uint64_t refused_name, refused_through, refused_over, refused_link;
 	uint64_t replaced;          /* members a later one replaced */
 	uint64_t removed, renamed;  /* names later levels' dumpdirs removed
 	                             * and renamed */

@@ -230,20 +230,24 @@ has_dotdot(const char *path)
 	return 0;
 }
 
+/* Why parent_of found no directory. */
+enum { NO_OOM = 1, NO_NAME, NO_THROUGH, NO_PARENT };
+
 /* Under base: the directory that holds path's last component, made as
- * needed (make), and that component.  MT_NONE for a name to refuse
- * (".." anywhere, nothing left, or a component that is there and is
- * not a directory: -x does not write through a symlink or a file), for
- * a parent missing (!make), or out of memory (*oom). */
+ * needed (make), and that component.  MT_NONE with *why: NO_NAME for a
+ * name to refuse (".." anywhere, nothing left, the levels view's name),
+ * NO_THROUGH for a component that is there and is not a directory (-x
+ * does not write through a symlink or a file), NO_PARENT for a parent
+ * missing (!make), NO_OOM out of memory. */
 static uint64_t
 parent_of(struct mt_tree *t, uint64_t base, const char *path, int make,
-    const char **last, size_t *lastlen, int *oom)
+    const char **last, size_t *lastlen, int *why)
 {
 	const char *p = path, *q;
 	uint64_t dir = base, k;
 	size_t n, m;
 
-	*oom = 0;
+	*why = NO_NAME;
 	if (has_dotdot(path) || (n = component(&p)) == 0)
 		return MT_NONE;
 	for (;;) {
@@ -254,14 +258,13 @@ parent_of(struct mt_tree *t, uint64_t base, const char *path, int make,
 			break;
 		if ((k = mt_lookup_n(t, dir, p, n)) == MT_NONE) {
 			/* implied */
-			if (!make)
+			*why = make ? NO_OOM : NO_PARENT;
+			if (!make || (k = new_dir(t, dir, p, n)) == MT_NONE)
 				return MT_NONE;
-			if ((k = new_dir(t, dir, p, n)) == MT_NONE) {
-				*oom = 1;
-				return MT_NONE;
-			}
-		} else if (t->n[k].type != AESCRYPT_DIR)
+		} else if (t->n[k].type != AESCRYPT_DIR) {
+			*why = NO_THROUGH;
 			return MT_NONE;
+		}
 		dir = k;
 		p = q;
 		n = m;
@@ -313,7 +316,7 @@ add_member(struct mt_tree *t, uint64_t base, uint32_t level, uint64_t i,
 	const char *last;
 	size_t len;
 	uint64_t dir, node, old, k;
-	int oom;
+	int why;
 
 	if (base == 0 && t->views != 0) {
 		const char *p = e->path;
@@ -324,11 +327,14 @@ add_member(struct mt_tree *t, uint64_t base, uint32_t level, uint64_t i,
 			return 0;
 		}
 	}
-	if ((dir = parent_of(t, base, e->path, 1, &last, &len, &oom))
+	if ((dir = parent_of(t, base, e->path, 1, &last, &len, &why))
 	    == MT_NONE) {
-		if (oom)
+		if (why == NO_OOM)
 			return -1;
-		t->refused++;
+		if (why == NO_THROUGH)
+			t->refused_through++;
+		else
+			t->refused_name++;
 		return 0;
 	}
 	if (e->type == AESCRYPT_HARDLINK) {
@@ -336,7 +342,7 @@ add_member(struct mt_tree *t, uint64_t base, uint32_t level, uint64_t i,
 		 * not be a directory (as -x links it) */
 		if ((k = resolve_dirent(t, base, e->linkpath)) == MT_NONE
 		    || t->n[node = t->d[k].node].type == AESCRYPT_DIR) {
-			t->refused++;
+			t->refused_link++;
 			return 0;
 		}
 		return link_name(t, dir, last, len, node);
@@ -345,7 +351,7 @@ add_member(struct mt_tree *t, uint64_t base, uint32_t level, uint64_t i,
 	if (old != MT_NONE && t->n[old].type == AESCRYPT_DIR
 	    && e->type != AESCRYPT_DIR && t->n[old].nkids > 0) {
 		/* -x leaves a directory that is not empty in the way */
-		t->refused++;
+		t->refused_over++;
 		return 0;
 	}
 	if (e->type == AESCRYPT_DIR && old != MT_NONE
@@ -393,7 +399,7 @@ apply_dumpdir(struct mt_tree *t, uint64_t base, uint64_t dir,
 		const char *last;
 		uint64_t k, tdir;
 		size_t len;
-		int oom;
+		int why;
 
 		if (e[0] == 'R') {
 			from = e + 1;
@@ -403,12 +409,10 @@ apply_dumpdir(struct mt_tree *t, uint64_t base, uint64_t dir,
 			continue;
 		k = resolve_dirent(t, base, from);
 		from = NULL;
+		/* (no parent is made for a rename: nothing to run out of) */
 		if (k == MT_NONE || (tdir = parent_of(t, base, e + 1, 0, &last,
-		    &len, &oom)) == MT_NONE) {
-			if (oom)
-				return -1;
+		    &len, &why)) == MT_NONE)
 			continue;
-		}
 		/* (a directory into itself fails, as rename(2) does) */
 		if (t->n[t->d[k].node].type == AESCRYPT_DIR
 		    && beneath(t, tdir, t->d[k].node))
@@ -444,14 +448,14 @@ level_dir(struct mt_tree *t, aescrypt_reader *r, uint64_t i, uint64_t base,
 	const char *last, *p = path;
 	uint64_t dir;
 	size_t len;
-	int oom, err;
+	int why, err, oom;
 
 	if ((err = aescrypt_reader_extras(r, i, &x)) != AESCRYPT_OK)
 		return err;
 	t->dumpdirs++;
 	if (component(&p) == 0)
 		dir = base;             /* "./" itself */
-	else if ((dir = parent_of(t, base, path, 0, &last, &len, &oom))
+	else if ((dir = parent_of(t, base, path, 0, &last, &len, &why))
 	    != MT_NONE)
 		dir = mt_lookup_n(t, dir, last, len);
 	oom = x.dumpdir != NULL && dir != MT_NONE
@@ -502,6 +506,7 @@ int
 mt_build(struct mt_tree *t, aescrypt_reader *const *r, size_t n,
     int levels, size_t *bad)
 {
+	struct mt_tree saved;
 	uint64_t k, views = MT_NONE;
 	size_t l;
 	int err = AESCRYPT_ENOMEM;
@@ -528,6 +533,10 @@ mt_build(struct mt_tree *t, aescrypt_reader *const *r, size_t n,
 			goto fail;
 		}
 	}
+	/* the views show the same members again: what they leave out or
+	 * replace is not counted twice (the counts are the merged tree's,
+	 * the one the mount shows at its top) */
+	saved = *t;
 	for (l = 0; levels && l < n; l++) {
 		char name[24];
 		uint64_t base;
@@ -545,6 +554,11 @@ mt_build(struct mt_tree *t, aescrypt_reader *const *r, size_t n,
 			goto fail;
 		}
 	}
+	t->refused_name = saved.refused_name;
+	t->refused_through = saved.refused_through;
+	t->refused_over = saved.refused_over;
+	t->refused_link = saved.refused_link;
+	t->replaced = saved.replaced;
 	/* links, counted once the tree is whole: a directory's own, ".",
 	 * and each subdirectory's ".."; a file's, each name of it */
 	for (k = 0; k < t->nn; k++)

@@ -6,8 +6,10 @@
  * directories that are only implied by a member's path are made; a hard
  * link is a name for its target's node (the same inode, nlink counted);
  * a later member of the same path replaces an earlier one, as -x would;
- * names that -x would refuse (a ".." component, nothing left once "/"
- * and "." are dropped) are left out and counted.
+ * what -x would leave out is left out and counted by its reason: a name
+ * with a ".." component or nothing left once "/" and "." are dropped, a
+ * path through a symlink or a file, a non-directory over a directory
+ * that is not empty, a hard link to nothing (or to a directory).
  *
  * A chain of levels (listed-incremental dumps, -c -g): the levels in
  * order, each as -x -g applies it over the ones before: a directory's
@@ -71,7 +73,10 @@ struct mt_tree {
 	size_t nd, capd;
 	uint64_t *hash;             /* (dir, name) -> dirent + 1, or 0 */
 	size_t hcap;                /* a power of two */
-	uint64_t refused;           /* members left out for their names */
+	/* members left out, as -x leaves them out: for their names, for a
+	 * path through a symlink or a file, for a directory that is not
+	 * empty in the way, hard links to nothing */
+	uint64_t refused_name, refused_through, refused_over, refused_link;
 	uint64_t replaced;          /* members a later one replaced */
 	uint64_t removed;           /* names a later level's dumpdir
 	                             * removed */
