@@ -170,24 +170,20 @@ op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		 * rest of stat is the lookup's) */
 		struct stat st;
 		const char *name;
-		uint64_t node;
 
-		if (k == 0) {
-			name = ".";
-			node = node_of(ino);
-		} else if (k == 1) {
+		if (k < 2) {
 			/* (the kernel answers ".." itself; its inode here is
 			 * not used) */
-			name = "..";
-			node = node_of(ino);
+			name = k == 0 ? "." : "..";
+			st.st_ino = ino;
+			st.st_mode = S_IFDIR;
 		} else {
 			const struct mt_dirent *de = &m->t.d[d->kids[k - 2]];
 
 			name = de->name;
-			node = de->node;
+			st.st_ino = de->node + 1;
+			st.st_mode = de->ifmt;
 		}
-		st.st_ino = node + 1;
-		st.st_mode = mt_type_bits(&m->t, node);
 		n = fuse_add_direntry(req, buf + used, size - used, name, &st,
 		    k + 1);
 		if (n > size - used)

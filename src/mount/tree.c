@@ -169,6 +169,7 @@ link_name(struct mt_tree *t, uint64_t dir, const char *name, size_t len,
 		return -1;
 	d->kids[d->nkids++] = k;
 	t->d[k].node = node;
+	t->d[k].ifmt = mt_type_bits(t, node);
 	if (t->n[node].type == AESCRYPT_DIR)
 		t->n[node].parent = dir;
 	return 0;
