@@ -132,6 +132,8 @@ complete -c aescrypt -n '__aescrypt_mode_in c e' -s r -l recipient -x -d 'Encryp
 complete -c aescrypt -n '__aescrypt_mode_in c e' -s R -l recipients-file -r -F -d 'Recipients from a file'
 complete -c aescrypt -l totals -d 'Say the bytes written or read when done; -c -g: files new and changed'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l checksum -r -F -d 'Append the SHA-256 of the output to FILE, as sha256sum'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -l sign -r -F -d 'The ssh-ed25519 key (or .pub in ssh-agent) that signs, with --sig-file'
+complete -c aescrypt -n '__aescrypt_mode_in c e' -l sig-file -r -F -d 'Write an OpenSSH signature of the output to FILE'
 complete -c aescrypt -n '__aescrypt_mode_in d t x i' -s i -l identity -r -F -d 'A private key (age identity, OpenSSH)'
 complete -c aescrypt -n __aescrypt_no_mode -l gen-identity -r -F -d 'Make a key pair in age format'
 complete -c aescrypt -l pq -d 'With --gen-identity: a post-quantum key pair'

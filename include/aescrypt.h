@@ -1075,6 +1075,46 @@ int aescrypt_keyfile_parse(const char *text, size_t len, uint8_t key[32]);
  * private key) given where a recipient belongs: 1 or 0. */
 int aescrypt_is_secret_key_text(const char *s);
 
+/* -- signing (lib/signer.c) -- */
+
+/*
+ * A signer: an ssh-ed25519 key that signs, as ssh-keygen -Y sign does.
+ * _open takes a key file's text: an OpenSSH private key (opened with
+ * pass when it is protected; without the right one AESCRYPT_EKEY, and
+ * aescrypt_ssh_needs_passphrase says whether a passphrase would open
+ * it), which then signs in this process; or the public key line of a
+ * key ssh-agent holds, which the agent listening at the socket path
+ * agent (SSH_AUTH_SOCK) then signs with, so that its private half
+ * never leaves the agent or the token behind it.  The agent is asked
+ * at once whether it holds the key.  AESCRYPT_OK; AESCRYPT_ENOTSUP for
+ * a key of another type; AESCRYPT_EINVAL for a public key and agent
+ * NULL; AESCRYPT_EKEY when the agent does not hold it; AESCRYPT_EIO
+ * (d->sys_errno) when the agent cannot be reached; AESCRYPT_EFORMAT
+ * for text that is neither, or an agent that does not speak the
+ * protocol; AESCRYPT_ELIMIT for a bcrypt cost over the limit.  d->what
+ * says why.  The private key is held as identities are, and wiped by
+ * _free.
+ *
+ * _fingerprint: the key's, as ssh-keygen -l prints it ("SHA256:...").
+ * _sshsig: an SSHSIG signature (PROTOCOL.sshsig; what ssh-keygen -Y
+ * verify checks) of the message whose SHA-512 is h, under the
+ * namespace ns (1 to 64 characters), armoured and NUL-terminated in out
+ * (AESCRYPT_SSHSIG_MAX bytes hold it): AESCRYPT_OK with its length in
+ * *len; the agent's errors, and AESCRYPT_EAUTH when its signature does
+ * not verify under the key.
+ */
+typedef struct aescrypt_signer aescrypt_signer;
+#define AESCRYPT_FINGERPRINT_MAX 51
+#define AESCRYPT_SSHSIG_MAX 1024
+int aescrypt_signer_open(aescrypt_signer **s, const char *text, size_t len,
+    const void *pass, size_t passlen, const char *agent, struct ae_diag *d);
+void aescrypt_signer_free(aescrypt_signer *s);
+void aescrypt_signer_fingerprint(const aescrypt_signer *s,
+    char out[AESCRYPT_FINGERPRINT_MAX]);
+int aescrypt_signer_sshsig(aescrypt_signer *s, const char *ns,
+    const uint8_t h[64], char *out, size_t cap, size_t *len,
+    struct ae_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

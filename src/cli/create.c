@@ -35,6 +35,7 @@
 #include "list.h"
 #include "members.h"
 #include "checksum.h"
+#include "sigfile.h"
 #include "snapfile.h"
 #include "totals.h"
 #include "progress.h"
@@ -245,6 +246,7 @@ struct create {
 	uint8_t lead[2 * AE_TAR_BLOCK]; /* ... as the stream's first bytes */
 	size_t lead_len;
 	struct checksum sum;            /* --checksum */
+	struct sigfile sig;             /* --sign, --sig-file */
 	struct totals totals;           /* --totals -g: this level's counts */
 };
 
@@ -435,6 +437,7 @@ create_run(struct create *c, const struct opts *o)
 	create_producer(c, o);
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
 	checksum_start(&c->sum, o->checksum, &c->io.writer);
+	sigfile_start(&c->sig, &c->io.writer);
 	if ((err = aescrypt_writer_set_index(c->w, !o->run.no_index))
 	    != AESCRYPT_OK
 	    || (err = aescrypt_writer_set_walk(c->w, &c->pr.dp))
@@ -457,7 +460,8 @@ create_run(struct create *c, const struct opts *o)
 	}
 	if ((st = run_out_commit(&c->io.out)) == EXIT_OK
 	    && (st = checksum_finish(&c->sum, o->checksum, o->archive != NULL
-	    ? o->archive : "-")) == EXIT_OK)
+	    ? o->archive : "-")) == EXIT_OK
+	    && (st = sigfile_finish(&c->sig, o->sig_file)) == EXIT_OK)
 		st = create_done(c, o);
 	return st;
 }
@@ -537,6 +541,7 @@ cmd_create(const struct opts *o)
 	}
 	if ((st = keys_to_writer(&o->keys, c->w, &c->pass_slot)) != EXIT_OK
 	    || (st = run_writer_settings(&o->run, c->w, &c->io)) != EXIT_OK
+	    || (st = sigfile_open(&c->sig, &o->keys, o->sign)) != EXIT_OK
 	    || (st = run_out_open(&c->io.out, o->archive)) != EXIT_OK)
 		goto out;
 	if (isatty(c->io.out.fd)) {
@@ -546,6 +551,7 @@ cmd_create(const struct opts *o)
 	}
 	st = create_run(c, o);
 out:
+	sigfile_free(&c->sig);
 	aescrypt_writer_free(c->w);
 	totals_free(&c->totals);
 	ae_snapshot_free(&c->prev);

@@ -28,6 +28,7 @@
 #include "run.h"
 #include "salvage.h"
 #include "signals.h"
+#include "sigfile.h"
 
 int
 cmd_encrypt(const struct opts *o)
@@ -36,11 +37,13 @@ cmd_encrypt(const struct opts *o)
 	struct run_stats rs;
 	struct streams io;
 	struct checksum sum;
+	struct sigfile sig;
 	aescrypt_writer *w;
 	uint64_t w0 = ae_wall_ns(), c0, k0;
 	int st, err, pass_slot = 0;
 
 	memset(&rs, 0, sizeof rs);
+	memset(&sig, 0, sizeof sig);
 	run_streams_init(&io);
 	if ((st = run_input_open(&io.in, o->input, NULL)) != EXIT_OK)
 		return st;
@@ -56,7 +59,8 @@ cmd_encrypt(const struct opts *o)
 	}
 	rs.codec = o->run.codec;
 	if ((st = keys_to_writer(&o->keys, w, &pass_slot)) != EXIT_OK
-	    || (st = run_writer_settings(&o->run, w, &io)) != EXIT_OK)
+	    || (st = run_writer_settings(&o->run, w, &io)) != EXIT_OK
+	    || (st = sigfile_open(&sig, &o->keys, o->sign)) != EXIT_OK)
 		goto done;
 	if ((st = run_out_open(&io.out, o->output)) != EXIT_OK)
 		goto done;
@@ -68,6 +72,7 @@ cmd_encrypt(const struct opts *o)
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	checksum_start(&sum, o->checksum, &io.writer);
+	sigfile_start(&sig, &io.writer);
 	src.ctx = &io;
 	/* the header's slots are made now: a passphrase's KDF runs here */
 	c0 = ae_process_ns();
@@ -95,12 +100,14 @@ cmd_encrypt(const struct opts *o)
 	}
 	if ((st = run_out_commit(&io.out)) == EXIT_OK
 	    && (st = checksum_finish(&sum, o->checksum, o->output != NULL ?
-	    o->output : "-")) == EXIT_OK) {
+	    o->output : "-")) == EXIT_OK
+	    && (st = sigfile_finish(&sig, o->sig_file)) == EXIT_OK) {
 		rs.pipe = *aescrypt_writer_pipe_stats(w);
 		run_finish_stats(&o->run, &rs, w0, aescrypt_writer_tier(w),
 		    &io);
 	}
 done:
+	sigfile_free(&sig);
 	aescrypt_writer_free(w);
 	run_input_close(&io.in);
 	return st;

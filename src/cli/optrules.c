@@ -67,6 +67,8 @@ check_mode_options(const struct opts *o)
 		{ "--no-overwrite-dir", "x", o->no_overwrite_dir },
 		{ "--no-devices", "x", o->no_devices },
 		{ "--checksum", "ce", o->checksum != NULL },
+		{ "--sign", "ce", o->sign != NULL },
+		{ "--sig-file", "ce", o->sig_file != NULL },
 		{ "--totals", "ctxed", o->run.totals },
 		{ NULL, NULL, 0 }
 	};
@@ -128,6 +130,17 @@ check_pairs(const struct opts *o)
 			return EXIT_USAGE;
 		}
 		return EXIT_OK;
+	}
+	if (o->sig_file != NULL && o->sign == NULL) {
+		msg_error("--sig-file needs the key that signs: --sign KEY");
+		return EXIT_USAGE;
+	}
+	if (o->sign != NULL && o->sig_file == NULL) {
+		/* (signatures inside the container, checked as it is read,
+		 * are not built yet: only the detached one is) */
+		msg_error("--sign needs --sig-file FILE: this version writes "
+		    "the signature to a file beside the output, not into it");
+		return EXIT_USAGE;
 	}
 	if (o->run.salvage && o->to_stdout) {
 		msg_error("--salvage writes whole members only, and -O cannot "

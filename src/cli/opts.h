@@ -103,6 +103,8 @@ struct opts {
 	/* Archives (-c, -t, -x). */
 	const char *archive;        /* -f: NULL or "-" for stdin/stdout */
 	const char *checksum;       /* --checksum FILE (-c, -e) */
+	const char *sign;           /* --sign KEY (-c, -e) */
+	const char *sig_file;       /* --sig-file FILE (-c, -e) */
 	const char **archives;      /* every -f, in order (-x and -t take
 	                             * several, applied one after another) */
 	size_t narchives;

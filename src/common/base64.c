@@ -1,5 +1,5 @@
 /*
- * base64.c -- base64 decoding (contract in base64.h).
+ * base64.c -- base64 (contract in base64.h).
  *
  * Branches on the characters are fine: what is decoded here is a public
  * key, or a private key file that is then checked as a whole; neither
@@ -92,4 +92,41 @@ ae_base64_decode(const char *s, size_t n, uint8_t *out, size_t cap,
 	}
 	*len = o;
 	return 0;
+}
+
+size_t
+ae_base64_encode(const uint8_t *in, size_t n, int pad, char *out,
+    size_t cap)
+{
+	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i, o = 0, need = pad ? (n + 2) / 3 * 4 : (n * 4 + 2) / 3;
+
+	if (need >= cap)
+		return 0;
+	for (i = 0; i + 2 < n; i += 3) {
+		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8
+		    | in[i + 2];
+
+		out[o++] = abc[v >> 18];
+		out[o++] = abc[v >> 12 & 63];
+		out[o++] = abc[v >> 6 & 63];
+		out[o++] = abc[v & 63];
+	}
+	if (i < n) {
+		uint32_t v = (uint32_t)in[i] << 16;
+
+		if (i + 1 < n)
+			v |= (uint32_t)in[i + 1] << 8;
+		out[o++] = abc[v >> 18];
+		out[o++] = abc[v >> 12 & 63];
+		if (i + 1 < n)
+			out[o++] = abc[v >> 6 & 63];
+		else if (pad)
+			out[o++] = '=';
+		if (pad)
+			out[o++] = '=';
+	}
+	out[o] = 0;
+	return o;
 }

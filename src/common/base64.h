@@ -1,6 +1,7 @@
 /*
- * base64.h -- RFC 4648 base64 decoding, for OpenSSH keys (the
- * "ssh-ed25519 AAAA..." line and the body of an OpenSSH private key).
+ * base64.h -- RFC 4648 base64, for OpenSSH keys (the "ssh-ed25519
+ * AAAA..." line and the body of an OpenSSH private key) and signatures
+ * (SSHSIG's armour, key fingerprints).
  */
 #ifndef AE_BASE64_H
 #define AE_BASE64_H
@@ -17,5 +18,14 @@
  */
 int ae_base64_decode(const char *s, size_t n, uint8_t *out, size_t cap,
     size_t *len, size_t *bad);
+
+/*
+ * Encode in[0, n) into out (cap bytes, NUL-terminated), with '='
+ * padding if pad (a fingerprint has none).  Returns the length without
+ * the NUL, or 0 if out is too small.  For public data: its table
+ * lookups are not constant-time.
+ */
+size_t ae_base64_encode(const uint8_t *in, size_t n, int pad, char *out,
+    size_t cap);
 
 #endif

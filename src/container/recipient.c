@@ -21,6 +21,7 @@
 #include "crypto/x25519.h"
 #include "pqkey.h"
 #include "sshkey.h"
+#include "sshwire.h"
 
 #define HRP_RECIPIENT "age"
 #define HRP_IDENTITY "age-secret-key-"
@@ -33,30 +34,6 @@ bad(struct ae_diag *d, int err, const char *what, size_t at)
 	return ae_fail(d, err, AE_AT_NONE, what, 0, at);
 }
 
-/* Read an SSH wire string at *p (of end): its bytes and length. */
-static int
-ssh_string(const uint8_t **p, const uint8_t *end, const uint8_t **str,
-    size_t *len)
-{
-	uint32_t n;
-
-	if (end - *p < 4)
-		return -1;
-	n = load_be32(*p);
-	if ((size_t)(end - *p - 4) < n)
-		return -1;
-	*str = *p + 4;
-	*len = n;
-	*p += 4 + (size_t)n;
-	return 0;
-}
-
-static int
-ssh_string_is(const uint8_t *s, size_t n, const char *want)
-{
-	return n == strlen(want) && memcmp(s, want, n) == 0;
-}
-
 /*
  * An SSH mpint at *p that must be positive: its magnitude (without the
  * sign byte a set top bit needs) in *v, *vl.  -1 if it is cut short,
@@ -67,7 +44,7 @@ static int
 ssh_mpint(const uint8_t **p, const uint8_t *end, const uint8_t **v,
     size_t *vl)
 {
-	if (ssh_string(p, end, v, vl) != 0 || *vl == 0 || ((*v)[0] & 0x80))
+	if (ae_ssh_string(p, end, v, vl) != 0 || *vl == 0 || ((*v)[0] & 0x80))
 		return -1;
 	if ((*v)[0] == 0) {
 		if (*vl == 1 || !((*v)[1] & 0x80))
@@ -86,7 +63,7 @@ ae_rsa_blob_numbers(const uint8_t *blob, size_t n, struct ae_rsa_public *k)
 	const uint8_t *p = blob, *end = blob + n, *t;
 	size_t tl;
 
-	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl, SSH_RSA)
+	if (ae_ssh_string(&p, end, &t, &tl) != 0 || !ae_ssh_string_is(t, tl, SSH_RSA)
 	    || ssh_mpint(&p, end, &k->e, &k->elen) != 0
 	    || ssh_mpint(&p, end, &k->n, &k->nlen) != 0 || p != end)
 		return -1;
@@ -181,11 +158,11 @@ recipient_from_blob(const uint8_t *blob, size_t n, struct ae_recipient *r,
 	size_t tl, kl;
 	uint8_t h[AE_SHA256_LEN];
 
-	if (ssh_string(&p, end, &t, &tl) == 0 && ssh_string_is(t, tl, SSH_RSA))
+	if (ae_ssh_string(&p, end, &t, &tl) == 0 && ae_ssh_string_is(t, tl, SSH_RSA))
 		return rsa_from_blob(blob, n, r, d, at);
 	p = blob;
-	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
-	    SSH_ED25519) || ssh_string(&p, end, &k, &kl) != 0 || kl != 32
+	if (ae_ssh_string(&p, end, &t, &tl) != 0 || !ae_ssh_string_is(t, tl,
+	    SSH_ED25519) || ae_ssh_string(&p, end, &k, &kl) != 0 || kl != 32
 	    || p != end)
 		return bad(d, AE_EFORMAT, "the key data is not an ssh-ed25519 "
 		    "public key", at);
@@ -436,7 +413,7 @@ rsa_private(const uint8_t *p, const uint8_t *end, struct ae_identity *id)
 	size_t tl, vl[6], i;
 
 	if (ae_rsa_blob_numbers(id->r.blob, id->r.bloblen, &pub) != 0
-	    || ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
+	    || ae_ssh_string(&p, end, &t, &tl) != 0 || !ae_ssh_string_is(t, tl,
 	    SSH_RSA))
 		return AE_EFORMAT;
 	start = p;
@@ -607,13 +584,13 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 	    sizeof OPENSSH_MAGIC) != 0)
 		goto malformed;
 	p += sizeof OPENSSH_MAGIC;
-	if (ssh_string(&p, end, &s1, &l1) != 0         /* cipher */
-	    || ssh_string(&p, end, &s2, &l2) != 0      /* kdf */
-	    || ssh_string(&p, end, &s3, &l3) != 0      /* kdf options */
+	if (ae_ssh_string(&p, end, &s1, &l1) != 0         /* cipher */
+	    || ae_ssh_string(&p, end, &s2, &l2) != 0      /* kdf */
+	    || ae_ssh_string(&p, end, &s3, &l3) != 0      /* kdf options */
 	    || end - p < 4)
 		goto malformed;
-	encrypted = !ssh_string_is(s1, l1, "none")
-	    || !ssh_string_is(s2, l2, "none");
+	encrypted = !ae_ssh_string_is(s1, l1, "none")
+	    || !ae_ssh_string_is(s2, l2, "none");
 	if (encrypted && (r = ae_sshkey_supported(s1, l1, s2, l2, d)) != AE_OK)
 		goto out;
 	if (encrypted && pass == NULL) {
@@ -622,8 +599,8 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 	}
 	nkeys = load_be32(p);
 	p += 4;
-	if (nkeys != 1 || ssh_string(&p, end, &pub, &publ) != 0
-	    || ssh_string(&p, end, &priv, &privl) != 0)
+	if (nkeys != 1 || ae_ssh_string(&p, end, &pub, &publ) != 0
+	    || ae_ssh_string(&p, end, &priv, &privl) != 0)
 		goto malformed;
 	if (encrypted) {
 		/* a GCM or Poly1305 tag follows the section's string */
@@ -645,10 +622,10 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 	{
 		const uint8_t *q = pub, *qe = pub + publ;
 
-		if (ssh_string(&q, qe, &t, &tl) != 0)
+		if (ae_ssh_string(&q, qe, &t, &tl) != 0)
 			goto malformed;
-		if (!ssh_string_is(t, tl, SSH_ED25519)
-		    && !ssh_string_is(t, tl, SSH_RSA)) {
+		if (!ae_ssh_string_is(t, tl, SSH_ED25519)
+		    && !ae_ssh_string_is(t, tl, SSH_RSA)) {
 			r = bad(d, AE_ENOTSUP, "an SSH key of a type other "
 			    "than ssh-ed25519 and ssh-rsa", 0);
 			goto out;
@@ -679,13 +656,14 @@ ae_identity_parse_ssh(const char *text, size_t len, const uint8_t *pass,
 		r = AE_OK;
 		goto out;
 	}
-	if (ssh_string(&p, end, &t, &tl) != 0 || !ssh_string_is(t, tl,
-	    SSH_ED25519) || ssh_string(&p, end, &k, &kl) != 0 || kl != 32
-	    || memcmp(k, id->r.ed, 32) != 0 || ssh_string(&p, end, &sk, &skl)
+	if (ae_ssh_string(&p, end, &t, &tl) != 0 || !ae_ssh_string_is(t, tl,
+	    SSH_ED25519) || ae_ssh_string(&p, end, &k, &kl) != 0 || kl != 32
+	    || memcmp(k, id->r.ed, 32) != 0 || ae_ssh_string(&p, end, &sk, &skl)
 	    != 0 || skl != 64 || memcmp(sk + 32, id->r.ed, 32) != 0)
 		goto malformed;
 	if (ae_ed25519_seed_to_x25519(id->secret, sk) != AE_OK)
 		goto malformed;
+	memcpy(id->edseed, sk, 32);
 	id->type = AE_STANZA_SSH_ED25519;
 	r = AE_OK;
 	goto out;

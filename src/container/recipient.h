@@ -55,6 +55,8 @@ struct ae_identity {
 	uint8_t type;                   /* as for a recipient */
 	uint8_t secret[32];             /* the X25519 scalar, or the
 	                                 * X-Wing seed */
+	uint8_t edseed[32];             /* ssh-ed25519: the Ed25519 seed
+	                                 * (for signing) */
 	struct ae_xwing_key pq;         /* mlkem768x25519: the seed
 	                                 * expanded */
 	size_t rsalen;                  /* ssh-rsa: the private numbers */

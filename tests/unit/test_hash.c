@@ -1,9 +1,13 @@
 /*
  * test_hash.c -- SHA-256 (FIPS 180-4 examples), HMAC-SHA-256 (RFC 4231)
- * and HKDF-SHA-256 (RFC 5869) known answers.
+ * and HKDF-SHA-256 (RFC 5869) known answers; SHA-512 and Ed25519 (RFC
+ * 8032's first two tests) as crypto/ed25519 gives them; base64 (RFC
+ * 4648's examples), which SSH signatures are written in.
  */
 #include "check.h"
 
+#include "common/base64.h"
+#include "crypto/ed25519.h"
 #include "crypto/hkdf.h"
 #include "crypto/hmac_sha256.h"
 #include "crypto/sha256.h"
@@ -165,11 +169,97 @@ test_hkdf(void)
 	    "hkdf: more than 255 blocks must be refused");
 }
 
+static void
+test_ed25519(void)
+{
+	static const struct {
+		const char *seed, *pk, *msg, *sig;
+	} v[] = {
+		{ "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+		  "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
+		  "",
+		  "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e0652249015"
+		  "55fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b" },
+		{ "4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+		  "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
+		  "72",
+		  "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69d"
+		  "a085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00" },
+	};
+	uint8_t pk[32], sig[64], *seed, *msg, *want;
+	struct ae_sha512 h;
+	uint8_t d[64];
+	size_t i, n, mn;
+
+	ae_sha512_init(&h);
+	ae_sha512_update(&h, "a", 1);
+	ae_sha512_update(&h, "bc", 2);
+	ae_sha512_final(&h, d);
+	t_check_hex(d, "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+	    "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+	    "sha512 abc in two pieces");
+	for (i = 0; i < sizeof v / sizeof *v; i++) {
+		seed = t_unhex(v[i].seed, strlen(v[i].seed), &n);
+		msg = t_unhex(v[i].msg, strlen(v[i].msg), &mn);
+		CHECK(ae_ed25519_public(pk, seed) == 0, "ed25519 public");
+		t_check_hex(pk, v[i].pk, "ed25519 public key");
+		CHECK(ae_ed25519_sign(sig, msg, mn, seed) == 0, "ed25519 sign");
+		t_check_hex(sig, v[i].sig, "ed25519 signature");
+		CHECK(ae_ed25519_verify(sig, msg, mn, pk) == 0,
+		    "ed25519: the vector's signature verifies");
+		want = t_unhex(v[i].sig, strlen(v[i].sig), &n);
+		want[i * 13 % 64] ^= 0x40;
+		CHECK(ae_ed25519_verify(want, msg, mn, pk) != 0,
+		    "ed25519: a changed signature does not verify");
+		CHECK(ae_ed25519_verify(sig, (const uint8_t *)"x", 1, pk) != 0,
+		    "ed25519: another message does not verify");
+		free(want);
+		free(seed);
+		free(msg);
+	}
+}
+
+static void
+test_base64(void)
+{
+	static const char *const in[] = { "", "f", "fo", "foo", "foob",
+	    "fooba", "foobar" };
+	static const char *const out[] = { "", "Zg==", "Zm8=", "Zm9v",
+	    "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy" };
+	char b[16], nopad[16];
+	uint8_t back[16];
+	size_t i, n, len, bad;
+
+	for (i = 0; i < sizeof in / sizeof *in; i++) {
+		n = ae_base64_encode((const uint8_t *)in[i], strlen(in[i]), 1,
+		    b, sizeof b);
+		CHECK(n == strlen(out[i]) && strcmp(b, out[i]) == 0,
+		    "base64 of \"%s\": %s", in[i], b);
+		memcpy(nopad, out[i], strlen(out[i]) + 1);
+		nopad[strcspn(nopad, "=")] = 0;
+		n = ae_base64_encode((const uint8_t *)in[i], strlen(in[i]), 0,
+		    b, sizeof b);
+		CHECK(n == strlen(nopad) && strcmp(b, nopad) == 0,
+		    "base64 without padding of \"%s\": %s", in[i], b);
+		CHECK(ae_base64_decode(out[i], strlen(out[i]), back,
+		    sizeof back, &len, &bad) == 0 && len == strlen(in[i])
+		    && memcmp(back, in[i], len) == 0, "base64 back: %s",
+		    out[i]);
+	}
+	/* out too small by one (the NUL) is refused, not cut */
+	CHECK(ae_base64_encode((const uint8_t *)"foobar", 6, 1, b, 8) == 0,
+	    "base64 into a buffer without room for the NUL");
+	CHECK(ae_base64_encode((const uint8_t *)"foobar", 6, 1, b, 9) == 8,
+	    "base64 into a buffer just large enough");
+}
+
 int
 main(void)
 {
 	test_sha256();
 	test_hmac();
 	test_hkdf();
+	test_ed25519();
+	test_base64();
 	return t_finish("hash");
 }
