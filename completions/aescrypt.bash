@@ -50,7 +50,7 @@ _aescrypt() {
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return
 		;;
-	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity|-X|--exclude-from|-N|--newer|--after-date|--newer-mtime|-g|--listed-incremental|--checksum|--sign|--sig-file)
+	-o|--output|-k|--key-file|--passphrase-file|--gen-key|-T|--files-from|-R|--recipients-file|-i|--identity|--gen-identity|-X|--exclude-from|-N|--newer|--after-date|--newer-mtime|-g|--listed-incremental|--checksum|--sign|--sig-file|--signer)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
@@ -108,7 +108,7 @@ _aescrypt() {
 		    --xattrs --no-xattrs --xattrs-include --xattrs-exclude
 		    --acls --no-acls
 		    -r --recipient -R --recipients-file -i --identity --gen-identity --pq
-		    --salvage --no-index --checksum --sign --sig-file --totals
+		    --salvage --no-index --checksum --sign --sig-file --signer --totals
 		    -v --verbose --dereference --exclude -T --files-from --null
 		    -X --exclude-from --exclude-vcs --exclude-caches
 		    --exclude-caches-under --exclude-caches-all --exclude-tag

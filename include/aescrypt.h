@@ -1115,6 +1115,41 @@ int aescrypt_signer_sshsig(aescrypt_signer *s, const char *ns,
     const uint8_t h[64], char *out, size_t cap, size_t *len,
     struct ae_diag *d);
 
+/*
+ * A signed container (format 6.10): set before _open, s (kept: it must
+ * outlive the writer) signs the header and every record, with a
+ * signature after every 16 MiB of plaintext and one after the last
+ * record.  A stream only, in this version: an archive is
+ * AESCRYPT_ENOTSUP at _open.  A signature the agent refuses fails the
+ * write that needed it.
+ */
+int aescrypt_writer_set_signer(aescrypt_writer *w, aescrypt_signer *s);
+
+/*
+ * Reading a signed file: every signature is checked against the key
+ * its header names, whatever is set here, and nothing a signature does
+ * not yet cover is given to the sink: at most 16 MiB of plaintext is
+ * held until the signature after it verifies.  A signature that fails
+ * is AESCRYPT_EAUTH, one missing where it belongs AESCRYPT_ETRUNC (the
+ * input ends) or AESCRYPT_EFORMAT, with the diag's offset.
+ *
+ * _set_signers, before _open: text[0, len), an OpenSSH allowed_signers
+ * file or one public key line (kept as a copy); _open then fails with
+ * AESCRYPT_ESIGNER unless the file is signed by a key it allows for the
+ * namespace "aescrypt" now.  AESCRYPT_EFORMAT for text that does not
+ * parse (d->index: its line).
+ *
+ * _signer, after _open: whether the file is signed (1) or not (0), with
+ * the key's fingerprint in fp, and, when signers were set and allow it,
+ * the principals of the line that does in who (NUL-terminated, cut to
+ * cap bytes; "" otherwise).
+ */
+#define AESCRYPT_ESIGNER (-13)
+int aescrypt_reader_set_signers(aescrypt_reader *r, const char *text,
+    size_t len, struct ae_diag *d);
+int aescrypt_reader_signer(const aescrypt_reader *r,
+    char fp[AESCRYPT_FINGERPRINT_MAX], char *who, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -437,7 +437,7 @@ create_run(struct create *c, const struct opts *o)
 	create_producer(c, o);
 	ae_fd_init(&c->io.wr, c->io.out.fd, &signals_stop, NULL);
 	checksum_start(&c->sum, o->checksum, &c->io.writer);
-	sigfile_start(&c->sig, &c->io.writer);
+	sigfile_start(&c->sig, o->sig_file, &c->io.writer);
 	if ((err = aescrypt_writer_set_index(c->w, !o->run.no_index))
 	    != AESCRYPT_OK
 	    || (err = aescrypt_writer_set_walk(c->w, &c->pr.dp))

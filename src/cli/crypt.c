@@ -62,6 +62,12 @@ cmd_encrypt(const struct opts *o)
 	    || (st = run_writer_settings(&o->run, w, &io)) != EXIT_OK
 	    || (st = sigfile_open(&sig, &o->keys, o->sign)) != EXIT_OK)
 		goto done;
+	if (sig.s != NULL && aescrypt_writer_set_signer(w, sig.s)
+	    != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_writer_error(w));
+		st = EXIT_SYSTEM;
+		goto done;
+	}
 	if ((st = run_out_open(&io.out, o->output)) != EXIT_OK)
 		goto done;
 	if (isatty(io.out.fd)) {
@@ -72,7 +78,7 @@ cmd_encrypt(const struct opts *o)
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
 	ae_fd_init(&io.wr, io.out.fd, &signals_stop, NULL);
 	checksum_start(&sum, o->checksum, &io.writer);
-	sigfile_start(&sig, &io.writer);
+	sigfile_start(&sig, o->sig_file, &io.writer);
 	src.ctx = &io;
 	/* the header's slots are made now: a passphrase's KDF runs here */
 	c0 = ae_process_ns();

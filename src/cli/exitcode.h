@@ -21,6 +21,8 @@ enum ae_exit {
 	                       * (KDF cost over --max-kdf-memory etc.) */
 	EXIT_SYSTEM = 6,      /* I/O error, disk full, out of memory, no
 	                       * terminal for a prompt */
+	EXIT_SIGNER = 7,      /* --signer: the file is not signed, or by a
+	                       * key the signers file does not allow */
 	EXIT_PIPE = 141,      /* standard output was closed by its reader
 	                       * (EPIPE): silent, the status a shell gives a
 	                       * tool killed by SIGPIPE (128 + 13) */

@@ -23,6 +23,7 @@
 #include "container/header.h"
 #include "container/index.h"
 #include "container/legacy.h"
+#include "container/sshsig.h"
 #include "exitcode.h"
 #include "foreign.h"
 #include "indexed.h"
@@ -139,7 +140,7 @@ static void
 print_text(FILE *fp, const char *name, const struct ae_header *h,
     enum whole w, const char *why, uint64_t size, const struct contents *c)
 {
-	char words[AE_SLOT_WORDS_MAX];
+	char words[AE_SLOT_WORDS_MAX], fpr[AE_SSH_FINGERPRINT_MAX];
 	unsigned i;
 
 	fprintf(fp, "file:        %s\n", name);
@@ -161,12 +162,21 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 	    "aescrypt 0.3)");
 	fprintf(fp, "whole:       %s (%s)\n", w == WHOLE_YES ? "yes" :
 	    w == WHOLE_NO ? "NO" : "unknown", why);
+	if (h->is_signed) {
+		ae_ssh_fingerprint(h->signer, fpr);
+		fprintf(fp, "signed:      by ED25519 key %s, a signature after "
+		    "every %llu records (not checked here: -d --signer FILE "
+		    "checks them)\n", fpr, 1ull << h->sig_log2);
+	}
 	fprintf(fp, "key slots:   %u\n", h->nstanzas);
 	for (i = 0; i < h->nstanzas; i++) {
 		const struct ae_stanza *st = &h->stanza[i];
 		const struct ae_slot_type *t = ae_slot_type_get(st->type);
 
-		if (t != NULL) {
+		if (st->type == AE_STANZA_SIGNER && h->is_signed)
+			fprintf(fp, "  slot %u:    the signer's key (above)\n",
+			    i);
+		else if (t != NULL) {
 			t->describe(st, 0, words, sizeof words);
 			fprintf(fp, "  slot %u:    %s\n", i, words);
 		} else
@@ -179,7 +189,7 @@ static void
 print_json(FILE *fp, const char *name, const struct ae_header *h,
     enum whole w, uint64_t size, const struct contents *c)
 {
-	char words[AE_SLOT_WORDS_MAX];
+	char words[AE_SLOT_WORDS_MAX], fpr[AE_SSH_FINGERPRINT_MAX];
 	unsigned i;
 
 	fputs("{\"file\":\"", fp);
@@ -197,6 +207,13 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 		const struct ae_stanza *st = &h->stanza[i];
 		const struct ae_slot_type *t = ae_slot_type_get(st->type);
 
+		if (st->type == AE_STANZA_SIGNER && h->is_signed) {
+			ae_ssh_fingerprint(h->signer, fpr);
+			fprintf(fp, "%s{\"type\":\"signer\",\"fingerprint\":"
+			    "\"%s\",\"every\":%llu}", i ? "," : "", fpr,
+			    1ull << h->sig_log2);
+			continue;
+		}
 		fprintf(fp, "%s{\"type\":\"%s\"", i ? "," : "",
 		    t != NULL ? t->name : "unknown");
 		if (t != NULL) {
@@ -283,11 +300,14 @@ info_legacy(const struct opts *o, struct streams *io)
  */
 static int
 walk_records(int fd, off_t base, uint64_t *off, uint64_t limit,
-    size_t cs, const char *what, uint64_t *n, char *msg, size_t cap)
+    size_t cs, const char *what, uint64_t *n, char *msg, size_t cap,
+    const struct ae_header *h)
 {
 	uint8_t f[AE_FRAME_LEN];
 	int fin = 0, comp;
 	size_t ctlen;
+	uint64_t every = h != NULL && h->is_signed ? (uint64_t)1
+	    << h->sig_log2 : 0;
 
 	for (*n = 0; !fin; (*n)++) {
 		if (*off + AE_FRAME_LEN + AE_TAG_LEN > limit
@@ -312,6 +332,22 @@ walk_records(int fd, off_t base, uint64_t *off, uint64_t limit,
 			    "%s record %llu runs past the end",
 			    what, (unsigned long long)*n);
 			return 0;
+		}
+		/* a signed stream's signature records (6.10), where they
+		 * belong: their frames alone (a key checks nothing here) */
+		if (every != 0 && (fin || (*n + 1) % every == 0)) {
+			if (*off + AE_SIG_RECORD_LEN > limit
+			    || pread(fd, f, sizeof f, base + (off_t)*off)
+			    != (ssize_t)sizeof f || f[0] != (AE_SIG_FLAG
+			    | (fin ? AE_FLAG_FINAL : 0)) || f[1] != 0 || f[2] != 0
+			    || f[3] != 0 || f[4] != AE_SIG_LEN) {
+				snprintf(msg, cap, "%s record %llu is not "
+				    "followed by its signature record (at offset "
+				    "%llu)", what, (unsigned long long)*n,
+				    (unsigned long long)*off);
+				return 0;
+			}
+			*off += AE_SIG_RECORD_LEN;
 		}
 	}
 	return 1;
@@ -356,7 +392,7 @@ whole_check(int fd, const struct ae_header *h, const char **why)
 	if (h->payload_type != AE_PAYLOAD_PAX_INDEXED) {
 		off = h->len;
 		if (!walk_records(fd, start, &off, end, cs, "payload", &n, msg,
-		    sizeof msg)) {
+		    sizeof msg, h)) {
 			*why = msg;
 			return WHOLE_NO;
 		}
@@ -391,8 +427,10 @@ whole_check(int fd, const struct ae_header *h, const char **why)
 		return WHOLE_NO;
 	}
 	off = h->len;
+	/* (a signed archive is not written yet: its frames are walked as
+	 * an unsigned one's, and the walk says where they differ) */
 	if (!walk_records(fd, start, &off, ixoff, cs, "payload", &n, msg,
-	    sizeof msg)) {
+	    sizeof msg, NULL)) {
 		*why = msg;
 		return WHOLE_NO;
 	}
@@ -406,7 +444,7 @@ whole_check(int fd, const struct ae_header *h, const char **why)
 		return WHOLE_NO;
 	}
 	if (!walk_records(fd, start, &off, end - AE_FOOTER_LEN, cs, "index",
-	    &nix, msg, sizeof msg)) {
+	    &nix, msg, sizeof msg, NULL)) {
 		*why = msg;
 		return WHOLE_NO;
 	}

@@ -16,7 +16,13 @@
 #include "identity.h"
 #include "msg.h"
 #include "foreign.h"
+#include "names.h"
+#include "secret.h"
 #include "signals.h"
+
+/* The largest signers file read (OpenSSH has no limit; a few thousand
+ * keys fit). */
+#define SIGNERS_MAX (1u << 20)
 
 /* Which passphrase source -e or -d should use, if any. */
 static enum pass_source
@@ -376,7 +382,7 @@ open_failed(struct unlock_ctx *c, aescrypt_reader *r, int err,
 		return said->st;        /* an event's (reported) */
 	if (err == AESCRYPT_ENOTSUP && aescrypt_reader_codec(r) >= 0
 	    && aescrypt_codec_info(aescrypt_reader_codec(r), 0, &ci)
-	    == AESCRYPT_OK) {
+	    == AESCRYPT_OK && !ci.available) {
 		codec = ci.name;
 		msg_error("%s: its chunks are compressed with %s, and this "
 		    "build of aescrypt has no %s (configured without "
@@ -385,6 +391,12 @@ open_failed(struct unlock_ctx *c, aescrypt_reader *r, int err,
 		msg_hint("build aescrypt with lib%s-dev installed to read it",
 		    codec);
 		return EXIT_DATA;
+	}
+	if (err == AESCRYPT_ESIGNER) {
+		msg_error("%s: %s", c->name, aescrypt_reader_error(r));
+		msg_hint("--signer FILE lists the keys allowed to sign "
+		    "(OpenSSH's allowed_signers format)");
+		return EXIT_SIGNER;
 	}
 	if (err == AESCRYPT_EKEY && c->chose)
 		return key_error(c->name, &c->sl, c->ways.use_key
@@ -395,6 +407,62 @@ open_failed(struct unlock_ctx *c, aescrypt_reader *r, int err,
 		return msg_core_error(c->name, err, d);
 	msg_error("%s", aescrypt_reader_error(r));
 	return exit_for(err);
+}
+
+/* --signer FILE, given to the reader: 0 or an exit status (said). */
+static int
+signers_to_reader(const struct key_sources *k, aescrypt_reader *r)
+{
+	struct ae_diag d = { 0 };
+	char q[1024], *text;
+	size_t len;
+	int st, e;
+
+	if (k->signers == NULL)
+		return EXIT_OK;
+	names_quote(k->signers, q, sizeof q);
+	if ((text = malloc(SIGNERS_MAX + 1)) == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	st = secret_read_file(k->signers, text, SIGNERS_MAX + 1, &len, NULL,
+	    NULL);
+	if (st == EXIT_OK && len > SIGNERS_MAX) {
+		msg_error("--signer %s: too large for a signers file", q);
+		st = EXIT_USAGE;
+	}
+	if (st == EXIT_OK && (e = aescrypt_reader_set_signers(r, text, len,
+	    &d)) != AESCRYPT_OK) {
+		if (e == AESCRYPT_ENOMEM) {
+			msg_error("out of memory");
+			st = EXIT_SYSTEM;
+		} else {
+			msg_error("--signer %s: line %llu: %s", q, d.index,
+			    d.what != NULL ? d.what : "not a signers line");
+			st = EXIT_USAGE;
+		}
+	}
+	free(text);
+	return st;
+}
+
+/* Who signed the file, with -v (and always what --signer allowed is
+ * named by the run's words): said once it is open. */
+static void
+say_signer(const struct key_sources *k, const struct run_prefs *p,
+    aescrypt_reader *r, const char *name)
+{
+	char fp[AESCRYPT_FINGERPRINT_MAX], who[256];
+
+	if (aescrypt_reader_signer(r, fp, who, sizeof who) != 1
+	    || !p->verbose)
+		return;
+	if (k->signers != NULL)
+		msg_note("%s: signed by %s (ED25519 key %s), as --signer "
+		    "allows", name, who[0] != 0 ? who : "a listed key", fp);
+	else
+		msg_note("%s: signed by ED25519 key %s (not checked against "
+		    "a list of signers: --signer FILE does that)", name, fp);
 }
 
 int
@@ -433,7 +501,8 @@ keys_open(const struct key_sources *k, const struct run_prefs *p,
 		st = KEYS_LEGACY;
 		goto out;
 	}
-	if ((st = run_reader_settings(p, r, io)) != EXIT_OK)
+	if ((st = run_reader_settings(p, r, io)) != EXIT_OK
+	    || (st = signers_to_reader(k, r)) != EXIT_OK)
 		goto out;
 	run_reader_source(io, &src);
 	if (aescrypt_reader_set_events(r, run_reader_event,
@@ -458,6 +527,7 @@ keys_open(const struct key_sources *k, const struct run_prefs *p,
 		st = msg_interrupted();
 		goto out;
 	}
+	say_signer(k, p, r, c->name);
 	if (c->sl.nr > 0 && (c->sl.nk > 0 || c->sl.np > 0) && !c->ways.use_ids)
 		/* (made by versions before 0.2, which allowed it) */
 		msg_note("%s also has recipient slots: whoever holds one of "

@@ -43,7 +43,7 @@ enum {
 	OPT_ONE_FS, OPT_SKIP_OLD, OPT_KEEP_NEWER, OPT_OVERWRITE,
 	OPT_OVERWRITE_DIR, OPT_SAME_PERMS, OPT_NO_SAME_PERMS, OPT_NO_SAME_OWNER,
 	OPT_NEWER_MTIME, OPT_LEVEL_INC, OPT_NO_OVERWRITE_DIR, OPT_NO_DEVICES,
-	OPT_CHECKSUM, OPT_TOTALS, OPT_PQ, OPT_SIGN, OPT_SIG_FILE
+	OPT_CHECKSUM, OPT_TOTALS, OPT_PQ, OPT_SIGN, OPT_SIG_FILE, OPT_SIGNER
 };
 
 /* What a row does: set an int of struct opts, or call a function. */
@@ -317,6 +317,7 @@ opt_string(struct cmdline *c, int key, const char *arg, char **argv)
 	case OPT_CHECKSUM: o->checksum = arg; break;
 	case OPT_SIGN: o->sign = arg; break;
 	case OPT_SIG_FILE: o->sig_file = arg; break;
+	case OPT_SIGNER: o->keys.signers = arg; break;
 	case OPT_LEVEL_INC:
 		/* GNU tar takes 0 alone too: any other level is what the
 		 * snapshot file says */
@@ -678,6 +679,7 @@ static const struct optdef table[] = {
 	{ "checksum", OPT_CHECKSUM, required_argument, CALL(opt_string) },
 	{ "sign", OPT_SIGN, required_argument, CALL(opt_string) },
 	{ "sig-file", OPT_SIG_FILE, required_argument, CALL(opt_string) },
+	{ "signer", OPT_SIGNER, required_argument, CALL(opt_string) },
 	{ "totals", OPT_TOTALS, no_argument, SET(run.totals, 1) },
 	{ "xattrs", OPT_XATTRS, no_argument, SET(xattrs, 1) },
 	{ "no-xattrs", OPT_NO_XATTRS, no_argument, SET(xattrs, 0) },

@@ -69,6 +69,7 @@ check_mode_options(const struct opts *o)
 		{ "--checksum", "ce", o->checksum != NULL },
 		{ "--sign", "ce", o->sign != NULL },
 		{ "--sig-file", "ce", o->sig_file != NULL },
+		{ "--signer", "dtx", o->keys.signers != NULL },
 		{ "--totals", "ctxed", o->run.totals },
 		{ NULL, NULL, 0 }
 	};
@@ -135,11 +136,11 @@ check_pairs(const struct opts *o)
 		msg_error("--sig-file needs the key that signs: --sign KEY");
 		return EXIT_USAGE;
 	}
-	if (o->sign != NULL && o->sig_file == NULL) {
-		/* (signatures inside the container, checked as it is read,
-		 * are not built yet: only the detached one is) */
-		msg_error("--sign needs --sig-file FILE: this version writes "
-		    "the signature to a file beside the output, not into it");
+	if (o->sign != NULL && o->sig_file == NULL && o->run.mode == 'c') {
+		/* (signed streams are built; signed archives are not) */
+		msg_error("-c --sign needs --sig-file FILE: this version signs "
+		    "archives with a signature beside them, not inside");
+		msg_hint("-e --sign signs inside the container (a stream)");
 		return EXIT_USAGE;
 	}
 	if (o->run.salvage && o->to_stdout) {

@@ -26,6 +26,7 @@ enum {
  */
 struct key_sources {
 	const char *keyfile;        /* -k */
+	const char *signers;        /* --signer FILE (-d, -t, -x) */
 	int want_pass;              /* -P: a passphrase as well as -k */
 	enum pass_source pass_src;  /* explicit source, or PASS_NONE */
 	const char *pass_arg;

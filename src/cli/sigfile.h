@@ -1,6 +1,8 @@
 /*
- * sigfile.h -- --sign KEY --sig-file FILE (-c, -e): an OpenSSH
- * signature (SSHSIG, namespace "aescrypt") of the whole output, which
+ * sigfile.h -- the key of --sign KEY (-c, -e), which signs inside a
+ * stream's container (-e: the library's writer does that), and
+ * --sig-file FILE: an OpenSSH signature (SSHSIG, namespace "aescrypt")
+ * of the whole output, which
  *     ssh-keygen -Y verify -n aescrypt -f allowed_signers -I NAME \
  *         -s FILE < OUTPUT
  * checks without aescrypt.  As --checksum's hash, it is taken of the
@@ -27,7 +29,8 @@
 struct sigfile {
 	struct ae_writer next;      /* where the bytes go on to */
 	crypto_hash_sha512_state h;
-	aescrypt_signer *s;
+	aescrypt_signer *s;         /* --sign's key, once open */
+	int hashing;                /* --sig-file: the output is hashed */
 };
 
 /* Open the signing key (before any output exists, so that a wrong
@@ -36,13 +39,13 @@ struct sigfile {
 int sigfile_open(struct sigfile *c, const struct key_sources *k,
     const char *key);
 
-/* Hash everything written through *w from now on (nothing if no key
- * was opened). */
-void sigfile_start(struct sigfile *c, struct ae_writer *w);
+/* With path (--sig-file), hash everything written through *w from now
+ * on. */
+void sigfile_start(struct sigfile *c, const char *path, struct ae_writer *w);
 
-/* Sign what was written and write the signature to path, under its
- * name only when whole.  0 or an exit status (reported: the output is
- * complete, its signature is not). */
+/* With path, sign what was written and write the signature to path,
+ * under its name only when whole.  0 or an exit status (reported: the
+ * output is complete, its signature is not). */
 int sigfile_finish(struct sigfile *c, const char *path);
 
 /* The key wiped and freed. */

@@ -33,6 +33,11 @@ enum ae_payload_type {
 #define AE_PAYLOAD_CODEC_SHIFT 4
 #define AE_PAYLOAD_CODEC_MASK 0x70
 #define AE_PAYLOAD_TYPE_MASK 0x0f
+/* payload_type bit 3: the file is signed (6.10): a signer slot in the
+ * header, signature records among the records.  (Inside the type's
+ * nibble, so that a decoder that does not know it sees a type it
+ * rejects as unsupported.) */
+#define AE_PAYLOAD_SIGNED 0x08
 enum ae_codec {
 	AE_CODEC_DEFLATE = 0,     /* raw DEFLATE, RFC 1951 (the default) */
 	AE_CODEC_ZSTD = 1         /* one zstd frame, RFC 8878 */
@@ -52,9 +57,20 @@ enum ae_stanza_type {
 	AE_STANZA_X25519 = 0x03,        /* 4.5: a public-key recipient */
 	AE_STANZA_SSH_ED25519 = 0x04,   /* 4.6: an SSH Ed25519 key */
 	AE_STANZA_SSH_RSA = 0x05,       /* 4.7: an SSH RSA key */
-	AE_STANZA_MLKEM768X25519 = 0x06 /* 4.8: a post-quantum hybrid
+	AE_STANZA_MLKEM768X25519 = 0x06,/* 4.8: a post-quantum hybrid
 	                                 * (X-Wing) recipient */
+	AE_STANZA_SIGNER = 0x07         /* 6.10: who signs (wraps no key:
+	                                 * not in the slot table) */
 };
+/* The signer slot's body: key type (1: ssh-ed25519), interval_log2 k
+ * (a signature after every 2^k payload records), the Ed25519 key. */
+#define AE_SIGNER_BODY_LEN 34
+#define AE_SIGNER_ED25519 1
+#define AE_SIG_LOG2_MAX 16
+/* 6.10: a signature record: flags, length (64), the signature. */
+#define AE_SIG_FLAG 0x04
+#define AE_SIG_LEN 64
+#define AE_SIG_RECORD_LEN (5 + AE_SIG_LEN)
 #define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
 #define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
 #define AE_SHARE_LEN 32           /* an ephemeral X25519 public key */

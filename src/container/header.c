@@ -157,6 +157,35 @@ ae_header_add_passphrase(struct ae_header *h, const void *pass,
 }
 
 int
+ae_header_set_signer(struct ae_header *h, const uint8_t pk[32],
+    unsigned sig_log2)
+{
+	if (sig_log2 > AE_SIG_LOG2_MAX || h->is_signed)
+		return AE_EINVAL;
+	if (h->nstanzas >= AE_MAX_STANZAS)
+		return AE_ELIMIT;
+	memset(&h->stanza[h->nstanzas], 0, sizeof h->stanza[0]);
+	h->stanza[h->nstanzas].type = AE_STANZA_SIGNER;
+	h->nstanzas++;
+	h->is_signed = 1;
+	h->sig_log2 = (uint8_t)sig_log2;
+	memcpy(h->signer, pk, 32);
+	return AE_OK;
+}
+
+/* The signer slot (6.10), laid out at out. */
+static void
+signer_encode(const struct ae_header *h, uint8_t *out)
+{
+	out[0] = AE_STANZA_SIGNER;
+	out[1] = 0;
+	out[2] = AE_SIGNER_BODY_LEN;
+	out[3] = AE_SIGNER_ED25519;
+	out[4] = h->sig_log2;
+	memcpy(out + 5, h->signer, 32);
+}
+
+int
 ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 {
 	size_t off = AE_PREFIX_LEN, len;
@@ -169,6 +198,10 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 		return AE_EINVAL;
 	len = AE_PREFIX_LEN + AE_CHECK_LEN + AE_MAC_LEN;
 	for (i = 0; i < h->nstanzas; i++) {
+		if (h->stanza[i].type == AE_STANZA_SIGNER && h->is_signed) {
+			len += AE_STANZA_HEAD_LEN + AE_SIGNER_BODY_LEN;
+			continue;
+		}
 		if (!ae_stanza_known(h->stanza[i].type))
 			return AE_EINVAL;
 		len += ae_stanza_len(&h->stanza[i]);
@@ -181,6 +214,7 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 	h->raw[OFF_LENGTH] = (uint8_t)(len >> 8);
 	h->raw[OFF_LENGTH + 1] = (uint8_t)len;
 	h->raw[OFF_PAYLOAD_TYPE] = (uint8_t)(h->payload_type
+	    | (h->is_signed ? AE_PAYLOAD_SIGNED : 0)
 	    | h->codec << AE_PAYLOAD_CODEC_SHIFT
 	    | (h->copy ? AE_PAYLOAD_COPY : 0));
 	h->raw[OFF_CHUNK_LOG2] = h->chunk_log2;
@@ -188,8 +222,14 @@ ae_header_encode(struct ae_header *h, const uint8_t file_key[AE_FILE_KEY_LEN])
 	memcpy(h->raw + OFF_SALT, h->payload_salt, AE_SALT_LEN);
 	for (i = 0; i < h->nstanzas; i++) {
 		h->stanza[i].offset = off;
-		h->stanza[i].len = ae_stanza_len(&h->stanza[i]);
-		ae_stanza_encode(&h->stanza[i], h->raw + off);
+		if (h->stanza[i].type == AE_STANZA_SIGNER) {
+			h->stanza[i].len = AE_STANZA_HEAD_LEN
+			    + AE_SIGNER_BODY_LEN;
+			signer_encode(h, h->raw + off);
+		} else {
+			h->stanza[i].len = ae_stanza_len(&h->stanza[i]);
+			ae_stanza_encode(&h->stanza[i], h->raw + off);
+		}
 		off += h->stanza[i].len;
 	}
 	store_be32(h->raw + off, crc_of(h->raw, off));
@@ -295,6 +335,52 @@ check_slots(const struct ae_header *h, struct ae_diag *d)
 	return AE_OK;
 }
 
+/*
+ * 6.10: a signed header has exactly one signer slot, of the one key
+ * type, with an interval in range; an unsigned one has none (a signer
+ * slot the payload_type does not announce would be a signature no
+ * reader checks).  Its fields into h.
+ */
+static int
+check_signer(struct ae_header *h, struct ae_diag *d)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < h->nstanzas; i++) {
+		const struct ae_stanza *s = &h->stanza[i];
+		const uint8_t *b = h->raw + s->offset + AE_STANZA_HEAD_LEN;
+
+		if (s->type != AE_STANZA_SIGNER)
+			continue;
+		if (++n > 1)
+			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
+			    "a second signer slot", i, s->offset);
+		if (!h->is_signed)
+			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
+			    "a signer slot in a header that does not say it "
+			    "is signed", i, s->offset);
+		if (s->len != AE_STANZA_HEAD_LEN + AE_SIGNER_BODY_LEN)
+			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
+			    "a signer slot of the wrong length", i, s->offset);
+		if (b[0] != AE_SIGNER_ED25519) {
+			if (d != NULL)
+				d->have = b[0];
+			return ae_fail(d, AE_ENOTSUP, AE_AT_STANZA,
+			    "a signing key of a type this version does not "
+			    "know", i, s->offset);
+		}
+		if (b[1] > AE_SIG_LOG2_MAX)
+			return ae_fail(d, AE_EFORMAT, AE_AT_STANZA,
+			    "a signature interval out of range", i, s->offset);
+		h->sig_log2 = b[1];
+		memcpy(h->signer, b + 2, 32);
+	}
+	if (h->is_signed && n == 0)
+		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER, "a signed header "
+		    "without its signer slot", 0, OFF_PAYLOAD_TYPE);
+	return AE_OK;
+}
+
 int
 ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
     struct ae_diag *d)
@@ -322,7 +408,9 @@ ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
 	memset(h, 0, sizeof *h);
 	memcpy(h->raw, buf, total);
 	h->len = total;
-	h->payload_type = buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_TYPE_MASK;
+	h->payload_type = buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_TYPE_MASK
+	    & ~AE_PAYLOAD_SIGNED;
+	h->is_signed = (buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_SIGNED) != 0;
 	h->codec = (buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_CODEC_MASK)
 	    >> AE_PAYLOAD_CODEC_SHIFT;
 	h->copy = (buf[OFF_PAYLOAD_TYPE] & AE_PAYLOAD_COPY) != 0;
@@ -362,6 +450,8 @@ ae_header_parse(const uint8_t *buf, size_t len, struct ae_header *h,
 	if (off != end)
 		return ae_fail(d, AE_EFORMAT, AE_AT_HEADER,
 		    "key slots do not fill the header", 0, off);
+	if ((r = check_signer(h, d)) != AE_OK)
+		return r;
 	return check_slots(h, d);
 }
 

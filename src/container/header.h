@@ -34,6 +34,11 @@ struct ae_header {
 	uint8_t from_copy;              /* read from that copy: the one at
 	                                 * the start was damaged */
 	uint8_t chunk_log2;
+	uint8_t is_signed;              /* payload_type bit 3 (6.10): the
+	                                 * signer slot's fields follow */
+	uint8_t sig_log2;               /* a signature after every
+	                                 * 2^sig_log2 payload records */
+	uint8_t signer[32];             /* the Ed25519 key that signs */
 	uint8_t payload_salt[AE_SALT_LEN];
 	unsigned nstanzas;
 	struct ae_stanza stanza[AE_MAX_STANZAS];
@@ -80,6 +85,16 @@ int ae_header_add_keyfile(struct ae_header *h, const uint8_t key[32],
 int ae_header_add_passphrase(struct ae_header *h, const void *pass,
     size_t passlen, const struct ae_kdf_params *kdf,
     const uint8_t file_key[AE_FILE_KEY_LEN]);
+
+/*
+ * Make h a signed header (6.10): ed25519 key pk signs, with a
+ * signature after every 2^sig_log2 payload records.  Its slot is laid
+ * out after the key slots (it counts in slot_count).  AE_EINVAL for
+ * sig_log2 over AE_SIG_LOG2_MAX; AE_ELIMIT when h has no room for
+ * another slot.
+ */
+int ae_header_set_signer(struct ae_header *h, const uint8_t pk[32],
+    unsigned sig_log2);
 
 /*
  * Lay out h->raw from h's fields and stanzas (already wrapped), then add

@@ -14,9 +14,11 @@
 #define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
 #include "archive/tar_read.h"
+#include "container/allowed.h"
 #include "container/header.h"
 #include "container/index.h"
 #include "container/records.h"
+#include "container/sigchain.h"
 #include "pipeline/chan.h"
 #include "pipeline/pipeline.h"
 #include "ixcheck.h"
@@ -110,6 +112,17 @@ struct aescrypt_reader {
 	struct ixdigest dx;
 	int dx_state;               /* 0 not tried, 1 made, or its error */
 	uint64_t kdf_cpu_ns, kdf_wall_ns, kdf_m_kib;
+	/* a signed file (verify.c): the signers allowed, the chain
+	 * checked as the records come, and the plaintext held until a
+	 * signature covers it */
+	struct ae_allowed allowed;
+	int have_allowed;
+	long allowed_at;            /* the line that allows the signer */
+	struct ae_sigchain chain;
+	struct ae_writer held_to;   /* where held plaintext goes */
+	struct ae_writer hold_w;
+	uint8_t *hold;
+	size_t hold_len, hold_cap;
 };
 
 /* Keep the message for err with d (r's source name first); err. */
@@ -128,6 +141,23 @@ int ae_lib_reader_is_open(aescrypt_reader *r);
 
 /* Start reading in order, if not yet (0 or an error, kept sticky). */
 int ae_lib_reader_start(aescrypt_reader *r);
+
+/* A signed file (verify.c).  _check_signer, once the header is read:
+ * what this version reads of signed files, and, with signers set,
+ * whether one allows the file's key (else AESCRYPT_ESIGNER); 0 or an
+ * error (the reader's message set).  _signed_out: for a run of the
+ * payload into out, the pipeline's signing parameters set in pp and
+ * the writer to give it instead of out (out itself for a file that is
+ * not signed), which holds what no signature covers yet.  _free: the
+ * held plaintext wiped, the list freed. */
+int ae_lib_reader_check_signer(aescrypt_reader *r);
+struct ae_writer *ae_lib_reader_signed_out(aescrypt_reader *r,
+    struct ae_pipe_params *pp, struct ae_writer *out);
+/* After such a run (st its figures): what was held and never let go is
+ * wiped, and taken out of st's plaintext and bytes written, which then
+ * say what the sink got. */
+void ae_lib_reader_signed_end(aescrypt_reader *r, struct ae_pipe_stats *st);
+void ae_lib_reader_verify_free(aescrypt_reader *r);
 
 /* Tell the caller's event callback, if any (reader_more.c). */
 void ae_lib_reader_event(aescrypt_reader *r, int event, int status,

@@ -44,7 +44,9 @@ raw_decode(void *arg)
 	}
 	if (r->salvage)
 		ae_lib_reader_salvage_params(r, &pp, &l, &out);
-	e = ae_pipe_decode(&pp, in, &out, &r->pst, &r->pd);
+	e = ae_pipe_decode(&pp, in, r->raw_ranged ? &out
+	    : ae_lib_reader_signed_out(r, &pp, &out), &r->pst, &r->pd);
+	ae_lib_reader_signed_end(r, &r->pst);
 	r->raw_payload_read = e == AE_OK;
 	/* (a run of records stops at its last: what follows it is more
 	 * records, which pp.trailer lets be) */

@@ -262,6 +262,9 @@ unlock(aescrypt_reader *r)
 	if (!ae_codec_get(r->h.codec)->available())
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "the file's "
 		    "codec is one this build lacks");
+	/* (who signed it, before any secret is asked for or tried) */
+	if ((e = ae_lib_reader_check_signer(r)) != AESCRYPT_OK)
+		return e;
 	if (r->unlock_fn != NULL) {
 		/* the caller looks at the slots, then gives the keys that
 		 * fit (and asks for a passphrase only if one can help) */
@@ -376,7 +379,9 @@ decode(void *arg)
 
 	memset(st, 0, sizeof *st);
 	ae_lib_reader_params(r, &pp);
-	e = ae_pipe_decode(&pp, &r->src.seq, &out, st, &r->pd);
+	e = ae_pipe_decode(&pp, &r->src.seq, ae_lib_reader_signed_out(r, &pp,
+	    &out), st, &r->pd);
+	ae_lib_reader_signed_end(r, st);
 	if (e == AE_OK && pp.trailer) {
 		/* (the index runs on one worker: it is a few records) */
 		pp.threads = 1;
@@ -638,6 +643,7 @@ aescrypt_reader_free(aescrypt_reader *r)
 		return;
 	stop(r);
 	ae_lib_raw_free(r);
+	ae_lib_reader_verify_free(r);
 	ae_ixcheck_free(&r->ixc);
 	ae_ixdigest_free(&r->dx);
 	if (r->tr_ok)

@@ -14,6 +14,7 @@
 #include "container/sshagent.h"
 #include "container/sshsig.h"
 #include "crypto/ed25519.h"
+#include "signer.h"
 
 struct aescrypt_signer {
 	uint8_t pk[32];
@@ -107,6 +108,21 @@ aescrypt_signer_fingerprint(const aescrypt_signer *s,
 	ae_ssh_fingerprint(s->pk, out);
 }
 
+const uint8_t *
+ae_lib_signer_pk(const aescrypt_signer *s)
+{
+	return s->pk;
+}
+
+int
+ae_lib_signer_sign(aescrypt_signer *s, const uint8_t *tbs, size_t n,
+    uint8_t sig[64], struct ae_diag *d)
+{
+	if (s->local)
+		return ae_ed25519_sign(sig, tbs, n, s->seed);
+	return ae_agent_sign(s->agent, s->pk, tbs, n, sig, d);
+}
+
 int
 aescrypt_signer_sshsig(aescrypt_signer *s, const char *ns,
     const uint8_t h[64], char *out, size_t cap, size_t *len,
@@ -120,11 +136,7 @@ aescrypt_signer_sshsig(aescrypt_signer *s, const char *ns,
 	    || d == NULL || (n = ae_sshsig_tbs(ns, h, tbs)) == 0)
 		return AESCRYPT_EINVAL;
 	memset(d, 0, sizeof *d);
-	if (s->local)
-		e = ae_ed25519_sign(sig, tbs, n, s->seed);
-	else
-		e = ae_agent_sign(s->agent, s->pk, tbs, n, sig, d);
-	if (e != AE_OK)
+	if ((e = ae_lib_signer_sign(s, tbs, n, sig, d)) != AE_OK)
 		return e;
 	if ((*len = ae_sshsig_armor(s->pk, ns, sig, out, cap)) == 0)
 		return AESCRYPT_EINVAL;

@@ -3,6 +3,7 @@
  * in aescrypt.h).
  */
 #include "config.h"
+#define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
 
 #include "common/error.h"
@@ -40,6 +41,7 @@ aescrypt_strerror(int status)
 	switch (status) {
 	case AESCRYPT_END:    return "end of archive";
 	case AESCRYPT_ESTATE: return "call out of order";
+	case AESCRYPT_ESIGNER: return "not signed by an allowed key";
 	}
 	return ae_strerror(status);
 }

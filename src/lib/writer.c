@@ -36,6 +36,7 @@
 #include "pipeline/chan.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/trailer.h"
+#include "signer.h"
 #include "stats.h"
 #include "threads.h"
 
@@ -428,6 +429,48 @@ start_thread(aescrypt_writer *w)
 
 /* Header, ciphers, channel and thread, once the sink is set.  On a
  * failure the sink is aborted and the writer is done. */
+/* 6.10: a signature of everything written so far, then its record. */
+static int
+write_signature(aescrypt_writer *w, int last, struct ae_diag *d)
+{
+	uint8_t tbs[AE_SSHSIG_TBS_MAX], sig[AE_SIG_LEN];
+	uint8_t rec[AE_SIG_RECORD_LEN];
+	size_t n = ae_sigchain_tbs(&w->chain, last, tbs);
+	int e;
+
+	if ((e = ae_lib_signer_sign(w->signer, tbs, n, sig, d)) != AE_OK)
+		return e;
+	ae_sigchain_done(&w->chain);
+	ae_sigchain_record(sig, last, rec);
+	/* (to the sink itself: a signature is no record of the index) */
+	if ((e = w->sink.w.write(w->sink.w.ctx, rec, sizeof rec)) != AE_OK)
+		return ae_fail(d, e, AE_AT_OUTPUT, "writing output", 0, 0);
+	return AE_OK;
+}
+
+/* The pipeline's signed_fn: each record's digest, in order, after it
+ * was written; a signature where one is due. */
+static int
+signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[64],
+    const uint8_t *sig_rec, struct ae_diag *d)
+{
+	aescrypt_writer *w = ctx;
+
+	(void)sig_rec;
+	ae_sigchain_add(&w->chain, digest);
+	if (final ? w->pp.sig_last : ae_sigchain_due(&w->chain, seq))
+		return write_signature(w, final, d);
+	return AE_OK;
+}
+
+/* The interval between signatures: 16 MiB of chunks (6.10), so that a
+ * reader holds back at most that. */
+static unsigned
+sig_log2_for(unsigned chunk_log2)
+{
+	return chunk_log2 >= 24 ? 0 : 24 - chunk_log2;
+}
+
 static int
 start(aescrypt_writer *w, int kind)
 {
@@ -452,6 +495,23 @@ start(aescrypt_writer *w, int kind)
 		ae_lib_sink_abort(&w->sink);
 		return ae_lib_writer_fail(w, e, &d);
 	}
+	if (w->signer != NULL) {
+		if (kind == AESCRYPT_ARCHIVE)
+			e = AE_ENOTSUP;
+		else if ((e = ae_header_set_signer(&w->h,
+		    ae_lib_signer_pk(w->signer), sig_log2_for(w->h.chunk_log2)))
+		    == AE_OK)
+			e = ae_header_encode(&w->h, fk);
+		if (e != AE_OK) {
+			ae_wipe(fk, sizeof fk);
+			ae_lib_sink_abort(&w->sink);
+			return ae_lib_writer_fail_plain(w, e, e == AE_ENOTSUP ?
+			    "signed archives are not built yet (a signed "
+			    "stream is: -e)" : "the signer's slot does not fit "
+			    "the header");
+		}
+		ae_sigchain_init(&w->chain, w->h.raw, w->h.len, w->h.sig_log2);
+	}
 	ae_header_payload_cipher(&w->h, fk, &w->g);
 	if (w->index)
 		ae_index_cipher(&w->h, fk, &w->ig);
@@ -475,6 +535,15 @@ start(aescrypt_writer *w, int kind)
 	w->pp.timed = w->timed;
 	w->pp.progress = w->progress;
 	w->pp.progress_ctx = w->progress_ctx;
+	if (w->signer != NULL) {
+		w->pp.sign = 1;
+		w->pp.sig_log2 = w->h.sig_log2;
+		w->pp.sig_intervals = 1;
+		/* (an archive's last signature comes after its footer) */
+		w->pp.sig_last = !w->index;
+		w->pp.signed_fn = signed_record;
+		w->pp.signed_ctx = w;
+	}
 	w->logged.write = log_record;
 	w->logged.ctx = w;
 	w->out = w->index ? &w->logged : &w->sink.w;

@@ -16,6 +16,7 @@
 #include "container/header.h"
 #include "container/index.h"
 #include "container/kdf.h"
+#include "container/sigchain.h"
 #include "disk/reader.h"
 #include "pipeline/chan.h"
 #include "pipeline/pipeline.h"
@@ -71,6 +72,8 @@ struct aescrypt_writer {
 	int partial;
 	int walk_err;                   /* the walk's report asked to stop */
 	int closed;                     /* _close succeeded */
+	aescrypt_signer *signer;        /* signs the file (6.10), or NULL */
+	struct ae_sigchain chain;       /* ... over what was written */
 };
 
 /* Keep the message for err with d (its place, for aescrypt_writer_diag)

@@ -111,6 +111,19 @@ aescrypt_writer_tier(const aescrypt_writer *w)
 }
 
 int
+aescrypt_writer_set_signer(aescrypt_writer *w, aescrypt_signer *s)
+{
+	int e = ae_lib_writer_before_open(w);
+
+	if (e != AESCRYPT_OK)
+		return e;
+	if (s == NULL)
+		return ae_lib_writer_fail_plain(w, AESCRYPT_EINVAL, "no signer");
+	w->signer = s;
+	return AESCRYPT_OK;
+}
+
+int
 aescrypt_writer_set_walk(aescrypt_writer *w, const struct ae_dr_params *p)
 {
 	int e = ae_lib_writer_before_open(w);

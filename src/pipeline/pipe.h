@@ -64,6 +64,11 @@ struct job {
 	size_t in_hw, out_hw;       /* how much of in and out was ever
 	                             * written: what pipe_free wipes (a
 	                             * buffer's untouched pages stay so) */
+	/* signed files (6.10): the record's SHA-512 (a worker's), and,
+	 * decoding, the signature record read after it, if one was */
+	uint8_t digest[64];
+	uint8_t sig[AE_SIG_RECORD_LEN];
+	int has_sig;
 };
 
 /* *hw = max(*hw, n). */

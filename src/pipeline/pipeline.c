@@ -57,6 +57,7 @@
 #include "container/chunk.h"
 #include "common/clock.h"
 #include "container/format.h"
+#include "container/sigchain.h"
 #include "common/wipe.h"
 #include "pipe.h"
 
@@ -239,8 +240,28 @@ read_records(struct pipe *pp)
 		}
 		j->final = final;
 		j->in_len = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
+		if (pp->p->sign && (final ? pp->p->sig_last
+		    : pp->p->sig_intervals && ((seq + 1) & (((uint64_t)1
+		    << pp->p->sig_log2) - 1)) == 0)) {
+			/* 6.10: the signature record that must follow this
+			 * one, read with it (the writer checks it) */
+			r = ae_pipe_src_read(pp, j->sig, AE_SIG_RECORD_LEN, &got);
+			if (r != AE_OK) {
+				ae_pipe_post_error(pp, j, r, AE_AT_INPUT,
+				    ae_pipe_read_what(r), off + j->in_len);
+				return;
+			}
+			if (got < AE_SIG_RECORD_LEN) {
+				ae_pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK,
+				    "is not followed by its signature: the input "
+				    "ends, and nothing from the last signature on "
+				    "is signed", off);
+				return;
+			}
+			j->has_sig = 1;
+		}
 		ae_pipe_push_work(pp, j);
-		off += j->in_len;
+		off += j->in_len + (j->has_sig ? AE_SIG_RECORD_LEN : 0);
 		seq++;
 	}
 	/* The final record must be the end: anything after it (garbage, a
@@ -294,6 +315,9 @@ worker_main(void *arg)
 			size_t ctlen = j->in_len - AE_FRAME_LEN - AE_TAG_LEN;
 			uint8_t *rec = j->in + FRAME_AT;
 
+			/* (hashed as read: it is decrypted in place) */
+			if (pp->p->sign)
+				ae_sigchain_digest(rec, j->in_len, j->digest);
 			/* Decrypt in place in the record, inflate to out. */
 			r = ae_chunk_open(w->coder, key, j->seq, rec,
 			    rec + AE_FRAME_LEN, ctlen, rec + AE_FRAME_LEN,
@@ -317,6 +341,9 @@ worker_main(void *arg)
 			if (r != AE_OK)
 				ae_fail(&j->diag, r, AE_AT_CHUNK,
 				    "could not be sealed", j->seq, 0);
+			else if (pp->p->sign)
+				ae_sigchain_digest(j->out, j->out_len,
+				    j->digest);
 		}
 		j->status = r;
 		ae_pipe_post_done(pp, j);
@@ -408,7 +435,9 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	if (p->chunk_log2 < AE_CHUNK_LOG2_MIN || p->codec < 0
 	    || p->codec > AE_CODEC_MAX
 	    || p->chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(p->codec) || p->threads < 1
-	    || p->threads > AE_PIPE_MAX_THREADS || p->key == NULL)
+	    || p->threads > AE_PIPE_MAX_THREADS || p->key == NULL
+	    || (p->sign && (p->signed_fn == NULL || p->salvage
+	    || p->sig_log2 > AE_SIG_LOG2_MAX)))
 		return AE_EINVAL;
 	pp->p = p;
 	pp->timed = p->timed;
@@ -566,6 +595,19 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		st->wire_bytes += pp->decode ? j->in_len : j->out_len;
 		st->chunks++;
 		st->records++;
+		if (pp->p->sign && (r = pp->p->signed_fn(pp->p->signed_ctx,
+		    j->seq, j->final, j->digest, j->has_sig ? j->sig : NULL, d))
+		    != AE_OK) {
+			if (d != NULL) {
+				if (d->where == AE_AT_NONE)
+					d->where = AE_AT_CHUNK;
+				d->index = seq;
+				if (pp->decode)
+					d->offset = j->offset;
+			}
+			ae_pipe_put_free(pp, j);
+			return r;
+		}
 		ae_pipe_put_free(pp, j);
 		seq++;
 		if (pp->p->progress != NULL)

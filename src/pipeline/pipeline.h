@@ -74,6 +74,23 @@ struct ae_pipe_params {
 	 * and reading goes on at the next record's offset. */
 	const uint64_t *rec_off;
 	uint64_t nrec;
+	/* Signed files (format 6.10).  With `sign`, the workers hash each
+	 * record whole (ae_sigchain_digest; decoding, before it is opened)
+	 * and the writer hands the digests in order to signed_fn, with, when
+	 * decoding, the signature record the reader found after that record
+	 * (else NULL): after every 2^sig_log2 records that are not the
+	 * final one (when sig_intervals), and after the final record (when
+	 * sig_last).  Encoding, signed_fn is called once the record is
+	 * written (it may write a signature after it); decoding, once its
+	 * plaintext went to the output.  An error it returns ends the run
+	 * (d from its diag).  Not with salvage. */
+	int sign;
+	unsigned sig_log2;
+	int sig_intervals, sig_last;
+	int (*signed_fn)(void *ctx, uint64_t seq, int final,
+	    const uint8_t digest[64], const uint8_t *sig_rec,
+	    struct ae_diag *d);
+	void *signed_ctx;
 };
 
 /* What the run did and cost.  CPU times are per-thread clocks, summed.

@@ -1,9 +1,14 @@
 #!/usr/bin/env bats
-# --sign KEY --sig-file FILE (-c, -e): an OpenSSH signature (SSHSIG,
-# namespace "aescrypt") of the whole output, checked here by OpenSSH's
-# own ssh-keygen -Y verify, never by aescrypt: with a plain key file, a
-# protected one, and a key that only a real ssh-agent holds; what is
-# refused, and that a refusal leaves neither output nor signature.
+# Signatures.  --sign KEY --sig-file FILE (-c, -e): an OpenSSH
+# signature (SSHSIG, namespace "aescrypt") of the whole output, checked
+# by OpenSSH's own ssh-keygen -Y verify, never by aescrypt: with a plain
+# key file, a protected one, and a key that only a real ssh-agent holds;
+# what is refused, and that a refusal leaves neither output nor
+# signature.  -e --sign KEY: a signed stream (format 6.10), checked by
+# -d, --test and --signer FILE, against the forgeries a second recipient
+# (tests/cli/forge.py, holding the file key) can make, from a file and
+# from a pipe, where nothing past the last signature that verified may
+# reach the output.
 
 load test_helper
 
@@ -159,8 +164,8 @@ start_agent() {
 	fi
 	run_aescrypt 3 -e -q -k k --sign tree/text --sig-file t.sig -o t.aes tree/text
 	assert_match "neither an OpenSSH private key nor an ssh-ed25519 public key"
-	run_aescrypt 2 -e -q -k k --sign ed -o t.aes tree/text
-	assert_match "--sign needs --sig-file"
+	run_aescrypt 2 -c -q -k k --sign ed -f t.aes tree
+	assert_match "-c --sign needs --sig-file"
 	run_aescrypt 2 -e -q -k k --sig-file t.sig -o t.aes tree/text
 	assert_match "--sig-file needs the key that signs"
 	run_aescrypt 2 -d -q -k k --sign ed --sig-file t.sig -o t tree/text
@@ -169,4 +174,135 @@ start_agent() {
 	# a run that fails after the key opened writes no signature
 	run_aescrypt 2 -c -q -k k --sign ed --sig-file m.sig -f m.aes missing
 	[ ! -e m.aes ] && [ ! -e m.sig ]
+}
+
+# A stream of 40 MiB: signatures after 16 and 32 MiB, and the last.
+big_stream() {
+	head -c 41943040 /dev/urandom > big
+	run_aescrypt 0 -e -q -k k --sign ed -o s.aes big
+}
+
+MIB16=16777216
+
+@test "-e --sign: a signed stream; -d and --test check its signatures, -v names the signer, --signer allows it, --info shows it without a key" {
+	big_stream
+	run_aescrypt 0 -d -q -k k -o back s.aes
+	cmp back big
+	run_aescrypt 0 -d -v -k k -o back2 s.aes
+	[[ $output == *"signed by ED25519 key $(ssh-keygen -l -f ed.pub | awk '{print $2}') (not checked against a list of signers"* ]]
+	run_aescrypt 0 -d -v -k k --signer allowed -o back3 s.aes
+	assert_match "signed by signer@test \(ED25519 key SHA256:"
+	cmp back3 big
+	# a bare public key line is a list of one
+	run_aescrypt 0 --test -q -k k --signer ed.pub s.aes
+	cat s.aes | "$AESCRYPT" -d -q -k k --signer allowed | cmp - big
+	run_aescrypt 0 --info s.aes
+	[[ $output == *"signed:      by ED25519 key $(ssh-keygen -l -f ed.pub | awk '{print $2}'), a signature after every 64 records"* ]]
+	assert_match "whole:       yes"
+	run_aescrypt 0 --info=json s.aes
+	assert_match '"type":"signer","fingerprint":"SHA256:[^"]*","every":64'
+	# empty and one-chunk streams are signed too
+	: > empty
+	run_aescrypt 0 -e -q -k k --sign ed -o e.aes empty
+	run_aescrypt 0 -d -q -k k --signer allowed -o e.out e.aes
+	cmp e.out empty
+	# through the agent, as from the key file
+	start_agent
+	ssh-add -q ed 2> /dev/null
+	run_aescrypt 0 -e -q -k k --sign ed.pub -o a.aes tree/text
+	run_aescrypt 0 -d -q -k k --signer allowed -o a.out a.aes
+	cmp a.out tree/text
+}
+
+@test "a signed stream forged with the file key is refused from a file and from a pipe; a pipe gets only what a verified signature covers" {
+	big_stream
+	F=$BATS_TEST_DIRNAME/forge.py
+	"$AESCRYPT" --gen-key k2 2> /dev/null
+	# what each forgery is, and how many whole 16 MiB intervals verify
+	# before it
+	for case in "record 3:0" "record 70:1" "record 159:2" "reseal:0" \
+	    "swap 100:1" "drop 1:1" "drop 2:2"; do
+		what=${case%:*} good=${case#*:}
+		/usr/bin/python3 "$F" k s.aes f.aes $what
+		run_aescrypt 4 -d -q -k k -o out f.aes
+		assert_match "signature"
+		[ ! -e out ]
+		run_aescrypt 4 -d -q -k k --signer allowed -o out f.aes
+		[ ! -e out ]
+		# from a pipe: the verified intervals only, and the run says
+		# how much was written
+		run sh -c 'cat f.aes | "$1" -d -q -k k --signer allowed > piped' sh "$AESCRYPT"
+		[ "$status" -eq 4 ]
+		[ "$(stat -c %s piped)" -eq $((good * MIB16)) ]
+		cmp -n $((good * MIB16)) piped big
+		if [ "$good" -gt 0 ]; then
+			assert_match "only the first $((good * MIB16)) bytes were written"
+		fi
+		run_aescrypt 4 --test -q -k k f.aes
+	done
+	# every tag still opens: only the signatures caught them
+	/usr/bin/python3 "$F" k s.aes f.aes record 70
+	run_aescrypt 4 -d -q -k k -o out f.aes
+	assert_match "chunk 127 at offset [0-9]+ is followed by a signature that does not verify"
+	# the file key wrapped to another key file: the header changed
+	/usr/bin/python3 "$F" k s.aes f.aes rewrap k2
+	run_aescrypt 4 -d -q -k k2 -o out f.aes
+	assert_match "chunk 63 .*signature that does not verify"
+	# cut short: what the last signature covered, and "not signed"
+	head -c 30000000 s.aes > cut.aes
+	run sh -c 'cat cut.aes | "$1" -d -q -k k > piped' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	[ "$(stat -c %s piped)" -eq $MIB16 ]
+	run_aescrypt 4 -d -q -k k -o out cut.aes
+	[ ! -e out ]
+}
+
+@test "--signer: a stripped signature is 'not signed', another key's is refused (exit 7), and the signers file's namespaces and times count" {
+	big_stream
+	F=$BATS_TEST_DIRNAME/forge.py
+	# stripped: a plain stream that opens, but not under --signer
+	/usr/bin/python3 "$F" k s.aes strip.aes strip
+	run_aescrypt 0 -d -q -k k -o out strip.aes
+	cmp out big
+	rm out
+	run_aescrypt 7 -d -q -k k --signer allowed -o out strip.aes
+	assert_match "the file is not signed"
+	[ ! -e out ]
+	# re-signed by another key (the file key lets a recipient do it):
+	# a valid signature, of someone the list does not name
+	/usr/bin/python3 "$F" k s.aes other.aes sign 1111111111111111111111111111111111111111111111111111111111111111
+	run_aescrypt 0 -d -q -k k -o out other.aes
+	rm out
+	run_aescrypt 7 -d -q -k k --signer allowed -o out other.aes
+	assert_match "which the signers file does not list"
+	[ ! -e out ]
+	run sh -c 'cat other.aes | "$1" -d -q -k k --signer allowed > piped' sh "$AESCRYPT"
+	[ "$status" -eq 7 ]
+	[ ! -s piped ]
+	# the list's own rules
+	echo "signer@test namespaces=\"file,git\" $(cat ed.pub)" > ns
+	run_aescrypt 7 --test -q -k k --signer ns s.aes
+	assert_match "only for other namespaces"
+	echo "signer@test namespaces=\"aes*\" $(cat ed.pub)" > ns2
+	run_aescrypt 0 --test -q -k k --signer ns2 s.aes
+	echo "signer@test valid-before=\"20200101\" $(cat ed.pub)" > old
+	run_aescrypt 7 --test -q -k k --signer old s.aes
+	assert_match "until an earlier time"
+	echo "signer@test valid-after=\"29990101\" $(cat ed.pub)" > later
+	run_aescrypt 7 --test -q -k k --signer later s.aes
+	assert_match "from a later time"
+	echo "signer@test cert-authority $(cat ed.pub)" > ca
+	run_aescrypt 7 --test -q -k k --signer ca s.aes
+	# a malformed line is a usage error, named by its line
+	printf '# ok\nsigner@test bogus=1 %s\n' "$(cat ed.pub)" > bad
+	run_aescrypt 2 --test -q -k k --signer bad s.aes
+	assert_match "bad: line 2: an option allowed_signers does not have"
+	run_aescrypt 2 --test -q -k k --signer missing s.aes
+	# an unsigned stream under --signer
+	run_aescrypt 0 -e -q -k k -o plain.aes tree/text
+	run_aescrypt 7 -d -q -k k --signer allowed -o out plain.aes
+	assert_match "not signed"
+	# --salvage does not read signed files yet, and says so
+	run_aescrypt 4 -d -q -k k --salvage -o out s.aes
+	assert_match "does not read signed files yet"
 }
