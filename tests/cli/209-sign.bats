@@ -306,3 +306,48 @@ MIB16=16777216
 	run_aescrypt 4 -d -q -k k --salvage -o out s.aes
 	assert_match "does not read signed files yet"
 }
+
+@test "the signed worked example in the spec (11.4) matches good-signed.aes: every offset, length and flag, and signature 0's values" {
+	/usr/bin/python3 - "$BATS_TEST_DIRNAME/../../format/aescrypt-v1.md" "$SAMPLES/good-signed.aes" "$BATS_TEST_DIRNAME" <<'PY'
+import hashlib, re, struct, sys
+spec, path, here = sys.argv[1:4]
+sys.path.insert(0, here)
+import forge
+text = open(spec).read()
+ex = text[text.index("### 11.4 Worked example: good-signed.aes"):]
+ex = ex[:ex.index("\n## ")]
+table = ex[ex.index("```\noffset"):].split("```")[1]
+rows = [l.split(None, 2) for l in table.strip().splitlines()[1:]]
+data = open(path, "rb").read()
+f = forge.parse(data)
+want, at = [], 0
+want.append((0, f["L"], "header"))
+at = f["L"]
+sigs = dict(f["sigs"])
+for i, rec in enumerate(f["recs"]):
+    want.append((at, len(rec), "record %d (flags %02x" % (i, rec[0])))
+    at += len(rec)
+    if i in sigs:
+        j = [n for n, (ri, _) in enumerate(f["sigs"]) if ri == i][0]
+        want.append((at, 69, "signature %d (flags %02x" % (j, sigs[i][0])))
+        at += 69
+want.append((at, len(f["tail"]), "the copy"))
+assert at + len(f["tail"]) == len(data)
+assert len(rows) == len(want), (rows, want)
+for (o, n, w), r in zip(want, rows):
+    assert int(r[0]) == o and int(r[1]) == n and r[2].startswith(w), (r, o, n, w)
+# signature 0's values
+T = hashlib.sha512(f["raw"])
+for rec in f["recs"][:2]:
+    T.update(hashlib.sha512(rec).digest())
+D = T.copy().digest()
+M = b"aescrypt-v1 signature\0" + struct.pack(">Q", 0) + b"\0" + D
+vals = dict((l.rsplit(None, 1)[0].strip(), l.rsplit(None, 1)[1])
+            for l in ex.split("```")[3].strip().splitlines())
+assert vals["SHA-512-final(T) after record 1"] == D.hex()[:32]
+assert vals["SHA-512(M_0)"] == hashlib.sha512(M).hexdigest()[:32]
+assert vals["signature 0"] == f["sigs"][0][1][5:21].hex()
+assert "starting `07 00 22 01 01`" in ex and f["signer"][2][:5].hex() == "0700220101"
+print("ok")
+PY
+}

@@ -114,6 +114,7 @@ sample_args() {
 	ssh) args=(-i "$SAMPLES/sample-ssh-ed25519") ;;
 	rsa) has_rsa || return 2; args=(-i "$SAMPLES/sample-ssh-rsa") ;;
 	key+salvage) args=(-k "$SAMPLES/sample.key" --salvage) ;;
+	key+signer) args=(-k "$SAMPLES/sample.key" --signer "$SAMPLES/sample-ssh-ed25519.pub") ;;
 	*) echo "MANIFEST: bad key column '$1'" >&2; return 1 ;;
 	esac
 }

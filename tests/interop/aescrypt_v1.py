@@ -26,6 +26,7 @@ Exit status follows the spec's error classes as aescrypt maps them:
 0 ok, 3 wrong key, 4 corrupt/truncated/unsupported, 5 over a limit.
 """
 import argparse
+import base64
 import hashlib
 import hmac
 import io
@@ -38,7 +39,7 @@ import zlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xwing  # noqa: E402
 
-from cryptography.exceptions import InvalidTag
+from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519, padding, rsa, x25519
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -336,6 +337,8 @@ def parse_header(f):
     # 3.2: the low four bits are the type; bits 4-6 the codec (6.4);
     # bit 7, a copy at the end (6.9)
     ptype, codec, copy = raw[11] & 0x0F, (raw[11] >> 4) & 7, raw[11] >> 7
+    # 6.10: bit 3 of the type, a signed file
+    signed, ptype = ptype & 0x08, ptype & 0x07
     log2, count = raw[12], raw[13]
     if ptype > 2:
         raise Fail(4, "unknown payload type %d" % ptype)
@@ -353,7 +356,7 @@ def parse_header(f):
         blen = struct.unpack(">H", raw[off + 1:off + 3])[0]
         if off + 3 + blen > end:
             raise Fail(4, "slot overruns the header")
-        if {1: 92, 2: 80, 3: 96, 4: 100, 6: 1188}.get(typ, blen) != blen:
+        if {1: 92, 2: 80, 3: 96, 4: 100, 6: 1188, 7: 34}.get(typ, blen) != blen:
             raise Fail(4, "slot has the wrong length")
         if typ == 5 and not 68 + 256 <= blen <= 68 + 1024:
             raise Fail(4, "slot has the wrong length")
@@ -380,10 +383,27 @@ def parse_header(f):
             E[31] &= 0x7F
             if bytes(E) in LOW_ORDER:
                 raise Fail(4, "key slot %d: its ephemeral key is of low order" % i)
+    # 6.10: one signer slot exactly when the file says it is signed
+    signers = [slot for typ, slot in slots if typ == 7]
+    if len(signers) > 1:
+        raise Fail(4, "a second signer slot")
+    if signers and not signed:
+        raise Fail(4, "a signer slot in a header that does not say it is signed")
+    if signed and not signers:
+        raise Fail(4, "a signed header without its signer slot")
+    sig = None
+    if signed:
+        if signers[0][3] != 1:
+            raise Fail(4, "a signing key of an unknown type")
+        if signers[0][4] > 16:
+            raise Fail(4, "a signature interval out of range")
+        if ptype != 0:
+            raise Fail(4, "a signed archive, which this implementation does not read")
+        sig = dict(k=signers[0][4], pk=signers[0][5:37])
     if not any(typ in (1, 2, 3, 4, 5, 6) for typ, _ in slots):
         raise Fail(4, "no key slot of a known type")
     return raw, dict(L=L, ptype=ptype, codec=codec, copy=copy, log2=log2,
-                     salt=raw[14:30]), slots
+                     salt=raw[14:30], sig=sig), slots
 
 
 def header_from_copy(f, first):
@@ -494,9 +514,53 @@ def unzstd(body, C):
         return None
 
 
-def read_records(f, aead, C, off, out, what="chunk", codec=0):
+class Chain:
+    """6.10: the running SHA-512 of the header and of each record, the
+    signature records at their places, and the plaintext held until a
+    signature covers it."""
+
+    def __init__(self, raw, sig, out):
+        self.T = hashlib.sha512(raw)
+        self.N = 1 << sig["k"]
+        self.pk = ed25519.Ed25519PublicKey.from_public_bytes(sig["pk"])
+        self.j = 0
+        self.out = out
+        self.held = []
+
+    def record(self, f, i, rec, final, plain, off):
+        self.T.update(hashlib.sha512(rec).digest())
+        self.held.append(plain)
+        if not final and (i + 1) % self.N:
+            return 0
+        s = f.read(69)
+        if len(s) < 69:
+            raise Fail(4, "chunk %d at offset %d is not followed by its "
+                       "signature: not signed past it" % (i, off))
+        if s[0] != (4 | (1 if final else 0)) or s[1:5] != struct.pack(">I", 64):
+            raise Fail(4, "chunk %d is not followed by its signature record" % i)
+        M = (b"aescrypt-v1 signature\0" + struct.pack(">Q", self.j)
+             + bytes([1 if final else 0]) + self.T.copy().digest())
+
+        def sstr(b):
+            return struct.pack(">I", len(b)) + b
+        tbs = (b"SSHSIG" + sstr(b"aescrypt") + sstr(b"") + sstr(b"sha512")
+               + sstr(hashlib.sha512(M).digest()))
+        try:
+            self.pk.verify(s[5:], tbs)
+        except InvalidSignature:
+            raise Fail(4, "chunk %d is followed by a signature that does "
+                       "not verify" % i)
+        self.j += 1
+        for p in self.held:
+            self.out.write(p)
+        self.held = []
+        return 69
+
+
+def read_records(f, aead, C, off, out, what="chunk", codec=0, chain=None):
     """Records from off to the final one (6.5 steps 1-6); their
-    plaintext goes to out.  Returns (count, end offset, lengths)."""
+    plaintext goes to out (with a chain, once a signature covers it).
+    Returns (count, end offset, lengths)."""
     i, lens = 0, []
     while True:
         frame = f.read(5)
@@ -536,9 +600,12 @@ def read_records(f, aead, C, off, out, what="chunk", codec=0):
             raise Fail(4, "%s %d: short chunk before the final one" % (what, i))
         if final and len(plain) == 0 and i != 0:
             raise Fail(4, "%s %d: empty final chunk" % (what, i))
-        out.write(plain)
+        if chain is None:
+            out.write(plain)
         lens.append(5 + n + 16)
         off += 5 + n + 16
+        if chain is not None:
+            off += chain.record(f, i, frame + body, final, plain, off)
         i += 1
         if final:
             return i, off, lens
@@ -590,7 +657,8 @@ def parse_index(b, L, C, index_offset, records):
     return lens, tar_end, members
 
 
-def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False):
+def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False,
+           signer=None):
     """The whole file to out.  Returns whether the header came from its
     copy (with salvage): the file is then damaged, though out is whole."""
     try:
@@ -607,6 +675,14 @@ def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False):
             raise
         raw, h, slots = header_from_copy(f, e)
         used_copy = True
+    if signer is not None:
+        # who may sign, from the header, before any key is tried
+        if h["sig"] is None:
+            raise Fail(7, "the file is not signed")
+        if h["sig"]["pk"] != signer:
+            raise Fail(7, "signed by a key the signer file does not name")
+    if h["sig"] is not None and salvage:
+        raise Fail(4, "--salvage does not read signed files")
     try:
         fk = unlock(raw, slots, key, pw, max_m, ids)
     except HeaderUnauthentic as e:
@@ -618,7 +694,9 @@ def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False):
         fk = unlock(raw, slots, key, pw, max_m, ids)
     aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
     C = 1 << h["log2"]
-    R, off, lens = read_records(f, aead, C, h["L"], out, codec=h["codec"])
+    chain = Chain(raw, h["sig"], out) if h["sig"] is not None else None
+    R, off, lens = read_records(f, aead, C, h["L"], out, codec=h["codec"],
+                                chain=chain)
     if h["ptype"] == 2:
         # 6.8: the index's records, then the footer, then the end
         iaead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 index", 32))
@@ -890,6 +968,8 @@ def main(argv=None):
                     help="encode: the zstd codec (6.4), at zstd's --level")
     ap.add_argument("--salvage", action="store_true",
                     help="decode: a damaged header's copy stands in (6.9)")
+    ap.add_argument("--signer",
+                    help="decode: fail (7) unless signed by this .pub's key (6.10)")
     ap.add_argument("input")
     ap.add_argument("output", nargs="?")
     a = ap.parse_args(argv)
@@ -912,8 +992,12 @@ def main(argv=None):
         with open(a.input, "rb") as f, open(a.output, "wb") as out:
             if a.cmd == "decode":
                 ids = [i for p in a.identity for i in read_identities(p)]
+                signer = None
+                if a.signer:
+                    blob = base64.b64decode(open(a.signer).read().split()[1])
+                    signer = blob[-32:]
                 if decode(f, out, key, pw, a.max_kdf_kib, ids,
-                          salvage=a.salvage):
+                          salvage=a.salvage, signer=signer):
                     print("aescrypt_v1.py: error: the header at the start "
                           "of the file is damaged; its copy at the end "
                           "was used", file=sys.stderr)

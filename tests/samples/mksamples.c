@@ -36,6 +36,8 @@
 #include "crypto/sha256.h"
 #include "container/recipient.h"
 #include "container/recipient_slot.h"
+#include "container/sigchain.h"
+#include "crypto/ed25519.h"
 #include "crypto/rsa.h"
 #include "container/stanza.h"
 #include "crypto/x25519.h"
@@ -296,6 +298,19 @@ seal_all(struct buf *b, const ae_gcm_ctx *k, unsigned log2, int level,
 	return i;
 }
 
+/* The digest of the record sealing p[0, n) would make (what the signer
+ * signed, before a forger changed it). */
+static void
+seal_digest_of_original(const ae_gcm_ctx *k, uint64_t i, int final,
+    const uint8_t *p, size_t n, uint8_t d[64])
+{
+	struct buf t = { 0 };
+
+	seal(&t, k, 16, 6, i, final, p, n);
+	ae_sigchain_digest(t.p, t.len, d);
+	free(t.p);
+}
+
 /* The copy of h that ends the file (6.9), if it has one. */
 static void
 put_tail(struct buf *b, const struct ae_header *h)
@@ -322,6 +337,85 @@ build_copy(struct buf *b, const char *name, const uint8_t *data, size_t n)
 	ae_header_payload_cipher(&h, fk, &k);
 	seal_all(b, &k, 16, 6, data, n, starts, 16);
 	put_tail(b, &h);
+	ae_gcm_wipe(&k);
+}
+
+/*
+ * A signed stream (6.10) that ends with a copy of its header: the
+ * sample ssh-ed25519 key signs (Ed25519 is deterministic, so the file
+ * is the same every time), a signature after every 2 records of 64 KiB
+ * (k = 1) and after the last.  damage 1: record 2 sealed again over a
+ * changed plaintext (its tag holds; the signature after record 3 does
+ * not); 2: the file ends before its last signature; 3: the header says
+ * it is signed but has no signer slot (its CRC and MAC made again).
+ */
+static void
+build_signed(struct buf *b, const char *name, const uint8_t *data, size_t n,
+    int damage)
+{
+	static struct ae_header h;
+	struct ae_sigchain ch;
+	uint8_t fk[32], d[64], tbs[AE_SSHSIG_TBS_MAX], sig[64];
+	uint8_t rec[AE_SIG_RECORD_LEN];
+	size_t cs = 65536, off = 0, at;
+	uint64_t i = 0;
+	ae_gcm_ctx k;
+
+	make_header(name, SLOT_KEY, 16, AE_PAYLOAD_STREAM | AE_PAYLOAD_COPY,
+	    &h, fk);
+	if (damage == 3)
+		h.is_signed = 1;
+	else if (ae_header_set_signer(&h, sample_ssh.r.ed, 1) != AE_OK) {
+		fprintf(stderr, "signer slot failed\n");
+		exit(1);
+	}
+	if (ae_header_encode(&h, fk) != AE_OK) {
+		fprintf(stderr, "signed header failed\n");
+		exit(1);
+	}
+	put(b, h.raw, h.len);
+	ae_header_payload_cipher(&h, fk, &k);
+	ae_sigchain_init(&ch, h.raw, h.len, 1);
+	do {
+		size_t take = n - off < cs ? n - off : cs;
+		int final = off + take == n;
+
+		at = b->len;
+		if (damage == 1 && i == 2) {
+			uint8_t *c = malloc(take);
+
+			memcpy(c, data + off, take);
+			c[take / 2] ^= 0x01;
+			seal(b, &k, 16, 6, i, final, c, take);
+			free(c);
+		} else
+			seal(b, &k, 16, 6, i, final, data + off, take);
+		/* (the chain is of the file as it is: a forger re-signs
+		 * nothing) */
+		if (damage == 1 && i == 2)
+			seal_digest_of_original(&k, i, final, data + off, take,
+			    d);
+		else
+			ae_sigchain_digest(b->p + at, b->len - at, d);
+		ae_sigchain_add(&ch, d);
+		if (final || ae_sigchain_due(&ch, i)) {
+			size_t tn = ae_sigchain_tbs(&ch, final, tbs);
+
+			if (ae_ed25519_sign(sig, tbs, tn, sample_ssh.edseed)
+			    != AE_OK) {
+				fprintf(stderr, "sign failed\n");
+				exit(1);
+			}
+			ae_sigchain_done(&ch);
+			ae_sigchain_record(sig, final, rec);
+			if (!(damage == 2 && final))
+				put(b, rec, sizeof rec);
+		}
+		off += take;
+		i++;
+	} while (off < n);
+	if (damage != 2)
+		put_tail(b, &h);
 	ae_gcm_wipe(&k);
 }
 
@@ -937,6 +1031,21 @@ main(int argc, char **argv)
 		save("good-copy-index.aes", b.p, b.len);
 		b.len = 0;
 	}
+
+	/* Signed streams (6.10): good; a record forged with the file key;
+	 * cut before the last signature; signed with no signer slot. */
+	build_signed(&b, "good-signed", text, 300000, 0);
+	save("good-signed.aes", b.p, b.len);
+	b.len = 0;
+	build_signed(&b, "bad-signed-forged", text, 300000, 1);
+	save("bad-signed-forged.aes", b.p, b.len);
+	b.len = 0;
+	build_signed(&b, "bad-signed-cut", text, 300000, 2);
+	save("bad-signed-cut.aes", b.p, b.len);
+	b.len = 0;
+	build_signed(&b, "bad-signed-no-slot", text, 300000, 3);
+	save("bad-signed-no-slot.aes", b.p, b.len);
+	b.len = 0;
 
 #ifdef HAVE_ZSTD
 	zstd_samples(text);
