@@ -1119,9 +1119,8 @@ int aescrypt_signer_sshsig(aescrypt_signer *s, const char *ns,
  * A signed container (format 6.10): set before _open, s (kept: it must
  * outlive the writer) signs the header and every record, with a
  * signature after every 16 MiB of plaintext and one after the last
- * record.  A stream only, in this version: an archive is
- * AESCRYPT_ENOTSUP at _open.  A signature the agent refuses fails the
- * write that needed it.
+ * record (an archive with an index: after its footer).  A signature
+ * the agent refuses fails the write that needed it.
  */
 int aescrypt_writer_set_signer(aescrypt_writer *w, aescrypt_signer *s);
 

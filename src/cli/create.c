@@ -541,8 +541,15 @@ cmd_create(const struct opts *o)
 	}
 	if ((st = keys_to_writer(&o->keys, c->w, &c->pass_slot)) != EXIT_OK
 	    || (st = run_writer_settings(&o->run, c->w, &c->io)) != EXIT_OK
-	    || (st = sigfile_open(&c->sig, &o->keys, o->sign)) != EXIT_OK
-	    || (st = run_out_open(&c->io.out, o->archive)) != EXIT_OK)
+	    || (st = sigfile_open(&c->sig, &o->keys, o->sign)) != EXIT_OK)
+		goto out;
+	if (c->sig.s != NULL && aescrypt_writer_set_signer(c->w, c->sig.s)
+	    != AESCRYPT_OK) {
+		msg_error("%s", aescrypt_writer_error(c->w));
+		st = EXIT_SYSTEM;
+		goto out;
+	}
+	if ((st = run_out_open(&c->io.out, o->archive)) != EXIT_OK)
 		goto out;
 	if (isatty(c->io.out.fd)) {
 		ae_outfile_abort(&c->io.out);

@@ -27,16 +27,18 @@ unusable(const struct unpack *u, const char *why)
 }
 
 /* Whether the index is to be used at all: an archive with one, on an
- * input that can pread (a pipe: silently not), unless --no-index or
- * --test (which reads in full and compares the index at the end; with
- * --salvage it takes the index's record offsets, as -x does). */
+ * input that can pread (a pipe: silently not), unless --no-index,
+ * --signer (a read through the index meets no signature, so it would
+ * check none: format 6.10) or --test (which reads in full and compares
+ * the index at the end; with --salvage it takes the index's record
+ * offsets, as -x does). */
 static int
 wanted(const struct unpack *u)
 {
 	const struct run_prefs *p = u->run;
 
-	return u->info.indexed && !p->no_index && !(p->test && !p->salvage)
-	    && u->seekable;
+	return u->info.indexed && !p->no_index && !p->signer
+	    && !(p->test && !p->salvage) && u->seekable;
 }
 
 /* The reader's failure to read the index, err, said: 0. */

@@ -308,6 +308,8 @@ walk_records(int fd, off_t base, uint64_t *off, uint64_t limit,
 	size_t ctlen;
 	uint64_t every = h != NULL && h->is_signed ? (uint64_t)1
 	    << h->sig_log2 : 0;
+	/* (an archive with an index signs last after its footer) */
+	int last = h != NULL && h->payload_type != AE_PAYLOAD_PAX_INDEXED;
 
 	for (*n = 0; !fin; (*n)++) {
 		if (*off + AE_FRAME_LEN + AE_TAG_LEN > limit
@@ -335,7 +337,7 @@ walk_records(int fd, off_t base, uint64_t *off, uint64_t limit,
 		}
 		/* a signed stream's signature records (6.10), where they
 		 * belong: their frames alone (a key checks nothing here) */
-		if (every != 0 && (fin || (*n + 1) % every == 0)) {
+		if (every != 0 && (fin ? last : (*n + 1) % every == 0)) {
 			if (*off + AE_SIG_RECORD_LEN > limit
 			    || pread(fd, f, sizeof f, base + (off_t)*off)
 			    != (ssize_t)sizeof f || f[0] != (AE_SIG_FLAG
@@ -409,6 +411,20 @@ whole_check(int fd, const struct ae_header *h, const char **why)
 		*why = msg;
 		return WHOLE_YES;
 	}
+	if (h->is_signed) {
+		/* 6.10: the last signature, after the footer */
+		uint8_t f[AE_FRAME_LEN];
+
+		if (end < h->len + AE_SIG_RECORD_LEN || pread(fd, f, sizeof f,
+		    start + (off_t)(end - AE_SIG_RECORD_LEN)) != sizeof f
+		    || f[0] != (AE_SIG_FLAG | AE_FLAG_FINAL) || f[1] != 0
+		    || f[2] != 0 || f[3] != 0 || f[4] != AE_SIG_LEN) {
+			*why = "the file's last signature is not where the "
+			    "file ends";
+			return WHOLE_NO;
+		}
+		end -= AE_SIG_RECORD_LEN;
+	}
 	if (end < h->len + AE_FOOTER_LEN || pread(fd, foot, AE_FOOTER_LEN,
 	    start + (off_t)(end - AE_FOOTER_LEN)) != AE_FOOTER_LEN) {
 		*why = "the file is cut short: there is no room for the footer";
@@ -427,10 +443,8 @@ whole_check(int fd, const struct ae_header *h, const char **why)
 		return WHOLE_NO;
 	}
 	off = h->len;
-	/* (a signed archive is not written yet: its frames are walked as
-	 * an unsigned one's, and the walk says where they differ) */
 	if (!walk_records(fd, start, &off, ixoff, cs, "payload", &n, msg,
-	    sizeof msg, NULL)) {
+	    sizeof msg, h)) {
 		*why = msg;
 		return WHOLE_NO;
 	}

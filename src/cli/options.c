@@ -317,7 +317,10 @@ opt_string(struct cmdline *c, int key, const char *arg, char **argv)
 	case OPT_CHECKSUM: o->checksum = arg; break;
 	case OPT_SIGN: o->sign = arg; break;
 	case OPT_SIG_FILE: o->sig_file = arg; break;
-	case OPT_SIGNER: o->keys.signers = arg; break;
+	case OPT_SIGNER:
+		o->keys.signers = arg;
+		o->run.signer = 1;
+		break;
 	case OPT_LEVEL_INC:
 		/* GNU tar takes 0 alone too: any other level is what the
 		 * snapshot file says */

@@ -136,13 +136,6 @@ check_pairs(const struct opts *o)
 		msg_error("--sig-file needs the key that signs: --sign KEY");
 		return EXIT_USAGE;
 	}
-	if (o->sign != NULL && o->sig_file == NULL && o->run.mode == 'c') {
-		/* (signed streams are built; signed archives are not) */
-		msg_error("-c --sign needs --sig-file FILE: this version signs "
-		    "archives with a signature beside them, not inside");
-		msg_hint("-e --sign signs inside the container (a stream)");
-		return EXIT_USAGE;
-	}
 	if (o->run.salvage && o->to_stdout) {
 		msg_error("--salvage writes whole members only, and -O cannot "
 		    "take back what it wrote");

@@ -65,6 +65,9 @@ struct run_prefs {
 	int totals;                 /* --totals */
 	int verbose;                /* -v: 1; -vv: 2 (-c lists as -tv) */
 	int test;                   /* --test: -t that prints nothing */
+	int signer;                 /* --signer: -t and -x read in full,
+	                             * every signature checked, never
+	                             * through the index */
 	int no_index;               /* --no-index: -c writes none; -t, -x
 	                             * read the archive in full */
 	int salvage;                /* --salvage: -d, -x go on past a lost

@@ -207,7 +207,7 @@ usage_all(FILE *fp)
 	    "                            -c -g: files new, changed and unchanged)\n"
 	    "      --checksum FILE       -c, -e: append the output's SHA-256 to FILE,\n"
 	    "                            as sha256sum prints it (sha256sum -c FILE)\n"
-	    "      --sign KEY            -e: sign inside the stream; KEY: an\n"
+	    "      --sign KEY            -c, -e: sign inside the container; KEY: an\n"
 	    "                            ssh-ed25519 private key, or the .pub of one\n"
 	    "                            ssh-agent holds\n"
 	    "      --sig-file FILE       -c, -e, with --sign: an OpenSSH signature of\n"

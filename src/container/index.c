@@ -325,6 +325,16 @@ ae_index_cursor_head(struct ae_index_cursor *c, const uint8_t *buf,
     size_t chunk_size, uint64_t index_offset, uint64_t records,
     uint64_t *rec_off, struct ae_diag *d)
 {
+	return ae_index_cursor_head_signed(c, buf, len, final, used,
+	    header_len, chunk_size, 0, index_offset, records, rec_off, d);
+}
+
+int
+ae_index_cursor_head_signed(struct ae_index_cursor *c, const uint8_t *buf,
+    size_t len, int final, size_t *used, uint64_t header_len,
+    size_t chunk_size, uint64_t sig_every, uint64_t index_offset,
+    uint64_t records, uint64_t *rec_off, struct ae_diag *d)
+{
 	uint64_t nrec, off, i;
 
 	memset(c, 0, sizeof *c);
@@ -359,6 +369,10 @@ ae_index_cursor_head(struct ae_index_cursor *c, const uint8_t *buf,
 		if (rec_off != NULL)
 			rec_off[i] = off;
 		off += r;
+		/* (6.10: a signature record between, never after the
+		 * final one) */
+		if (sig_every != 0 && i + 1 < nrec && (i + 1) % sig_every == 0)
+			off += AE_SIG_RECORD_LEN;
 	}
 	if (off != index_offset)
 		return rule(d, "has records that do not end where the index "
@@ -443,6 +457,15 @@ ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
     size_t chunk_size, uint64_t index_offset, uint64_t records,
     struct ae_index *ix, struct ae_diag *d)
 {
+	return ae_index_parse_signed(buf, len, header_len, chunk_size, 0,
+	    index_offset, records, ix, d);
+}
+
+int
+ae_index_parse_signed(const uint8_t *buf, size_t len, uint64_t header_len,
+    size_t chunk_size, uint64_t sig_every, uint64_t index_offset,
+    uint64_t records, struct ae_index *ix, struct ae_diag *d)
+{
 	struct ae_index_cursor c;
 	uint64_t nrec, nmem, i;
 	size_t pos, used;
@@ -452,8 +475,9 @@ ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
 	memset(ix, 0, sizeof *ix);
 	/* the head once to learn the counts (nothing allocated yet), and
 	 * again into rec_off */
-	if ((err = ae_index_cursor_head(&c, buf, len, 1, &pos, header_len,
-	    chunk_size, index_offset, records, NULL, d)) != AE_OK)
+	if ((err = ae_index_cursor_head_signed(&c, buf, len, 1, &pos,
+	    header_len, chunk_size, sig_every, index_offset, records, NULL, d))
+	    != AE_OK)
 		return err;
 	nrec = c.records;
 	nmem = c.members;
@@ -470,8 +494,8 @@ ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
 		ae_index_free(ix);
 		return AE_ENOMEM;
 	}
-	(void)ae_index_cursor_head(&c, buf, len, 1, &pos, header_len,
-	    chunk_size, index_offset, records, ix->rec_off, d);
+	(void)ae_index_cursor_head_signed(&c, buf, len, 1, &pos, header_len,
+	    chunk_size, sig_every, index_offset, records, ix->rec_off, d);
 	names = ix->names;
 	for (i = 0; i < nmem; i++) {
 		if ((err = ae_index_cursor_member(&c, buf + pos, len - pos, 1,

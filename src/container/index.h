@@ -121,6 +121,13 @@ struct ae_index {
 int ae_index_parse(const uint8_t *buf, size_t len, uint64_t header_len,
     size_t chunk_size, uint64_t index_offset, uint64_t records,
     struct ae_index *ix, struct ae_diag *d);
+/* The same for a signed file (6.10), whose payload has a signature
+ * record after every sig_every records but the final one (0: none):
+ * they are counted in the records' offsets. */
+int ae_index_parse_signed(const uint8_t *buf, size_t len,
+    uint64_t header_len, size_t chunk_size, uint64_t sig_every,
+    uint64_t index_offset, uint64_t records, struct ae_index *ix,
+    struct ae_diag *d);
 void ae_index_free(struct ae_index *ix);
 
 /*
@@ -144,6 +151,12 @@ int ae_index_cursor_head(struct ae_index_cursor *c, const uint8_t *buf,
     size_t len, int final, size_t *used, uint64_t header_len,
     size_t chunk_size, uint64_t index_offset, uint64_t records,
     uint64_t *rec_off, struct ae_diag *d);
+/* ... of a signed file, as ae_index_parse_signed. */
+int ae_index_cursor_head_signed(struct ae_index_cursor *c,
+    const uint8_t *buf, size_t len, int final, size_t *used,
+    uint64_t header_len, size_t chunk_size, uint64_t sig_every,
+    uint64_t index_offset, uint64_t records, uint64_t *rec_off,
+    struct ae_diag *d);
 int ae_index_cursor_member(struct ae_index_cursor *c, const uint8_t *buf,
     size_t len, int final, size_t *used, struct ae_index_member *m,
     char **names, struct ae_diag *d);

@@ -51,6 +51,10 @@ struct ae_records {
 	const struct ae_records_cache *cache;   /* or NULL */
 	const uint8_t *lent;        /* record `have` lent by the cache, or
 	                             * NULL (it is in plain) */
+	uint64_t sig_every;         /* a signed file's interval (6.10): a
+	                             * signature record sits between record
+	                             * i and i + 1 when (i + 1) % sig_every
+	                             * is 0; 0 (as init leaves it): none */
 };
 
 /* Set up for the records at rec_off (records + 1 offsets, as a parsed

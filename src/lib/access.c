@@ -70,11 +70,15 @@ ae_lib_index_decode(aescrypt_reader *r, struct ae_writer *w, uint64_t *index_off
 	size_t got;
 	int e;
 
+	/* (a signed file's last signature follows the footer, 6.10) */
+	uint64_t after = ae_header_tail_len(h) + (h->is_signed
+	    ? AE_SIG_RECORD_LEN : 0);
+
 	if (size < h->len + 2 * (AE_FRAME_LEN + AE_TAG_LEN) + AE_FOOTER_LEN
-	    + ae_header_tail_len(h))
+	    + after)
 		return ae_fail(d, AE_ETRUNC, AE_AT_INDEX, "is missing (the file "
 		    "is too short)", 0, 0);
-	size -= ae_header_tail_len(h);
+	size -= after;
 	if ((e = ae_lib_source_pread(&r->src, footer, sizeof footer,
 	    size - AE_FOOTER_LEN, &got)) != AE_OK)
 		return ae_fail(d, e, AE_AT_INPUT, "reading input", 0, 0);
@@ -168,9 +172,9 @@ load(aescrypt_reader *r)
 	}
 	e = ae_lib_index_decode(r, &w, &index_offset, &records, &d);
 	if (e == AE_OK)
-		e = ae_index_parse(c.buf, c.len, r->h.len,
-		    (size_t)1 << r->h.chunk_log2, index_offset, records, &r->ix,
-		    &d);
+		e = ae_index_parse_signed(c.buf, c.len, r->h.len,
+		    (size_t)1 << r->h.chunk_log2, ae_lib_reader_sig_every(r),
+		    index_offset, records, &r->ix, &d);
 	if (c.buf != NULL) {
 		ae_wipe(c.buf, c.len);
 		free(c.buf);
@@ -311,6 +315,7 @@ take(aescrypt_reader *r)
 		return NULL;
 	}
 	s->rec.cache = r->rc != NULL ? &r->rc_hook : NULL;
+	s->rec.sig_every = ae_lib_reader_sig_every(r);
 	return s;
 }
 

@@ -158,6 +158,8 @@ struct ae_writer *ae_lib_reader_signed_out(aescrypt_reader *r,
  * say what the sink got. */
 void ae_lib_reader_signed_end(aescrypt_reader *r, struct ae_pipe_stats *st);
 void ae_lib_reader_verify_free(aescrypt_reader *r);
+/* A signed file's interval, in records (6.10), or 0. */
+uint64_t ae_lib_reader_sig_every(const aescrypt_reader *r);
 
 /* Tell the caller's event callback, if any (reader_more.c). */
 void ae_lib_reader_event(aescrypt_reader *r, int event, int status,

@@ -215,7 +215,8 @@ ae_ixcheck_seen(void *ctx, const struct ae_tar_member *m, uint64_t end_at)
  */
 static int
 walk_index(const struct ixcheck *c, uint64_t header_len, size_t chunk_size,
-    uint64_t index_offset, uint64_t records, struct ae_index_cursor *cur,
+    uint64_t sig_every, uint64_t index_offset, uint64_t records,
+    struct ae_index_cursor *cur,
     struct ae_index_member *e, char **names, size_t *k, struct ae_diag *d)
 {
 	uint8_t want[AE_SHA256_LEN];
@@ -223,8 +224,9 @@ walk_index(const struct ixcheck *c, uint64_t header_len, size_t chunk_size,
 	struct fields f;
 	int err;
 
-	if ((err = ae_index_cursor_head(cur, c->ix, c->ixlen, 1, &pos,
-	    header_len, chunk_size, index_offset, records, NULL, d)) != AE_OK)
+	if ((err = ae_index_cursor_head_signed(cur, c->ix, c->ixlen, 1, &pos,
+	    header_len, chunk_size, sig_every, index_offset, records, NULL, d))
+	    != AE_OK)
 		return err;
 	for (*k = 0; *k < cur->members; (*k)++) {
 		char *n = *names;
@@ -248,8 +250,8 @@ walk_index(const struct ixcheck *c, uint64_t header_len, size_t chunk_size,
 
 void
 ae_ixcheck_compare(struct ixcheck *c, uint64_t header_len,
-    unsigned chunk_log2, uint64_t index_offset, uint64_t records,
-    struct aescrypt_index_verdict *v)
+    unsigned chunk_log2, uint64_t sig_every, uint64_t index_offset,
+    uint64_t records, struct aescrypt_index_verdict *v)
 {
 	struct ae_index_cursor cur;
 	struct ae_index_member e;
@@ -267,8 +269,8 @@ ae_ixcheck_compare(struct ixcheck *c, uint64_t header_len,
 		v->kind = AESCRYPT_INDEX_NO_MEMORY;
 		return;
 	}
-	err = walk_index(c, header_len, (size_t)1 << chunk_log2, index_offset,
-	    records, &cur, &e, &names, &k, &d);
+	err = walk_index(c, header_len, (size_t)1 << chunk_log2, sig_every,
+	    index_offset, records, &cur, &e, &names, &k, &d);
 	if (err != AE_OK) {
 		v->kind = AESCRYPT_INDEX_MALFORMED;
 		snprintf(v->text, sizeof v->text, "%s", d.what != NULL ? d.what

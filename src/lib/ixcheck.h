@@ -57,8 +57,8 @@ void ae_ixcheck_seen(void *ctx, const struct ae_tar_member *m,
  * differs.
  */
 void ae_ixcheck_compare(struct ixcheck *c, uint64_t header_len,
-    unsigned chunk_log2, uint64_t index_offset, uint64_t records,
-    struct aescrypt_index_verdict *v);
+    unsigned chunk_log2, uint64_t sig_every, uint64_t index_offset,
+    uint64_t records, struct aescrypt_index_verdict *v);
 
 /* The SHA-256 a full read keeps of a member: of index entry e's 6.8
  * fields, or of what member m's headers say in the same form.  Equal

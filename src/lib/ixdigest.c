@@ -150,9 +150,9 @@ feed_take(struct feed *f, int final)
 	int r = AE_OK;
 
 	if (!f->head) {
-		r = ae_index_cursor_head(&f->cur, f->carry, f->len, final, &used,
-		    f->header_len, f->chunk, f->index_offset, f->records, NULL,
-		    &f->d);
+		r = ae_index_cursor_head_signed(&f->cur, f->carry, f->len,
+		    final, &used, f->header_len, f->chunk, f->sig_every,
+		    f->index_offset, f->records, NULL, &f->d);
 		if (r == AE_OK) {
 			f->head = 1;
 			f->x->members = f->cur.members;
@@ -209,12 +209,13 @@ ae_ixdigest_feed_write(void *ctx, const uint8_t *b, size_t n)
 
 int
 ae_ixdigest_feed_init(struct feed *f, struct ixdigest *x, uint64_t header_len,
-    unsigned chunk_log2)
+    unsigned chunk_log2, uint64_t sig_every)
 {
 	memset(f, 0, sizeof *f);
 	ae_ixdigest_init(x);
 	f->x = x;
 	f->header_len = header_len;
+	f->sig_every = sig_every;
 	f->chunk = (size_t)1 << chunk_log2;
 	if ((f->names = malloc(FEED_NAMES)) == NULL)
 		return AE_ENOMEM;

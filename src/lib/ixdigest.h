@@ -64,6 +64,7 @@ struct feed {
 	struct ixdigest *x;
 	struct ae_index_cursor cur;
 	uint64_t header_len, index_offset, records;
+	uint64_t sig_every;         /* a signed file's interval (6.10), or 0 */
 	size_t chunk;
 	int head;                   /* the head was read */
 	uint8_t *carry;
@@ -73,7 +74,7 @@ struct feed {
 	struct ae_diag d;
 };
 int ae_ixdigest_feed_init(struct feed *f, struct ixdigest *x,
-    uint64_t header_len, unsigned chunk_log2);
+    uint64_t header_len, unsigned chunk_log2, uint64_t sig_every);
 int ae_ixdigest_feed_write(void *ctx, const uint8_t *b, size_t n);
 int ae_ixdigest_feed_end(struct feed *f, int err, struct ae_diag *d);
 

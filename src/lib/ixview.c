@@ -102,8 +102,8 @@ digests_decoded(aescrypt_reader *r)
 	struct ae_diag d = { 0 };
 	int e;
 
-	if (ae_ixdigest_feed_init(&f, &r->dx, r->h.len, r->h.chunk_log2)
-	    != AE_OK) {
+	if (ae_ixdigest_feed_init(&f, &r->dx, r->h.len, r->h.chunk_log2,
+	    ae_lib_reader_sig_every(r)) != AE_OK) {
 		ae_ixdigest_feed_end(&f, AE_ENOMEM, &d);
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOMEM, "out of "
 		    "memory");

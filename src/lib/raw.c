@@ -41,12 +41,20 @@ raw_decode(void *arg)
 		pp.first_seq = r->raw_run.first;
 		pp.max_records = r->raw_run.count;
 		pp.progress = NULL;
+		if (r->h.is_signed) {
+			/* (a run found by the index: the signatures among
+			 * its records are stepped over, not checked) */
+			pp.sig_skip = 1;
+			pp.sig_log2 = r->h.sig_log2;
+			pp.sig_intervals = 1;
+			pp.sig_last = r->h.payload_type
+			    != AE_PAYLOAD_PAX_INDEXED;
+		}
 	}
 	if (r->salvage)
 		ae_lib_reader_salvage_params(r, &pp, &l, &out);
 	e = ae_pipe_decode(&pp, in, r->raw_ranged ? &out
 	    : ae_lib_reader_signed_out(r, &pp, &out), &r->pst, &r->pd);
-	ae_lib_reader_signed_end(r, &r->pst);
 	r->raw_payload_read = e == AE_OK;
 	/* (a run of records stops at its last: what follows it is more
 	 * records, which pp.trailer lets be) */
@@ -54,6 +62,9 @@ raw_decode(void *arg)
 		e = ae_trailer_check(&pp, &r->ig, in, &r->h, r->h.len
 		    + r->pst.wire_bytes, r->pst.records, r->raw_keep
 		    ? &r->ixc.ixw : NULL, &r->pd);
+	/* (after the trailer: an archive's last signature follows its
+	 * footer) */
+	ae_lib_reader_signed_end(r, &r->pst);
 	r->raw_rc = e;
 	ae_chan_close_write(&r->raw_chan, e);
 	return NULL;
@@ -165,8 +176,9 @@ aescrypt_reader_raw_verdict(aescrypt_reader *r,
 	if (!r->raw_checked)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ESTATE, "no whole "
 		    "run with the index kept has ended");
-	ae_ixcheck_compare(&r->ixc, r->h.len, r->h.chunk_log2, r->h.len
-	    + r->pst.wire_bytes, r->pst.records, v);
+	ae_ixcheck_compare(&r->ixc, r->h.len, r->h.chunk_log2,
+	    ae_lib_reader_sig_every(r), r->h.len + r->pst.wire_bytes,
+	    r->pst.records, v);
 	return AESCRYPT_OK;
 }
 

@@ -381,7 +381,6 @@ decode(void *arg)
 	ae_lib_reader_params(r, &pp);
 	e = ae_pipe_decode(&pp, &r->src.seq, ae_lib_reader_signed_out(r, &pp,
 	    &out), st, &r->pd);
-	ae_lib_reader_signed_end(r, st);
 	if (e == AE_OK && pp.trailer) {
 		/* (the index runs on one worker: it is a few records) */
 		pp.threads = 1;
@@ -390,6 +389,9 @@ decode(void *arg)
 		    r->h.len + st->wire_bytes, st->records, r->seq_keep
 		    ? &r->ixc.ixw : NULL, &r->pd);
 	}
+	/* (after the trailer: an archive's last signature follows its
+	 * footer) */
+	ae_lib_reader_signed_end(r, st);
 	r->perr = e;
 	ae_chan_close_write(&r->chan, e != AE_OK ? e : AE_OK);
 	return NULL;
@@ -529,8 +531,9 @@ index_agrees(aescrypt_reader *r)
 
 	if (!r->seq_keep)
 		return AESCRYPT_OK;
-	ae_ixcheck_compare(&r->ixc, r->h.len, r->h.chunk_log2, r->h.len
-	    + r->pst.wire_bytes, r->pst.records, &v);
+	ae_ixcheck_compare(&r->ixc, r->h.len, r->h.chunk_log2,
+	    ae_lib_reader_sig_every(r), r->h.len + r->pst.wire_bytes,
+	    r->pst.records, &v);
 	switch (v.kind) {
 	case AESCRYPT_INDEX_MALFORMED:
 		snprintf(m, sizeof m, "the archive's index authenticates but "

@@ -44,10 +44,6 @@ ae_lib_reader_check_signer(aescrypt_reader *r)
 	int why;
 
 	r->allowed_at = -1;
-	if (r->h.is_signed && AE_PAYLOAD_IS_ARCHIVE(r->h.payload_type))
-		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "a signed "
-		    "archive, which this version does not read (it reads "
-		    "signed streams)");
 	if (r->h.is_signed && r->salvage)
 		return ae_lib_reader_fail_plain(r, AESCRYPT_ENOTSUP, "--salvage "
 		    "does not read signed files yet");
@@ -96,12 +92,13 @@ hold_write(void *ctx, const uint8_t *buf, size_t n)
  * record where one belongs, checked, and then what it covers let go. */
 static int
 signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[64],
-    const uint8_t *sig_rec, struct ae_diag *d)
+    const uint8_t *sig_rec, int due, struct ae_diag *d)
 {
 	aescrypt_reader *r = ctx;
 	int e;
 
 	(void)seq;
+	(void)due;
 	ae_sigchain_add(&r->chain, digest);
 	if (sig_rec == NULL)
 		return AE_OK;
@@ -171,6 +168,12 @@ aescrypt_reader_signer(const aescrypt_reader *r,
 		snprintf(who, cap, "%s",
 		    r->allowed.v[r->allowed_at].principals);
 	return 1;
+}
+
+uint64_t
+ae_lib_reader_sig_every(const aescrypt_reader *r)
+{
+	return r->h.is_signed ? (uint64_t)1 << r->h.sig_log2 : 0;
 }
 
 void

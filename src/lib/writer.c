@@ -452,15 +452,14 @@ write_signature(aescrypt_writer *w, int last, struct ae_diag *d)
  * was written; a signature where one is due. */
 static int
 signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[64],
-    const uint8_t *sig_rec, struct ae_diag *d)
+    const uint8_t *sig_rec, int due, struct ae_diag *d)
 {
 	aescrypt_writer *w = ctx;
 
+	(void)seq;
 	(void)sig_rec;
 	ae_sigchain_add(&w->chain, digest);
-	if (final ? w->pp.sig_last : ae_sigchain_due(&w->chain, seq))
-		return write_signature(w, final, d);
-	return AE_OK;
+	return due ? write_signature(w, final, d) : AE_OK;
 }
 
 /* The interval between signatures: 16 MiB of chunks (6.10), so that a
@@ -496,19 +495,15 @@ start(aescrypt_writer *w, int kind)
 		return ae_lib_writer_fail(w, e, &d);
 	}
 	if (w->signer != NULL) {
-		if (kind == AESCRYPT_ARCHIVE)
-			e = AE_ENOTSUP;
-		else if ((e = ae_header_set_signer(&w->h,
+		if ((e = ae_header_set_signer(&w->h,
 		    ae_lib_signer_pk(w->signer), sig_log2_for(w->h.chunk_log2)))
 		    == AE_OK)
 			e = ae_header_encode(&w->h, fk);
 		if (e != AE_OK) {
 			ae_wipe(fk, sizeof fk);
 			ae_lib_sink_abort(&w->sink);
-			return ae_lib_writer_fail_plain(w, e, e == AE_ENOTSUP ?
-			    "signed archives are not built yet (a signed "
-			    "stream is: -e)" : "the signer's slot does not fit "
-			    "the header");
+			return ae_lib_writer_fail_plain(w, e, "the signer's slot "
+			    "does not fit the header");
 		}
 		ae_sigchain_init(&w->chain, w->h.raw, w->h.len, w->h.sig_log2);
 	}

@@ -133,6 +133,16 @@ read_plain(struct pipe *pp)
 
 /* Whether the index's record offsets can stand in for record seq's
  * frame (--salvage, with an index and an input that seeks). */
+/* Whether a signature record follows record seq (6.10). */
+static int
+sig_due(const struct ae_pipe_params *p, uint64_t seq, int final)
+{
+	if (final)
+		return p->sig_last;
+	return p->sig_intervals
+	    && ((seq + 1) & (((uint64_t)1 << p->sig_log2) - 1)) == 0;
+}
+
 static int
 by_index(const struct pipe *pp, uint64_t seq)
 {
@@ -240,9 +250,8 @@ read_records(struct pipe *pp)
 		}
 		j->final = final;
 		j->in_len = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
-		if (pp->p->sign && (final ? pp->p->sig_last
-		    : pp->p->sig_intervals && ((seq + 1) & (((uint64_t)1
-		    << pp->p->sig_log2) - 1)) == 0)) {
+		if ((pp->p->sign || pp->p->sig_skip)
+		    && sig_due(pp->p, seq, final)) {
 			/* 6.10: the signature record that must follow this
 			 * one, read with it (the writer checks it) */
 			r = ae_pipe_src_read(pp, j->sig, AE_SIG_RECORD_LEN, &got);
@@ -592,12 +601,14 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 			    st->write_bytes);
 		st->write_bytes += j->out_len;
 		st->plain_bytes += pp->decode ? j->out_len : j->in_len;
-		st->wire_bytes += pp->decode ? j->in_len : j->out_len;
+		/* (a signature record read after it counts as wire) */
+		st->wire_bytes += pp->decode ? j->in_len + (j->has_sig
+		    ? AE_SIG_RECORD_LEN : 0) : j->out_len;
 		st->chunks++;
 		st->records++;
 		if (pp->p->sign && (r = pp->p->signed_fn(pp->p->signed_ctx,
-		    j->seq, j->final, j->digest, j->has_sig ? j->sig : NULL, d))
-		    != AE_OK) {
+		    j->seq, j->final, j->digest, j->has_sig ? j->sig : NULL,
+		    sig_due(pp->p, j->seq, j->final), d)) != AE_OK) {
 			if (d != NULL) {
 				if (d->where == AE_AT_NONE)
 					d->where = AE_AT_CHUNK;

@@ -81,14 +81,20 @@ struct ae_pipe_params {
 	 * (else NULL): after every 2^sig_log2 records that are not the
 	 * final one (when sig_intervals), and after the final record (when
 	 * sig_last).  Encoding, signed_fn is called once the record is
-	 * written (it may write a signature after it); decoding, once its
-	 * plaintext went to the output.  An error it returns ends the run
-	 * (d from its diag).  Not with salvage. */
+	 * written, with `due` set where a signature must follow it, which
+	 * it writes; decoding, once its plaintext went to the output.  An
+	 * error it returns ends the run (d from its diag).  Not with
+	 * salvage. */
 	int sign;
 	unsigned sig_log2;
 	int sig_intervals, sig_last;
+	/* decode, a run of a signed file's records found by its index,
+	 * which cannot check its signatures (the chain starts at the
+	 * header): the signature records where they belong are read past
+	 * (sig_log2, sig_intervals and sig_last say where), unchecked */
+	int sig_skip;
 	int (*signed_fn)(void *ctx, uint64_t seq, int final,
-	    const uint8_t digest[64], const uint8_t *sig_rec,
+	    const uint8_t digest[64], const uint8_t *sig_rec, int due,
 	    struct ae_diag *d);
 	void *signed_ctx;
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "container/sigchain.h"
 
 int
 ae_trailer_write_index(const struct ae_pipe_params *payload,
@@ -29,15 +30,32 @@ ae_trailer_write_index(const struct ae_pipe_params *payload,
 		return ae_fail(d, r, AE_AT_NONE, "building the index", 0, 0);
 	for (i = 0; i < ib->nrecs; i++)
 		off += load_be32(ib->recs + 4 * i);
+	/* (a signed file's interval signatures sit between the payload's
+	 * records, 6.10: none after the final one) */
+	if (payload->sign && ib->nrecs > 0)
+		off += ((ib->nrecs - 1) >> payload->sig_log2)
+		    * AE_SIG_RECORD_LEN;
 	memset(&st, 0, sizeof st);
 	pp.key = ig;
 	pp.progress = NULL;
+	/* the index's records are hashed into the signatures, and none
+	 * sits among them */
+	pp.sig_intervals = 0;
+	pp.sig_last = 0;
 	r = ae_pipe_encode(&pp, &rd, out, &st, d);
 	ae_index_source_free(&src);
 	if (r == AE_OK) {
 		ae_footer_seal(ig, off, ib->nrecs, footer);
 		if ((r = out->write(out->ctx, footer, sizeof footer)) != AE_OK)
 			ae_fail(d, r, AE_AT_OUTPUT, "writing output", 0, 0);
+	}
+	if (r == AE_OK && payload->sign) {
+		/* the footer, then the file's last signature */
+		uint8_t dg[64];
+
+		ae_sigchain_digest(footer, sizeof footer, dg);
+		r = payload->signed_fn(payload->signed_ctx, 0, 1, dg, NULL, 1,
+		    d);
 	}
 	return r;
 }
@@ -103,6 +121,8 @@ index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
 	pp.trailer = 1;
 	pp.salvage = 0;
 	pp.progress = NULL;
+	pp.sig_intervals = 0;
+	pp.sig_last = 0;
 	r = ae_pipe_decode(&pp, in, keep != NULL ? keep : &w, &st, d);
 	if (r != AE_OK) {
 		if (d->where == AE_AT_CHUNK) {
@@ -126,8 +146,34 @@ index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
 	if (said_offset != index_offset || said_records != records)
 		return ae_fail(d, AE_EFORMAT, AE_AT_INDEX, "the footer does "
 		    "not match the payload before it", 0, at);
-	return read_tail(in, h, at + AE_FOOTER_LEN, "data after the footer",
-	    d);
+	at += AE_FOOTER_LEN;
+	if (payload->sign) {
+		/* 6.10: the file's last signature, over the footer too */
+		uint8_t sig[AE_SIG_RECORD_LEN], dg[64];
+
+		if ((r = in->read(in->ctx, sig, sizeof sig, &got)) != AE_OK)
+			return ae_fail(d, r, AE_AT_INPUT, "reading input", 0,
+			    at);
+		if (got < sizeof sig)
+			return ae_fail(d, AE_ETRUNC, AE_AT_INDEX, "the file's "
+			    "last signature, after the footer, is missing or "
+			    "cut short: nothing from the signature before it "
+			    "on is signed", 0, at);
+		ae_sigchain_digest(footer, sizeof footer, dg);
+		if ((r = payload->signed_fn(payload->signed_ctx, 0, 1, dg, sig,
+		    1, d)) != AE_OK) {
+			d->where = AE_AT_INDEX;
+			d->offset = at;
+			if (r == AE_EAUTH)
+				d->what = "the file's last signature, after the "
+				    "footer, does not verify (the file was changed "
+				    "after it was signed, or not signed by the key "
+				    "its header names)";
+			return r;
+		}
+		at += sizeof sig;
+	}
+	return read_tail(in, h, at, "data after the footer", d);
 }
 
 int

@@ -4,11 +4,12 @@
 # by OpenSSH's own ssh-keygen -Y verify, never by aescrypt: with a plain
 # key file, a protected one, and a key that only a real ssh-agent holds;
 # what is refused, and that a refusal leaves neither output nor
-# signature.  -e --sign KEY: a signed stream (format 6.10), checked by
-# -d, --test and --signer FILE, against the forgeries a second recipient
-# (tests/cli/forge.py, holding the file key) can make, from a file and
-# from a pipe, where nothing past the last signature that verified may
-# reach the output.
+# signature.  -e and -c --sign KEY: a signed stream or archive (format
+# 6.10), checked by -d, -t, -x, --test and --signer FILE, against the
+# forgeries a second recipient (tests/cli/forge.py, holding the file
+# key) can make, from a file and from a pipe, where nothing past the
+# last signature that verified may reach the output (-x: no member
+# whose bytes are not all covered is made).
 
 load test_helper
 
@@ -164,8 +165,6 @@ start_agent() {
 	fi
 	run_aescrypt 3 -e -q -k k --sign tree/text --sig-file t.sig -o t.aes tree/text
 	assert_match "neither an OpenSSH private key nor an ssh-ed25519 public key"
-	run_aescrypt 2 -c -q -k k --sign ed -f t.aes tree
-	assert_match "-c --sign needs --sig-file"
 	run_aescrypt 2 -e -q -k k --sig-file t.sig -o t.aes tree/text
 	assert_match "--sig-file needs the key that signs"
 	run_aescrypt 2 -d -q -k k --sign ed --sig-file t.sig -o t tree/text
@@ -350,4 +349,132 @@ assert vals["signature 0"] == f["sigs"][0][1][5:21].hex()
 assert "starting `07 00 22 01 01`" in ex and f["signer"][2][:5].hex() == "0700220101"
 print("ok")
 PY
+}
+
+# An archive of 160 members of 256 KiB (40 MiB: signatures after 16 and
+# 32 MiB, and after the footer) and a text file.
+big_archive() {
+	mkdir d
+	for i in $(seq -w 0 159); do
+		head -c 262144 /dev/urandom > d/n$i
+	done
+	echo words > d/text
+	run_aescrypt 0 -c -q -k k --sign ed -f a.aes d
+}
+
+# only_true DIR: every file under DIR is the source's, byte for byte
+# (a member made from unverified bytes, or a temp file left, fails);
+# the count of files in $n.
+only_true() {
+	n=0
+	while IFS= read -r -d '' f; do
+		cmp "$f" "${f#$1/}" || return 1
+		n=$((n + 1))
+	done < <(find "$1" -type f -print0)
+}
+
+@test "-c --sign: a signed archive; -t, -x and --test under --signer read it whole and check it; without, the index serves -t, one member and --info" {
+	big_archive
+	run_aescrypt 0 -t -k k --signer allowed -f a.aes
+	[ "$(printf '%s\n' "$output" | grep -c '^d/')" -eq 162 ]
+	mkdir x1 x2
+	run_aescrypt 0 -x -q -k k --signer allowed -f a.aes -C x1
+	diff -r d x1/d
+	cat a.aes | "$AESCRYPT" -x -q -k k --signer allowed -f - -C x2
+	diff -r d x2/d
+	run_aescrypt 0 --test -q -k k --signer allowed a.aes
+	# the second implementation, written from 6.10, reads it too, and
+	# refuses it with an index record forged
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py" decode -k k a.aes py.tar
+	mkdir xp
+	tar -C xp -xf py.tar
+	diff -r d xp/d
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/forge.py" k a.aes f.aes index 0
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/../interop/aescrypt_v1.py" decode -k k f.aes py2.tar
+	[ "$status" -eq 4 ]
+	assert_match "last signature, after the footer, does not verify"
+	# the index's offsets count the signatures between the records
+	run_aescrypt 0 -t -k k -f a.aes
+	[ "$(printf '%s\n' "$output" | grep -c '^d/')" -eq 162 ]
+	mkdir x3
+	run_aescrypt 0 -x -q -k k -f a.aes -C x3 d/n100 d/text
+	cmp x3/d/n100 d/n100
+	cmp x3/d/text d/text
+	run_aescrypt 0 --info a.aes
+	assert_match "whole:       yes"
+	assert_match "signed:      by ED25519 key SHA256:"
+	# without an index, and with zstd's 8 MiB chunks (a signature every
+	# two records)
+	run_aescrypt 0 -c -q -k k --sign ed --no-index -f n.aes d/text d/n001
+	run_aescrypt 0 -t -k k --signer allowed -f n.aes
+	run_aescrypt 0 --info n.aes
+	assert_match "whole:       yes"
+	if [ "${AE_HAVE_ZSTD:-1}" = 1 ]; then
+		run_aescrypt 0 -c -q -k k --sign ed --zstd -f z.aes d
+		mkdir x4
+		run_aescrypt 0 -x -q -k k --signer allowed -f z.aes -C x4
+		diff -r d x4/d
+		run_aescrypt 0 --info z.aes
+		assert_match "a signature after every 2 records"
+	fi
+}
+
+@test "a signed archive forged with the file key: -x --signer keeps only members that verified signatures cover, from a file and a pipe, and says where it stopped" {
+	big_archive
+	F=$BATS_TEST_DIRNAME/forge.py
+	"$AESCRYPT" --gen-key k2 2> /dev/null
+	# record 100 lies in the second 16 MiB: the first interval's members
+	# may be made (at most 64 of them), none after
+	/usr/bin/python3 "$F" k a.aes f.aes record 100
+	mkdir o1 o2
+	run_aescrypt 4 -x -q -k k --signer allowed -f f.aes -C o1
+	assert_match "chunk 127 at offset [0-9]+ is followed by a signature that does not verify"
+	only_true o1
+	[ "$n" -ge 50 ] && [ "$n" -le 64 ]
+	run sh -c 'cat f.aes | "$1" -x -q -k k --signer allowed -f - -C o2' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	only_true o2
+	[ "$n" -ge 50 ] && [ "$n" -le 64 ]
+	run_aescrypt 4 -t -k k --signer allowed -f f.aes
+	# an index record: the last signature, after the footer, fails; the
+	# members of the two intervals before may stay
+	/usr/bin/python3 "$F" k a.aes f.aes index 0
+	mkdir o3
+	run_aescrypt 4 -x -q -k k --signer allowed -f f.aes -C o3
+	assert_match "the file's last signature, after the footer, does not verify"
+	only_true o3
+	[ "$n" -ge 110 ] && [ "$n" -le 128 ]
+	# the footer sealed anew: it no longer fits the payload
+	/usr/bin/python3 "$F" k a.aes f.aes footer 7
+	mkdir o4
+	run_aescrypt 4 -x -q -k k --signer allowed -f f.aes -C o4
+	assert_match "the footer does not match the payload"
+	only_true o4
+	# every record re-sealed: the first signature fails, nothing is made
+	for what in reseal "swap 5" "drop 0"; do
+		/usr/bin/python3 "$F" k a.aes f.aes $what
+		rm -rf o5 && mkdir o5
+		run_aescrypt 4 -x -q -k k -f f.aes -C o5
+		only_true o5
+		[ "$n" -eq 0 ]
+	done
+	# the file key wrapped to another key file
+	/usr/bin/python3 "$F" k a.aes f.aes rewrap k2
+	rm -rf o5 && mkdir o5
+	run_aescrypt 4 -x -q -k k2 -f f.aes -C o5
+	assert_match "chunk 63 .*signature that does not verify"
+	only_true o5
+	[ "$n" -eq 0 ]
+	# stripped, or signed again by another key: whole without --signer,
+	# exit 7 and nothing made with it
+	/usr/bin/python3 "$F" k a.aes s.aes strip
+	/usr/bin/python3 "$F" k a.aes r.aes sign 2222222222222222222222222222222222222222222222222222222222222222
+	for f in s.aes r.aes; do
+		rm -rf o6 && mkdir o6
+		run_aescrypt 0 -x -q -k k -f $f -C o6
+		diff -r d o6/d
+		rm -rf o6 && mkdir o6
+		run_aescrypt 7 -x -q -k k --signer allowed -f $f -C o6
+		[ -z "$(ls -A o6)" ]
+	done
 }

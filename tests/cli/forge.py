@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""forge.py -- what a second recipient can do to a signed stream (format
+"""forge.py -- what a second recipient can do to a signed file (format
 format/aescrypt-v1.md 6.10): it holds the file key, so it can re-seal
 any record, the header MAC and every tag.  Each forgery below keeps
 every tag and the header MAC valid, so only the signatures can catch
@@ -21,6 +21,10 @@ what:
   drop J          signature record J left out
   swap I          records I and I+1 swapped with their nonces redone
                   (each re-sealed at its new place)
+  index I         (an archive with an index) index record I's plaintext
+                  changed by one byte, re-sealed with the index key
+  footer N        (the same) the footer sealed anew, saying N payload
+                  records
 """
 import hashlib
 import os
@@ -57,21 +61,33 @@ def parse(data):
     signer = [s for s in slots if s[0] == 7][0]
     k = signer[2][4]
     N = 1 << k
-    recs, sigs, at, i = [], [], L, 0
-    while True:
-        n = struct.unpack(">I", data[at + 1:at + 5])[0]
-        rec = data[at:at + 5 + n + 16]
-        recs.append(rec)
-        at += len(rec)
-        final = rec[0] & 1
-        if final or (i + 1) % N == 0:
-            sigs.append((i, data[at:at + 69]))
-            at += 69
-        i += 1
-        if final:
-            break
+    indexed = (ptype & 0x07) == 2
+
+    def records(at, sigs_too):
+        out, i = [], 0
+        while True:
+            n = struct.unpack(">I", data[at + 1:at + 5])[0]
+            rec = data[at:at + 5 + n + 16]
+            out.append(rec)
+            at += len(rec)
+            final = rec[0] & 1
+            if sigs_too and (final and not indexed or not final and (i + 1) % N == 0):
+                sigs.append((i, data[at:at + 69]))
+                at += 69
+            i += 1
+            if final:
+                return out, at
+    sigs = []
+    recs, at = records(L, True)
+    irecs, footer, last = [], None, None
+    if indexed:
+        irecs, at = records(at, False)
+        footer = data[at:at + 32]
+        last = data[at + 32:at + 101]
+        at += 101
     return dict(raw=raw, L=L, log2=log2, k=k, slots=slots, signer=signer,
-                recs=recs, sigs=sigs, tail=data[at:])
+                recs=recs, sigs=sigs, irecs=irecs, footer=footer, last=last,
+                indexed=indexed, tail=data[at:])
 
 
 def keys(f, keyfile):
@@ -80,7 +96,8 @@ def keys(f, keyfile):
     raw = f["raw"]
     slots = [(typ, slot) for typ, _, slot in f["slots"]]
     fk = v1.unlock(raw, slots, v1.read_keyfile(keyfile), None, 1 << 30)
-    return fk, AESGCM(v1.hkdf(fk, raw[14:30], b"aescrypt-v1 payload", 32))
+    return (fk, AESGCM(v1.hkdf(fk, raw[14:30], b"aescrypt-v1 payload", 32)),
+            AESGCM(v1.hkdf(fk, raw[14:30], b"aescrypt-v1 index", 32)))
 
 
 def open_rec(aead, i, rec):
@@ -115,23 +132,33 @@ def sign_all(f, seed):
     out, j = [], 0
     last_i = len(f["recs"]) - 1
     N = 1 << f["k"]
+
+    def signature(last):
+        M = (b"aescrypt-v1 signature" + b"\0" + struct.pack(">Q", j)
+             + bytes([1 if last else 0]) + T.copy().digest())
+        tbs = (b"SSHSIG" + sshstr(b"aescrypt") + sshstr(b"")
+               + sshstr(b"sha512") + sshstr(hashlib.sha512(M).digest()))
+        return (bytes([SIG_FLAG | (1 if last else 0)])
+                + struct.pack(">I", 64) + key.sign(tbs))
     for i, rec in enumerate(f["recs"]):
         out.append(rec)
         T.update(hashlib.sha512(rec).digest())
-        last = i == last_i
-        if last or (i + 1) % N == 0:
-            M = (b"aescrypt-v1 signature" + b"\0" + struct.pack(">Q", j)
-                 + bytes([1 if last else 0]) + T.copy().digest())
-            tbs = (b"SSHSIG" + sshstr(b"aescrypt") + sshstr(b"")
-                   + sshstr(b"sha512") + sshstr(hashlib.sha512(M).digest()))
-            sig = key.sign(tbs)
-            out.append(bytes([SIG_FLAG | (1 if last else 0)])
-                       + struct.pack(">I", 64) + sig)
+        final = i == last_i
+        if (final and not f["indexed"]) or (not final and (i + 1) % N == 0):
+            out.append(signature(final))
             j += 1
+    if f["indexed"]:
+        for rec in f["irecs"]:
+            out.append(rec)
+            T.update(hashlib.sha512(rec).digest())
+        out.append(f["footer"])
+        T.update(hashlib.sha512(f["footer"]).digest())
+        out.append(signature(True))
     return b"".join(out)
 
 
-def assemble(f, recs=None, sigs=None, raw=None):
+def assemble(f, recs=None, sigs=None, raw=None, irecs=None, footer=None,
+             last=True):
     raw = raw or f["raw"]
     recs = recs if recs is not None else f["recs"]
     sigs = dict(sigs if sigs is not None else f["sigs"])
@@ -140,6 +167,11 @@ def assemble(f, recs=None, sigs=None, raw=None):
         out.append(rec)
         if i in sigs:
             out.append(sigs[i])
+    if f["indexed"]:
+        out.extend(irecs if irecs is not None else f["irecs"])
+        out.append(footer or f["footer"])
+        if last:
+            out.append(f["last"])
     # the copy of the header: the header as it now starts the file
     tail = raw + struct.pack(">H", len(raw)) if f["tail"] else b""
     return b"".join(out) + tail
@@ -150,7 +182,7 @@ def main():
     args = sys.argv[5:]
     data = open(src, "rb").read()
     f = parse(data)
-    fk, aead = keys(f, keyfile)
+    fk, aead, iaead = keys(f, keyfile)
     last = len(f["recs"]) - 1
     if what == "record":
         i = int(args[0])
@@ -159,6 +191,18 @@ def main():
         recs = list(f["recs"])
         recs[i] = seal_rec(aead, i, i == last, bytes(plain))
         out = assemble(f, recs)
+    elif what == "index":
+        i = int(args[0])
+        irecs = list(f["irecs"])
+        plain = bytearray(open_rec(iaead, i, irecs[i]))
+        plain[-1] ^= 0x01
+        irecs[i] = seal_rec(iaead, i, i == len(irecs) - 1, bytes(plain))
+        out = assemble(f, irecs=irecs)
+    elif what == "footer":
+        said = struct.unpack(">Q", f["footer"][:8])[0]
+        head = struct.pack(">QQ", said, int(args[0]))
+        footer = head + iaead.encrypt(bytes(11) + b"\x02", b"", head)
+        out = assemble(f, footer=footer)
     elif what == "reseal":
         recs = []
         for i, rec in enumerate(f["recs"]):
@@ -201,7 +245,14 @@ def main():
         raw[13] -= 1
         raw = redo_mac(bytes(raw), fk)
         g = dict(f, raw=raw)
-        out = assemble(g, sigs=[])
+        footer = None
+        if f["indexed"]:
+            # the index starts where it did, less the signatures gone
+            said, R = struct.unpack(">QQ", f["footer"][:16])
+            head = struct.pack(">QQ", said - 69 * len(f["sigs"])
+                               - (len(f["raw"]) - len(raw)), R)
+            footer = head + iaead.encrypt(bytes(11) + b"\x02", b"", head)
+        out = assemble(g, sigs=[], footer=footer, last=False)
     elif what == "sign":
         seed = bytes.fromhex(args[0])
         pk = ed25519.Ed25519PrivateKey.from_private_bytes(seed).public_key()

@@ -397,8 +397,6 @@ def parse_header(f):
             raise Fail(4, "a signing key of an unknown type")
         if signers[0][4] > 16:
             raise Fail(4, "a signature interval out of range")
-        if ptype != 0:
-            raise Fail(4, "a signed archive, which this implementation does not read")
         sig = dict(k=signers[0][4], pk=signers[0][5:37])
     if not any(typ in (1, 2, 3, 4, 5, 6) for typ, _ in slots):
         raise Fail(4, "no key slot of a known type")
@@ -519,7 +517,9 @@ class Chain:
     signature records at their places, and the plaintext held until a
     signature covers it."""
 
-    def __init__(self, raw, sig, out):
+    def __init__(self, raw, sig, out, last_after_final=True):
+        # (an archive with an index signs last after its footer)
+        self.last_after_final = last_after_final
         self.T = hashlib.sha512(raw)
         self.N = 1 << sig["k"]
         self.pk = ed25519.Ed25519PublicKey.from_public_bytes(sig["pk"])
@@ -527,15 +527,27 @@ class Chain:
         self.out = out
         self.held = []
 
-    def record(self, f, i, rec, final, plain, off):
+    def record(self, f, i, rec, final, plain, off, index=False):
         self.T.update(hashlib.sha512(rec).digest())
+        if index:
+            return 0        # (hashed; the index is no output, and unsigned between)
         self.held.append(plain)
+        if final and not self.last_after_final:
+            return 0
         if not final and (i + 1) % self.N:
             return 0
+        return self.check(f, i, final, off)
+
+    def footer(self, f, foot, off):
+        self.T.update(hashlib.sha512(foot).digest())
+        return self.check(f, -1, True, off)
+
+    def check(self, f, i, final, off):
         s = f.read(69)
         if len(s) < 69:
-            raise Fail(4, "chunk %d at offset %d is not followed by its "
-                       "signature: not signed past it" % (i, off))
+            raise Fail(4, "%s at offset %d is not followed by its "
+                       "signature: not signed past it" % (
+                           "the footer" if i < 0 else "chunk %d" % i, off))
         if s[0] != (4 | (1 if final else 0)) or s[1:5] != struct.pack(">I", 64):
             raise Fail(4, "chunk %d is not followed by its signature record" % i)
         M = (b"aescrypt-v1 signature\0" + struct.pack(">Q", self.j)
@@ -548,6 +560,9 @@ class Chain:
         try:
             self.pk.verify(s[5:], tbs)
         except InvalidSignature:
+            if i < 0:
+                raise Fail(4, "the file's last signature, after the "
+                           "footer, does not verify")
             raise Fail(4, "chunk %d is followed by a signature that does "
                        "not verify" % i)
         self.j += 1
@@ -600,12 +615,13 @@ def read_records(f, aead, C, off, out, what="chunk", codec=0, chain=None):
             raise Fail(4, "%s %d: short chunk before the final one" % (what, i))
         if final and len(plain) == 0 and i != 0:
             raise Fail(4, "%s %d: empty final chunk" % (what, i))
-        if chain is None:
+        index = what != "chunk"
+        if chain is None or index:
             out.write(plain)
         lens.append(5 + n + 16)
         off += 5 + n + 16
         if chain is not None:
-            off += chain.record(f, i, frame + body, final, plain, off)
+            off += chain.record(f, i, frame + body, final, plain, off, index)
         i += 1
         if final:
             return i, off, lens
@@ -614,7 +630,7 @@ def read_records(f, aead, C, off, out, what="chunk", codec=0, chain=None):
 FOOTER_NONCE = bytes(11) + b"\x02"
 
 
-def parse_index(b, L, C, index_offset, records):
+def parse_index(b, L, C, index_offset, records, gaps=0):
     """The index's bytes (6.8), with every check; returns (lengths,
     tar_end, members) where members are dicts."""
     def need(cond, what):
@@ -626,7 +642,8 @@ def parse_index(b, L, C, index_offset, records):
     need(len(b) >= 25 + 4 * R, "is too short for its record lengths")
     lens = [struct.unpack(">I", b[25 + 4 * i:29 + 4 * i])[0] for i in range(R)]
     need(all(21 <= n <= C + 21 for n in lens), "has a bad record length")
-    need(L + sum(lens) == index_offset, "has records that do not end at the index")
+    # (gaps: a signed file's signature records between them, 6.10)
+    need(L + sum(lens) + gaps == index_offset, "has records that do not end at the index")
     need(tar_end <= R * C, "puts the tar end past the payload")
     need(tar_end % 512 == 0, "puts the tar end inside a block")
     need(M > 0 or tar_end == 0, "does not start at the tar stream's first member")
@@ -694,7 +711,8 @@ def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False,
         fk = unlock(raw, slots, key, pw, max_m, ids)
     aead = AESGCM(hkdf(fk, h["salt"], b"aescrypt-v1 payload", 32))
     C = 1 << h["log2"]
-    chain = Chain(raw, h["sig"], out) if h["sig"] is not None else None
+    chain = (Chain(raw, h["sig"], out, h["ptype"] != 2)
+             if h["sig"] is not None else None)
     R, off, lens = read_records(f, aead, C, h["L"], out, codec=h["codec"],
                                 chain=chain)
     if h["ptype"] == 2:
@@ -703,7 +721,7 @@ def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False,
         ib = io.BytesIO()
         index_offset = off
         _, off, _ = read_records(f, iaead, C, off, ib, "index record",
-                                 h["codec"])
+                                 h["codec"], chain)
         foot = f.read(32)
         if len(foot) < 32:
             raise Fail(4, "the footer is missing or cut short (at offset %d)" % off)
@@ -715,8 +733,12 @@ def decode(f, out, key, pw, max_m, ids=(), want_index=None, salvage=False,
         if said_off != index_offset or said_R != R:
             raise Fail(4, "the footer does not match the payload")
         off += 32
+        gaps = 0
+        if chain is not None:
+            off += chain.footer(f, foot, off)
+            gaps = (R - 1) // chain.N * 69
         ilens, tar_end, members = parse_index(ib.getvalue(), h["L"], C,
-                                              index_offset, R)
+                                              index_offset, R, gaps)
         if ilens != lens:
             raise Fail(4, "the index's record lengths are not the records'")
         if want_index is not None:
