@@ -600,8 +600,8 @@ int aescrypt_codec_info(int codec, int engine,
 /* The cipher's tiers, 0 .. aescrypt_tier_count() - 1: a name
  * ("aes-ni", "vaes-avx2", "soft-ct", ...), whether this CPU runs it,
  * and the one new keys run on.  aescrypt_force_software() makes that
- * the constant-time software tier for the rest of the process (--no-hw;
- * before any key is set up).  aescrypt_cpu_describe: the CPU features
+ * the constant-time software tier for the rest of the process, and
+ * SHA-256 the portable code (--no-hw; before any key is set up).  aescrypt_cpu_describe: the CPU features
  * the tiers use, in words, into buf. */
 int aescrypt_tier_count(void);
 const char *aescrypt_tier_name(int tier);

@@ -71,6 +71,8 @@ enum ae_stanza_type {
 #define AE_SIG_FLAG 0x04
 #define AE_SIG_LEN 64
 #define AE_SIG_RECORD_LEN (5 + AE_SIG_LEN)
+/* 6.10: what a signed file's records are hashed to (SHA-256) */
+#define AE_SIG_DIGEST_LEN 32
 #define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
 #define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
 #define AE_SHARE_LEN 32           /* an ephemeral X25519 public key */

@@ -16,24 +16,21 @@ ae_sigchain_init(struct ae_sigchain *c, const uint8_t *header, size_t len,
 {
 	memset(c, 0, sizeof *c);
 	c->log2 = sig_log2;
-	ae_sha512_init(&c->t);
-	ae_sha512_update(&c->t, header, len);
+	ae_sha256_init(&c->t);
+	ae_sha256_update(&c->t, header, len);
 }
 
 void
-ae_sigchain_digest(const uint8_t *rec, size_t n, uint8_t out[64])
+ae_sigchain_digest(const uint8_t *rec, size_t n,
+    uint8_t out[AE_SIG_DIGEST_LEN])
 {
-	struct ae_sha512 h;
-
-	ae_sha512_init(&h);
-	ae_sha512_update(&h, rec, n);
-	ae_sha512_final(&h, out);
+	ae_sha256(rec, n, out);
 }
 
 void
-ae_sigchain_add(struct ae_sigchain *c, const uint8_t digest[64])
+ae_sigchain_add(struct ae_sigchain *c, const uint8_t digest[AE_SIG_DIGEST_LEN])
 {
-	ae_sha512_update(&c->t, digest, 64);
+	ae_sha256_update(&c->t, digest, AE_SIG_DIGEST_LEN);
 	c->records++;
 }
 
@@ -47,10 +44,12 @@ size_t
 ae_sigchain_tbs(const struct ae_sigchain *c, int last,
     uint8_t tbs[AE_SSHSIG_TBS_MAX])
 {
-	/* M = DOMAIN || 00 || u64(number) || u8(last) || SHA-512 of a
+	/* M = DOMAIN || 00 || u64(number) || u8(last) || SHA-256 of a
 	 * copy of T; what is signed is SSHSIG's data over SHA-512(M) */
-	uint8_t m[sizeof DOMAIN - 1 + 1 + 8 + 1 + 64], h[64];
-	struct ae_sha512 t = c->t;
+	uint8_t m[sizeof DOMAIN - 1 + 1 + 8 + 1 + AE_SHA256_LEN];
+	uint8_t h[AE_SHA512_LEN];
+	struct ae_sha256 t = c->t;
+	struct ae_sha512 s;
 	size_t at = sizeof DOMAIN - 1;
 
 	memcpy(m, DOMAIN, at);
@@ -58,8 +57,10 @@ ae_sigchain_tbs(const struct ae_sigchain *c, int last,
 	store_be64(m + at, c->next);
 	at += 8;
 	m[at++] = (uint8_t)(last != 0);
-	ae_sha512_final(&t, m + at);
-	ae_sigchain_digest(m, sizeof m, h);
+	ae_sha256_final(&t, m + at);
+	ae_sha512_init(&s);
+	ae_sha512_update(&s, m, sizeof m);
+	ae_sha512_final(&s, h);
 	return ae_sshsig_tbs(AE_SIG_NAMESPACE, h, tbs);
 }
 

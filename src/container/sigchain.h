@@ -1,7 +1,7 @@
 /*
  * sigchain.h -- what a signed container signs (format 6.10), shared by
  * the writer that signs and the reader that checks: the running
- * SHA-512 of the header and of each record's digest, in order; the
+ * SHA-256 of the header and of each record's digest, in order; the
  * message each signature signs, made into SSHSIG's signed data; and
  * the signature records themselves.
  *
@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "crypto/ed25519.h"
+#include "crypto/sha256.h"
 #include "format.h"
 #include "sshsig.h"
 
@@ -24,7 +25,11 @@
 #define AE_SIG_NAMESPACE "aescrypt"
 
 struct ae_sigchain {
-	struct ae_sha512 t;         /* the header, then each digest */
+	struct ae_sha256 t;         /* the header, then each digest (SHA-256:
+	                             * where the CPU has SHA instructions,
+	                             * 4 to 5 times the speed of SHA-512 here,
+	                             * which a signed file pays on every
+	                             * byte) */
 	uint64_t next;              /* the number of the next signature */
 	uint64_t records;           /* digests added */
 	unsigned log2;              /* a signature after every 2^log2
@@ -35,11 +40,13 @@ struct ae_sigchain {
 void ae_sigchain_init(struct ae_sigchain *c, const uint8_t *header,
     size_t len, unsigned sig_log2);
 
-/* The SHA-512 of one record (or the footer) as written. */
-void ae_sigchain_digest(const uint8_t *rec, size_t n, uint8_t out[64]);
+/* The SHA-256 of one record (or the footer) as written. */
+void ae_sigchain_digest(const uint8_t *rec, size_t n,
+    uint8_t out[AE_SIG_DIGEST_LEN]);
 
 /* Add the next record's digest. */
-void ae_sigchain_add(struct ae_sigchain *c, const uint8_t digest[64]);
+void ae_sigchain_add(struct ae_sigchain *c,
+    const uint8_t digest[AE_SIG_DIGEST_LEN]);
 
 /* Whether an interval signature follows payload record seq (from 0),
  * a record that is not the final one. */

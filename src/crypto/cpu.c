@@ -76,6 +76,7 @@ detect(void)
 		g_features.avx512f = os_zmm && ((b >> 16) & 1);
 		g_features.avx512bw = os_zmm && ((b >> 30) & 1);
 		g_features.avx512vl = os_zmm && ((b >> 31) & 1);
+		g_features.sha = ((b >> 29) & 1) && g_features.sse41;
 	}
 	/* Ice Lake (client 0x7d, 0x7e; server 0x6a, 0x6c) and Tiger Lake
 	 * (0x8c, 0x8d): the first cores with VAES, whose clock drops under
@@ -109,7 +110,7 @@ ae_cpu_describe(char *buf, unsigned long size)
 	const struct { const char *name; int on; } list[] = {
 		{ "sse2", f->sse2 }, { "ssse3", f->ssse3 }, { "sse4.1", f->sse41 },
 		{ "aes", f->aesni }, { "pclmul", f->pclmul }, { "avx", f->avx },
-		{ "avx2", f->avx2 }, { "vaes", f->vaes },
+		{ "avx2", f->avx2 }, { "vaes", f->vaes }, { "sha", f->sha },
 		{ "vpclmulqdq", f->vpclmulqdq }, { "avx512f", f->avx512f },
 		{ "avx512bw", f->avx512bw }, { "avx512vl", f->avx512vl },
 		{ "aes", f->arm_aes }, { "pmull", f->arm_pmull },

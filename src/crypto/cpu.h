@@ -23,6 +23,7 @@ struct ae_cpu_features {
 	unsigned avx512f : 1;   /* CPU has it and the OS saves ZMM state */
 	unsigned avx512bw : 1;
 	unsigned avx512vl : 1;
+	unsigned sha : 1;       /* the SHA-256 instructions (SHA-NI) */
 	unsigned zmm_slow : 1;  /* an Intel core whose clock drops while
 	                         * 512-bit vectors run (Ice Lake, Tiger
 	                         * Lake): tier 4 is not the default there */

@@ -25,4 +25,14 @@ void ae_sha256_final(struct ae_sha256 *s, uint8_t out[AE_SHA256_LEN]);
 /* One-shot digest of n bytes. */
 void ae_sha256(const void *p, size_t n, uint8_t out[AE_SHA256_LEN]);
 
+/*
+ * The SHA-256 instructions (x86 SHA-NI) are used where the CPU has
+ * them; ae_sha256_force_portable(1) makes every later call use the
+ * portable code instead (--no-hw does, and the tests compare the two),
+ * 0 undoes it.  Call it before threads hash.  _accelerated: whether
+ * the instructions are in use now.
+ */
+void ae_sha256_force_portable(int on);
+int ae_sha256_accelerated(void);
+
 #endif

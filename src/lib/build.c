@@ -18,6 +18,7 @@
 #include "container/kdf.h"
 #include "container/recipient.h"
 #include "crypto/cpu.h"
+#include "crypto/sha256.h"
 #include "crypto/gcm.h"
 #include "crypto/rsa.h"
 #include "crypto/x25519.h"
@@ -129,6 +130,7 @@ void
 aescrypt_force_software(void)
 {
 	ae_gcm_force_software();
+	ae_sha256_force_portable(1);
 }
 
 void

@@ -91,7 +91,7 @@ hold_write(void *ctx, const uint8_t *buf, size_t n)
 /* The pipeline's signed_fn: each record's digest in order; a signature
  * record where one belongs, checked, and then what it covers let go. */
 static int
-signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[64],
+signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[AE_SIG_DIGEST_LEN],
     const uint8_t *sig_rec, int due, struct ae_diag *d)
 {
 	aescrypt_reader *r = ctx;

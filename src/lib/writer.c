@@ -451,7 +451,7 @@ write_signature(aescrypt_writer *w, int last, struct ae_diag *d)
 /* The pipeline's signed_fn: each record's digest, in order, after it
  * was written; a signature where one is due. */
 static int
-signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[64],
+signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[AE_SIG_DIGEST_LEN],
     const uint8_t *sig_rec, int due, struct ae_diag *d)
 {
 	aescrypt_writer *w = ctx;

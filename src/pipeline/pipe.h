@@ -66,7 +66,7 @@ struct job {
 	                             * buffer's untouched pages stay so) */
 	/* signed files (6.10): the record's SHA-512 (a worker's), and,
 	 * decoding, the signature record read after it, if one was */
-	uint8_t digest[64];
+	uint8_t digest[AE_SIG_DIGEST_LEN];
 	uint8_t sig[AE_SIG_RECORD_LEN];
 	int has_sig;
 };

@@ -14,6 +14,7 @@
 #include "crypto/gcm.h"
 #include "common/io.h"
 #include "container/deflate.h"
+#include "container/format.h"
 
 /* The most worker threads a pipeline runs. */
 #define AE_PIPE_MAX_THREADS 256
@@ -94,7 +95,8 @@ struct ae_pipe_params {
 	 * (sig_log2, sig_intervals and sig_last say where), unchecked */
 	int sig_skip;
 	int (*signed_fn)(void *ctx, uint64_t seq, int final,
-	    const uint8_t digest[64], const uint8_t *sig_rec, int due,
+	    const uint8_t digest[AE_SIG_DIGEST_LEN], const uint8_t *sig_rec,
+	    int due,
 	    struct ae_diag *d);
 	void *signed_ctx;
 };

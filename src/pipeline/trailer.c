@@ -51,7 +51,7 @@ ae_trailer_write_index(const struct ae_pipe_params *payload,
 	}
 	if (r == AE_OK && payload->sign) {
 		/* the footer, then the file's last signature */
-		uint8_t dg[64];
+		uint8_t dg[AE_SIG_DIGEST_LEN];
 
 		ae_sigchain_digest(footer, sizeof footer, dg);
 		r = payload->signed_fn(payload->signed_ctx, 0, 1, dg, NULL, 1,
@@ -149,7 +149,7 @@ index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
 	at += AE_FOOTER_LEN;
 	if (payload->sign) {
 		/* 6.10: the file's last signature, over the footer too */
-		uint8_t sig[AE_SIG_RECORD_LEN], dg[64];
+		uint8_t sig[AE_SIG_RECORD_LEN], dg[AE_SIG_DIGEST_LEN];
 
 		if ((r = in->read(in->ctx, sig, sizeof sig, &got)) != AE_OK)
 			return ae_fail(d, r, AE_AT_INPUT, "reading input", 0,

@@ -128,7 +128,7 @@ def redo_mac(raw, fk):
 def sign_all(f, seed):
     """Every signature made again, as 6.10 says, by seed's key."""
     key = ed25519.Ed25519PrivateKey.from_private_bytes(seed)
-    T = hashlib.sha512(f["raw"])
+    T = hashlib.sha256(f["raw"])
     out, j = [], 0
     last_i = len(f["recs"]) - 1
     N = 1 << f["k"]
@@ -142,7 +142,7 @@ def sign_all(f, seed):
                 + struct.pack(">I", 64) + key.sign(tbs))
     for i, rec in enumerate(f["recs"]):
         out.append(rec)
-        T.update(hashlib.sha512(rec).digest())
+        T.update(hashlib.sha256(rec).digest())
         final = i == last_i
         if (final and not f["indexed"]) or (not final and (i + 1) % N == 0):
             out.append(signature(final))
@@ -150,9 +150,9 @@ def sign_all(f, seed):
     if f["indexed"]:
         for rec in f["irecs"]:
             out.append(rec)
-            T.update(hashlib.sha512(rec).digest())
+            T.update(hashlib.sha256(rec).digest())
         out.append(f["footer"])
-        T.update(hashlib.sha512(f["footer"]).digest())
+        T.update(hashlib.sha256(f["footer"]).digest())
         out.append(signature(True))
     return b"".join(out)
 

@@ -513,14 +513,14 @@ def unzstd(body, C):
 
 
 class Chain:
-    """6.10: the running SHA-512 of the header and of each record, the
+    """6.10: the running SHA-256 of the header and of each record, the
     signature records at their places, and the plaintext held until a
     signature covers it."""
 
     def __init__(self, raw, sig, out, last_after_final=True):
         # (an archive with an index signs last after its footer)
         self.last_after_final = last_after_final
-        self.T = hashlib.sha512(raw)
+        self.T = hashlib.sha256(raw)
         self.N = 1 << sig["k"]
         self.pk = ed25519.Ed25519PublicKey.from_public_bytes(sig["pk"])
         self.j = 0
@@ -528,7 +528,7 @@ class Chain:
         self.held = []
 
     def record(self, f, i, rec, final, plain, off, index=False):
-        self.T.update(hashlib.sha512(rec).digest())
+        self.T.update(hashlib.sha256(rec).digest())
         if index:
             return 0        # (hashed; the index is no output, and unsigned between)
         self.held.append(plain)
@@ -539,7 +539,7 @@ class Chain:
         return self.check(f, i, final, off)
 
     def footer(self, f, foot, off):
-        self.T.update(hashlib.sha512(foot).digest())
+        self.T.update(hashlib.sha256(foot).digest())
         return self.check(f, -1, True, off)
 
     def check(self, f, i, final, off):

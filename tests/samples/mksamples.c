@@ -302,7 +302,7 @@ seal_all(struct buf *b, const ae_gcm_ctx *k, unsigned log2, int level,
  * signed, before a forger changed it). */
 static void
 seal_digest_of_original(const ae_gcm_ctx *k, uint64_t i, int final,
-    const uint8_t *p, size_t n, uint8_t d[64])
+    const uint8_t *p, size_t n, uint8_t d[AE_SIG_DIGEST_LEN])
 {
 	struct buf t = { 0 };
 
@@ -355,7 +355,7 @@ build_signed(struct buf *b, const char *name, const uint8_t *data, size_t n,
 {
 	static struct ae_header h;
 	struct ae_sigchain ch;
-	uint8_t fk[32], d[64], tbs[AE_SSHSIG_TBS_MAX], sig[64];
+	uint8_t fk[32], d[AE_SIG_DIGEST_LEN], tbs[AE_SSHSIG_TBS_MAX], sig[64];
 	uint8_t rec[AE_SIG_RECORD_LEN];
 	size_t cs = 65536, off = 0, at;
 	uint64_t i = 0;

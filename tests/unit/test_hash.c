@@ -253,10 +253,50 @@ test_base64(void)
 	    "base64 into a buffer just large enough");
 }
 
+/* The SHA-256 instructions against the portable code, where the CPU
+ * has them: random lengths around the block, fed whole and in pieces. */
+static void
+test_sha256_paths(void)
+{
+	uint8_t *buf = malloc(70000), a[32], b[32];
+	struct ae_sha256 s;
+	size_t i, n, at, step;
+	uint32_t x = 12345;
+
+	if (!ae_sha256_accelerated()) {
+		t_skip("sha256 paths: this CPU (or build) has no SHA instructions");
+		free(buf);
+		return;
+	}
+	for (i = 0; i < 70000; i++) {
+		x = x * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(x >> 16);
+	}
+	for (i = 0; i < 300; i++) {
+		n = i < 200 ? i : (size_t)(x = x * 1103515245u + 12345u) % 70000;
+		ae_sha256_force_portable(1);
+		ae_sha256(buf, n, a);
+		ae_sha256_force_portable(0);
+		ae_sha256(buf, n, b);
+		CHECK(memcmp(a, b, 32) == 0, "sha256 paths differ at %zu bytes", n);
+		ae_sha256_init(&s);
+		for (at = 0, step = 1; at < n; at += step, step = step * 5 % 157 + 1)
+			ae_sha256_update(&s, buf + at, n - at < step ? n - at : step);
+		ae_sha256_final(&s, b);
+		CHECK(memcmp(a, b, 32) == 0, "sha256 paths differ in pieces at "
+		    "%zu bytes", n);
+	}
+	free(buf);
+}
+
 int
 main(void)
 {
 	test_sha256();
+	ae_sha256_force_portable(1);
+	test_sha256();          /* (again, on the portable code) */
+	ae_sha256_force_portable(0);
+	test_sha256_paths();
 	test_hmac();
 	test_hkdf();
 	test_ed25519();
