@@ -133,7 +133,7 @@ complete -c aescrypt -n '__aescrypt_mode_in c e' -s R -l recipients-file -r -F -
 complete -c aescrypt -l totals -d 'Say the bytes written or read when done; -c -g: files new and changed'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l checksum -r -F -d 'Append the SHA-256 of the output to FILE, as sha256sum'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l sign -r -F -d 'Sign with an ssh-ed25519 key (or .pub in ssh-agent)'
-complete -c aescrypt -n '__aescrypt_mode_in d t x' -l signer -r -F -d 'Fail unless signed by a key FILE allows (allowed_signers)'
+complete -c aescrypt -n '__aescrypt_mode_in d t x i' -l signer -r -F -d 'Fail unless signed by a key FILE allows (allowed_signers)'
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l sig-file -r -F -d 'Write an OpenSSH signature of the output to FILE'
 complete -c aescrypt -n '__aescrypt_mode_in d t x i' -s i -l identity -r -F -d 'A private key (age identity, OpenSSH)'
 complete -c aescrypt -n __aescrypt_no_mode -l gen-identity -r -F -d 'Make a key pair in age format'

@@ -18,11 +18,13 @@
 #include <unistd.h>
 
 #include "common/bytes.h"
+#include "container/allowed.h"
 #include "container/chunk.h"
 #include "container/codec.h"
 #include "container/header.h"
 #include "container/index.h"
 #include "container/legacy.h"
+#include "container/sigchain.h"
 #include "container/sshsig.h"
 #include "exitcode.h"
 #include "foreign.h"
@@ -35,6 +37,13 @@
 #include "secret.h"
 #include "signals.h"
 #include "unpack.h"
+
+/* --info --signer: what the signatures said. */
+struct sigcheck {
+	int done;                   /* checked (else: not asked) */
+	char who[256], fp[AE_SSH_FINGERPRINT_MAX];
+	uint64_t signatures;        /* how many verified */
+};
 
 static const char *
 payload_name(int type)
@@ -138,7 +147,8 @@ print_contents_json(FILE *fp, const struct contents *c)
 
 static void
 print_text(FILE *fp, const char *name, const struct ae_header *h,
-    enum whole w, const char *why, uint64_t size, const struct contents *c)
+    enum whole w, const char *why, uint64_t size, const struct contents *c,
+    const struct sigcheck *sc)
 {
 	char words[AE_SLOT_WORDS_MAX], fpr[AE_SSH_FINGERPRINT_MAX];
 	unsigned i;
@@ -164,9 +174,15 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 	    w == WHOLE_NO ? "NO" : "unknown", why);
 	if (h->is_signed) {
 		ae_ssh_fingerprint(h->signer, fpr);
-		fprintf(fp, "signed:      by ED25519 key %s, a signature after "
-		    "every %llu records (not checked here: -d --signer FILE "
-		    "checks them)\n", fpr, 1ull << h->sig_log2);
+		if (sc->done)
+			fprintf(fp, "signed:      by %s (ED25519 key %s), as "
+			    "--signer allows: all %llu signatures verify\n",
+			    sc->who, fpr, (unsigned long long)sc->signatures);
+		else
+			fprintf(fp, "signed:      by ED25519 key %s, a signature "
+			    "after every %llu records (not checked: --info "
+			    "--signer FILE checks them)\n", fpr,
+			    1ull << h->sig_log2);
 	}
 	fprintf(fp, "key slots:   %u\n", h->nstanzas);
 	for (i = 0; i < h->nstanzas; i++) {
@@ -187,7 +203,8 @@ print_text(FILE *fp, const char *name, const struct ae_header *h,
 
 static void
 print_json(FILE *fp, const char *name, const struct ae_header *h,
-    enum whole w, uint64_t size, const struct contents *c)
+    enum whole w, uint64_t size, const struct contents *c,
+    const struct sigcheck *sc)
 {
 	char words[AE_SLOT_WORDS_MAX], fpr[AE_SSH_FINGERPRINT_MAX];
 	unsigned i;
@@ -210,8 +227,15 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 		if (st->type == AE_STANZA_SIGNER && h->is_signed) {
 			ae_ssh_fingerprint(h->signer, fpr);
 			fprintf(fp, "%s{\"type\":\"signer\",\"fingerprint\":"
-			    "\"%s\",\"every\":%llu}", i ? "," : "", fpr,
-			    1ull << h->sig_log2);
+			    "\"%s\",\"every\":%llu,\"verified\":%s", i ? "," : "",
+			    fpr, 1ull << h->sig_log2, sc->done ? "true" : "false");
+			if (sc->done) {
+				fputs(",\"principals\":\"", fp);
+				json_string(fp, sc->who);
+				fprintf(fp, "\",\"signatures\":%llu",
+				    (unsigned long long)sc->signatures);
+			}
+			fputc('}', fp);
 			continue;
 		}
 		fprintf(fp, "%s{\"type\":\"%s\"", i ? "," : "",
@@ -353,6 +377,160 @@ walk_records(int fd, off_t base, uint64_t *off, uint64_t limit,
 		}
 	}
 	return 1;
+}
+
+/* Read exactly n bytes of the rest of the input: 0, or -1 (cut short or
+ * a read error; *cut says which). */
+static int
+read_n(struct ae_reader *in, uint8_t *p, size_t n, int *cut)
+{
+	size_t got;
+
+	*cut = 0;
+	if (in->read(in->ctx, p, n, &got) != AE_OK)
+		return -1;
+	if (got < n) {
+		*cut = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* What ae_sigchain_check's failure (d) was, as a sentence of its own. */
+static const char *
+bad_signature(const struct ae_diag *d)
+{
+	return d->what != NULL && strstr(d->what, "does not verify") != NULL
+	    ? "a signature does not verify (the file was changed after it was "
+	    "signed, or not signed by the key its header names)"
+	    : "a signature record is not where one belongs";
+}
+
+/*
+ * Every signature of a signed file checked without a key (format 6.10:
+ * they cover the records as written), from the input after its header,
+ * in one pass that works on a pipe: each record is read whole and
+ * hashed, never opened.  0 with s->signatures; or an exit status, said.
+ */
+static int
+check_signatures(struct ae_reader *in, const struct ae_header *h,
+    const char *name, struct sigcheck *s)
+{
+	size_t cs = (size_t)1 << h->chunk_log2, ctlen;
+	uint8_t *rec = malloc(AE_RECORD_MAX(cs)), dg[AE_SIG_DIGEST_LEN];
+	uint8_t sig[AE_SIG_RECORD_LEN];
+	struct ae_sigchain ch;
+	struct ae_diag d = { 0 };
+	uint64_t i, off = h->len, every = (uint64_t)1 << h->sig_log2;
+	int fin, comp, cut, pass, indexed = h->payload_type
+	    == AE_PAYLOAD_PAX_INDEXED, st = EXIT_DATA;
+	const char *what = NULL;
+
+	if (rec == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	ae_sigchain_init(&ch, h->raw, h->len, h->sig_log2);
+	/* pass 0: the payload's records; 1: an index's */
+	for (pass = 0; pass < 1 + indexed; pass++) {
+		for (i = 0, fin = 0; !fin; i++) {
+			if (read_n(in, rec, AE_FRAME_LEN, &cut) != 0
+			    || ae_chunk_frame(rec, cs, &fin, &comp, &ctlen, NULL)
+			    != AE_OK || read_n(in, rec + AE_FRAME_LEN,
+			    ctlen + AE_TAG_LEN, &cut) != 0) {
+				what = "a record is cut short or damaged";
+				goto out;
+			}
+			ae_sigchain_digest(rec, AE_FRAME_LEN + ctlen + AE_TAG_LEN,
+			    dg);
+			ae_sigchain_add(&ch, dg);
+			off += AE_FRAME_LEN + ctlen + AE_TAG_LEN;
+			if (pass == 1 || (fin ? indexed : (i + 1) % every != 0))
+				continue;
+			if (read_n(in, sig, sizeof sig, &cut) != 0) {
+				what = "a signature is missing: the file is not "
+				    "signed past it";
+				goto out;
+			}
+			if (ae_sigchain_check(&ch, sig, fin, h->signer, &d)
+			    != AE_OK) {
+				what = bad_signature(&d);
+				goto out;
+			}
+			off += sizeof sig;
+		}
+	}
+	if (indexed) {
+		/* the footer, then the file's last signature */
+		if (read_n(in, rec, AE_FOOTER_LEN, &cut) != 0
+		    || read_n(in, sig, sizeof sig, &cut) != 0) {
+			what = "the footer or the last signature is missing";
+			goto out;
+		}
+		ae_sigchain_digest(rec, AE_FOOTER_LEN, dg);
+		ae_sigchain_add(&ch, dg);
+		off += AE_FOOTER_LEN;
+		if (ae_sigchain_check(&ch, sig, 1, h->signer, &d) != AE_OK) {
+			what = bad_signature(&d);
+			goto out;
+		}
+	}
+	s->signatures = ch.next;
+	st = EXIT_OK;
+out:
+	if (st != EXIT_OK)
+		msg_error("%s: the signatures do not hold (at offset %llu): %s",
+		    name, (unsigned long long)off, what);
+	free(rec);
+	return st;
+}
+
+/* --info --signer FILE: the signer allowed, then every signature. */
+static int
+info_signer(const struct opts *o, struct streams *io,
+    const struct ae_header *h, struct sigcheck *s)
+{
+	struct ae_allowed a;
+	struct ae_diag d = { 0 };
+	char q[1024], *text;
+	size_t len;
+	long at;
+	int st, why;
+
+	names_quote(o->keys.signers, q, sizeof q);
+	if ((text = malloc((1u << 20) + 1)) == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	st = secret_read_file(o->keys.signers, text, (1u << 20) + 1, &len,
+	    NULL, NULL);
+	if (st == EXIT_OK && ae_allowed_parse(&a, text, len, &d) != AE_OK) {
+		msg_error("--signer %s: line %llu: %s", q, d.index, d.what
+		    != NULL ? d.what : "not a signers line");
+		st = EXIT_USAGE;
+	}
+	free(text);
+	if (st != EXIT_OK)
+		return st;
+	if (!h->is_signed) {
+		msg_error("%s: the file is not signed", io->in.name);
+		ae_allowed_free(&a);
+		return EXIT_SIGNER;
+	}
+	ae_ssh_fingerprint(h->signer, s->fp);
+	at = ae_allowed_find(&a, h->signer, AE_SIG_NAMESPACE,
+	    (int64_t)time(NULL), &why);
+	if (at < 0) {
+		msg_error("%s: signed by ED25519 key %s, which the signers "
+		    "file %s", io->in.name, s->fp, ae_allowed_why(why));
+		ae_allowed_free(&a);
+		return EXIT_SIGNER;
+	}
+	snprintf(s->who, sizeof s->who, "%s", a.v[at].principals);
+	ae_allowed_free(&a);
+	if ((st = check_signatures(&io->reader, h, io->in.name, s)) == EXIT_OK)
+		s->done = 1;
+	return st;
 }
 
 static enum whole
@@ -582,11 +760,18 @@ cmd_info(const struct opts *o)
 		const char *why;
 		enum whole w = whole_check(io.in.fd, &h, &why);
 		struct contents c;
+		struct sigcheck sc;
 		struct stat sb;
 		uint64_t size = fstat(io.in.fd, &sb) == 0
 		    && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
 
 		memset(&c, 0, sizeof c);
+		memset(&sc, 0, sizeof sc);
+		if (o->keys.signers != NULL
+		    && (st = info_signer(o, &io, &h, &sc)) != EXIT_OK) {
+			run_input_close(&io.in);
+			return st;
+		}
 		if (o->keys.keyfile != NULL || o->keys.nidentity_files > 0
 		    || o->keys.pass_src != PASS_NONE) {
 			if (io.in.path == NULL || !S_ISREG(sb.st_mode)) {
@@ -603,9 +788,10 @@ cmd_info(const struct opts *o)
 		}
 		if (o->info_json)
 			print_json(stdout, io.in.path != NULL ? io.in.path :
-			    io.in.name, &h, w, size, &c);
+			    io.in.name, &h, w, size, &c, &sc);
 		else
-			print_text(stdout, io.in.name, &h, w, why, size, &c);
+			print_text(stdout, io.in.name, &h, w, why, size, &c,
+			    &sc);
 		if (w == WHOLE_NO) {
 			msg_error("%s: %s", io.in.name, why);
 			st = EXIT_DATA;

@@ -69,7 +69,7 @@ check_mode_options(const struct opts *o)
 		{ "--checksum", "ce", o->checksum != NULL },
 		{ "--sign", "ce", o->sign != NULL },
 		{ "--sig-file", "ce", o->sig_file != NULL },
-		{ "--signer", "dtx", o->keys.signers != NULL },
+		{ "--signer", "dtxi", o->keys.signers != NULL },
 		{ "--totals", "ctxed", o->run.totals },
 		{ NULL, NULL, 0 }
 	};

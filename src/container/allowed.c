@@ -304,6 +304,20 @@ ns_allowed(const char *list, const char *ns)
 	return yes;
 }
 
+const char *
+ae_allowed_why(int why)
+{
+	switch (why) {
+	case AE_ALLOWED_NAMESPACE:
+		return "allows only for other namespaces than \"aescrypt\"";
+	case AE_ALLOWED_NOT_YET:
+		return "allows only from a later time";
+	case AE_ALLOWED_EXPIRED:
+		return "allowed only until an earlier time";
+	}
+	return "does not list";
+}
+
 long
 ae_allowed_find(const struct ae_allowed *a, const uint8_t pk[32],
     const char *ns, int64_t now, int *why)

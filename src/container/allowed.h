@@ -67,4 +67,8 @@ enum {
 long ae_allowed_find(const struct ae_allowed *a, const uint8_t pk[32],
     const char *ns, int64_t now, int *why);
 
+/* why in words, to follow "signed by KEY, which the signers file": a
+ * static string ("does not list", ...). */
+const char *ae_allowed_why(int why);
+
 #endif

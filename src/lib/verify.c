@@ -57,12 +57,8 @@ ae_lib_reader_check_signer(aescrypt_reader *r)
 	    AE_SIG_NAMESPACE, (int64_t)time(NULL), &why);
 	if (r->allowed_at >= 0)
 		return AESCRYPT_OK;
-	snprintf(r->msg, sizeof r->msg, "signed by ED25519 key %s, %s", fp,
-	    why == AE_ALLOWED_NAMESPACE ? "which the signers file allows only "
-	    "for other namespaces than \"aescrypt\"" : why == AE_ALLOWED_NOT_YET
-	    ? "which the signers file allows only from a later time"
-	    : why == AE_ALLOWED_EXPIRED ? "which the signers file allowed only "
-	    "until an earlier time" : "which the signers file does not list");
+	snprintf(r->msg, sizeof r->msg, "signed by ED25519 key %s, which the "
+	    "signers file %s", fp, ae_allowed_why(why));
 	r->state = R_DONE;
 	return AESCRYPT_ESIGNER;
 }

@@ -176,8 +176,15 @@ start_agent() {
 }
 
 # A stream of 40 MiB: signatures after 16 and 32 MiB, and the last.
+# (Text, which compresses: the records are what is signed, and smaller
+# ones keep the forgeries quick.)
 big_stream() {
-	head -c 41943040 /dev/urandom > big
+	/usr/bin/python3 -c 'out = bytearray()
+i = 0
+while len(out) < 41943040:
+    out += b"line %07d of the stream to be signed, and its words %07d\n" % (i, i * 7919 % 1000003)
+    i += 1
+open("big", "wb").write(out[:41943040])'
 	run_aescrypt 0 -e -q -k k --sign ed -o s.aes big
 }
 
@@ -199,7 +206,13 @@ MIB16=16777216
 	[[ $output == *"signed:      by ED25519 key $(ssh-keygen -l -f ed.pub | awk '{print $2}'), a signature after every 64 records"* ]]
 	assert_match "whole:       yes"
 	run_aescrypt 0 --info=json s.aes
-	assert_match '"type":"signer","fingerprint":"SHA256:[^"]*","every":64'
+	assert_match '"type":"signer","fingerprint":"SHA256:[^"]*","every":64,"verified":false'
+	# --info --signer checks every signature with no key, from a pipe too
+	run_aescrypt 0 --info --signer allowed s.aes
+	assert_match "signed:      by signer@test \\(ED25519 key SHA256:[^)]*\\), as --signer allows: all 3 signatures verify"
+	run sh -c 'cat s.aes | "$1" --info=json --signer allowed' sh "$AESCRYPT"
+	[ "$status" -eq 0 ]
+	assert_match '"verified":true,"principals":"signer@test","signatures":3'
 	# empty and one-chunk streams are signed too
 	: > empty
 	run_aescrypt 0 -e -q -k k --sign ed -o e.aes empty
@@ -238,6 +251,9 @@ MIB16=16777216
 			assert_match "only the first $((good * MIB16)) bytes were written"
 		fi
 		run_aescrypt 4 --test -q -k k f.aes
+		# and without a key
+		run_aescrypt 4 --info --signer allowed f.aes
+		assert_match "the signatures do not hold"
 	done
 	# every tag still opens: only the signatures caught them
 	/usr/bin/python3 "$F" k s.aes f.aes record 70
@@ -247,8 +263,9 @@ MIB16=16777216
 	/usr/bin/python3 "$F" k s.aes f.aes rewrap k2
 	run_aescrypt 4 -d -q -k k2 -o out f.aes
 	assert_match "chunk 63 .*signature that does not verify"
-	# cut short: what the last signature covered, and "not signed"
-	head -c 30000000 s.aes > cut.aes
+	# cut short inside the second interval (the records are about the
+	# same size): what the first signature covered, and "not signed"
+	head -c $(($(stat -c %s s.aes) * 5 / 8)) s.aes > cut.aes
 	run sh -c 'cat cut.aes | "$1" -d -q -k k > piped' sh "$AESCRYPT"
 	[ "$status" -eq 4 ]
 	[ "$(stat -c %s piped)" -eq $MIB16 ]
@@ -267,6 +284,7 @@ MIB16=16777216
 	run_aescrypt 7 -d -q -k k --signer allowed -o out strip.aes
 	assert_match "the file is not signed"
 	[ ! -e out ]
+	run_aescrypt 7 --info --signer allowed strip.aes
 	# re-signed by another key (the file key lets a recipient do it):
 	# a valid signature, of someone the list does not name
 	/usr/bin/python3 "$F" k s.aes other.aes sign 1111111111111111111111111111111111111111111111111111111111111111
@@ -275,6 +293,19 @@ MIB16=16777216
 	run_aescrypt 7 -d -q -k k --signer allowed -o out other.aes
 	assert_match "which the signers file does not list"
 	[ ! -e out ]
+	run_aescrypt 7 --info --signer allowed other.aes
+	assert_match "which the signers file does not list"
+	echo "other@test $(/usr/bin/python3 -c 'import base64,struct
+from cryptography.hazmat.primitives.asymmetric import ed25519
+from cryptography.hazmat.primitives import serialization as s
+k=ed25519.Ed25519PrivateKey.from_private_bytes(bytes.fromhex("11"*32)).public_key().public_bytes(s.Encoding.Raw,s.PublicFormat.Raw)
+b=struct.pack(">I",11)+b"ssh-ed25519"+struct.pack(">I",32)+k
+print("ssh-ed25519",base64.b64encode(b).decode())')" > other-allowed
+	# (a valid signature by the other key: what a recipient can make)
+	run_aescrypt 0 --info --signer other-allowed other.aes
+	assert_match "signed:      by other@test"
+	run_aescrypt 0 -d -q -k k --signer other-allowed -o out other.aes
+	cmp out big
 	run sh -c 'cat other.aes | "$1" -d -q -k k --signer allowed > piped' sh "$AESCRYPT"
 	[ "$status" -eq 7 ]
 	[ ! -s piped ]
@@ -355,9 +386,9 @@ PY
 # 32 MiB, and after the footer) and a text file.
 big_archive() {
 	mkdir d
-	for i in $(seq -w 0 159); do
-		head -c 262144 /dev/urandom > d/n$i
-	done
+	/usr/bin/python3 -c 'for i in range(160):
+    line = b"member %03d: a line of its own, %07d\n" % (i, i * 104729)
+    open("d/n%03d" % i, "wb").write((line * (262144 // len(line) + 1))[:262144])'
 	echo words > d/text
 	run_aescrypt 0 -c -q -k k --sign ed -f a.aes d
 }
@@ -403,6 +434,8 @@ only_true() {
 	run_aescrypt 0 --info a.aes
 	assert_match "whole:       yes"
 	assert_match "signed:      by ED25519 key SHA256:"
+	run_aescrypt 0 --info --signer allowed a.aes
+	assert_match "all 3 signatures verify"
 	# without an index, and with zstd's 8 MiB chunks (a signature every
 	# two records)
 	run_aescrypt 0 -c -q -k k --sign ed --no-index -f n.aes d/text d/n001
@@ -429,6 +462,8 @@ only_true() {
 	mkdir o1 o2
 	run_aescrypt 4 -x -q -k k --signer allowed -f f.aes -C o1
 	assert_match "chunk 127 at offset [0-9]+ is followed by a signature that does not verify"
+	run_aescrypt 4 --info --signer allowed f.aes
+	assert_match "a signature does not verify"
 	only_true o1
 	[ "$n" -ge 50 ] && [ "$n" -le 64 ]
 	run sh -c 'cat f.aes | "$1" -x -q -k k --signer allowed -f - -C o2' sh "$AESCRYPT"
