@@ -476,3 +476,28 @@ PY
 	[ "$status" -ne 0 ] && [[ "$output" == *"Input/output error"* ]]
 	fusermount3 -u mnt
 }
+
+@test "--mount serves a signed archive from its index: the signature records between its records are stepped over" {
+	command -v ssh-keygen > /dev/null || skip "openssh-client is not installed"
+	ssh-keygen -q -t ed25519 -N '' -f ed
+	mkdir -p src
+	/usr/bin/python3 -c 'out = bytearray()
+i = 0
+while len(out) < 40 << 20:
+    out += b"a line of a file that crosses two signatures, %08d\n" % i
+    i += 1
+open("src/big", "wb").write(out[:40 << 20])'
+	echo small > src/small
+	"$AESCRYPT" -c -q -k k --sign ed -f s.aes src
+	mount_as 0 mnt -f s.aes -k k
+	cmp src/big mnt/src/big
+	cmp src/small mnt/src/small
+	# reads that straddle each 16 MiB boundary, where a signature sits
+	/usr/bin/python3 - src/big mnt/src/big <<'PY'
+import os, sys
+a, b = (os.open(p, os.O_RDONLY) for p in sys.argv[1:3])
+for at in (16 << 20, 32 << 20):
+    for d in (-300000, -5, 0, 7, 262144):
+        assert os.pread(a, 4096, at + d) == os.pread(b, 4096, at + d), at + d
+PY
+}
