@@ -746,6 +746,12 @@ cmd_info(const struct opts *o)
 		run_input_close(&io.in);
 		return st;
 	}
+	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY && o->keys.signers != NULL) {
+		msg_error("%s: the file is not signed (an AES Crypt file "
+		    "cannot be)", io.in.name);
+		run_input_close(&io.in);
+		return EXIT_SIGNER;
+	}
 	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY) {
 		st = info_legacy(o, &io);
 		if (st == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))

@@ -494,6 +494,13 @@ keys_open(const struct key_sources *k, const struct run_prefs *p,
 	    || (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
 	    && (st = foreign_refuse(c->name, kind)) != EXIT_OK))
 		goto out;
+	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY && k->signers != NULL) {
+		/* (AES Crypt has no signatures: --signer cannot be met) */
+		msg_error("%s: the file is not signed (an AES Crypt file "
+		    "cannot be)", c->name);
+		st = EXIT_SIGNER;
+		goto out;
+	}
 	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY) {
 		if (c->x.have_pass && (io->early_pass
 		    = ae_secret_alloc(sizeof c->x.pass)) != NULL)

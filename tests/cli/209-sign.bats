@@ -332,6 +332,12 @@ print("ssh-ed25519",base64.b64encode(b).decode())')" > other-allowed
 	run_aescrypt 0 -e -q -k k -o plain.aes tree/text
 	run_aescrypt 7 -d -q -k k --signer allowed -o out plain.aes
 	assert_match "not signed"
+	# an AES Crypt file has no signatures: --signer cannot be met
+	rm -f out
+	run_aescrypt 7 -d -q --passphrase-file "$SAMPLES/sample.pass" --signer allowed -o out "$SAMPLES/aes-crypt/v2.aes"
+	assert_match "not signed \\(an AES Crypt file cannot be\\)"
+	[ ! -e out ]
+	run_aescrypt 7 --info --signer allowed "$SAMPLES/aes-crypt/v2.aes"
 	# --salvage does not read signed files yet, and says so
 	run_aescrypt 4 -d -q -k k --salvage -o out s.aes
 	assert_match "does not read signed files yet"
