@@ -29,6 +29,7 @@
 #include "exitcode.h"
 #include "foreign.h"
 #include "indexed.h"
+#include "keys.h"
 #include "msg.h"
 #include "words.h"
 #include "names.h"
@@ -361,7 +362,7 @@ walk_records(int fd, off_t base, uint64_t *off, uint64_t limit,
 		}
 		/* a signed stream's signature records (6.10), where they
 		 * belong: their frames alone (a key checks nothing here) */
-		if (every != 0 && (fin ? last : (*n + 1) % every == 0)) {
+		if (fin ? every != 0 && last : AE_SIG_AFTER(*n, every)) {
 			if (*off + AE_SIG_RECORD_LEN > limit
 			    || pread(fd, f, sizeof f, base + (off_t)*off)
 			    != (ssize_t)sizeof f || f[0] != (AE_SIG_FLAG
@@ -430,7 +431,7 @@ check_signatures(struct ae_reader *in, const struct ae_header *h,
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	ae_sigchain_init(&ch, h->raw, h->len, h->sig_log2);
+	ae_sigchain_init(&ch, h->raw, h->len);
 	/* pass 0: the payload's records; 1: an index's */
 	for (pass = 0; pass < 1 + indexed; pass++) {
 		for (i = 0, fin = 0; !fin; i++) {
@@ -445,7 +446,7 @@ check_signatures(struct ae_reader *in, const struct ae_header *h,
 			    dg);
 			ae_sigchain_add(&ch, dg);
 			off += AE_FRAME_LEN + ctlen + AE_TAG_LEN;
-			if (pass == 1 || (fin ? indexed : (i + 1) % every != 0))
+			if (pass == 1 || (fin ? indexed : !AE_SIG_AFTER(i, every)))
 				continue;
 			if (read_n(in, sig, sizeof sig, &cut) != 0) {
 				what = "a signature is missing: the file is not "
@@ -485,32 +486,23 @@ out:
 	return st;
 }
 
+/* keys_signers' use: the list parsed here. */
+static int
+parse_signers(void *ctx, const char *text, size_t len, struct ae_diag *d)
+{
+	return ae_allowed_parse(ctx, text, len, d);
+}
+
 /* --info --signer FILE: the signer allowed, then every signature. */
 static int
 info_signer(const struct opts *o, struct streams *io,
     const struct ae_header *h, struct sigcheck *s)
 {
 	struct ae_allowed a;
-	struct ae_diag d = { 0 };
-	char q[1024], *text;
-	size_t len;
 	long at;
 	int st, why;
 
-	names_quote(o->keys.signers, q, sizeof q);
-	if ((text = malloc((1u << 20) + 1)) == NULL) {
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
-	st = secret_read_file(o->keys.signers, text, (1u << 20) + 1, &len,
-	    NULL, NULL);
-	if (st == EXIT_OK && ae_allowed_parse(&a, text, len, &d) != AE_OK) {
-		msg_error("--signer %s: line %llu: %s", q, d.index, d.what
-		    != NULL ? d.what : "not a signers line");
-		st = EXIT_USAGE;
-	}
-	free(text);
-	if (st != EXIT_OK)
+	if ((st = keys_signers(o->keys.signers, parse_signers, &a)) != EXIT_OK)
 		return st;
 	if (!h->is_signed) {
 		msg_error("%s: the file is not signed", io->in.name);

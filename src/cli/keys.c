@@ -409,30 +409,26 @@ open_failed(struct unlock_ctx *c, aescrypt_reader *r, int err,
 	return exit_for(err);
 }
 
-/* --signer FILE, given to the reader: 0 or an exit status (said). */
-static int
-signers_to_reader(const struct key_sources *k, aescrypt_reader *r)
+int
+keys_signers(const char *path, int (*use)(void *ctx, const char *text,
+    size_t len, struct ae_diag *d), void *ctx)
 {
 	struct ae_diag d = { 0 };
 	char q[1024], *text;
 	size_t len;
 	int st, e;
 
-	if (k->signers == NULL)
-		return EXIT_OK;
-	names_quote(k->signers, q, sizeof q);
+	names_quote(path, q, sizeof q);
 	if ((text = malloc(SIGNERS_MAX + 1)) == NULL) {
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	st = secret_read_file(k->signers, text, SIGNERS_MAX + 1, &len, NULL,
-	    NULL);
+	st = secret_read_file(path, text, SIGNERS_MAX + 1, &len, NULL, NULL);
 	if (st == EXIT_OK && len > SIGNERS_MAX) {
 		msg_error("--signer %s: too large for a signers file", q);
 		st = EXIT_USAGE;
 	}
-	if (st == EXIT_OK && (e = aescrypt_reader_set_signers(r, text, len,
-	    &d)) != AESCRYPT_OK) {
+	if (st == EXIT_OK && (e = use(ctx, text, len, &d)) != AESCRYPT_OK) {
 		if (e == AESCRYPT_ENOMEM) {
 			msg_error("out of memory");
 			st = EXIT_SYSTEM;
@@ -446,8 +442,16 @@ signers_to_reader(const struct key_sources *k, aescrypt_reader *r)
 	return st;
 }
 
-/* Who signed the file, with -v (and always what --signer allowed is
- * named by the run's words): said once it is open. */
+/* keys_signers' use: the list given to the reader. */
+static int
+to_reader(void *ctx, const char *text, size_t len, struct ae_diag *d)
+{
+	return aescrypt_reader_set_signers(ctx, text, len, d);
+}
+
+/* With -v, who the header says signs the file, once it is open: no
+ * signature has been checked yet (each is as the records come, and a
+ * failure ends the run), so this names the key, and says no more. */
 static void
 say_signer(const struct key_sources *k, const struct run_prefs *p,
     aescrypt_reader *r, const char *name)
@@ -458,11 +462,14 @@ say_signer(const struct key_sources *k, const struct run_prefs *p,
 	    || !p->verbose)
 		return;
 	if (k->signers != NULL)
-		msg_note("%s: signed by %s (ED25519 key %s), as --signer "
-		    "allows", name, who[0] != 0 ? who : "a listed key", fp);
+		msg_note("%s: its header names %s (ED25519 key %s) as its "
+		    "signer, which --signer allows; each signature is checked "
+		    "as it is read", name, who[0] != 0 ? who : "a listed key",
+		    fp);
 	else
-		msg_note("%s: signed by ED25519 key %s (not checked against "
-		    "a list of signers: --signer FILE does that)", name, fp);
+		msg_note("%s: its header names ED25519 key %s as its signer; "
+		    "each signature is checked as it is read, the key against "
+		    "no list (--signer FILE does that)", name, fp);
 }
 
 int
@@ -509,7 +516,8 @@ keys_open(const struct key_sources *k, const struct run_prefs *p,
 		goto out;
 	}
 	if ((st = run_reader_settings(p, r, io)) != EXIT_OK
-	    || (st = signers_to_reader(k, r)) != EXIT_OK)
+	    || (k->signers != NULL && (st = keys_signers(k->signers,
+	    to_reader, r)) != EXIT_OK))
 		goto out;
 	run_reader_source(io, &src);
 	if (aescrypt_reader_set_events(r, run_reader_event,

@@ -41,6 +41,15 @@ int keys_to_writer(const struct key_sources *k, aescrypt_writer *w,
  * keys_unlock words it; rs gets the codec and the KDF's cost.  0;
  * KEYS_LEGACY for an AES Crypt file (r untouched); or an exit status.
  */
+/*
+ * --signer FILE: the file read (at most 1 MiB) and given to use, which
+ * parses it (an allowed_signers file or one public key line; 0, or an
+ * error with d->index the bad line).  0, or an exit status, said: a
+ * file that cannot be read, is too large or has a bad line.
+ */
+int keys_signers(const char *path, int (*use)(void *ctx, const char *text,
+    size_t len, struct ae_diag *d), void *ctx);
+
 int keys_open(const struct key_sources *k, const struct run_prefs *p,
     struct streams *io, aescrypt_reader *r, struct run_stats *rs);
 

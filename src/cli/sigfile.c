@@ -105,7 +105,6 @@ sigfile_start(struct sigfile *c, const char *path, struct ae_writer *w)
 {
 	if (c->s == NULL || path == NULL)
 		return;
-	c->hashing = 1;
 	c->next = *w;
 	crypto_hash_sha512_init(&c->h);
 	w->write = hash_write;
@@ -122,7 +121,7 @@ sigfile_finish(struct sigfile *c, const char *path)
 	size_t len;
 	int e, st;
 
-	if (c->s == NULL || path == NULL || !c->hashing)
+	if (c->s == NULL || path == NULL)
 		return EXIT_OK;
 	crypto_hash_sha512_final(&c->h, h);
 	e = aescrypt_signer_sshsig(c->s, SIGFILE_NAMESPACE, h, sig, sizeof sig,

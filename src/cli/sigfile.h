@@ -30,7 +30,6 @@ struct sigfile {
 	struct ae_writer next;      /* where the bytes go on to */
 	crypto_hash_sha512_state h;
 	aescrypt_signer *s;         /* --sign's key, once open */
-	int hashing;                /* --sig-file: the output is hashed */
 };
 
 /* Open the signing key (before any output exists, so that a wrong
@@ -43,7 +42,8 @@ int sigfile_open(struct sigfile *c, const struct key_sources *k,
  * on. */
 void sigfile_start(struct sigfile *c, const char *path, struct ae_writer *w);
 
-/* With path, sign what was written and write the signature to path,
+/* With path (the one given to sigfile_start), sign what was written and
+ * write the signature to path,
  * under its name only when whole.  0 or an exit status (reported: the
  * output is complete, its signature is not). */
 int sigfile_finish(struct sigfile *c, const char *path);

@@ -78,11 +78,11 @@ usage_short(FILE *fp)
 	    "5 over a limit, 6 system error, 141 broken pipe.  See aescrypt(1).\n");
 }
 
-/* --help=all: every option. */
-void
-usage_all(FILE *fp)
+/* --help=all, the synopsis of every mode. */
+static void
+all_synopsis(FILE *fp)
 {
-	fprintf(fp,
+	fputs(
 	    "Usage: aescrypt -c [OPTION]... [-f ARCHIVE] PATH...     create an archive\n"
 	    "       aescrypt -t [OPTION]... [-f ARCHIVE] [PATTERN]... list one\n"
 	    "       aescrypt -x [OPTION]... [-f ARCHIVE] [PATTERN]... extract one\n"
@@ -93,7 +93,14 @@ usage_all(FILE *fp)
 	    "       aescrypt -d [OPTION]... [-o OUT] [IN]            decrypt a stream\n"
 	    "       aescrypt --gen-key FILE                          make a key file\n"
 	    "       aescrypt --gen-identity [--pq] FILE              make a key pair\n"
-	    "       aescrypt --benchmark[=[all,]json|csv] [-j N]     measure, in memory\n"
+	    "       aescrypt --benchmark[=[all,]json|csv] [-j N]     measure, in memory\n", fp);
+}
+
+/* --help=all, -c, -t, -x and their options. */
+static void
+all_archives(FILE *fp)
+{
+	fputs(
 	    "\n"
 	    "Archives (a POSIX pax tar stream inside: 'aescrypt -d | tar -t' works):\n"
 	    "  -f, --file ARCHIVE        the archive to write (-c) or read (-t, -x;\n"
@@ -149,7 +156,14 @@ usage_all(FILE *fp)
 	    "      --no-xattrs, --no-acls  the defaults\n"
 	    "      --wildcards           accepted: patterns are always shell patterns\n"
 	    "  PATTERN                   a shell pattern (fnmatch); a directory\n"
-	    "                            selects what is under it\n"
+	    "                            selects what is under it\n", fp);
+}
+
+/* --help=all, streams, and where keys come from. */
+static void
+all_keys(FILE *fp)
+{
+	fputs(
 	    "\n"
 	    "Streams:\n"
 	    "  -o, --output FILE         -e, -d: write FILE (default: standard output)\n"
@@ -173,7 +187,14 @@ usage_all(FILE *fp)
 	    "  -P, --passphrase          a passphrase too, when -k is given\n"
 	    "      --passphrase-file F   read the passphrase from F's first line\n"
 	    "      --passphrase-fd N     read the passphrase from descriptor N\n"
-	    "  (or AESCRYPT_PASSPHRASE in the environment, or the terminal)\n"
+	    "  (or AESCRYPT_PASSPHRASE in the environment, or the terminal)\n", fp);
+}
+
+/* --help=all, encrypting, signing and mounting. */
+static void
+all_writing(FILE *fp)
+{
+	fputs(
 	    "\n"
 	    "Encrypting (-c, -e):\n"
 	    "  -0 ... -9                 level, fast to small; -0 stores (default -6)\n"
@@ -194,7 +215,14 @@ usage_all(FILE *fp)
 	    "      --levels              also each level alone, under .aescrypt-levels/N\n"
 	    "      --mount-cache SIZE    plaintext cache (default 64M; 0: none)\n"
 	    "      --xattrs, --acls      serve the stored xattrs and ACLs\n"
-	    "      --allow-other         let other users in (with default_permissions)\n"
+	    "      --allow-other         let other users in (with default_permissions)\n", fp);
+}
+
+/* --help=all, decrypting. */
+static void
+all_reading(FILE *fp)
+{
+	fputs(
 	    "\n"
 	    "Decrypting (-t, -x, -d, --test):\n"
 	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
@@ -218,7 +246,14 @@ usage_all(FILE *fp)
 	    "                            or a .pub); --info checks every signature\n"
 	    "                            without a key\n"
 	    "  (-d, --test and --info also read AES Crypt files, versions 0-3;\n"
-	    "  other formats are named, with what reads them)\n"
+	    "  other formats are named, with what reads them)\n", fp);
+}
+
+/* --help=all, output, performance and the exit statuses. */
+static void
+all_output(FILE *fp)
+{
+	fputs(
 	    "\n"
 	    "Output and performance:\n"
 	    "  -q, --quiet               no progress line (-c: nor cache-tag and\n"
@@ -236,8 +271,21 @@ usage_all(FILE *fp)
 	    "\n"
 	    "Exit status: 0 ok, 1 some members skipped or not found, 2 usage or a\n"
 	    "missing input, 3 wrong key, 4 damaged or not an aescrypt file, 5 over a\n"
-	    "limit, 6 I/O or system error, 141 standard output closed (as SIGPIPE),\n"
-	    "128+N interrupted by signal N.  See aescrypt(1).\n");
+	    "limit, 6 I/O or system error, 7 not signed by a key --signer allows,\n"
+	    "141 standard output closed (as SIGPIPE), 128+N interrupted by signal N.\n"
+	    "See aescrypt(1).\n", fp);
+}
+
+/* --help=all: every option, a section at a time. */
+void
+usage_all(FILE *fp)
+{
+	all_synopsis(fp);
+	all_archives(fp);
+	all_keys(fp);
+	all_writing(fp);
+	all_reading(fp);
+	all_output(fp);
 }
 
 /*

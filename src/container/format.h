@@ -73,6 +73,13 @@ enum ae_stanza_type {
 #define AE_SIG_RECORD_LEN (5 + AE_SIG_LEN)
 /* 6.10: what a signed file's records are hashed to (SHA-256) */
 #define AE_SIG_DIGEST_LEN 32
+/* 6.10: whether an interval signature follows record i (from 0), not
+ * the final one, when one comes every `every` (2^k) records (0: an
+ * unsigned file); and how many sit among n records, none after the
+ * last.  The one rule every reader and writer of places shares. */
+#define AE_SIG_AFTER(i, every) ((every) != 0 && ((i) + 1) % (every) == 0)
+#define AE_SIGS_AMONG(n, every) ((every) != 0 && (n) > 0 \
+	? ((n) - 1) / (every) : 0)
 #define AE_ARGON2ID_BODY_LEN (12 + AE_SALT_LEN + AE_WRAP_LEN)   /* 92 */
 #define AE_KEYFILE_BODY_LEN (AE_SALT_LEN + AE_WRAP_LEN)         /* 80 */
 #define AE_SHARE_LEN 32           /* an ephemeral X25519 public key */

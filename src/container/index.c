@@ -371,7 +371,7 @@ ae_index_cursor_head_signed(struct ae_index_cursor *c, const uint8_t *buf,
 		off += r;
 		/* (6.10: a signature record between, never after the
 		 * final one) */
-		if (sig_every != 0 && i + 1 < nrec && (i + 1) % sig_every == 0)
+		if (i + 1 < nrec && AE_SIG_AFTER(i, sig_every))
 			off += AE_SIG_RECORD_LEN;
 	}
 	if (off != index_offset)

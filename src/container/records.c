@@ -104,8 +104,7 @@ open_to(struct ae_records *r, uint64_t i, uint8_t *out, size_t *len,
 
 	off = r->rec_off[i];
 	size = r->rec_off[i + 1] - off;
-	if (r->sig_every != 0 && i + 1 < r->records
-	    && (i + 1) % r->sig_every == 0) {
+	if (i + 1 < r->records && AE_SIG_AFTER(i, r->sig_every)) {
 		/* (the signature record after it is no part of it) */
 		if (size < AE_SIG_RECORD_LEN)
 			return ae_fail(d, AE_EFORMAT, AE_AT_CHUNK, "has a "

@@ -11,11 +11,9 @@
 #define DOMAIN "aescrypt-v1 signature"
 
 void
-ae_sigchain_init(struct ae_sigchain *c, const uint8_t *header, size_t len,
-    unsigned sig_log2)
+ae_sigchain_init(struct ae_sigchain *c, const uint8_t *header, size_t len)
 {
 	memset(c, 0, sizeof *c);
-	c->log2 = sig_log2;
 	ae_sha256_init(&c->t);
 	ae_sha256_update(&c->t, header, len);
 }
@@ -31,13 +29,6 @@ void
 ae_sigchain_add(struct ae_sigchain *c, const uint8_t digest[AE_SIG_DIGEST_LEN])
 {
 	ae_sha256_update(&c->t, digest, AE_SIG_DIGEST_LEN);
-	c->records++;
-}
-
-int
-ae_sigchain_due(const struct ae_sigchain *c, uint64_t seq)
-{
-	return ((seq + 1) & (((uint64_t)1 << c->log2) - 1)) == 0;
 }
 
 size_t

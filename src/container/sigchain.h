@@ -31,14 +31,11 @@ struct ae_sigchain {
 	                             * which a signed file pays on every
 	                             * byte) */
 	uint64_t next;              /* the number of the next signature */
-	uint64_t records;           /* digests added */
-	unsigned log2;              /* a signature after every 2^log2
-	                             * payload records */
 };
 
 /* Start a chain with the header's bytes, exactly as written. */
 void ae_sigchain_init(struct ae_sigchain *c, const uint8_t *header,
-    size_t len, unsigned sig_log2);
+    size_t len);
 
 /* The SHA-256 of one record (or the footer) as written. */
 void ae_sigchain_digest(const uint8_t *rec, size_t n,
@@ -47,10 +44,6 @@ void ae_sigchain_digest(const uint8_t *rec, size_t n,
 /* Add the next record's digest. */
 void ae_sigchain_add(struct ae_sigchain *c,
     const uint8_t digest[AE_SIG_DIGEST_LEN]);
-
-/* Whether an interval signature follows payload record seq (from 0),
- * a record that is not the final one. */
-int ae_sigchain_due(const struct ae_sigchain *c, uint64_t seq);
 
 /*
  * SSHSIG's signed data (sshsig.h) for the next signature, last or not,

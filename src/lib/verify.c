@@ -87,8 +87,9 @@ hold_write(void *ctx, const uint8_t *buf, size_t n)
 /* The pipeline's signed_fn: each record's digest in order; a signature
  * record where one belongs, checked, and then what it covers let go. */
 static int
-signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[AE_SIG_DIGEST_LEN],
-    const uint8_t *sig_rec, int due, struct ae_diag *d)
+signed_record(void *ctx, uint64_t seq, int final,
+    const uint8_t digest[AE_SIG_DIGEST_LEN], const uint8_t *sig_rec, int due,
+    struct ae_diag *d)
 {
 	aescrypt_reader *r = ctx;
 	int e;
@@ -118,7 +119,7 @@ ae_lib_reader_signed_out(aescrypt_reader *r, struct ae_pipe_params *pp,
 {
 	if (!r->h.is_signed)
 		return out;
-	ae_sigchain_init(&r->chain, r->h.raw, r->h.len, r->h.sig_log2);
+	ae_sigchain_init(&r->chain, r->h.raw, r->h.len);
 	pp->sign = 1;
 	pp->sig_log2 = r->h.sig_log2;
 	pp->sig_intervals = 1;

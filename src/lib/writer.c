@@ -451,8 +451,9 @@ write_signature(aescrypt_writer *w, int last, struct ae_diag *d)
 /* The pipeline's signed_fn: each record's digest, in order, after it
  * was written; a signature where one is due. */
 static int
-signed_record(void *ctx, uint64_t seq, int final, const uint8_t digest[AE_SIG_DIGEST_LEN],
-    const uint8_t *sig_rec, int due, struct ae_diag *d)
+signed_record(void *ctx, uint64_t seq, int final,
+    const uint8_t digest[AE_SIG_DIGEST_LEN], const uint8_t *sig_rec, int due,
+    struct ae_diag *d)
 {
 	aescrypt_writer *w = ctx;
 
@@ -505,7 +506,7 @@ start(aescrypt_writer *w, int kind)
 			return ae_lib_writer_fail_plain(w, e, "the signer's slot "
 			    "does not fit the header");
 		}
-		ae_sigchain_init(&w->chain, w->h.raw, w->h.len, w->h.sig_log2);
+		ae_sigchain_init(&w->chain, w->h.raw, w->h.len);
 	}
 	ae_header_payload_cipher(&w->h, fk, &w->g);
 	if (w->index)

@@ -131,18 +131,17 @@ read_plain(struct pipe *pp)
 	}
 }
 
-/* Whether the index's record offsets can stand in for record seq's
- * frame (--salvage, with an index and an input that seeks). */
 /* Whether a signature record follows record seq (6.10). */
 static int
 sig_due(const struct ae_pipe_params *p, uint64_t seq, int final)
 {
 	if (final)
 		return p->sig_last;
-	return p->sig_intervals
-	    && ((seq + 1) & (((uint64_t)1 << p->sig_log2) - 1)) == 0;
+	return p->sig_intervals && AE_SIG_AFTER(seq, (uint64_t)1 << p->sig_log2);
 }
 
+/* Whether the index's record offsets can stand in for record seq's
+ * frame (--salvage, with an index and an input that seeks). */
 static int
 by_index(const struct pipe *pp, uint64_t seq)
 {
@@ -609,12 +608,13 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		if (pp->p->sign && (r = pp->p->signed_fn(pp->p->signed_ctx,
 		    j->seq, j->final, j->digest, j->has_sig ? j->sig : NULL,
 		    sig_due(pp->p, j->seq, j->final), d)) != AE_OK) {
-			if (d != NULL) {
+			/* (decoding, the record the signature follows is
+			 * named; encoding, what failed is the signer's) */
+			if (d != NULL && pp->decode) {
 				if (d->where == AE_AT_NONE)
 					d->where = AE_AT_CHUNK;
 				d->index = seq;
-				if (pp->decode)
-					d->offset = j->offset;
+				d->offset = j->offset;
 			}
 			ae_pipe_put_free(pp, j);
 			return r;

@@ -32,8 +32,8 @@ ae_trailer_write_index(const struct ae_pipe_params *payload,
 		off += load_be32(ib->recs + 4 * i);
 	/* (a signed file's interval signatures sit between the payload's
 	 * records, 6.10: none after the final one) */
-	if (payload->sign && ib->nrecs > 0)
-		off += ((ib->nrecs - 1) >> payload->sig_log2)
+	if (payload->sign)
+		off += AE_SIGS_AMONG(ib->nrecs, (uint64_t)1 << payload->sig_log2)
 		    * AE_SIG_RECORD_LEN;
 	memset(&st, 0, sizeof st);
 	pp.key = ig;

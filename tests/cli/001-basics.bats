@@ -138,5 +138,10 @@ PY
 			echo "EXIT STATUS lacks $code" >&2
 			return 1
 		}
+		# ... and in --help=all's own list
+		tr '\n' ' ' <<< "${output#*Exit status:}" | grep -qE "[ ,:]$code [A-Za-z]" || {
+			echo "--help=all's exit statuses lack $code" >&2
+			return 1
+		}
 	done
 }

@@ -143,11 +143,25 @@ start_agent() {
 	run_aescrypt 3 -e -q -k k --sign other.pub --sig-file o.sig -o o.aes tree/text
 	assert_match "ssh-agent does not hold the key"
 	[ ! -e o.aes ] && [ ! -e o.sig ]
-	# the agent gone: the run ends before it writes
-	kill "$agent"
-	while kill -0 "$agent" 2> /dev/null; do sleep 0.05; done
-	agent=
-	run_aescrypt 6 -e -q -k k --sign ed.pub --sig-file g.sig -o g.aes tree/text
+	# an agent that refuses, signs with another key, or answers what the
+	# protocol does not have: the run fails, and leaves nothing
+	for mode in refuse wrong malformed; do
+		rm -f ready fake.sock && mkfifo ready
+		setsid /usr/bin/python3 "$BATS_TEST_DIRNAME/fake_agent.py" "$T/fake.sock" ed.pub $mode ready 3>&- &
+		fake=$!
+		read -r _ < ready
+		SSH_AUTH_SOCK=$T/fake.sock run "$AESCRYPT" -e -q -k k --sign ed.pub -o f.aes tree/text
+		kill "$fake"
+		wait "$fake" 2> /dev/null || true
+		case $mode in
+		refuse) [ "$status" -eq 3 ]; assert_match "ssh-agent refused to sign" ;;
+		wrong) [ "$status" -eq 4 ]; assert_match "ssh-agent's signature does not verify under the key" ;;
+		malformed) [ "$status" -eq 4 ]; assert_match "ssh-agent's answer is malformed" ;;
+		esac
+		[ ! -e f.aes ]
+	done
+	# no agent behind the socket's path: the run ends before it writes
+	SSH_AUTH_SOCK=$T/no-agent.sock run_aescrypt 6 -e -q -k k --sign ed.pub --sig-file g.sig -o g.aes tree/text
 	assert_match "cannot reach ssh-agent"
 	[ ! -e g.aes ] && [ ! -e g.sig ]
 	unset SSH_AUTH_SOCK
@@ -195,13 +209,16 @@ MIB16=16777216
 	run_aescrypt 0 -d -q -k k -o back s.aes
 	cmp back big
 	run_aescrypt 0 -d -v -k k -o back2 s.aes
-	[[ $output == *"signed by ED25519 key $(ssh-keygen -l -f ed.pub | awk '{print $2}') (not checked against a list of signers"* ]]
+	[[ $output == *"its header names ED25519 key $(ssh-keygen -l -f ed.pub | awk '{print $2}') as its signer; each signature is checked as it is read, the key against no list"* ]]
 	run_aescrypt 0 -d -v -k k --signer allowed -o back3 s.aes
-	assert_match "signed by signer@test \(ED25519 key SHA256:"
+	assert_match "its header names signer@test \(ED25519 key SHA256:[^)]*\) as its signer, which --signer allows"
 	cmp back3 big
 	# a bare public key line is a list of one
 	run_aescrypt 0 --test -q -k k --signer ed.pub s.aes
 	cat s.aes | "$AESCRYPT" -d -q -k k --signer allowed | cmp - big
+	# a reader that leaves early: 141 and silent, as for any stream
+	run bash -c '"$1" -d -q -k k s.aes 2> err | head -c 1 > /dev/null; echo "${PIPESTATUS[0]}"; cat err' bash "$AESCRYPT"
+	[ "${lines[0]}" = 141 ] && [ "${#lines[@]}" -eq 1 ]
 	run_aescrypt 0 --info s.aes
 	[[ $output == *"signed:      by ED25519 key $(ssh-keygen -l -f ed.pub | awk '{print $2}'), a signature after every 64 records"* ]]
 	assert_match "whole:       yes"

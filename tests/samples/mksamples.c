@@ -375,7 +375,7 @@ build_signed(struct buf *b, const char *name, const uint8_t *data, size_t n,
 	}
 	put(b, h.raw, h.len);
 	ae_header_payload_cipher(&h, fk, &k);
-	ae_sigchain_init(&ch, h.raw, h.len, 1);
+	ae_sigchain_init(&ch, h.raw, h.len);
 	do {
 		size_t take = n - off < cs ? n - off : cs;
 		int final = off + take == n;
@@ -398,7 +398,7 @@ build_signed(struct buf *b, const char *name, const uint8_t *data, size_t n,
 		else
 			ae_sigchain_digest(b->p + at, b->len - at, d);
 		ae_sigchain_add(&ch, d);
-		if (final || ae_sigchain_due(&ch, i)) {
+		if (final || AE_SIG_AFTER(i, 2)) {
 			size_t tn = ae_sigchain_tbs(&ch, final, tbs);
 
 			if (ae_ed25519_sign(sig, tbs, tn, sample_ssh.edseed)

@@ -3,16 +3,21 @@
  * data and armour (read back field by field), a key's fingerprint
  * against ssh-keygen -l's, and OpenSSH's allowed_signers file: its
  * fields, options, quotes, times and namespaces, what is left out (other
- * key types, certificate authorities) and what is refused, by line.
+ * key types, certificate authorities) and what is refused, by line; the
+ * signer slot's rules in a header (format 6.10), each broken once.
  * (tests/cli/209-sign.bats has ssh-keygen -Y verify check whole
  * signatures.)
  */
 #include "check.h"
 
+#include <zlib.h>
+
 #include "common/base64.h"
 #include "container/allowed.h"
+#include "container/header.h"
 #include "container/sshsig.h"
 #include "container/sshwire.h"
+#include "common/bytes.h"
 #include "crypto/ed25519.h"
 
 /* A key made by ssh-keygen -t ed25519, and what ssh-keygen -l says. */
@@ -297,11 +302,98 @@ test_allowed(void)
 	free(k);
 }
 
+/* A signed header's raw bytes into out (*len), with the key file slot
+ * first and the signer slot (k = 6) second; the slot's offset in *at. */
+static void
+signed_header(uint8_t *out, size_t *len, size_t *at)
+{
+	static struct ae_header h;
+	uint8_t fk[32], key[32], *pk = pk_of(KEY_PK);
+
+	memset(key, 7, sizeof key);
+	CHECK(ae_header_new(&h, AE_PAYLOAD_STREAM, AE_CODEC_DEFLATE, 18, fk)
+	    == AE_OK && ae_header_add_keyfile(&h, key, fk) == AE_OK,
+	    "a header");
+	CHECK(ae_header_set_signer(&h, pk, 17) == AE_EINVAL,
+	    "an interval over 16 is refused");
+	CHECK(ae_header_set_signer(&h, pk, 6) == AE_OK, "the signer");
+	CHECK(ae_header_set_signer(&h, pk, 6) == AE_EINVAL,
+	    "a second signer is refused");
+	CHECK(ae_header_encode(&h, fk) == AE_OK, "encoded");
+	memcpy(out, h.raw, h.len);
+	*len = h.len;
+	*at = h.stanza[1].offset;
+	free(pk);
+}
+
+/* Parse raw[0, len) after its CRC is made again: the status, d. */
+static int
+reparse(uint8_t *raw, size_t len, struct ae_diag *d)
+{
+	static struct ae_header h;
+
+	store_be32(raw + len - 36, (uint32_t)crc32(crc32(0, Z_NULL, 0), raw,
+	    (uInt)(len - 36)));
+	memset(d, 0, sizeof *d);
+	return ae_header_parse(raw, len, &h, d);
+}
+
+static void
+test_signer_slot(void)
+{
+	static struct ae_header h;
+	uint8_t raw[AE_HEADER_MAX], b[AE_HEADER_MAX];
+	struct ae_diag d;
+	size_t len, at, n;
+
+	signed_header(raw, &len, &at);
+	CHECK(ae_header_parse(raw, len, &h, &d) == AE_OK && h.is_signed
+	    && h.sig_log2 == 6 && raw[11] == (AE_PAYLOAD_SIGNED | 0x80),
+	    "a signed header parses: bit 3, the interval");
+	CHECK(raw[at] == AE_STANZA_SIGNER && raw[at + 2] == 34
+	    && raw[at + 3] == 1 && raw[at + 4] == 6, "the slot's bytes");
+	/* bit 3 cleared: a slot the type does not announce */
+	memcpy(b, raw, len);
+	b[11] &= (uint8_t)~AE_PAYLOAD_SIGNED;
+	CHECK(reparse(b, len, &d) == AE_EFORMAT && strstr(d.what,
+	    "does not say it is signed") != NULL, "slot without bit 3: %s",
+	    d.what);
+	memcpy(b, raw, len);
+	b[at + 3] = 2;
+	CHECK(reparse(b, len, &d) == AE_ENOTSUP, "another key type: %s",
+	    d.what);
+	memcpy(b, raw, len);
+	b[at + 4] = 17;
+	CHECK(reparse(b, len, &d) == AE_EFORMAT && strstr(d.what, "interval")
+	    != NULL, "an interval over 16: %s", d.what);
+	/* a second signer slot, the lengths and count made to fit */
+	memcpy(b, raw, at + 37);
+	memcpy(b + at + 37, raw + at, 37);
+	memcpy(b + at + 74, raw + at + 37, len - at - 37);
+	n = len + 37;
+	b[9] = (uint8_t)(n >> 8);
+	b[10] = (uint8_t)n;
+	b[13]++;
+	CHECK(reparse(b, n, &d) == AE_EFORMAT && strstr(d.what, "second")
+	    != NULL, "two signer slots: %s", d.what);
+	/* a slot one byte short */
+	memcpy(b, raw, at);
+	memcpy(b + at, raw + at, 36);
+	b[at + 2] = 33;
+	memcpy(b + at + 36, raw + at + 37, len - at - 37);
+	n = len - 1;
+	b[9] = (uint8_t)(n >> 8);
+	b[10] = (uint8_t)n;
+	CHECK(reparse(b, n, &d) == AE_EFORMAT && strstr(d.what, "length")
+	    != NULL, "a short signer slot: %s", d.what);
+}
+
 int
 main(void)
 {
 	test_fingerprint();
 	test_sshsig();
 	test_allowed();
+	test_signer_slot();
 	return t_finish("sign");
 }
