@@ -1032,6 +1032,57 @@ int aescrypt_reader_add_keys(aescrypt_reader *r, const aescrypt_keys *k);
 int aescrypt_identity_new(int pq, char *secret, size_t scap,
     char *recipient, size_t rcap);
 
+/* -- age files (lib/age.c) --
+ *
+ * An age v1 file (C2SP age.md), binary or armored (found by its first
+ * bytes), read: its header without a key (_open, _info, _stanza), its
+ * file key from a key list's identities (X25519, mlkem768x25519,
+ * ssh-ed25519, ssh-rsa) or a passphrase (scrypt) (_unlock), and its
+ * payload, decrypted on the chunk pipeline's threads to fn (_decrypt_to:
+ * a chunk's plaintext is given only once it authenticated, in order;
+ * a failure ends the run after the chunks before it).  Calls return
+ * the core's AE_E* statuses with d placing the failure (d->where
+ * AE_AT_STANZA: stanza d->index; AE_AT_CHUNK: the payload's chunk), and
+ * _armor_error the armor's words when it was the armor that failed.
+ * _unlock: AE_EKEY when nothing given opens a stanza, AE_EFORMAT for a
+ * malformed stanza of a type given, AE_ELIMIT for an scrypt work factor
+ * (log2 N) over max_work_factor (0: age's 22), AE_EAUTH for a header
+ * whose MAC is wrong.  _count_payload (instead of _unlock) reads the
+ * rest without a key: the payload's bytes, nonce included.
+ */
+#define AESCRYPT_AGE_WORK_FACTOR_DEFAULT 22
+#define AESCRYPT_AGE_WORK_FACTOR_MAX 30
+#define AESCRYPT_AGE_NONCE_LEN 16       /* the payload's first bytes */
+#define AESCRYPT_AGE_RECORD 65552       /* a chunk, 64 KiB and its tag */
+typedef struct aescrypt_age aescrypt_age;
+struct aescrypt_age_info {
+	int armored;
+	size_t stanzas;
+	uint64_t header_len;        /* the binary header's bytes, MAC line
+	                             * included */
+	int postquantum;            /* every stanza is mlkem768x25519 */
+	int passphrase;             /* an scrypt stanza */
+};
+aescrypt_age *aescrypt_age_new(void);
+void aescrypt_age_free(aescrypt_age *a);
+int aescrypt_age_set_threads(aescrypt_age *a, unsigned threads);
+int aescrypt_age_set_signals(aescrypt_age *a, const _Atomic int *interrupt,
+    _Atomic int *cancel);
+int aescrypt_age_open(aescrypt_age *a, const struct aescrypt_source *src,
+    struct ae_diag *d);
+const char *aescrypt_age_armor_error(const aescrypt_age *a);
+int aescrypt_age_info(const aescrypt_age *a, struct aescrypt_age_info *i);
+const char *aescrypt_age_stanza(const aescrypt_age *a, size_t i,
+    size_t *nargs, size_t *bodylen);
+int aescrypt_age_count_payload(aescrypt_age *a, uint64_t *bytes,
+    struct ae_diag *d);
+int aescrypt_age_unlock(aescrypt_age *a, const aescrypt_keys *k,
+    const void *pass, size_t passlen, unsigned max_work_factor,
+    struct ae_diag *d);
+int aescrypt_age_decrypt_to(aescrypt_age *a, aescrypt_write_fn fn,
+    void *ctx, struct ae_diag *d);
+const struct ae_pipe_stats *aescrypt_age_pipe_stats(const aescrypt_age *a);
+
 /* -- what a file is, from its first bytes (lib/sniff.c) -- */
 
 #define AESCRYPT_SNIFF_LEN 512      /* enough for every signature */

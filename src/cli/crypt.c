@@ -21,6 +21,7 @@
 #include "common/wipe.h"
 #include "exitcode.h"
 #include "keys.h"
+#include "agefile.h"
 #include "legacy.h"
 #include "msg.h"
 #include "names.h"
@@ -265,6 +266,15 @@ cmd_decrypt(const struct opts *o)
 	if (st == KEYS_LEGACY) {
 		st = legacy_decrypt(&o->keys, &o->run, o->output, &c->io);
 		ae_secret_free(c->io.early_pass, sizeof *c->io.early_pass);
+		goto close;
+	}
+	if (st == KEYS_AGE && o->run.salvage) {
+		msg_error("%s: an age file: --salvage reads aescrypt "
+		    "containers only", c->io.in.name);
+		ae_secret_free(c->io.early_pass, sizeof *c->io.early_pass);
+		st = EXIT_USAGE;
+	} else if (st == KEYS_AGE) {
+		st = agefile_decrypt(&o->keys, &o->run, o->output, &c->io);
 		goto close;
 	}
 	if (st != EXIT_OK)

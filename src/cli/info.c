@@ -27,6 +27,7 @@
 #include "container/sigchain.h"
 #include "container/sshsig.h"
 #include "exitcode.h"
+#include "agefile.h"
 #include "foreign.h"
 #include "indexed.h"
 #include "keys.h"
@@ -732,9 +733,26 @@ cmd_info(const struct opts *o)
 	if ((st = run_input_open(&io.in, o->archive, &o->run)) != EXIT_OK)
 		return st;
 	ae_fd_init(&io.rd, io.in.fd, &signals_stop, &io.cancel);
-	if ((st = foreign_peek(&io, &kind)) != EXIT_OK
-	    || (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
-	    && (st = foreign_refuse(io.in.name, kind)) != EXIT_OK)) {
+	if ((st = foreign_peek(&io, &kind)) != EXIT_OK)
+		goto done;
+	if (kind == AESCRYPT_FORMAT_AGE || kind == AESCRYPT_FORMAT_AGE_ARMOR) {
+		if (o->keys.signers != NULL) {
+			msg_error("%s: the file is not signed (an age file "
+			    "cannot be)", io.in.name);
+			st = EXIT_SIGNER;
+		} else if (o->info_json) {
+			msg_error("%s: an age file: --info --json describes "
+			    "aescrypt containers only", io.in.name);
+			msg_hint("drop --json for a description in words");
+			st = EXIT_USAGE;
+		} else if ((st = agefile_info(o, &io)) == EXIT_OK
+		    && (fflush(stdout) != 0 || ferror(stdout)))
+			st = msg_sys_error("standard output");
+		goto done;
+	}
+	if (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
+	    && (st = foreign_refuse(io.in.name, kind)) != EXIT_OK) {
+done:
 		run_input_close(&io.in);
 		return st;
 	}

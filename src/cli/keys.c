@@ -497,9 +497,24 @@ keys_open(const struct key_sources *k, const struct run_prefs *p,
 			goto out;
 		c->x.have_pass = 1;
 	}
-	if ((st = foreign_peek(io, &kind)) != EXIT_OK
-	    || (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
-	    && (st = foreign_refuse(c->name, kind)) != EXIT_OK))
+	if ((st = foreign_peek(io, &kind)) != EXIT_OK)
+		goto out;
+	if ((kind == AESCRYPT_FORMAT_AGE || kind == AESCRYPT_FORMAT_AGE_ARMOR)
+	    && p->mode == 'd') {
+		if (k->signers != NULL) {
+			msg_error("%s: the file is not signed (an age file "
+			    "cannot be)", c->name);
+			st = EXIT_SIGNER;
+			goto out;
+		}
+		if (c->x.have_pass && (io->early_pass
+		    = ae_secret_alloc(sizeof c->x.pass)) != NULL)
+			*io->early_pass = c->x.pass;
+		st = KEYS_AGE;
+		goto out;
+	}
+	if (kind != AESCRYPT_FORMAT_AESCRYPT_LEGACY
+	    && (st = foreign_refuse(c->name, kind)) != EXIT_OK)
 		goto out;
 	if (kind == AESCRYPT_FORMAT_AESCRYPT_LEGACY && k->signers != NULL) {
 		/* (AES Crypt has no signatures: --signer cannot be met) */

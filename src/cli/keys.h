@@ -31,6 +31,8 @@ int keys_to_writer(const struct key_sources *k, aescrypt_writer *w,
  * unlocked; a passphrase already read from a descriptor is in
  * io->early_pass. */
 #define KEYS_LEGACY (-1)
+/* ... and for an age file, in -d (agefile.h): the same. */
+#define KEYS_AGE (-2)
 
 /*
  * The reading modes on the library's reader: open io's input (its

@@ -31,7 +31,8 @@
 /* Keys of the options without a letter (getopt's val). */
 enum {
 	OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
-	OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM, OPT_CHUNK,
+	OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM, OPT_MAX_WORK,
+	OPT_CHUNK,
 	OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL, OPT_EXCLUDE,
 	OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS, OPT_DEFLATE,
 	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_MOUNT, OPT_FOREGROUND, OPT_LEVELS, OPT_MOUNT_CACHE, OPT_ALLOW_OTHER, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
@@ -409,6 +410,12 @@ opt_kdf(struct cmdline *c, int key, const char *arg, char **argv)
 			    "a size (e.g. 4G)");
 		o->keys.max_kdf_kib = size / 1024;
 		break;
+	case OPT_MAX_WORK:
+		if (parse_u32(arg, 1, AESCRYPT_AGE_WORK_FACTOR_MAX,
+		    &o->keys.max_work_factor) != 0)
+			return bad_value("--max-work-factor", arg, "a log2 of "
+			    "scrypt's N from 1 to 30 (age's cap is 22)");
+		break;
 	case OPT_MAX_SIZE:
 		if (parse_size(arg, &size) != 0 || size == 0)
 			return bad_value("--max-size", arg, "a size (e.g. 10G)");
@@ -704,6 +711,7 @@ static const struct optdef table[] = {
 	{ "kdf-time", OPT_KDF_TIME, required_argument, CALL(opt_kdf) },
 	{ "kdf-parallelism", OPT_KDF_PAR, required_argument, CALL(opt_kdf) },
 	{ "max-kdf-memory", OPT_MAX_KDF_MEM, required_argument, CALL(opt_kdf) },
+	{ "max-work-factor", OPT_MAX_WORK, required_argument, CALL(opt_kdf) },
 	{ "max-size", OPT_MAX_SIZE, required_argument, CALL(opt_kdf) },
 	{ "chunk-size", OPT_CHUNK, required_argument, CALL(opt_chunk) },
 	{ "threads", 'j', required_argument, CALL(opt_number) },

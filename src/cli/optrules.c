@@ -71,6 +71,7 @@ check_mode_options(const struct opts *o)
 		{ "--sig-file", "ce", o->sig_file != NULL },
 		{ "--signer", "dtxi", o->keys.signers != NULL },
 		{ "--totals", "ctxed", o->run.totals },
+		{ "--max-work-factor", "d", o->keys.max_work_factor > 0 },
 		{ NULL, NULL, 0 }
 	};
 

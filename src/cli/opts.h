@@ -40,6 +40,7 @@ struct key_sources {
 		uint32_t m_kib, t, p;
 	} kdf;
 	uint64_t max_kdf_kib;       /* 0: the default cap */
+	unsigned max_work_factor;   /* age's scrypt, log2 N (0: age's 22) */
 };
 
 /*

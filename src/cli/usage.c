@@ -227,6 +227,8 @@ all_reading(FILE *fp)
 	    "Decrypting (-t, -x, -d, --test):\n"
 	    "      --max-kdf-memory SIZE refuse files whose Argon2id needs more\n"
 	    "                            (default: 2G or half the RAM)\n"
+	    "      --max-work-factor N   -d of an age file: refuse an scrypt work\n"
+	    "                            factor (log2 N) over N (default 22, age's)\n"
 	    "      --salvage             -d, -t, -x: go on past damaged chunks; keep\n"
 	    "                            what is whole, list what was lost\n"
 	    "      --no-index            -c: write no index; -t, -x: read the\n"

@@ -130,3 +130,56 @@ ae_base64_encode(const uint8_t *in, size_t n, int pad, char *out,
 	out[o] = 0;
 	return o;
 }
+
+int
+ae_base64_decode_strict(const char *s, size_t n, int pad, uint8_t *out,
+    size_t cap, size_t *len)
+{
+	size_t i, o = 0, tail, full;
+	uint32_t acc = 0;
+	int v, q = 0;
+
+	*len = 0;
+	if (pad) {
+		/* a multiple of 4, with at most two '=' at its end */
+		if (n % 4 != 0)
+			return -1;
+		tail = 0;
+		while (tail < 2 && tail < n && s[n - 1 - tail] == '=')
+			tail++;
+		n -= tail;
+		if (tail > 0 && n % 4 != 4 - tail)
+			return -1;
+	}
+	if (n % 4 == 1)
+		return -1;
+	full = n / 4 * 3 + (n % 4 == 0 ? 0 : n % 4 - 1);
+	if (full > cap)
+		return -2;
+	for (i = 0; i < n; i++) {
+		if ((v = value(s[i])) < 0)
+			return -1;
+		acc = acc << 6 | (uint32_t)v;
+		if (++q == 4) {
+			out[o++] = (uint8_t)(acc >> 16);
+			out[o++] = (uint8_t)(acc >> 8);
+			out[o++] = (uint8_t)acc;
+			acc = 0;
+			q = 0;
+		}
+	}
+	if (q == 2) {
+		/* 12 bits for one byte: the low 4 must be zero */
+		if (acc & 0xf)
+			return -1;
+		out[o++] = (uint8_t)(acc >> 4);
+	} else if (q == 3) {
+		/* 18 bits for two bytes: the low 2 must be zero */
+		if (acc & 0x3)
+			return -1;
+		out[o++] = (uint8_t)(acc >> 10);
+		out[o++] = (uint8_t)(acc >> 2);
+	}
+	*len = o;
+	return 0;
+}

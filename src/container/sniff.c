@@ -10,6 +10,7 @@
 #include "format.h"
 #include "legacy.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static int
@@ -52,6 +53,41 @@ pgp_binary(const uint8_t *b, size_t n)
 	return 0;
 }
 
+/*
+ * age's armor, or text meant to be it: after blank space, a first line
+ * of dashes that names AGE in any case ("-----BEGIN age ENCRYPTED
+ * FILE-----", "----- BEGIN AGE ... -----"), or the exact BEGIN line
+ * within the first bytes after other text.  age's armor reader refuses
+ * all but the exact line, so these are its failures to report, rather
+ * than "not a container".  Not an OpenPGP armor (which names PGP).
+ */
+static int
+age_armor(const uint8_t *b, size_t n)
+{
+	static const char begin[] = "-----BEGIN AGE ENCRYPTED FILE-----";
+	size_t i = 0, e, k;
+
+	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r'
+	    || b[i] == '\n' || b[i] == '\v' || b[i] == '\f'))
+		i++;
+	if (n - i >= 5 && memcmp(b + i, "-----", 5) == 0) {
+		for (e = i; e < n && b[e] != '\n'; e++)
+			;
+		/* "age" as a word: MESSAGE is not it */
+		for (k = i + 1; k + 3 <= e; k++)
+			if ((b[k] | 0x20) == 'a' && (b[k + 1] | 0x20) == 'g'
+			    && (b[k + 2] | 0x20) == 'e' && !isalpha(b[k - 1])
+			    && (k + 3 == e || !isalpha(b[k + 3])))
+				return 1;
+		return 0;
+	}
+	for (k = i; k + sizeof begin <= n; k++)
+		if (b[k] == '\n' && memcmp(b + k + 1, begin, sizeof begin - 1)
+		    == 0)
+			return 1;
+	return 0;
+}
+
 enum ae_kind
 ae_sniff(const uint8_t *b, size_t n)
 {
@@ -75,7 +111,7 @@ ae_sniff(const uint8_t *b, size_t n)
 		return AE_KIND_ZIP;
 	if (starts(b, n, "age-encryption.org/", 19))
 		return AE_KIND_AGE;
-	if (starts(b, n, "-----BEGIN AGE ENCRYPTED FILE-----", 34))
+	if (age_armor(b, n))
 		return AE_KIND_AGE_ARMOR;
 	if (starts(b, n, "-----BEGIN PGP MESSAGE-----", 27))
 		return AE_KIND_PGP_ARMOR;

@@ -1,6 +1,6 @@
 /*
- * chachapoly.c -- chacha20-poly1305@openssh.com through libsodium
- * (contract in chachapoly.h).
+ * chachapoly.c -- chacha20-poly1305@openssh.com and RFC 8439's AEAD,
+ * opened through libsodium (contracts in chachapoly.h).
  */
 #include "config.h"
 #include "chachapoly.h"
@@ -28,5 +28,21 @@ ae_ssh_chachapoly_open(const uint8_t key[64], const uint8_t *in,
 	if (!ok)
 		return AE_EAUTH;
 	crypto_stream_chacha20_xor_ic(out, in, len, nonce, 1, key);
+	return AE_OK;
+}
+
+int
+ae_chacha20poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
+    const uint8_t *in, size_t len, uint8_t *out)
+{
+	if (len < AE_CHACHAPOLY_TAG_LEN)
+		return AE_EINVAL;
+	if (sodium_init() < 0)
+		return AE_ENOTSUP;
+	/* (the detached form checks the tag before it decrypts anything) */
+	if (crypto_aead_chacha20poly1305_ietf_decrypt_detached(out, NULL, in,
+	    len - AE_CHACHAPOLY_TAG_LEN, in + len - AE_CHACHAPOLY_TAG_LEN,
+	    NULL, 0, nonce, key) != 0)
+		return AE_EAUTH;
 	return AE_OK;
 }

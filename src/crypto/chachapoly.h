@@ -1,6 +1,8 @@
 /*
- * chachapoly.h -- OpenSSH's chacha20-poly1305@openssh.com, opened, as a
- * private key file's encrypted section uses it (container/sshkey.c).
+ * chachapoly.h -- ChaCha20-Poly1305 opened: OpenSSH's
+ * chacha20-poly1305@openssh.com, as a private key file's encrypted
+ * section uses it (container/sshkey.c), and RFC 8439's AEAD, as age's
+ * stanzas and payload chunks use it (container/age*.c).
  *
  * A thin layer over libsodium's ChaCha20 (the original 64-bit nonce)
  * and Poly1305: nothing of either is written here.
@@ -23,5 +25,18 @@
  */
 int ae_ssh_chachapoly_open(const uint8_t key[64], const uint8_t *in,
     size_t len, const uint8_t tag[16], uint8_t *out);
+
+/* The AEAD's tag length. */
+#define AE_CHACHAPOLY_TAG_LEN 16
+
+/*
+ * RFC 8439's AEAD_CHACHA20_POLY1305 with no associated data: open
+ * in[0..len), whose last 16 bytes are the tag, into out (len - 16
+ * bytes; out may be in).  The tag is checked first, in constant time;
+ * only if it matches is out written.  Returns 0; AE_EAUTH on a wrong
+ * tag; AE_EINVAL if len < 16; AE_ENOTSUP if libsodium cannot start.
+ */
+int ae_chacha20poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
+    const uint8_t *in, size_t len, uint8_t *out);
 
 #endif

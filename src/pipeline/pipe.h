@@ -50,6 +50,7 @@ struct job {
 	enum job_kind kind;
 	uint64_t seq;
 	int final;
+	int at_end;                 /* age: the input ends after this piece */
 	int status;                 /* AE_OK, or the failure at this seq */
 	int salvageable;            /* decode: a worker's failure (the
 	                             * record's frame held, so the next

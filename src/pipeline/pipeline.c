@@ -68,8 +68,11 @@ struct worker_arg {
 
 /* ---- the reader ---- */
 
+/* Pieces of n bytes (the last shorter), each marked final (and at_end)
+ * when the input ends after it: plaintext to seal, or an age file's
+ * chunks to open. */
 static void
-read_plain(struct pipe *pp)
+read_plain(struct pipe *pp, size_t n)
 {
 	struct job *cur, *nxt = NULL, *end;
 	uint64_t seq = 0, pos = 0;
@@ -79,14 +82,14 @@ read_plain(struct pipe *pp)
 	if ((cur = ae_pipe_get_free(pp)) == NULL)
 		return;
 	cur->seq = 0;
-	r = ae_pipe_timed_read(pp, cur->in, pp->cs, &got);
+	r = ae_pipe_timed_read(pp, cur->in, n, &got);
 	high_water(&cur->in_hw, got);
 	if (r != AE_OK) {
 		ae_pipe_post_error(pp, cur, r, AE_AT_INPUT, ae_pipe_read_what(r), 0);
 		return;
 	}
 	for (;;) {
-		int final = got < pp->cs;
+		int final = got < n;
 
 		cur->seq = seq;
 		if (!final) {
@@ -94,7 +97,7 @@ read_plain(struct pipe *pp)
 				ae_pipe_put_free(pp, cur);
 				return;
 			}
-			r = ae_pipe_timed_read(pp, nxt->in, pp->cs, &ngot);
+			r = ae_pipe_timed_read(pp, nxt->in, n, &ngot);
 			high_water(&nxt->in_hw, ngot);
 			if (r != AE_OK) {
 				ae_pipe_put_free(pp, nxt);
@@ -114,7 +117,8 @@ read_plain(struct pipe *pp)
 			    "would need a chunk counter past 2^64", pos);
 			return;
 		}
-		cur->final = final;
+		cur->final = cur->at_end = final;
+		cur->offset = pp->p->offset + pos;
 		cur->in_len = got;
 		ae_pipe_push_work(pp, cur);
 		pos += got;
@@ -296,10 +300,12 @@ reader_main(void *arg)
 {
 	struct pipe *pp = arg;
 
-	if (pp->decode)
+	if (pp->p->age_key != NULL)
+		read_plain(pp, AE_AGE_RECORD);
+	else if (pp->decode)
 		read_records(pp);
 	else
-		read_plain(pp);
+		read_plain(pp, pp->cs);
 	pthread_mutex_lock(&pp->lock);
 	pp->reading_over = 1;
 	pthread_cond_broadcast(&pp->work_cv);
@@ -319,7 +325,19 @@ worker_main(void *arg)
 	int r;
 
 	while ((j = ae_pipe_pop_work(pp)) != NULL) {
-		if (pp->decode) {
+		if (pp->p->age_key != NULL) {
+			uint64_t t0 = pp->timed ? ae_thread_ns() : 0;
+
+			r = ae_age_chunk_open(pp->p->age_key, j->seq, j->in,
+			    j->in_len, j->out, &j->out_len, &j->final,
+			    &j->diag);
+			if (pp->timed)
+				w->coder->aead_ns += ae_thread_ns() - t0;
+			w->coder->aead_bytes += j->in_len;
+			high_water(&j->out_hw, j->out_len);
+			if (r != AE_OK)
+				j->diag.offset = j->offset;
+		} else if (pp->decode) {
 			size_t ctlen = j->in_len - AE_FRAME_LEN - AE_TAG_LEN;
 			uint8_t *rec = j->in + FRAME_AT;
 
@@ -440,10 +458,15 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	unsigned i, n;
 
 	memset(pp, 0, sizeof *pp);
+	if (p->age_key != NULL && (!decode || p->codec != 0
+	    || p->chunk_log2 != AE_CHUNK_LOG2_MIN || p->sign || p->sig_skip
+	    || p->salvage || p->trailer))
+		return AE_EINVAL;
 	if (p->chunk_log2 < AE_CHUNK_LOG2_MIN || p->codec < 0
 	    || p->codec > AE_CODEC_MAX
 	    || p->chunk_log2 > AE_CHUNK_LOG2_MAX_FOR(p->codec) || p->threads < 1
-	    || p->threads > AE_PIPE_MAX_THREADS || p->key == NULL
+	    || p->threads > AE_PIPE_MAX_THREADS
+	    || (p->key == NULL && p->age_key == NULL)
 	    || (p->sign && (p->signed_fn == NULL || p->salvage
 	    || p->sig_log2 > AE_SIG_LOG2_MAX)))
 		return AE_EINVAL;
@@ -605,6 +628,17 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		    ? AE_SIG_RECORD_LEN : 0) : j->out_len;
 		st->chunks++;
 		st->records++;
+		if (pp->p->age_key != NULL && j->final != j->at_end) {
+			/* age: the chunk's plaintext authenticated and is
+			 * given, then the run ends, as age's reader ends */
+			r = j->final ? ae_fail(d, AE_EFORMAT, AE_AT_CHUNK,
+			    "is the final chunk, and data follows it", seq,
+			    j->offset) : ae_fail(d, AE_ETRUNC, AE_AT_CHUNK,
+			    "ends the input and is not the final chunk: the "
+			    "file is truncated", seq, j->offset);
+			ae_pipe_put_free(pp, j);
+			return r;
+		}
 		if (pp->p->sign && (r = pp->p->signed_fn(pp->p->signed_ctx,
 		    j->seq, j->final, j->digest, j->has_sig ? j->sig : NULL,
 		    sig_due(pp->p, j->seq, j->final), d)) != AE_OK) {

@@ -14,6 +14,7 @@
 #include "crypto/gcm.h"
 #include "common/io.h"
 #include "container/deflate.h"
+#include "container/agestream.h"
 #include "container/format.h"
 
 /* The most worker threads a pipeline runs. */
@@ -99,6 +100,17 @@ struct ae_pipe_params {
 	    int due,
 	    struct ae_diag *d);
 	void *signed_ctx;
+	/* decode, an age file's payload (container/agestream.h) rather
+	 * than records: with age_key (its 32-byte payload key) set, the
+	 * reader cuts the input into pieces of AE_AGE_RECORD bytes, the
+	 * workers open each (ae_age_chunk_open) and the writer writes
+	 * their plaintext in order; a chunk that opened as the final one
+	 * with input after it (AE_EFORMAT), or the input's last piece that
+	 * did not (AE_ETRUNC), ends the run once its plaintext, which
+	 * authenticated, is written, as age does.  key may be NULL; codec
+	 * must be 0 and chunk_log2 16, and sign, sig_skip, salvage and
+	 * trailer off. */
+	const uint8_t *age_key;
 };
 
 /* What the run did and cost.  CPU times are per-thread clocks, summed.

@@ -72,14 +72,16 @@ need() {
 	refused p.tar tar 'tar -xf p.tar'
 }
 
-@test "an age file, binary and armored" {
+@test "an age file, binary and armored: -d and --info read it (210-age), --test names it" {
 	need age
-	printf 'pw\n' > pw
 	age-keygen -o id.txt 2> /dev/null
 	age -r "$(age-keygen -y id.txt)" -o p.age plain.txt
-	refused p.age age 'age -d p.age'
 	age -a -r "$(age-keygen -y id.txt)" -o p.age.asc plain.txt
-	refused p.age.asc 'age \(armored\)' 'age -d p.age.asc'
+	for f in p.age p.age.asc; do
+		run_aescrypt 4 --test "$f"
+		assert_match "$f is an age .*file, not an aescrypt container"
+		"$AESCRYPT" -d -i id.txt "$f" | cmp - plain.txt
+	done
 }
 
 @test "an OpenPGP file: gpg -c, gpg -e and armored" {

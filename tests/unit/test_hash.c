@@ -11,6 +11,7 @@
  * Ed25519 and SHA-512 are libsodium's, so they are left out there. */
 #ifndef AE_TEST_CORE_ONLY
 #include "crypto/ed25519.h"
+#include "crypto/scrypt.h"
 #endif
 #include "crypto/hkdf.h"
 #include "crypto/hmac_sha256.h"
@@ -224,7 +225,67 @@ test_ed25519(void)
 	}
 }
 
+
+/* RFC 7914 section 12, the second vector (the first has an empty
+ * passphrase and salt; the third and fourth take seconds). */
+static void
+test_scrypt(void)
+{
+	uint8_t out[64];
+
+	CHECK(ae_scrypt((const uint8_t *)"password", 8,
+	    (const uint8_t *)"NaCl", 4, 10, 8, 16, out, sizeof out) == 0,
+	    "scrypt runs");
+	t_check_hex(out, "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b373162"
+	    "2eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640",
+	    "scrypt: RFC 7914's password/NaCl, N = 1024, r = 8, p = 16");
+	CHECK(ae_scrypt((const uint8_t *)"x", 1, (const uint8_t *)"y", 1,
+	    0, 8, 1, out, 32) != 0, "scrypt: log2 N of 0 is refused");
+	CHECK(ae_scrypt((const uint8_t *)"x", 1, (const uint8_t *)"y", 1,
+	    AE_SCRYPT_LOG_N_MAX + 1, 8, 1, out, 32) != 0,
+	    "scrypt: log2 N over the most is refused");
+}
 #endif
+
+/* The strict decoder age needs: each case decodes or not, as RFC 4648
+ * 3.5's canonical encoding says. */
+static void
+test_base64_strict(void)
+{
+	static const struct {
+		const char *s;
+		int pad, ok;
+		const char *hex;
+	} v[] = {
+		{ "Zm9vYg", 0, 1, "666f6f62" },
+		{ "Zm9vYg==", 1, 1, "666f6f62" },
+		{ "Zm9vYg==", 0, 0, NULL },     /* padding where none may be */
+		{ "Zm9vYg", 1, 0, NULL },       /* none where it must be */
+		{ "Zm9vYh", 0, 0, NULL },       /* unused bits not zero */
+		{ "Zm9vYmF", 0, 0, NULL },      /* ditto, 2 bits */
+		{ "Zm9vYmE", 0, 1, "666f6f6261" },
+		{ "Zm9v Yg", 0, 0, NULL },      /* whitespace */
+		{ "Zm9vY", 0, 0, NULL },        /* a length base64 cannot have */
+		{ "Zm9=Yg==", 1, 0, NULL },     /* '=' inside */
+		{ "", 0, 1, "" },
+	};
+	uint8_t out[16];
+	size_t i, n;
+
+	for (i = 0; i < sizeof v / sizeof *v; i++) {
+		int r = ae_base64_decode_strict(v[i].s, strlen(v[i].s), v[i].pad,
+		    out, sizeof out, &n);
+
+		CHECK((r == 0) == v[i].ok, "strict base64 \"%s\" (pad %d): %s",
+		    v[i].s, v[i].pad, v[i].ok ? "decodes" : "refused");
+		if (r == 0 && v[i].ok)
+			t_check_hex(out, v[i].hex, "strict base64 bytes");
+		if (r == 0 && v[i].ok)
+			CHECK(n * 2 == strlen(v[i].hex), "strict base64 length");
+	}
+	CHECK(ae_base64_decode_strict("Zm9vYmFy", 8, 0, out, 5, &n) == -2,
+	    "strict base64 into too small a buffer");
+}
 
 static void
 test_base64(void)
@@ -308,7 +369,9 @@ main(void)
 	test_hkdf();
 #ifndef AE_TEST_CORE_ONLY
 	test_ed25519();
+	test_scrypt();
 #endif
+	test_base64_strict();
 	test_base64();
 	return t_finish("hash");
 }

@@ -1,0 +1,28 @@
+/*
+ * agefile.h -- age files (the library's aescrypt_age) in the modes that
+ * read one: -d decrypts one, --info shows its header without a key.
+ * The input is open and its first bytes showed an age file (foreign.h);
+ * each function prints and returns an exit status.
+ */
+#ifndef AE_CLI_AGEFILE_H
+#define AE_CLI_AGEFILE_H
+
+#include "opts.h"
+#include "run.h"
+
+/*
+ * -d: decrypt to output (NULL or "-": standard output) with the
+ * identities of k's -i files, or a passphrase (from k's sources, else
+ * the terminal) when the header holds an scrypt stanza.  As age: each
+ * chunk's plaintext is written once it authenticated, and the first
+ * that fails ends the run; a file named by -o is written under a
+ * temporary name and appears only when the whole payload did.
+ */
+int agefile_decrypt(const struct key_sources *k, const struct run_prefs *p,
+    const char *output, struct streams *io);
+
+/* --info: the header's stanzas, whether it is post-quantum or armored,
+ * and the sizes of the header and the payload, without a key. */
+int agefile_info(const struct opts *o, struct streams *io);
+
+#endif

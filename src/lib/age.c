@@ -1,0 +1,268 @@
+/*
+ * age.c -- aescrypt_age: an age v1 file read (contracts in aescrypt.h,
+ * below AESCRYPT_STATIC_LINKING_ONLY): its header without a key, its
+ * file key from a key list's identities or a passphrase, and its
+ * payload on the chunk pipeline's threads (age's chunks are
+ * independent).  The format's rules are container/age*.c's.
+ */
+#include "config.h"
+
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "common/wipe.h"
+#include "container/agearmor.h"
+#include "container/agehdr.h"
+#include "container/agekey.h"
+#include "container/agestream.h"
+#include "container/sniff.h"
+#include "crypto/scrypt.h"
+#include "keyring.h"
+#include "sink.h"
+#include "pipeline/pipeline.h"
+#include "source.h"
+#include "threads.h"
+
+_Static_assert(AESCRYPT_AGE_NONCE_LEN == AE_AGE_NONCE_LEN
+    && AESCRYPT_AGE_RECORD == AE_AGE_RECORD
+    && AESCRYPT_AGE_WORK_FACTOR_DEFAULT == AE_AGE_SCRYPT_LOG_N_DEFAULT
+    && AESCRYPT_AGE_WORK_FACTOR_MAX <= AE_SCRYPT_LOG_N_MAX, "age sizes");
+
+struct aescrypt_age {
+	struct source src;
+	struct ae_age_armor armor;
+	struct ae_reader armored;   /* src through the armor */
+	struct ae_age_input in;     /* the binary file, buffered */
+	struct ae_age_header h;
+	int armored_input, opened, unlocked;
+	unsigned threads;
+	const _Atomic int *interrupt;
+	_Atomic int *cancel;
+	uint8_t nonce[AE_AGE_NONCE_LEN];
+	uint8_t payload_key[32];
+	struct ae_pipe_stats st;
+	char msg[256];
+};
+
+aescrypt_age *
+aescrypt_age_new(void)
+{
+	aescrypt_age *a = ae_secret_alloc(sizeof *a);
+
+	if (a != NULL)
+		a->threads = ae_lib_default_threads();
+	return a;
+}
+
+void
+aescrypt_age_free(aescrypt_age *a)
+{
+	if (a == NULL)
+		return;
+	ae_age_header_free(&a->h);
+	ae_secret_free(a, sizeof *a);
+}
+
+int
+aescrypt_age_set_threads(aescrypt_age *a, unsigned threads)
+{
+	if (a == NULL || threads < 1 || threads > AE_PIPE_MAX_THREADS)
+		return AESCRYPT_EINVAL;
+	a->threads = threads;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_age_set_signals(aescrypt_age *a, const _Atomic int *interrupt,
+    _Atomic int *cancel)
+{
+	if (a == NULL)
+		return AESCRYPT_EINVAL;
+	a->interrupt = interrupt;
+	a->cancel = cancel;
+	return AESCRYPT_OK;
+}
+
+const char *
+aescrypt_age_armor_error(const aescrypt_age *a)
+{
+	return a != NULL && a->armored_input && a->armor.err == AE_EFORMAT ?
+	    a->armor.why : NULL;
+}
+
+/* A failure as the armor saw it, when it was the armor's. */
+static int
+armor_or(aescrypt_age *a, int r, struct ae_diag *d)
+{
+	if (aescrypt_age_armor_error(a) != NULL)
+		return ae_fail(d, AE_EFORMAT, AE_AT_INPUT, a->armor.why, 0,
+		    a->armor.line);
+	return r;
+}
+
+int
+aescrypt_age_open(aescrypt_age *a, const struct aescrypt_source *s,
+    struct ae_diag *d)
+{
+	size_t n = 0;
+	int r;
+
+	if (a == NULL || s == NULL || d == NULL || a->opened)
+		return AESCRYPT_EINVAL;
+	memset(d, 0, sizeof *d);
+	if (ae_lib_source_callbacks(&a->src, s) != AE_OK)
+		return AESCRYPT_EINVAL;
+	a->in.src = &a->src.seq;
+	/* the first bytes say armored or not (container/sniff.c: also
+	 * text meant as armor, so that its failure is the armor's): they
+	 * are read into the buffer, so nothing is read twice */
+	while (a->in.len < AESCRYPT_SNIFF_LEN && !a->in.eof) {
+		if ((r = a->src.seq.read(a->src.seq.ctx, a->in.buf + a->in.len,
+		    AESCRYPT_SNIFF_LEN - a->in.len, &n)) != AE_OK)
+			return ae_fail(d, r, AE_AT_INPUT, "reading the input",
+			    0, a->in.len);
+		if (n == 0)
+			a->in.eof = 1;
+		a->in.len += n;
+	}
+	if (ae_sniff(a->in.buf, a->in.len) == AE_KIND_AGE_ARMOR) {
+		/* armored: the armor reads what was buffered, then the
+		 * source; the binary file is buffered from the armor */
+		ae_age_armor_init(&a->armor, &a->src.seq);
+		memcpy(a->armor.in, a->in.buf, a->in.len);
+		a->armor.ilen = a->in.len;
+		a->armor.ieof = a->in.eof;
+		ae_age_armor_reader(&a->armor, &a->armored);
+		memset(&a->in, 0, sizeof a->in);
+		a->in.src = &a->armored;
+		a->armored_input = 1;
+	}
+	if ((r = ae_age_header_read(&a->in, &a->h, d)) != AE_OK)
+		return armor_or(a, r, d);
+	a->opened = 1;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_age_info(const aescrypt_age *a, struct aescrypt_age_info *i)
+{
+	size_t k;
+
+	if (a == NULL || i == NULL || !a->opened)
+		return AESCRYPT_EINVAL;
+	memset(i, 0, sizeof *i);
+	i->armored = a->armored_input;
+	i->stanzas = a->h.n;
+	i->header_len = a->h.rawlen;
+	i->passphrase = ae_age_has_scrypt(&a->h);
+	i->postquantum = a->h.n > 0;
+	for (k = 0; k < a->h.n; k++)
+		if (strcmp(a->h.st[k].arg[0], "mlkem768x25519") != 0)
+			i->postquantum = 0;
+	return AESCRYPT_OK;
+}
+
+const char *
+aescrypt_age_stanza(const aescrypt_age *a, size_t i, size_t *nargs,
+    size_t *bodylen)
+{
+	if (a == NULL || !a->opened || i >= a->h.n)
+		return NULL;
+	if (nargs != NULL)
+		*nargs = a->h.st[i].nargs - 1;
+	if (bodylen != NULL)
+		*bodylen = a->h.st[i].bodylen;
+	return a->h.st[i].arg[0];
+}
+
+int
+aescrypt_age_count_payload(aescrypt_age *a, uint64_t *bytes,
+    struct ae_diag *d)
+{
+	struct ae_reader rd;
+	uint8_t buf[16384];
+	size_t got;
+	int r;
+
+	if (a == NULL || bytes == NULL || d == NULL || !a->opened
+	    || a->unlocked)
+		return AESCRYPT_EINVAL;
+	memset(d, 0, sizeof *d);
+	*bytes = 0;
+	ae_age_input_reader(&a->in, &rd);
+	do {
+		if ((r = rd.read(rd.ctx, buf, sizeof buf, &got)) != AE_OK)
+			return armor_or(a, ae_fail(d, r, AE_AT_INPUT,
+			    "reading the input", 0, a->in.consumed), d);
+		*bytes += got;
+	} while (got > 0);
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_age_unlock(aescrypt_age *a, const aescrypt_keys *k,
+    const void *pass, size_t passlen, unsigned max_work_factor,
+    struct ae_diag *d)
+{
+	const struct keyring *ring = k != NULL ? ae_lib_keys_ring(k) : NULL;
+	struct ae_age_keys ak = { 0 };
+	uint8_t file_key[AE_AGE_FILE_KEY_LEN];
+	int r;
+
+	if (a == NULL || d == NULL || !a->opened || a->unlocked
+	    || max_work_factor > AESCRYPT_AGE_WORK_FACTOR_MAX)
+		return AESCRYPT_EINVAL;
+	memset(d, 0, sizeof *d);
+	if (ring != NULL) {
+		ak.ids = ring->ids;
+		ak.nids = ring->nids;
+	}
+	ak.pass = pass;
+	ak.passlen = passlen;
+	ak.max_log_n = max_work_factor;
+	if ((r = ae_age_unwrap(&a->h, &ak, file_key, d)) != AE_OK)
+		return r;
+	if ((r = ae_age_read_nonce(&a->in, a->nonce, d)) != AE_OK) {
+		ae_wipe(file_key, sizeof file_key);
+		return armor_or(a, r, d);
+	}
+	ae_age_payload_key(a->payload_key, file_key, a->nonce);
+	ae_wipe(file_key, sizeof file_key);
+	a->unlocked = 1;
+	return AESCRYPT_OK;
+}
+
+int
+aescrypt_age_decrypt_to(aescrypt_age *a, aescrypt_write_fn fn, void *ctx,
+    struct ae_diag *d)
+{
+	struct ae_pipe_params p = { 0 };
+	struct ae_reader rd;
+	struct sink out;
+	int r;
+
+	if (a == NULL || fn == NULL || d == NULL || !a->unlocked)
+		return AESCRYPT_EINVAL;
+	memset(d, 0, sizeof *d);
+	ae_age_input_reader(&a->in, &rd);
+	ae_lib_sink_callback(&out, fn, ctx);
+	p.age_key = a->payload_key;
+	p.chunk_log2 = AE_CHUNK_LOG2_MIN;
+	p.codec = 0;
+	p.threads = a->threads;
+	p.offset = a->in.consumed;
+	p.interrupt = a->interrupt;
+	p.cancel = a->cancel;
+	p.timed = 1;
+	r = ae_pipe_decode(&p, &rd, &out.w, &a->st, d);
+	return r == AE_OK ? AE_OK : armor_or(a, r, d);
+}
+
+const struct ae_pipe_stats *
+aescrypt_age_pipe_stats(const aescrypt_age *a)
+{
+	return a != NULL ? &a->st : NULL;
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# Reading age files (issue 48).  C2SP CCTV's 143 age test files, each
+# with the outcome and released plaintext it names (age_cctv.py), and
+# files made by the installed age: X25519, ssh-ed25519, ssh-rsa (a
+# protected key too) and scrypt (the passphrase typed at age's prompt
+# through a pty: age_pty.py), binary and armored, decrypt byte-exact;
+# --info without a key; and what a damaged or cut file leaves behind.
+
+load test_helper
+
+setup_file() {
+	command -v age > /dev/null || return 0
+	K=$BATS_FILE_TMPDIR/keys
+	mkdir -p "$K"
+	age-keygen -o "$K/id.txt" 2> /dev/null
+	ssh-keygen -q -t ed25519 -N '' -f "$K/ed"
+	ssh-keygen -q -t rsa -b 2048 -N '' -f "$K/rsa"
+	ssh-keygen -q -t ed25519 -N 'key words' -a 4 -f "$K/locked"
+}
+
+setup() {
+	test_dir
+	unset AESCRYPT_PASSPHRASE
+	command -v age > /dev/null || skip "age is not installed"
+	cp "$BATS_FILE_TMPDIR"/keys/* .
+	chmod 600 id.txt ed rsa locked
+	R=$(age-keygen -y id.txt)
+	head -c 200000 /dev/urandom > p
+}
+
+@test "CCTV: all 143 age test files give their outcome and payload" {
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/age_cctv.py" "$AESCRYPT" \
+	    "$BATS_TEST_DIRNAME/../vectors/age"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	assert_match "age CCTV: 143 files \(1 HMAC failure, 22 armor failure, 62 header failure, 13 no match, 19 payload failure, 26 success\): all as expected"
+}
+
+@test "age's own files decrypt byte-exact: X25519, binary and armored, file and pipe" {
+	age -r "$R" -o p.age p
+	age -a -r "$R" -o p.asc p
+	"$AESCRYPT" -d -i id.txt p.age | cmp - p
+	"$AESCRYPT" -d -i id.txt -o out p.asc
+	cmp out p
+	cat p.age | "$AESCRYPT" -d -i id.txt | cmp - p
+	cat p.asc | "$AESCRYPT" -d -i id.txt -j 1 | cmp - p
+	# an empty file, and one of exactly one full chunk
+	: > e
+	age -r "$R" -o e.age e
+	"$AESCRYPT" -d -i id.txt -o e.out e.age
+	[ -f e.out ] && [ ! -s e.out ]
+	head -c 65536 p > c
+	age -r "$R" -o c.age c
+	"$AESCRYPT" -d -i id.txt c.age | cmp - c
+}
+
+@test "age's ssh-ed25519 and ssh-rsa files decrypt with the OpenSSH keys, a protected one too" {
+	age -R ed.pub -o ed.age p
+	age -R rsa.pub -o rsa.age p
+	age -R locked.pub -a -o locked.age p
+	"$AESCRYPT" -d -i ed ed.age | cmp - p
+	"$AESCRYPT" -d -i rsa rsa.age | cmp - p
+	AESCRYPT_PASSPHRASE='key words' "$AESCRYPT" -d -i locked locked.age | cmp - p
+	# several identities: the one that fits is found
+	"$AESCRYPT" -d -i id.txt -i rsa -i ed ed.age | cmp - p
+	# one that does not fit: exit 3, nothing written
+	run_aescrypt 3 -d -i id.txt -o out ed.age
+	assert_match "no identity given opens this age file"
+	[ ! -e out ]
+}
+
+@test "age -p files: the passphrase from the environment, a file or a descriptor; a wrong one is exit 3" {
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/age_pty.py" 'correct horse' -p -o pw.age p
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/age_pty.py" 'correct horse' -p -a -o pw.asc p
+	grep -q '^-> scrypt ' pw.age
+	AESCRYPT_PASSPHRASE='correct horse' "$AESCRYPT" -d pw.age | cmp - p
+	printf 'correct horse\n' > pass
+	chmod 600 pass
+	"$AESCRYPT" -d --passphrase-file pass pw.asc | cmp - p
+	"$AESCRYPT" -d --passphrase-fd 3 pw.age 3< pass | cmp - p
+	AESCRYPT_PASSPHRASE=wrong run_aescrypt 3 -d -o out pw.age
+	assert_match "passphrase"
+	[ ! -e out ]
+}
+
+@test "an scrypt work factor over the cap is exit 5 until --max-work-factor raises it" {
+	# (a file with log2 N = 12, which age's command cannot make: written
+	# here by the spec with Python's scrypt)
+	/usr/bin/python3 - p lowwork.age 12 'pw words' <<'PY'
+import base64, hashlib, hmac, os, sys
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives import hashes
+src, dst, logn, pw = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].encode()
+b64 = lambda b: base64.b64encode(b).rstrip(b"=").decode()
+hk = lambda ikm, salt, info: HKDF(hashes.SHA256(), 32, salt, info).derive(ikm)
+fk, salt, nonce = os.urandom(16), os.urandom(16), os.urandom(16)
+wrap = hashlib.scrypt(pw, salt=b"age-encryption.org/v1/scrypt" + salt, n=1 << logn, r=8, p=1, dklen=32, maxmem=1 << 30)
+body = ChaCha20Poly1305(wrap).encrypt(bytes(12), fk, None)
+h = "age-encryption.org/v1\n-> scrypt %s %d\n%s\n---" % (b64(salt), logn, b64(body))
+mac = hmac.new(hk(fk, b"", b"header"), h.encode(), "sha256").digest()
+out = (h + " " + b64(mac) + "\n").encode() + nonce
+key, data = hk(fk, nonce, b"payload"), open(src, "rb").read()
+chunks = [data[i:i + 65536] for i in range(0, len(data), 65536)] or [b""]
+for i, c in enumerate(chunks):
+    n = i.to_bytes(11, "big") + (b"\x01" if i == len(chunks) - 1 else b"\x00")
+    out += ChaCha20Poly1305(key).encrypt(n, c, None)
+open(dst, "wb").write(out)
+PY
+	AESCRYPT_PASSPHRASE='pw words' "$AESCRYPT" -d lowwork.age | cmp - p
+	AESCRYPT_PASSPHRASE='pw words' run_aescrypt 5 -d --max-work-factor 11 -o out lowwork.age
+	assert_match "work factor of 12 .*over the limit of 11"
+	assert_match "raise the limit with --max-work-factor 12"
+	[ ! -e out ]
+	AESCRYPT_PASSPHRASE='pw words' "$AESCRYPT" -d --max-work-factor 12 lowwork.age | cmp - p
+	run_aescrypt 2 -d --max-work-factor 31 lowwork.age
+	run_aescrypt 2 -e --max-work-factor 20 p
+	assert_match "max-work-factor does not apply to -e"
+}
+
+@test "a damaged or cut age file: exit 4, -o leaves nothing, standard output only what authenticated" {
+	age -r "$R" -o p.age p
+	size=$(stat -c %s p.age)
+	head -c $((size - 100)) p.age > cut.age
+	run_aescrypt 4 -d -i id.txt -o out cut.age
+	[ ! -e out ]
+	[ -z "$(ls -a | grep '^\.' | grep -v '^\.\.\?$')" ]
+	cp p.age bad.age
+	printf 'X' | dd of=bad.age bs=1 seek=$((size - 70000)) conv=notrunc 2> /dev/null
+	"$AESCRYPT" -d -i id.txt bad.age > part 2> err && false
+	grep -q "chunk 1 at offset .* failed authentication" err
+	# chunk 0 was whole and authenticated: given, and it is p's start
+	[ "$(stat -c %s part)" -eq 65536 ]
+	cmp part <(head -c 65536 p)
+}
+
+@test "--info of an age file, without a key: stanzas, post-quantum, armor, sizes" {
+	age -r "$R" -R ed.pub -o p.age p
+	age -a -r "$R" -o p.asc p
+	run_aescrypt 0 --info p.age
+	assert_match "p.age: age file \(age-encryption.org/v1\)"
+	assert_match "header: [0-9]+ bytes, 2 stanzas"
+	assert_match "0: X25519 \(1 argument, 32-byte body\)"
+	assert_match "1: ssh-ed25519 \(2 arguments, 32-byte body\)"
+	assert_match "post-quantum: no"
+	assert_match "payload: 200080 bytes \(16-byte nonce, 4 chunks\); plaintext 200000 bytes"
+	run_aescrypt 0 --info p.asc
+	assert_match "ASCII-armored"
+	assert_match "plaintext 200000 bytes"
+	run_aescrypt 2 --info --json p.age
+}
