@@ -1082,6 +1082,25 @@ int aescrypt_age_unlock(aescrypt_age *a, const aescrypt_keys *k,
 int aescrypt_age_decrypt_to(aescrypt_age *a, aescrypt_write_fn fn,
     void *ctx, struct ae_diag *d);
 const struct ae_pipe_stats *aescrypt_age_pipe_stats(const aescrypt_age *a);
+/*
+ * A raw run, instead of _decrypt_to, for a caller with its own tar
+ * reader (aescrypt -t, -x): the payload decrypted on a thread of the
+ * handle's, and its plaintext read with _raw_read as a plain tar
+ * stream: gzip and zstd (found by their magic) are decompressed on the
+ * way.  _raw_start: AE_ENOTSUP for another compression (xz, bzip2) or
+ * zstd without libzstd, d saying which.  _raw_read: n bytes, fewer only
+ * at the end; a failure is the run's (or corrupt compressed data), said
+ * by _raw_end, which (with stop 0) reads the rest first so that the
+ * final chunk is checked, joins the thread and gives the run's status
+ * with d and the plaintext bytes that passed.  _compression: "gzip",
+ * "zstd" or "none", once started.
+ */
+int aescrypt_age_raw_start(aescrypt_age *a, struct ae_diag *d);
+int aescrypt_age_raw_read(aescrypt_age *a, void *buf, size_t n,
+    size_t *got);
+int aescrypt_age_raw_end(aescrypt_age *a, int stop, uint64_t *bytes,
+    struct ae_diag *d);
+const char *aescrypt_age_compression(const aescrypt_age *a);
 
 /* -- what a file is, from its first bytes (lib/sniff.c) -- */
 

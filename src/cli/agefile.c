@@ -21,8 +21,8 @@
 
 /* A failure of a, worded: the armor's, a stanza's, the header's or
  * the payload's.  The exit status. */
-static int
-age_failed(const char *name, aescrypt_age *a, int err,
+int
+agefile_failed(const char *name, const aescrypt_age *a, int err,
     const struct ae_diag *d)
 {
 	const char *why = aescrypt_age_armor_error(a);
@@ -113,7 +113,7 @@ unlock(const struct key_sources *k, struct streams *io, aescrypt_age *a)
 			    "check that -i names the key it was encrypted to");
 			st = EXIT_KEY;
 		} else if (err != AE_OK)
-			st = age_failed(io->in.name, a, err, &d);
+			st = agefile_failed(io->in.name, a, err, &d);
 	}
 	aescrypt_keys_free(ids);
 	if (pass != NULL)
@@ -135,27 +135,79 @@ open_age(struct streams *io, const struct run_prefs *p, aescrypt_age *a)
 	(void)aescrypt_age_set_signals(a, &signals_stop, &io->cancel);
 	run_reader_source(io, &src);
 	if ((err = aescrypt_age_open(a, &src, &d)) != AE_OK)
-		return age_failed(io->in.name, a, err, &d);
+		return agefile_failed(io->in.name, a, err, &d);
 	return EXIT_OK;
+}
+
+/* What --test of an age file writes to: nothing. */
+static int
+discard(void *ctx, const void *buf, size_t n)
+{
+	(void)ctx;
+	(void)buf;
+	(void)n;
+	return 0;
+}
+
+int
+agefile_open(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io, aescrypt_age **out)
+{
+	aescrypt_age *a = aescrypt_age_new();
+	int st;
+
+	*out = NULL;
+	if (a == NULL) {
+		msg_error("out of memory");
+		st = EXIT_SYSTEM;
+	} else if ((st = open_age(io, p, a)) == EXIT_OK
+	    && (st = unlock(k, io, a)) == EXIT_OK) {
+		*out = a;
+		a = NULL;
+	}
+	aescrypt_age_free(a);
+	if (io->early_pass != NULL) {
+		ae_secret_free(io->early_pass, sizeof *io->early_pass);
+		io->early_pass = NULL;
+	}
+	return st;
+}
+
+int
+agefile_test(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io)
+{
+	const struct ae_pipe_stats *ps;
+	struct ae_diag d = { 0 };
+	aescrypt_age *a;
+	int st, err;
+
+	if ((st = agefile_open(k, p, io, &a)) != EXIT_OK)
+		return st;
+	err = aescrypt_age_decrypt_to(a, discard, NULL, &d);
+	ps = aescrypt_age_pipe_stats(a);
+	if (err != AE_OK)
+		st = agefile_failed(io->in.name, a, err, &d);
+	else if (p->verbose)
+		msg_note("%s: an age file, whole: %llu bytes, every chunk "
+		    "authenticated", io->in.name, (unsigned long long)
+		    (ps != NULL ? ps->plain_bytes : 0));
+	aescrypt_age_free(a);
+	return st;
 }
 
 int
 agefile_decrypt(const struct key_sources *k, const struct run_prefs *p,
     const char *output, struct streams *io)
 {
-	aescrypt_age *a = aescrypt_age_new();
+	aescrypt_age *a = NULL;
 	const struct ae_pipe_stats *ps;
 	struct ae_diag d = { 0 };
 	uint64_t bytes;
 	char q[1024];
 	int st, err;
 
-	if (a == NULL) {
-		msg_error("out of memory");
-		return EXIT_SYSTEM;
-	}
-	if ((st = open_age(io, p, a)) != EXIT_OK
-	    || (st = unlock(k, io, a)) != EXIT_OK
+	if ((st = agefile_open(k, p, io, &a)) != EXIT_OK
 	    || (st = run_out_open(&io->out, output)) != EXIT_OK)
 		goto out;
 	ae_fd_init(&io->wr, io->out.fd, &signals_stop, NULL);
@@ -163,7 +215,7 @@ agefile_decrypt(const struct key_sources *k, const struct run_prefs *p,
 	ps = aescrypt_age_pipe_stats(a);
 	bytes = ps != NULL ? ps->plain_bytes : 0;
 	if (err != AE_OK) {
-		st = age_failed(io->in.name, a, err, &d);
+		st = agefile_failed(io->in.name, a, err, &d);
 		if (st == EXIT_PIPE)
 			;
 		else if (io->out.in_place && bytes > 0)
@@ -183,10 +235,6 @@ agefile_decrypt(const struct key_sources *k, const struct run_prefs *p,
 		msg_note("%s: decrypted an age file, %llu bytes, every chunk "
 		    "authenticated", io->in.name, (unsigned long long)bytes);
 out:
-	if (io->early_pass != NULL) {
-		ae_secret_free(io->early_pass, sizeof *io->early_pass);
-		io->early_pass = NULL;
-	}
 	aescrypt_age_free(a);
 	return st;
 }
@@ -211,7 +259,7 @@ agefile_info(const struct opts *o, struct streams *io)
 		goto out;
 	(void)aescrypt_age_info(a, &info);
 	if ((err = aescrypt_age_count_payload(a, &payload, &d)) != AE_OK) {
-		st = age_failed(io->in.name, a, err, &d);
+		st = agefile_failed(io->in.name, a, err, &d);
 		goto out;
 	}
 	printf("%s: age file (age-encryption.org/v1)%s\n", io->in.name,

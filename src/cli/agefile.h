@@ -7,6 +7,8 @@
 #ifndef AE_CLI_AGEFILE_H
 #define AE_CLI_AGEFILE_H
 
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
 #include "opts.h"
 #include "run.h"
 
@@ -20,6 +22,25 @@
  */
 int agefile_decrypt(const struct key_sources *k, const struct run_prefs *p,
     const char *output, struct streams *io);
+
+/*
+ * The age file on io's input opened and unlocked with k (as -d does;
+ * p's threads): 0 with *a (the caller frees it), or an exit status,
+ * said.  For -t and -x (unpack.h), which read its payload as a tar
+ * stream.
+ */
+int agefile_open(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io, aescrypt_age **a);
+
+/* --test: every chunk decrypted and authenticated, nothing written; -v
+ * says so.  The exit status. */
+int agefile_test(const struct key_sources *k, const struct run_prefs *p,
+    struct streams *io);
+
+/* A failure of a (err, with d) worded: the armor's, a stanza's, the
+ * header's or the payload's.  The exit status. */
+int agefile_failed(const char *name, const aescrypt_age *a, int err,
+    const struct ae_diag *d);
 
 /* --info: the header's stanzas, whether it is post-quantum or armored,
  * and the sizes of the header and the payload, without a key. */

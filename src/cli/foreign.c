@@ -88,7 +88,7 @@ instead(int k)
 	case AESCRYPT_FORMAT_7Z: return "7z x FILE (or 7zz x FILE)";
 	case AESCRYPT_FORMAT_ZIP: return "unzip FILE (or 7z x FILE)";
 	case AESCRYPT_FORMAT_AGE:
-	case AESCRYPT_FORMAT_AGE_ARMOR: return "age -d FILE";
+	case AESCRYPT_FORMAT_AGE_ARMOR: return "aescrypt -d -i KEY FILE, or -x -i KEY -f FILE for a tar inside (--mount reads aescrypt archives only)";
 	case AESCRYPT_FORMAT_PGP:
 	case AESCRYPT_FORMAT_PGP_ARMOR: return "gpg -d FILE";
 	case AESCRYPT_FORMAT_OPENSSL_ENC: return "openssl enc -d ... -in FILE";

@@ -500,7 +500,7 @@ keys_open(const struct key_sources *k, const struct run_prefs *p,
 	if ((st = foreign_peek(io, &kind)) != EXIT_OK)
 		goto out;
 	if ((kind == AESCRYPT_FORMAT_AGE || kind == AESCRYPT_FORMAT_AGE_ARMOR)
-	    && p->mode == 'd') {
+	    && strchr("dtx", p->mode) != NULL) {
 		if (k->signers != NULL) {
 			msg_error("%s: the file is not signed (an age file "
 			    "cannot be)", c->name);

@@ -31,7 +31,8 @@ int keys_to_writer(const struct key_sources *k, aescrypt_writer *w,
  * unlocked; a passphrase already read from a descriptor is in
  * io->early_pass. */
 #define KEYS_LEGACY (-1)
-/* ... and for an age file, in -d (agefile.h): the same. */
+/* ... and for an age file, in -d, -t, -x and --test (agefile.h): the
+ * same. */
 #define KEYS_AGE (-2)
 
 /*

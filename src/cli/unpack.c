@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/wipe.h"
 #include "exitcode.h"
+#include "agefile.h"
 #include "keys.h"
 #include "legacy.h"
 #include "msg.h"
@@ -28,7 +29,8 @@
 static int
 run_read(struct unpack *u, uint8_t *buf, size_t n, size_t *got)
 {
-	int r = aescrypt_reader_raw_read(u->r, buf, n, got);
+	int r = u->age != NULL ? aescrypt_age_raw_read(u->age, buf, n, got) :
+	    aescrypt_reader_raw_read(u->r, buf, n, got);
 
 	if (r != AE_OK)
 		u->decoder_failed = 1;
@@ -108,7 +110,8 @@ end_run(struct unpack *u, int stop, uint64_t *bytes)
 {
 	if (!u->started)
 		return;
-	u->pipe_rc = aescrypt_reader_raw_end(u->r, stop, bytes);
+	u->pipe_rc = u->age != NULL ? aescrypt_age_raw_end(u->age, stop, bytes,
+	    &u->age_d) : aescrypt_reader_raw_end(u->r, stop, bytes);
 	u->started = 0;
 }
 
@@ -117,6 +120,10 @@ static int
 run_failed(struct unpack *u)
 {
 	const struct ae_diag *d = aescrypt_reader_diag(u->r);
+
+	if (u->age != NULL)
+		return agefile_failed(u->io.in.name, u->age, u->pipe_rc,
+		    &u->age_d);
 
 	if (d != NULL)
 		return run_pipe_error(&u->io, u->pipe_rc, d);
@@ -139,6 +146,7 @@ unpack_free(struct unpack *u)
 	/* (kept until now: the caller may still read its index, and
 	 * whether its last run was whole) */
 	aescrypt_reader_free(u->r);
+	aescrypt_age_free(u->age);
 	ae_secret_free(u, sizeof *u);
 }
 
@@ -183,6 +191,21 @@ unpack_open_keys(struct unpack *u, const struct key_sources *k,
 		    : legacy_not_archive(u->io.in.name);
 		ae_secret_free(u->io.early_pass, sizeof *u->io.early_pass);
 		st = st == EXIT_OK ? UNPACK_DONE : st;
+	}
+	if (st == KEYS_AGE && p->salvage) {
+		msg_error("%s: an age file: --salvage reads aescrypt "
+		    "containers only", u->io.in.name);
+		ae_secret_free(u->io.early_pass, sizeof *u->io.early_pass);
+		st = EXIT_USAGE;
+	} else if (st == KEYS_AGE && p->test) {
+		st = agefile_test(k, p, &u->io);
+		st = st == EXIT_OK ? UNPACK_DONE : st;
+	} else if (st == KEYS_AGE && (st = agefile_open(k, p, &u->io,
+	    &u->age)) == EXIT_OK) {
+		/* an age file's plaintext: a tar stream, read as one; it
+		 * has no index, so -t reads it all */
+		u->keys = 1;
+		return EXIT_OK;
 	}
 	if (st != EXIT_OK) {
 		aescrypt_reader_free(u->r);
@@ -240,13 +263,32 @@ unpack_start(struct unpack *u, const struct unpack_range *range)
 		run_progress_start(u->run, 1, u->io.in.fd, 0,
 		    u->info.header_len, u->run->mode == 't' ? STDOUT_FILENO
 		    : -1);
-	if (aescrypt_reader_raw_start(u->r, range != NULL ? &run : NULL,
+	if (u->age != NULL) {
+		if (range != NULL)
+			return EXIT_SYSTEM;     /* (no index, so no range) */
+		err = aescrypt_age_raw_start(u->age, &u->age_d);
+		u->started = 1;
+		if (err != AE_OK) {
+			progress_stop();
+			/* (a failure of the run itself is its end's) */
+			if (err == AE_ENOTSUP || err == AE_ENOMEM)
+				st = msg_core_error(u->io.in.name, err,
+				    &u->age_d);
+			else {
+				end_run(u, 1, NULL);
+				st = u->pipe_rc != AE_OK ? run_failed(u) :
+				    msg_core_error(u->io.in.name, err,
+				    &u->age_d);
+			}
+			goto fail;
+		}
+	} else if (aescrypt_reader_raw_start(u->r, range != NULL ? &run : NULL,
 	    u->check_index ? AESCRYPT_RAW_CHECK_INDEX : 0) != AESCRYPT_OK) {
 		msg_error("%s", aescrypt_reader_error(u->r));
 		st = EXIT_SYSTEM;
 		goto fail;
-	}
-	u->started = 1;
+	} else
+		u->started = 1;
 	u->files_t0 = ae_thread_ns();
 	if (u->info.kind == AESCRYPT_ARCHIVE || u->run->test)
 		return EXIT_OK;     /* --test reads a stream too */
@@ -262,6 +304,14 @@ unpack_start(struct unpack *u, const struct unpack_range *range)
 		st = run_failed(u);
 	} else if (atomic_load(&signals_stop)) {
 		st = msg_interrupted();
+	} else if (u->age != NULL) {
+		msg_error("%s: an age file whose plaintext is not a tar "
+		    "archive (%s)", u->io.in.name, strcmp(
+		    aescrypt_age_compression(u->age), "none") == 0 ?
+		    "nor gzip- or zstd-compressed tar" : "inside its "
+		    "compression");
+		msg_hint("decrypt it with 'aescrypt -d'");
+		st = EXIT_DATA;
 	} else {
 		msg_error("%s: an encrypted stream, not an archive",
 		    u->io.in.name);
@@ -346,11 +396,12 @@ finish(struct unpack *u, int stopped, int last)
 			err = tar_read(u, scratch, sizeof scratch, &got);
 		while (err == AE_OK && got == sizeof scratch);
 	end_run(u, stopped, &bytes);
-	if ((ps = aescrypt_reader_pipe_stats(u->r)) != NULL)
+	if ((ps = u->age != NULL ? aescrypt_age_pipe_stats(u->age) :
+	    aescrypt_reader_pipe_stats(u->r)) != NULL)
 		u->rs.pipe = *ps;
 	if (last)
 		progress_stop();
-	d = aescrypt_reader_diag(u->r);
+	d = u->age != NULL ? &u->age_d : aescrypt_reader_diag(u->r);
 	if (u->pipe_rc != AE_OK) {
 		if (atomic_load(&signals_stop))
 			st = msg_interrupted();
@@ -370,7 +421,8 @@ finish(struct unpack *u, int stopped, int last)
 			u->rs.archive = 1;
 			u->rs.files_ns = u->files_ns;
 			u->rs.files_bytes = u->files_bytes;
-			run_finish_stats(u->run, &u->rs, u->w0,
+			run_finish_stats(u->run, &u->rs, u->w0, u->age
+			    != NULL ? "chacha20-poly1305 (age)" :
 			    aescrypt_reader_tier(u->r), &u->io);
 		}
 	}
@@ -382,6 +434,8 @@ finish(struct unpack *u, int stopped, int last)
 int
 unpack_cut(const struct unpack *u)
 {
+	if (u->age != NULL)
+		return exit_for(u->pipe_rc) == EXIT_DATA;
 	return !aescrypt_reader_raw_complete(u->r)
 	    && exit_for(u->pipe_rc) == EXIT_DATA;
 }

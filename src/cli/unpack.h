@@ -26,6 +26,11 @@ struct unpack {
 	const struct run_prefs *run; /* how the run goes (unpack_open_keys) */
 	struct streams io;
 	aescrypt_reader *r;         /* the library's, opened and unlocked */
+	aescrypt_age *age;          /* or, for an age file, the library's
+	                             * age handle (r is then unused): its
+	                             * payload a tar stream, maybe gzip or
+	                             * zstd compressed (agefile.h) */
+	struct ae_diag age_d;       /* its run's failure */
 	struct aescrypt_info info;  /* its header's facts */
 	int seekable;               /* the input can pread: the index and
 	                             * runs of records are in reach */

@@ -10,6 +10,7 @@
 #define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -22,6 +23,8 @@
 #include "crypto/scrypt.h"
 #include "keyring.h"
 #include "sink.h"
+#include "archive/unzip.h"
+#include "pipeline/chan.h"
 #include "pipeline/pipeline.h"
 #include "source.h"
 #include "threads.h"
@@ -44,7 +47,15 @@ struct aescrypt_age {
 	uint8_t nonce[AE_AGE_NONCE_LEN];
 	uint8_t payload_key[32];
 	struct ae_pipe_stats st;
-	char msg[256];
+	/* a raw run: the payload on a thread of its own into chan, read
+	 * by the caller through unzip */
+	struct ae_chan chan;
+	struct ae_reader chan_rd;
+	struct ae_unzip *unzip;
+	struct ae_reader plain;
+	pthread_t thread;
+	int raw_started, raw_rc, unzip_rc, unzip_kind;
+	struct ae_diag raw_d;
 };
 
 aescrypt_age *
@@ -62,6 +73,8 @@ aescrypt_age_free(aescrypt_age *a)
 {
 	if (a == NULL)
 		return;
+	if (a->raw_started)
+		(void)aescrypt_age_raw_end(a, 1, NULL, NULL);
 	ae_age_header_free(&a->h);
 	ae_secret_free(a, sizeof *a);
 }
@@ -235,20 +248,15 @@ aescrypt_age_unlock(aescrypt_age *a, const aescrypt_keys *k,
 	return AESCRYPT_OK;
 }
 
-int
-aescrypt_age_decrypt_to(aescrypt_age *a, aescrypt_write_fn fn, void *ctx,
-    struct ae_diag *d)
+/* The payload, decrypted to out: the one run a handle makes. */
+static int
+decrypt(aescrypt_age *a, struct ae_writer *out, struct ae_diag *d)
 {
 	struct ae_pipe_params p = { 0 };
 	struct ae_reader rd;
-	struct sink out;
 	int r;
 
-	if (a == NULL || fn == NULL || d == NULL || !a->unlocked)
-		return AESCRYPT_EINVAL;
-	memset(d, 0, sizeof *d);
 	ae_age_input_reader(&a->in, &rd);
-	ae_lib_sink_callback(&out, fn, ctx);
 	p.age_key = a->payload_key;
 	p.chunk_log2 = AE_CHUNK_LOG2_MIN;
 	p.codec = 0;
@@ -257,8 +265,135 @@ aescrypt_age_decrypt_to(aescrypt_age *a, aescrypt_write_fn fn, void *ctx,
 	p.interrupt = a->interrupt;
 	p.cancel = a->cancel;
 	p.timed = 1;
-	r = ae_pipe_decode(&p, &rd, &out.w, &a->st, d);
+	r = ae_pipe_decode(&p, &rd, out, &a->st, d);
+	a->unlocked = 0;        /* (read once) */
 	return r == AE_OK ? AE_OK : armor_or(a, r, d);
+}
+
+int
+aescrypt_age_decrypt_to(aescrypt_age *a, aescrypt_write_fn fn, void *ctx,
+    struct ae_diag *d)
+{
+	struct sink out;
+
+	if (a == NULL || fn == NULL || d == NULL || !a->unlocked
+	    || a->raw_started)
+		return AESCRYPT_EINVAL;
+	memset(d, 0, sizeof *d);
+	ae_lib_sink_callback(&out, fn, ctx);
+	return decrypt(a, &out.w, d);
+}
+
+static void *
+raw_thread(void *arg)
+{
+	aescrypt_age *a = arg;
+	struct ae_writer out = { ae_chan_write, &a->chan };
+
+	a->raw_rc = decrypt(a, &out, &a->raw_d);
+	ae_chan_close_write(&a->chan, a->raw_rc);
+	return NULL;
+}
+
+int
+aescrypt_age_raw_start(aescrypt_age *a, struct ae_diag *d)
+{
+	int r;
+
+	if (a == NULL || d == NULL || !a->unlocked || a->raw_started)
+		return AESCRYPT_EINVAL;
+	memset(d, 0, sizeof *d);
+	if (ae_chan_init(&a->chan, 0) != AE_OK)
+		return ae_fail(d, AE_ENOMEM, AE_AT_NONE, "out of memory", 0, 0);
+	a->chan_rd.read = ae_chan_read;
+	a->chan_rd.ctx = &a->chan;
+	a->chan_rd.seek = NULL;
+	a->raw_rc = a->unzip_rc = AE_OK;
+	memset(&a->raw_d, 0, sizeof a->raw_d);
+	if (pthread_create(&a->thread, NULL, raw_thread, a) != 0) {
+		ae_chan_free(&a->chan);
+		return ae_fail(d, AE_ENOMEM, AE_AT_NONE, "cannot start a thread",
+		    0, 0);
+	}
+	a->raw_started = 1;
+	/* what the plaintext is: plain tar, or compressed (its first
+	 * bytes, through the channel) */
+	r = ae_unzip_open(&a->unzip, &a->chan_rd, &a->unzip_kind);
+	if (r == AE_OK) {
+		ae_unzip_reader(a->unzip, &a->plain);
+		return AE_OK;
+	}
+	if (r == AE_ENOTSUP)
+		(void)ae_fail(d, r, AE_AT_NONE, a->unzip_kind == AE_UNZIP_ZSTD ?
+		    "its plaintext is zstd-compressed, and this build has no "
+		    "libzstd" : a->unzip_kind == AE_UNZIP_XZ ? "its plaintext "
+		    "is xz-compressed, which aescrypt does not read (gzip and "
+		    "zstd it does)" : "its plaintext is bzip2-compressed, "
+		    "which aescrypt does not read (gzip and zstd it does)",
+		    0, 0);
+	else if (r == AE_ENOMEM)
+		(void)ae_fail(d, r, AE_AT_NONE, "out of memory", 0, 0);
+	/* (else the run's own failure, which _raw_end gives) */
+	a->unzip_rc = r;
+	return r;
+}
+
+int
+aescrypt_age_raw_read(aescrypt_age *a, void *buf, size_t n, size_t *got)
+{
+	int r;
+
+	*got = 0;
+	if (a == NULL || !a->raw_started || a->unzip == NULL)
+		return AESCRYPT_EINVAL;
+	r = a->plain.read(a->plain.ctx, buf, n, got);
+	if (r != AE_OK && a->unzip_rc == AE_OK)
+		a->unzip_rc = r;
+	return r;
+}
+
+int
+aescrypt_age_raw_end(aescrypt_age *a, int stop, uint64_t *bytes,
+    struct ae_diag *d)
+{
+	uint8_t buf[4096];
+	size_t got;
+	int e = AE_OK;
+
+	if (a == NULL || !a->raw_started)
+		return AESCRYPT_EINVAL;
+	if (!stop && a->unzip != NULL && a->unzip_rc == AE_OK)
+		/* the rest (tar's padding), so the final chunk is seen */
+		do
+			e = aescrypt_age_raw_read(a, buf, sizeof buf, &got);
+		while (e == AE_OK && got > 0);
+	ae_chan_close_read(&a->chan);
+	pthread_join(a->thread, NULL);
+	a->raw_started = 0;
+	if (bytes != NULL)
+		*bytes = a->chan.bytes;
+	ae_chan_free(&a->chan);
+	/* the payload's failure first (a cut or forged chunk also breaks
+	 * the compressed data), then the decompressor's */
+	if (a->raw_rc != AE_OK && !(stop && a->raw_rc == AE_EINTR)) {
+		if (d != NULL)
+			*d = a->raw_d;
+		e = a->raw_rc;
+	} else if (a->unzip_rc != AE_OK && a->unzip_rc != AE_EINTR
+	    && ae_unzip_what(a->unzip) != NULL) {
+		e = ae_fail(d, a->unzip_rc, AE_AT_NONE, ae_unzip_what(a->unzip),
+		    0, 0);
+	} else
+		e = AE_OK;
+	ae_unzip_free(a->unzip);
+	a->unzip = NULL;
+	return e;
+}
+
+const char *
+aescrypt_age_compression(const aescrypt_age *a)
+{
+	return a != NULL ? ae_unzip_name(a->unzip_kind) : NULL;
 }
 
 const struct ae_pipe_stats *

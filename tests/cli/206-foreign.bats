@@ -72,15 +72,18 @@ need() {
 	refused p.tar tar 'tar -xf p.tar'
 }
 
-@test "an age file, binary and armored: -d and --info read it (210-age), --test names it" {
+@test "an age file, binary and armored: read, not refused (210-age.bats)" {
 	need age
 	age-keygen -o id.txt 2> /dev/null
 	age -r "$(age-keygen -y id.txt)" -o p.age plain.txt
 	age -a -r "$(age-keygen -y id.txt)" -o p.age.asc plain.txt
 	for f in p.age p.age.asc; do
-		run_aescrypt 4 --test "$f"
-		assert_match "$f is an age .*file, not an aescrypt container"
+		run_aescrypt 3 --test "$f"
+		assert_match "$f: this age file opens only with an identity"
+		run_aescrypt 0 --test -i id.txt "$f"
 		"$AESCRYPT" -d -i id.txt "$f" | cmp - plain.txt
+		run_aescrypt 4 -t -i id.txt -f "$f"
+		assert_match "an age file whose plaintext is not a tar archive"
 	done
 }
 

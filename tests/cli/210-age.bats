@@ -149,3 +149,96 @@ PY
 	assert_match "plaintext 200000 bytes"
 	run_aescrypt 2 --info --json p.age
 }
+
+# corpus DIR: a small tree of the kinds -x restores: files of random and
+# text bytes, modes, old mtimes, a symlink, a hard link, an empty
+# directory, a name with a space.
+corpus() {
+	mkdir -p "$1/media" "$1/docs/deep/er" "$1/empty"
+	head -c 300000 /dev/urandom > "$1/media/m1"
+	head -c 70000 /dev/urandom > "$1/media/m2"
+	seq 1 20000 > "$1/docs/text"
+	seq 5 9 > "$1/docs/deep/er/small file"
+	chmod 640 "$1/docs/text"
+	chmod 755 "$1/media/m2"
+	ln -s ../docs/text "$1/media/link"
+	ln "$1/docs/text" "$1/docs/hard"
+	touch -d '2001-02-03 04:05:06' "$1/docs/deep/er/small file" "$1/media/m1"
+	touch -d '2010-01-01 00:00:00' "$1/docs/deep"
+}
+
+@test "-x of tar|zstd|age and tar|gzip|age restores the tree: modes, mtimes, links" {
+	corpus src
+	tar cf - src | zstd -q | age -r "$R" > t.zst.age
+	tar czf - src | age -r "$R" > t.gz.age
+	tar cf - src | age -a -r "$R" > t.asc
+	for f in t.zst.age t.gz.age t.asc; do
+		rm -rf out && mkdir out
+		"$AESCRYPT" -x -i id.txt -f "$f" -C out
+		/usr/bin/python3 "$BATS_TEST_DIRNAME/treecmp.py" src out/src
+	done
+	# from a pipe, and with the options of -x: members by name,
+	# --strip-components
+	rm -rf out && mkdir out
+	cat t.zst.age | "$AESCRYPT" -x -i id.txt -f - -C out --strip-components 1 src/docs
+	cmp out/docs/text src/docs/text
+	[ ! -e out/media ]
+}
+
+@test "-t of an age tar archive lists it (all of it is read: there is no index); --test checks it" {
+	corpus src
+	tar cf - src | zstd -q | age -r "$R" > t.zst.age
+	run_aescrypt 0 -t -i id.txt -f t.zst.age
+	[ "$output" = "$(tar tf - < <(age -d -i id.txt t.zst.age | zstd -dq))" ]
+	run_aescrypt 0 -tv -i id.txt -f t.zst.age src/docs/text
+	assert_match "src/docs/text"
+	run_aescrypt 0 --test -v -i id.txt t.zst.age
+	assert_match "an age file, whole: [0-9]+ bytes, every chunk authenticated"
+}
+
+@test "-x of a hostile age tar: .. and absolute paths stay beneath -C" {
+	mkdir -p in
+	echo evil > in/evil
+	/usr/bin/python3 - <<'PY'
+import io, tarfile
+with tarfile.open("hostile.tar", "w") as t:
+    for name in ("../escape", "/abs/escape", "ok"):
+        data = b"evil\n"
+        ti = tarfile.TarInfo(name)
+        ti.size = len(data)
+        t.addfile(ti, io.BytesIO(data))
+PY
+	age -r "$R" -o hostile.age hostile.tar
+	mkdir -p box/out
+	run "$AESCRYPT" -x -i id.txt -f hostile.age -C box/out
+	[ ! -e box/escape ]
+	[ ! -e /abs/escape ]
+	[ -f box/out/ok ]
+	[ "$status" -ne 0 ]
+}
+
+@test "an age file that is not a tar, an xz-compressed tar, a cut or forged one: exit 4, nothing half-made" {
+	corpus src
+	age -r "$R" -o plain.age p
+	run_aescrypt 4 -t -i id.txt -f plain.age
+	assert_match "an age file whose plaintext is not a tar archive"
+	if command -v xz > /dev/null; then
+		tar cf - src | xz | age -r "$R" > t.xz.age
+		run_aescrypt 4 -x -i id.txt -f t.xz.age -C .
+		assert_match "its plaintext is xz-compressed, which aescrypt does not read"
+	fi
+	tar cf - src | zstd -q | head -c 5000 | age -r "$R" > cutz.age
+	run_aescrypt 4 -t -i id.txt -f cutz.age
+	assert_match "its zstd stream ends inside a frame"
+	tar cf - src | age -r "$R" > t.age
+	size=$(stat -c %s t.age)
+	printf 'X' | dd of=t.age bs=1 seek=$((size - 30)) conv=notrunc 2> /dev/null
+	mkdir out
+	run_aescrypt 4 -x -i id.txt -f t.age -C out
+	assert_match "failed authentication"
+	# nothing under a final name but whole members; no temp file left
+	[ -z "$(find out -name '.aescrypt*')" ]
+	run_aescrypt 4 --test -i id.txt t.age
+	run_aescrypt 2 -t --salvage -i id.txt -f t.age
+	assert_match "--salvage reads aescrypt containers only"
+}
