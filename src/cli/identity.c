@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "common/wipe.h"
+#include "agefile.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"
@@ -188,7 +189,115 @@ identity_line(char *line, const char *where, void *arg)
 	return EXIT_OK;
 }
 
-/* One -i file: a PEM OpenSSH key or an age identity file. */
+/* An age-encrypted identity file (age-keygen | age -p > key.age) in
+ * memory, read by the age handle. */
+struct memsrc {
+	const char *p;
+	size_t len, pos;
+};
+
+static int
+mem_read(void *ctx, void *buf, size_t n, size_t *got)
+{
+	struct memsrc *m = ctx;
+
+	*got = m->len - m->pos < n ? m->len - m->pos : n;
+	memcpy(buf, m->p + m->pos, *got);
+	m->pos += *got;
+	return 0;
+}
+
+/* Its plaintext, into the caller's secret buffer. */
+struct membuf {
+	char *p;
+	size_t len, cap;
+};
+
+static int
+mem_write(void *ctx, const void *buf, size_t n)
+{
+	struct membuf *m = ctx;
+
+	if (n > m->cap - m->len)
+		return AESCRYPT_EIO;    /* (too large: said by the caller) */
+	memcpy(m->p + m->len, buf, n);
+	m->len += n;
+	return 0;
+}
+
+/*
+ * -i key.age: the identity file encrypted with a passphrase, as age -p
+ * makes it.  The passphrase is asked for once (or taken from the
+ * sources given, as for a protected OpenSSH key), then its lines are
+ * the identities.  The plaintext stays in wiped memory.
+ */
+static int
+read_encrypted(const struct key_sources *k, const char *q, const char *text,
+    size_t len, aescrypt_keys *l, const char *path)
+{
+	struct memsrc ms = { text, len, 0 };
+	struct aescrypt_source src = { mem_read, NULL, 0, &ms };
+	struct membuf out = { NULL, 0, LIST_MAX };
+	struct aescrypt_age_info info;
+	struct passphrase pass;
+	struct ae_diag d = { 0 };
+	aescrypt_age *a = aescrypt_age_new();
+	size_t before = aescrypt_keys_identities(l);
+	int st = EXIT_OK, e;
+
+	if (a == NULL || (out.p = ae_secret_alloc(LIST_MAX)) == NULL) {
+		aescrypt_age_free(a);
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	(void)aescrypt_age_set_threads(a, 1);
+	if ((e = aescrypt_age_open(a, &src, &d)) != AE_OK) {
+		st = agefile_failed(q, a, e, &d);
+		goto out;
+	}
+	(void)aescrypt_age_info(a, &info);
+	if (!info.passphrase) {
+		msg_error("%s: an age-encrypted identity file must be encrypted "
+		    "with a passphrase (age -p), and this one is not", q);
+		st = EXIT_KEY;
+		goto out;
+	}
+	if ((st = secret_key_passphrase(k->pass_src, k->pass_arg, q, &pass))
+	    != EXIT_OK)
+		goto out;
+	e = aescrypt_age_unlock(a, NULL, pass.buf, pass.len, k->max_work_factor,
+	    &d);
+	secret_wipe(&pass);
+	if (e == AE_EKEY) {
+		msg_error("%s: the passphrase does not open this encrypted "
+		    "identity file", q);
+		st = EXIT_KEY;
+		goto out;
+	}
+	if (e == AE_OK)
+		e = aescrypt_age_decrypt_to(a, mem_write, &out, &d);
+	if (e == AE_EIO && d.where == AE_AT_OUTPUT) {
+		msg_error("%s: too large for an identity file", q);
+		st = EXIT_KEY;
+		goto out;
+	}
+	if (e != AE_OK) {
+		st = agefile_failed(q, a, e, &d);
+		goto out;
+	}
+	st = each_line(out.p, out.len, path, identity_line, l);
+	if (st == EXIT_OK && aescrypt_keys_identities(l) == before) {
+		msg_error("%s: no identity in it", q);
+		st = EXIT_KEY;
+	}
+out:
+	aescrypt_age_free(a);
+	ae_secret_free(out.p, LIST_MAX);
+	return st;
+}
+
+/* One -i file: a PEM OpenSSH key, an age identity file, or one
+ * encrypted with age -p. */
 static int
 read_one(const struct key_sources *k, const char *path, char *text,
     aescrypt_keys *l)
@@ -214,12 +323,17 @@ read_one(const struct key_sources *k, const char *path, char *text,
 		    "without .pub); a public key encrypts to it, with -r or -R");
 		return EXIT_KEY;
 	}
-	/* only now is it a secret's file, whose mode matters */
-	secret_warn_mode(mode, path, "identity file");
 	if (len > LIST_MAX) {
 		msg_error("%s: too large for an identity file", q);
 		return EXIT_KEY;
 	}
+	/* (encrypted, its mode matters less: age does not warn) */
+	e = aescrypt_sniff(text, len < AESCRYPT_SNIFF_LEN ? len :
+	    AESCRYPT_SNIFF_LEN);
+	if (e == AESCRYPT_FORMAT_AGE || e == AESCRYPT_FORMAT_AGE_ARMOR)
+		return read_encrypted(k, q, text, len, l, path);
+	/* only now is it a secret's file, whose mode matters */
+	secret_warn_mode(mode, path, "identity file");
 	if (memmem(text, len, "-----BEGIN", 10) != NULL) {
 		e = aescrypt_keys_add_ssh_identity(l, text, len, NULL, 0, &d);
 		if (aescrypt_ssh_needs_passphrase(e, &d)) {

@@ -242,3 +242,19 @@ PY
 	run_aescrypt 2 -t --salvage -i id.txt -f t.age
 	assert_match "--salvage reads aescrypt containers only"
 }
+
+@test "-i key.age: an identity file encrypted with age -p asks for its passphrase once, and opens both formats" {
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/age_pty.py" 'id words' -p -o key.age id.txt
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/age_pty.py" 'id words' -p -a -o key.asc id.txt
+	age -r "$R" -o p.age p
+	"$AESCRYPT" -e -r "$R" -o p.aes p
+	AESCRYPT_PASSPHRASE='id words' "$AESCRYPT" -d -i key.age p.age | cmp - p
+	AESCRYPT_PASSPHRASE='id words' "$AESCRYPT" -d -i key.asc p.aes | cmp - p
+	AESCRYPT_PASSPHRASE=wrong run_aescrypt 3 -d -i key.age -o out p.age
+	assert_match "key.age: the passphrase does not open this encrypted identity file"
+	[ ! -e out ]
+	# one encrypted to a recipient, not a passphrase, is not age's kind
+	age -r "$R" -o key2.age id.txt
+	run_aescrypt 3 -d -i key2.age p.age
+	assert_match "must be encrypted with a passphrase \(age -p\)"
+}
