@@ -995,6 +995,14 @@ int aescrypt_keys_add_age_identity(aescrypt_keys *k, const char *line,
 int aescrypt_keys_add_ssh_identity(aescrypt_keys *k, const char *text,
     size_t len, const void *pass, size_t passlen, struct ae_diag *d);
 int aescrypt_ssh_needs_passphrase(int status, const struct ae_diag *d);
+/* An age plugin identity (AGE-PLUGIN-NAME-1..., Bech32 checked), for
+ * aescrypt_age_unlock to give to age-plugin-NAME; a repeat is kept
+ * once.  AESCRYPT_EFORMAT, or AESCRYPT_ELIMIT past _PLUGINS_MAX. */
+#define AESCRYPT_AGE_PLUGINS_MAX 32
+#define AESCRYPT_AGE_PLUGIN_TEXT_MAX 1024
+int aescrypt_keys_add_plugin_identity(aescrypt_keys *k, const char *line,
+    struct ae_diag *d);
+size_t aescrypt_keys_plugin_identities(const aescrypt_keys *k);
 /* Whether s is a certificate authority's key line (authorized_keys'
  * cert-authority, known_hosts' @cert-authority, @revoked): 1 or 0. */
 int aescrypt_is_ca_key_text(const char *s);
@@ -1076,6 +1084,33 @@ const char *aescrypt_age_stanza(const aescrypt_age *a, size_t i,
     size_t *nargs, size_t *bodylen);
 int aescrypt_age_count_payload(aescrypt_age *a, uint64_t *bytes,
     struct ae_diag *d);
+/*
+ * age plugins (C2SP age-plugin.md, identity-v1): when the key list
+ * given to _unlock holds AGE-PLUGIN-NAME-1... identities and its native
+ * identities open no stanza, age-plugin-NAME (from PATH's absolute
+ * entries, never the working directory) is run with them and every
+ * stanza.  Its msg, confirm and request-public/-secret go to ui (a
+ * NULL callback answers "fail"); msg and confirm's text is printable
+ * ASCII. request fills out (cap bytes, *len) and returns 0, or -1
+ * for none; confirm returns 1 (yes), 0 (no) or -1.  A plugin that says
+ * nothing for timeout_ms (0: _PLUGIN_TIMEOUT_MS; the time the user
+ * takes to answer is not counted) is killed.  A file key from a plugin
+ * must pass the header's MAC like any other.  _plugin_error: the words
+ * of the last plugin failure ("" if none).
+ */
+#define AESCRYPT_AGE_PLUGIN_TIMEOUT_MS 120000
+struct aescrypt_age_plugin_ui {
+	void (*msg)(void *ctx, const char *plugin, const char *text);
+	int (*confirm)(void *ctx, const char *plugin, const char *text,
+	    const char *yes, const char *no);
+	int (*request)(void *ctx, const char *plugin, const char *text,
+	    int secret, char *out, size_t cap, size_t *len);
+	void *ctx;
+	unsigned timeout_ms;
+};
+int aescrypt_age_set_plugin_ui(aescrypt_age *a,
+    const struct aescrypt_age_plugin_ui *ui);
+const char *aescrypt_age_plugin_error(const aescrypt_age *a);
 int aescrypt_age_unlock(aescrypt_age *a, const aescrypt_keys *k,
     const void *pass, size_t passlen, unsigned max_work_factor,
     struct ae_diag *d);

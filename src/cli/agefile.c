@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/wipe.h"
 #include "exitcode.h"
@@ -69,6 +70,64 @@ passphrase(const struct key_sources *k, struct streams *io,
 	return secret_passphrase(src, k->pass_arg, 0, pass);
 }
 
+/* The plugins' user interface: the terminal. */
+static void
+ui_msg(void *ctx, const char *plugin, const char *text)
+{
+	(void)ctx;
+	msg_note("age-plugin-%s: %s", plugin, text);
+}
+
+static int
+ui_confirm(void *ctx, const char *plugin, const char *text, const char *yes,
+    const char *no)
+{
+	struct passphrase *ans = ae_secret_alloc(sizeof *ans);
+	char prompt[1400];
+	int r = -1;
+
+	(void)ctx;
+	if (ans == NULL)
+		return -1;
+	snprintf(prompt, sizeof prompt, "age-plugin-%s: %s [%s%s%s]: ",
+	    plugin, text, yes, no != NULL ? "/" : "", no != NULL ? no : "");
+	if (secret_ask(prompt, 1, ans) == EXIT_OK) {
+		/* the YES string or y; the NO string or n; without a NO
+		 * string, any answer is YES (a call to act, then go on) */
+		if (no == NULL || (ans->len == strlen(yes) && strncasecmp(
+		    (char *)ans->buf, yes, ans->len) == 0) || (ans->len == 1
+		    && (ans->buf[0] | 0x20) == 'y'))
+			r = 1;
+		else if ((ans->len == strlen(no) && strncasecmp(
+		    (char *)ans->buf, no, ans->len) == 0) || (ans->len == 1
+		    && (ans->buf[0] | 0x20) == 'n'))
+			r = 0;
+	}
+	ae_secret_free(ans, sizeof *ans);
+	return r;
+}
+
+static int
+ui_request(void *ctx, const char *plugin, const char *text, int secret,
+    char *out, size_t cap, size_t *len)
+{
+	struct passphrase *ans = ae_secret_alloc(sizeof *ans);
+	char prompt[1200];
+	int r = -1;
+
+	(void)ctx;
+	if (ans == NULL)
+		return -1;
+	snprintf(prompt, sizeof prompt, "age-plugin-%s: %s ", plugin, text);
+	if (secret_ask(prompt, !secret, ans) == EXIT_OK && ans->len <= cap) {
+		memcpy(out, ans->buf, ans->len);
+		*len = ans->len;
+		r = 0;
+	}
+	ae_secret_free(ans, sizeof *ans);
+	return r;
+}
+
 /* a's key from k: identities, and a passphrase if the header asks. */
 static int
 unlock(const struct key_sources *k, struct streams *io, aescrypt_age *a)
@@ -102,15 +161,29 @@ unlock(const struct key_sources *k, struct streams *io, aescrypt_age *a)
 			st = identity_read(k, ids);
 	}
 	if (st == EXIT_OK) {
+		struct aescrypt_age_plugin_ui ui = { ui_msg, ui_confirm,
+		    ui_request, NULL, k->plugin_timeout_ms };
+
+		(void)aescrypt_age_set_plugin_ui(a, &ui);
 		err = aescrypt_age_unlock(a, ids, pass != NULL ? pass->buf :
 		    NULL, pass != NULL ? pass->len : 0, k->max_work_factor, &d);
-		if (err == AE_EKEY) {
-			msg_error("%s: no identity%s given opens this age file",
-			    io->in.name, info.passphrase ? " or passphrase" :
-			    "");
-			msg_hint(info.passphrase ? "it was encrypted with a "
-			    "passphrase (age -p): check the passphrase" :
-			    "check that -i names the key it was encrypted to");
+		if (err == AE_EKEY && aescrypt_age_plugin_error(a)[0] != 0) {
+			msg_error("%s: no identity given opens this age file: "
+			    "%s", io->in.name, aescrypt_age_plugin_error(a));
+			st = EXIT_KEY;
+		} else if (err == AE_EKEY && info.passphrase) {
+			msg_error("%s: the passphrase does not open this age "
+			    "file", io->in.name);
+			msg_hint("it was encrypted with a passphrase (age -p): "
+			    "check the passphrase source (terminal, "
+			    "--passphrase-file, --passphrase-fd, "
+			    "AESCRYPT_PASSPHRASE)");
+			st = EXIT_KEY;
+		} else if (err == AE_EKEY) {
+			msg_error("%s: no identity given opens this age file",
+			    io->in.name);
+			msg_hint("check that -i names the key it was encrypted "
+			    "to");
 			st = EXIT_KEY;
 		} else if (err != AE_OK)
 			st = agefile_failed(io->in.name, a, err, &d);

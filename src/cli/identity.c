@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "common/wipe.h"
-#include "agefile.h"
 #include "exitcode.h"
 #include "msg.h"
 #include "names.h"
@@ -171,10 +171,19 @@ identity_line(char *line, const char *where, void *arg)
 	struct ae_diag d = { 0 };
 	int e;
 
-	if (strncmp(line, "AGE-PLUGIN-", 11) == 0) {
-		msg_error("%s: an age plugin identity, which aescrypt does "
-		    "not support", where);
-		return EXIT_KEY;
+	if (strncasecmp(line, "AGE-PLUGIN-", 11) == 0) {
+		/* (for age files: age-plugin-NAME is run by agefile.c) */
+		e = aescrypt_keys_add_plugin_identity(l, line, &d);
+		if (e == AE_ENOMEM) {
+			msg_error("out of memory");
+			return EXIT_SYSTEM;
+		}
+		if (e != AE_OK) {
+			msg_error("%s: an age plugin identity that %s", where,
+			    d.what);
+			return EXIT_KEY;
+		}
+		return EXIT_OK;
 	}
 	e = aescrypt_keys_add_age_identity(l, line, &d);
 	if (e == AE_ENOMEM) {
@@ -225,6 +234,26 @@ mem_write(void *ctx, const void *buf, size_t n)
 	return 0;
 }
 
+/* An encrypted identity file that cannot be read, worded. */
+static int
+encrypted_failed(const char *q, const aescrypt_age *a, int e,
+    const struct ae_diag *d)
+{
+	const char *why = aescrypt_age_armor_error(a);
+
+	if (why != NULL) {
+		msg_error("%s: an encrypted identity file whose age armor is "
+		    "not valid: %s", q, why);
+		return EXIT_KEY;
+	}
+	if (e == AE_ENOMEM || e == AE_EIO || e == AE_EINTR)
+		return msg_core_error(q, e, d);
+	msg_error("%s: an encrypted identity file that cannot be read: %s%s",
+	    q, d->where == AE_AT_HEADER ? "its age header " : "",
+	    d->what != NULL ? d->what : "damaged");
+	return e == AE_ELIMIT ? EXIT_LIMIT : EXIT_KEY;
+}
+
 /*
  * -i key.age: the identity file encrypted with a passphrase, as age -p
  * makes it.  The passphrase is asked for once (or taken from the
@@ -242,7 +271,8 @@ read_encrypted(const struct key_sources *k, const char *q, const char *text,
 	struct passphrase pass;
 	struct ae_diag d = { 0 };
 	aescrypt_age *a = aescrypt_age_new();
-	size_t before = aescrypt_keys_identities(l);
+	size_t before = aescrypt_keys_identities(l)
+	    + aescrypt_keys_plugin_identities(l);
 	int st = EXIT_OK, e;
 
 	if (a == NULL || (out.p = ae_secret_alloc(LIST_MAX)) == NULL) {
@@ -252,7 +282,7 @@ read_encrypted(const struct key_sources *k, const char *q, const char *text,
 	}
 	(void)aescrypt_age_set_threads(a, 1);
 	if ((e = aescrypt_age_open(a, &src, &d)) != AE_OK) {
-		st = agefile_failed(q, a, e, &d);
+		st = encrypted_failed(q, a, e, &d);
 		goto out;
 	}
 	(void)aescrypt_age_info(a, &info);
@@ -282,11 +312,12 @@ read_encrypted(const struct key_sources *k, const char *q, const char *text,
 		goto out;
 	}
 	if (e != AE_OK) {
-		st = agefile_failed(q, a, e, &d);
+		st = encrypted_failed(q, a, e, &d);
 		goto out;
 	}
 	st = each_line(out.p, out.len, path, identity_line, l);
-	if (st == EXIT_OK && aescrypt_keys_identities(l) == before) {
+	if (st == EXIT_OK && aescrypt_keys_identities(l)
+	    + aescrypt_keys_plugin_identities(l) == before) {
 		msg_error("%s: no identity in it", q);
 		st = EXIT_KEY;
 	}
@@ -365,10 +396,12 @@ read_one(const struct key_sources *k, const char *path, char *text,
 		return EXIT_OK;
 	}
 	{
-		size_t before = aescrypt_keys_identities(l);
+		size_t before = aescrypt_keys_identities(l)
+		    + aescrypt_keys_plugin_identities(l);
 
 		st = each_line(text, len, path, identity_line, l);
-		if (st == EXIT_OK && aescrypt_keys_identities(l) == before) {
+		if (st == EXIT_OK && aescrypt_keys_identities(l)
+		    + aescrypt_keys_plugin_identities(l) == before) {
 			msg_error("%s: no identity in it", q);
 			st = EXIT_KEY;
 		}

@@ -31,7 +31,7 @@
 /* Keys of the options without a letter (getopt's val). */
 enum {
 	OPT_NO_HW = 256, OPT_PASS_FILE, OPT_PASS_FD, OPT_GEN_KEY,
-	OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM, OPT_MAX_WORK,
+	OPT_KDF_MEM, OPT_KDF_TIME, OPT_KDF_PAR, OPT_MAX_KDF_MEM, OPT_MAX_WORK, OPT_PLUGIN_TIMEOUT,
 	OPT_CHUNK,
 	OPT_STATS, OPT_BENCH, OPT_BENCH_TIME, OPT_NULL, OPT_EXCLUDE,
 	OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS, OPT_DEFLATE,
@@ -416,6 +416,12 @@ opt_kdf(struct cmdline *c, int key, const char *arg, char **argv)
 			return bad_value("--max-work-factor", arg, "a log2 of "
 			    "scrypt's N from 1 to 30 (age's cap is 22)");
 		break;
+	case OPT_PLUGIN_TIMEOUT:
+		if (parse_u32(arg, 1, 3600, &o->keys.plugin_timeout_ms) != 0)
+			return bad_value("--plugin-timeout", arg, "a number of "
+			    "seconds from 1 to 3600");
+		o->keys.plugin_timeout_ms *= 1000;
+		break;
 	case OPT_MAX_SIZE:
 		if (parse_size(arg, &size) != 0 || size == 0)
 			return bad_value("--max-size", arg, "a size (e.g. 10G)");
@@ -712,6 +718,7 @@ static const struct optdef table[] = {
 	{ "kdf-parallelism", OPT_KDF_PAR, required_argument, CALL(opt_kdf) },
 	{ "max-kdf-memory", OPT_MAX_KDF_MEM, required_argument, CALL(opt_kdf) },
 	{ "max-work-factor", OPT_MAX_WORK, required_argument, CALL(opt_kdf) },
+	{ "plugin-timeout", OPT_PLUGIN_TIMEOUT, required_argument, CALL(opt_kdf) },
 	{ "max-size", OPT_MAX_SIZE, required_argument, CALL(opt_kdf) },
 	{ "chunk-size", OPT_CHUNK, required_argument, CALL(opt_chunk) },
 	{ "threads", 'j', required_argument, CALL(opt_number) },

@@ -71,7 +71,8 @@ check_mode_options(const struct opts *o)
 		{ "--sig-file", "ce", o->sig_file != NULL },
 		{ "--signer", "dtxi", o->keys.signers != NULL },
 		{ "--totals", "ctxed", o->run.totals },
-		{ "--max-work-factor", "d", o->keys.max_work_factor > 0 },
+		{ "--max-work-factor", "dtx", o->keys.max_work_factor > 0 },
+		{ "--plugin-timeout", "dtx", o->keys.plugin_timeout_ms > 0 },
 		{ NULL, NULL, 0 }
 	};
 

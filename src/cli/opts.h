@@ -41,6 +41,7 @@ struct key_sources {
 	} kdf;
 	uint64_t max_kdf_kib;       /* 0: the default cap */
 	unsigned max_work_factor;   /* age's scrypt, log2 N (0: age's 22) */
+	unsigned plugin_timeout_ms; /* age plugins (0: the library's) */
 };
 
 /*

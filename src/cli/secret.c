@@ -76,9 +76,10 @@ read_line(int fd, uint8_t *buf, size_t cap)
 	return (long)n;
 }
 
-/* Prompt on the terminal with echo off.  0 or an exit status. */
+/* Prompt on the terminal with echo off (or on, with echo).  0 or an
+ * exit status. */
 static int
-prompt(int tty, const char *text, struct passphrase *p)
+prompt_echo(int tty, const char *text, int echo, struct passphrase *p)
 {
 	struct termios old, quiet;
 	int have_old;
@@ -87,7 +88,8 @@ prompt(int tty, const char *text, struct passphrase *p)
 	have_old = tcgetattr(tty, &old) == 0;
 	if (have_old) {
 		quiet = old;
-		quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+		if (!echo)
+			quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
 		quiet.c_lflag |= ICANON;
 		tcsetattr(tty, TCSAFLUSH, &quiet);
 	}
@@ -114,6 +116,24 @@ prompt(int tty, const char *text, struct passphrase *p)
 	}
 	p->len = (size_t)n;
 	return EXIT_OK;
+}
+
+static int
+prompt(int tty, const char *text, struct passphrase *p)
+{
+	return prompt_echo(tty, text, 0, p);
+}
+
+int
+secret_ask(const char *text, int echo, struct passphrase *p)
+{
+	int tty, st;
+
+	if ((tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
+		return -1;
+	st = prompt_echo(tty, text, echo, p);
+	close(tty);
+	return st;
 }
 
 /* Ask on the terminal: 0 or an exit status; -1 if there is none. */

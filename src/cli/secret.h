@@ -59,6 +59,13 @@ int secret_key_passphrase(enum pass_source src, const char *arg,
     const char *name, struct passphrase *p);
 
 /*
+ * Ask on the terminal with the prompt text (echo off, or on with echo):
+ * an age plugin's request for a PIN or a public string.  0 or an exit
+ * status (said); -1 when there is no terminal (not said).
+ */
+int secret_ask(const char *text, int echo, struct passphrase *p);
+
+/*
  * On: a passphrase read from a descriptor or the environment (which can
  * be read once) is kept, in memory kept out of core dumps, and handed
  * to the next secret_passphrase from the same source (--test and --info

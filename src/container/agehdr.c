@@ -152,14 +152,76 @@ split(char *line, const char **args, size_t max, int *over)
 	}
 }
 
+int
+ae_age_stanza_parse(char *text, size_t len, size_t *at,
+    struct ae_age_stanza *s, uint8_t *body, struct ae_diag *d)
+{
+	const char *args[AE_AGE_ARGS_MAX + 1];
+	char *line, *nl;
+	size_t n, k, eol, out = 0;
+	int over;
+
+	memset(s, 0, sizeof *s);
+	line = text + *at;
+	if ((nl = memchr(line, '\n', len - *at)) == NULL)
+		return ae_fail(d, AE_ETRUNC, AE_AT_HEADER, "ends inside a "
+		    "stanza", 0, *at);
+	eol = (size_t)(nl - text);
+	text[eol] = 0;
+	if (strncmp(line, "->", 2) != 0)
+		return bad(d, "has a stanza that does not start with \"-> \"",
+		    *at);
+	n = split(line, args, AE_AGE_ARGS_MAX + 1, &over);
+	if (over || n - 1 > AE_AGE_ARGS_MAX)
+		return ae_fail(d, AE_ELIMIT, AE_AT_HEADER,
+		    "has a stanza with more than 15 arguments", 0, *at);
+	if (strcmp(args[0], "->") != 0 || n < 2)
+		return bad(d, "has a malformed stanza line (\"-> \", its "
+		    "type and arguments, one space between)", *at);
+	for (k = 1; k < n; k++)
+		if (!valid_arg(args[k]))
+			return bad(d, "has a stanza argument that is empty or "
+			    "not printable ASCII", *at);
+	s->nargs = n - 1;
+	memcpy(s->arg, args + 1, (n - 1) * sizeof *args);
+	s->body = body;
+	/* body lines: full ones of 64 columns, ended by a shorter one
+	 * (maybe empty) */
+	for (;;) {
+		*at = eol + 1;
+		line = text + *at;
+		if (*at >= len || (nl = memchr(line, '\n', len - *at)) == NULL)
+			return ae_fail(d, AE_ETRUNC, AE_AT_HEADER, "ends inside "
+			    "a stanza", 0, *at);
+		eol = (size_t)(nl - text);
+		text[eol] = 0;
+		if (strncmp(line, "---", 3) == 0 || strncmp(line, "->", 2) == 0)
+			return bad(d, "has a stanza whose body does not end with "
+			    "a line shorter than 64 columns", *at);
+		if (eol - *at > COLUMNS)
+			return bad(d, "has a stanza body line longer than 64 "
+			    "columns", *at);
+		if (ae_base64_decode_strict(line, eol - *at, 0, body + out,
+		    len - out, &k) != 0)
+			return bad(d, "has a stanza body line that is not "
+			    "canonical unpadded base64", *at);
+		out += k;
+		s->bodylen += k;
+		if (k < LINE_BYTES)
+			break;
+	}
+	*at = eol + 1;
+	return AE_OK;
+}
+
 /* Parse h->raw[0, rawlen), whose last line starts with "---". */
 static int
 parse(struct ae_age_header *h, struct ae_diag *d)
 {
 	size_t at = sizeof INTRO - 1, out = 0, cap = 0, eol, n, k;
 	char *line;
-	const char *args[AE_AGE_ARGS_MAX + 1];
-	int over;
+	const char *args[3];
+	int over, r;
 
 	if ((h->text = malloc(h->rawlen + 1)) == NULL
 	    || (h->bodies = malloc(h->rawlen)) == NULL)
@@ -189,17 +251,6 @@ parse(struct ae_age_header *h, struct ae_diag *d)
 		if (strncmp(line, "->", 2) != 0)
 			return bad(d, "has a line that is neither a stanza "
 			    "(\"-> \") nor the MAC (\"--- \")", at);
-		n = split(line, args, AE_AGE_ARGS_MAX + 1, &over);
-		if (over || n - 1 > AE_AGE_ARGS_MAX)
-			return ae_fail(d, AE_ELIMIT, AE_AT_HEADER,
-			    "has a stanza with more than 15 arguments", 0, at);
-		if (strcmp(args[0], "->") != 0 || n < 2)
-			return bad(d, "has a malformed stanza line (\"-> \", its "
-			    "type and arguments, one space between)", at);
-		for (k = 1; k < n; k++)
-			if (!valid_arg(args[k]))
-				return bad(d, "has a stanza argument that is "
-				    "empty or not printable ASCII", at);
 		if (h->n == AE_AGE_STANZAS_MAX)
 			return ae_fail(d, AE_ELIMIT, AE_AT_HEADER,
 			    "has more than 4096 stanzas", 0, at);
@@ -207,38 +258,13 @@ parse(struct ae_age_header *h, struct ae_diag *d)
 			return ae_fail(d, AE_ENOMEM, AE_AT_NONE,
 			    "out of memory", 0, 0);
 		s = &h->st[h->n++];
-		memset(s, 0, sizeof *s);
-		s->nargs = n - 1;
-		memcpy(s->arg, args + 1, (n - 1) * sizeof *args);
-		s->body = h->bodies + out;
-		/* body lines: full ones of 64 columns, ended by a shorter
-		 * one (maybe empty) */
-		for (;;) {
-			at = eol + 1;
-			line = h->text + at;
-			eol = (size_t)((char *)memchr(line, '\n',
-			    h->rawlen - at) - h->text);
-			h->text[eol] = 0;
-			if (strncmp(line, "---", 3) == 0
-			    || strncmp(line, "->", 2) == 0)
-				return bad(d, "has a stanza whose body does not "
-				    "end with a line shorter than 64 columns",
-				    at);
-			if (eol - at > COLUMNS)
-				return bad(d, "has a stanza body line longer "
-				    "than 64 columns", at);
-			if (ae_base64_decode_strict(line, eol - at, 0,
-			    h->bodies + out, h->rawlen - out, &k) != 0)
-				return bad(d, "has a stanza body line that is "
-				    "not canonical unpadded base64", at);
-			out += k;
-			s->bodylen += k;
-			if (k < LINE_BYTES)
-				break;
-		}
-		at = eol + 1;
-		if (at == h->rawlen)
-			return bad(d, "ends inside a stanza", at);
+		/* (the text is NUL-terminated where its lines end, so the
+		 * stanza's LFs are put back for the parser) */
+		h->text[eol] = '\n';
+		if ((r = ae_age_stanza_parse(h->text, h->rawlen, &at, s,
+		    h->bodies + out, d)) != AE_OK)
+			return r;
+		out += s->bodylen;
 	}
 }
 

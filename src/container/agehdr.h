@@ -71,6 +71,18 @@ int ae_age_header_read(struct ae_age_input *in, struct ae_age_header *h,
     struct ae_diag *d);
 void ae_age_header_free(struct ae_age_header *h);
 
+/*
+ * One stanza from text[*at, len): whole lines, each ending in LF (the
+ * header's, or the plugin protocol's, which speaks in stanzas).  text
+ * is changed: the arguments end in NUL where their spaces and LF were.
+ * The body is decoded into body (room: len bytes).  *at moves past the
+ * stanza's last line.  0; AE_EFORMAT (d->what says which rule);
+ * AE_ETRUNC if the lines end before the body's last; AE_ELIMIT for over
+ * AE_AGE_ARGS_MAX - 1 arguments.
+ */
+int ae_age_stanza_parse(char *text, size_t len, size_t *at,
+    struct ae_age_stanza *s, uint8_t *body, struct ae_diag *d);
+
 /* Whether the header's MAC is right for file_key (HMAC-SHA-256 under
  * HKDF(file key, "header"), compared in constant time): 0 or
  * AE_EAUTH. */

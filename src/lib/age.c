@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/wipe.h"
@@ -21,6 +22,7 @@
 #include "container/agestream.h"
 #include "container/sniff.h"
 #include "crypto/scrypt.h"
+#include "ageplugin.h"
 #include "keyring.h"
 #include "sink.h"
 #include "archive/unzip.h"
@@ -56,6 +58,9 @@ struct aescrypt_age {
 	pthread_t thread;
 	int raw_started, raw_rc, unzip_rc, unzip_kind;
 	struct ae_diag raw_d;
+	struct aescrypt_age_plugin_ui ui;
+	int have_ui;
+	char plugin_err[512];
 };
 
 aescrypt_age *
@@ -97,6 +102,78 @@ aescrypt_age_set_signals(aescrypt_age *a, const _Atomic int *interrupt,
 	a->interrupt = interrupt;
 	a->cancel = cancel;
 	return AESCRYPT_OK;
+}
+
+int
+aescrypt_age_set_plugin_ui(aescrypt_age *a,
+    const struct aescrypt_age_plugin_ui *ui)
+{
+	if (a == NULL)
+		return AESCRYPT_EINVAL;
+	a->have_ui = ui != NULL;
+	if (ui != NULL)
+		a->ui = *ui;
+	return AESCRYPT_OK;
+}
+
+const char *
+aescrypt_age_plugin_error(const aescrypt_age *a)
+{
+	return a != NULL ? a->plugin_err : "";
+}
+
+/*
+ * The file key from k's plugin identities, one plugin at a time (each
+ * given all of its own): the first that gives one whose MAC holds.
+ * AE_EKEY when none did (a->plugin_err: the last plugin's words).
+ */
+static int
+plugins(aescrypt_age *a, const aescrypt_keys *k,
+    uint8_t file_key[AE_AGE_FILE_KEY_LEN], struct ae_diag *d)
+{
+	char *const *ids, name[80], other[80];
+	char *mine[AESCRYPT_AGE_PLUGINS_MAX];
+	size_t n, i, j, m;
+	int r;
+
+	n = ae_lib_keys_plugins(k, &ids);
+	for (i = 0; i < n; i++) {
+		if (ae_lib_plugin_name(ids[i], name, sizeof name) != 0)
+			continue;
+		/* (each plugin once: with every identity of its name) */
+		for (j = 0; j < i; j++)
+			if (ae_lib_plugin_name(ids[j], other, sizeof other) == 0
+			    && strcmp(name, other) == 0)
+				break;
+		if (j < i)
+			continue;
+		for (m = 0, j = i; j < n; j++)
+			if (ae_lib_plugin_name(ids[j], other, sizeof other) == 0
+			    && strcmp(name, other) == 0)
+				mine[m++] = ids[j];
+		r = ae_lib_plugin_unwrap(name, mine, m, &a->h, a->have_ui ?
+		    &a->ui : NULL, file_key, a->plugin_err,
+		    sizeof a->plugin_err);
+		if (r == AE_OK) {
+			if (ae_age_header_check_mac(&a->h, file_key) == AE_OK)
+				return AE_OK;
+			ae_wipe(file_key, AE_AGE_FILE_KEY_LEN);
+			snprintf(a->plugin_err, sizeof a->plugin_err,
+			    "age-plugin-%s gave a file key that fails the "
+			    "header's MAC", name);
+			return ae_fail(d, AE_EAUTH, AE_AT_HEADER, "has a MAC "
+			    "that the file key a plugin gave does not match: "
+			    "the plugin is wrong, or the header was changed", 0,
+			    0);
+		}
+		if (r == AE_ENOMEM)
+			return ae_fail(d, r, AE_AT_NONE, "out of memory", 0, 0);
+	}
+	/* (a plugin that is missing, hung or broke the protocol opened
+	 * nothing: its words are in plugin_err) */
+	(void)r;
+	return ae_fail(d, AE_EKEY, AE_AT_HEADER, "has no stanza that the "
+	    "plugins given open", 0, 0);
 }
 
 const char *
@@ -221,6 +298,7 @@ aescrypt_age_unlock(aescrypt_age *a, const aescrypt_keys *k,
     struct ae_diag *d)
 {
 	const struct keyring *ring = k != NULL ? ae_lib_keys_ring(k) : NULL;
+	char *const *pids;
 	struct ae_age_keys ak = { 0 };
 	uint8_t file_key[AE_AGE_FILE_KEY_LEN];
 	int r;
@@ -236,7 +314,10 @@ aescrypt_age_unlock(aescrypt_age *a, const aescrypt_keys *k,
 	ak.pass = pass;
 	ak.passlen = passlen;
 	ak.max_log_n = max_work_factor;
-	if ((r = ae_age_unwrap(&a->h, &ak, file_key, d)) != AE_OK)
+	r = ae_age_unwrap(&a->h, &ak, file_key, d);
+	if (r == AE_EKEY && ae_lib_keys_plugins(k, &pids) > 0)
+		r = plugins(a, k, file_key, d);
+	if (r != AE_OK)
 		return r;
 	if ((r = ae_age_read_nonce(&a->in, a->nonce, d)) != AE_OK) {
 		ae_wipe(file_key, sizeof file_key);

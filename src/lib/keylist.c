@@ -21,6 +21,8 @@
 #include "container/header.h"
 #include "container/recipient.h"
 #include "container/recipient_slot.h"
+#include "ageplugin.h"
+#include "container/bech32.h"
 #include "keyring.h"
 
 _Static_assert(AESCRYPT_RECIPIENT_TEXT_MAX == AE_RECIPIENT_TEXT_MAX
@@ -28,6 +30,11 @@ _Static_assert(AESCRYPT_RECIPIENT_TEXT_MAX == AE_RECIPIENT_TEXT_MAX
 
 struct aescrypt_keys {
 	struct keyring ring;
+	/* age plugin identities (AGE-PLUGIN-NAME-1...), as given: the
+	 * plugin's business, maybe secret, so kept here too */
+	char plugin[AESCRYPT_AGE_PLUGINS_MAX][AESCRYPT_AGE_PLUGIN_TEXT_MAX];
+	char *plugin_at[AESCRYPT_AGE_PLUGINS_MAX];
+	size_t nplugins;
 };
 
 aescrypt_keys *
@@ -78,6 +85,64 @@ aescrypt_keys_add_age_identity(aescrypt_keys *k, const char *line,
 		e = ae_lib_keyring_add_identity(&k->ring, &id);
 	ae_wipe(&id, sizeof id);
 	return e;
+}
+
+int
+aescrypt_keys_add_plugin_identity(aescrypt_keys *k, const char *line,
+    struct ae_diag *d)
+{
+	char hrp[AESCRYPT_AGE_PLUGIN_TEXT_MAX], name[80];
+	uint8_t *data;
+	size_t n, len, bad, i;
+	int e;
+
+	if (k == NULL || line == NULL || d == NULL)
+		return AESCRYPT_EINVAL;
+	memset(d, 0, sizeof *d);
+	n = strlen(line);
+	if (n >= AESCRYPT_AGE_PLUGIN_TEXT_MAX)
+		return ae_fail(d, AE_EFORMAT, AE_AT_NONE, "is longer than an age "
+		    "plugin identity may be here (1,023 characters)", 0, 0);
+	if (ae_lib_plugin_name(line, name, sizeof name) != 0)
+		return ae_fail(d, AE_EFORMAT, AE_AT_NONE, "is not "
+		    "AGE-PLUGIN-NAME-1... with a NAME of letters, digits and "
+		    "- _ . +", 0, 0);
+	if ((data = ae_secret_alloc(AESCRYPT_AGE_PLUGIN_TEXT_MAX)) == NULL)
+		return AE_ENOMEM;
+	e = ae_bech32_decode(line, n, hrp, sizeof hrp, data,
+	    AESCRYPT_AGE_PLUGIN_TEXT_MAX, &len, &bad);
+	ae_secret_free(data, AESCRYPT_AGE_PLUGIN_TEXT_MAX);
+	if (e != 0)
+		return ae_fail(d, AE_EFORMAT, AE_AT_NONE, e == -2 ? "has a "
+		    "Bech32 checksum that does not match" : "is not valid "
+		    "Bech32", 0, bad);
+	for (i = 0; i < k->nplugins; i++)
+		if (strcmp(k->plugin[i], line) == 0)
+			return AE_OK;
+	if (k->nplugins == AESCRYPT_AGE_PLUGINS_MAX)
+		return ae_fail(d, AE_ELIMIT, AE_AT_NONE, "is one age plugin "
+		    "identity too many (32 at most)", 0, 0);
+	memcpy(k->plugin[k->nplugins], line, n + 1);
+	k->plugin_at[k->nplugins] = k->plugin[k->nplugins];
+	k->nplugins++;
+	return AE_OK;
+}
+
+size_t
+aescrypt_keys_plugin_identities(const aescrypt_keys *k)
+{
+	return k != NULL ? k->nplugins : 0;
+}
+
+size_t
+ae_lib_keys_plugins(const struct aescrypt_keys *k, char *const **ids)
+{
+	if (k == NULL) {
+		*ids = NULL;
+		return 0;
+	}
+	*ids = k->plugin_at;
+	return k->nplugins;
 }
 
 int

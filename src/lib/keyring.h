@@ -66,6 +66,8 @@ int ae_lib_keyring_add_identity(struct keyring *k, const struct ae_identity *id)
 /* The keyring behind a key list (keylist.c), or NULL for none. */
 struct aescrypt_keys;
 const struct keyring *ae_lib_keys_ring(const struct aescrypt_keys *k);
+/* Its age plugin identities, as given, into *ids: how many. */
+size_t ae_lib_keys_plugins(const struct aescrypt_keys *k, char *const **ids);
 
 /* Give every recipient (ae_lib_keyring_add_parsed) or every identity
  * of `from` to k as well.  0, or AE_ENOMEM. */

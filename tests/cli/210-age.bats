@@ -3,7 +3,7 @@
 # with the outcome and released plaintext it names (age_cctv.py), and
 # files made by the installed age: X25519, ssh-ed25519, ssh-rsa (a
 # protected key too) and scrypt (the passphrase typed at age's prompt
-# through a pty: age_pty.py), binary and armored, decrypt byte-exact;
+# through a pty: pty_type.py), binary and armored, decrypt byte-exact;
 # --info without a key; and what a damaged or cut file leaves behind.
 
 load test_helper
@@ -70,8 +70,8 @@ setup() {
 }
 
 @test "age -p files: the passphrase from the environment, a file or a descriptor; a wrong one is exit 3" {
-	/usr/bin/python3 "$BATS_TEST_DIRNAME/age_pty.py" 'correct horse' -p -o pw.age p
-	/usr/bin/python3 "$BATS_TEST_DIRNAME/age_pty.py" 'correct horse' -p -a -o pw.asc p
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" passphrase 'correct horse' age -p -o pw.age p
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" passphrase 'correct horse' age -p -a -o pw.asc p
 	grep -q '^-> scrypt ' pw.age
 	AESCRYPT_PASSPHRASE='correct horse' "$AESCRYPT" -d pw.age | cmp - p
 	printf 'correct horse\n' > pass
@@ -244,8 +244,8 @@ PY
 }
 
 @test "-i key.age: an identity file encrypted with age -p asks for its passphrase once, and opens both formats" {
-	/usr/bin/python3 "$BATS_TEST_DIRNAME/age_pty.py" 'id words' -p -o key.age id.txt
-	/usr/bin/python3 "$BATS_TEST_DIRNAME/age_pty.py" 'id words' -p -a -o key.asc id.txt
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" passphrase 'id words' age -p -o key.age id.txt
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" passphrase 'id words' age -p -a -o key.asc id.txt
 	age -r "$R" -o p.age p
 	"$AESCRYPT" -e -r "$R" -o p.aes p
 	AESCRYPT_PASSPHRASE='id words' "$AESCRYPT" -d -i key.age p.age | cmp - p
@@ -257,4 +257,109 @@ PY
 	age -r "$R" -o key2.age id.txt
 	run_aescrypt 3 -d -i key2.age p.age
 	assert_match "must be encrypted with a passphrase \(age -p\)"
+}
+
+# plugin_key: an AGE-PLUGIN-AETEST-1... identity in pid.txt (an X25519
+# secret the test plugin unwraps age's own stanzas with) and its
+# recipient in $PR; the test plugin's directory first on PATH.
+plugin_key() {
+	/usr/bin/python3 - "$BATS_TEST_DIRNAME/../interop" <<'PY'
+import os, sys
+sys.path.insert(0, sys.argv[1])
+import aescrypt_v1 as v1
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+sk = os.urandom(32)
+pub = X25519PrivateKey.from_private_bytes(sk).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+open("pid.txt", "w").write("# a test plugin's identity\n" + v1.bech32_encode("age-plugin-aetest-", sk).upper() + "\n")
+open("prcpt", "w").write(v1.bech32_encode("age", pub))
+PY
+	chmod 600 pid.txt
+	PR=$(cat prcpt)
+	export PATH="$BATS_TEST_DIRNAME/plugins:$PATH"
+}
+
+# renamed NAME: pid.txt's identity under another plugin's name.
+renamed() {
+	/usr/bin/python3 - "$BATS_TEST_DIRNAME/../interop" "$1" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import aescrypt_v1 as v1
+line = open("pid.txt").read().split("\n")[1]
+sk = v1.bech32_decode(line.lower(), "age-plugin-aetest-")
+print(v1.bech32_encode("age-plugin-%s-" % sys.argv[2], sk).upper())
+PY
+}
+
+@test "age plugins: the test plugin decrypts; its messages are shown; grease is answered" {
+	plugin_key
+	age -r "$PR" -o pl.age p
+	AETEST_MODE=ok run_aescrypt 0 -d -i pid.txt -o out pl.age
+	assert_match "note: age-plugin-aetest: touch the test key"
+	cmp out p
+	AETEST_MODE=grease "$AESCRYPT" -d -i pid.txt pl.age | cmp - p
+	# -x of a tar through the plugin, and native identities beside it
+	tar cf - p | age -r "$PR" -r "$R" > t.age
+	mkdir x
+	AETEST_MODE=ok "$AESCRYPT" -x -i pid.txt -f t.age -C x
+	cmp x/p p
+	AETEST_MODE=fail "$AESCRYPT" -d -i id.txt -i pid.txt t.age > /dev/null
+}
+
+@test "age plugins: a PIN and a confirmation asked on the terminal" {
+	plugin_key
+	age -r "$PR" -o pl.age p
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" 'PIN for' 1234 \
+	    env AETEST_MODE=pin "$AESCRYPT" -d -i pid.txt -o out pl.age
+	[ "$status" -eq 0 ]
+	cmp out p
+	rm out
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" 'PIN for' 9999 \
+	    env AETEST_MODE=pin "$AESCRYPT" -d -i pid.txt -o out pl.age
+	[ "$status" -eq 3 ]
+	assert_match "age-plugin-aetest: wrong PIN"
+	[ ! -e out ]
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" 'Use the test key' 'go on' \
+	    env AETEST_MODE=confirm "$AESCRYPT" -d -i pid.txt -o out pl.age
+	[ "$status" -eq 0 ]
+	cmp out p
+	rm out
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" 'Use the test key' skip \
+	    env AETEST_MODE=confirm "$AESCRYPT" -d -i pid.txt -o out pl.age
+	[ "$status" -eq 3 ]
+	[ ! -e out ]
+}
+
+@test "age plugins that fail, crash, hang, lie or are missing: a clear error, exit 3 or 4, no plaintext" {
+	plugin_key
+	age -r "$PR" -o pl.age p
+	AETEST_MODE=fail run_aescrypt 3 -d -i pid.txt -o out pl.age
+	assert_match "age-plugin-aetest: the test key is not plugged in"
+	AETEST_MODE=crash run_aescrypt 3 -d -i pid.txt -o out pl.age
+	assert_match "age-plugin-aetest exited before it said done"
+	AETEST_MODE=hang run_aescrypt 3 -d -i pid.txt --plugin-timeout 1 -o out pl.age
+	assert_match "age-plugin-aetest said nothing for the timeout"
+	AETEST_MODE=short run_aescrypt 3 -d -i pid.txt -o out pl.age
+	assert_match "sent a file key that is not one for this file"
+	# a lying plugin's key fails the header's MAC: nothing is decrypted
+	AETEST_MODE=lie run_aescrypt 4 -d -i pid.txt -o out pl.age
+	assert_match "MAC that the file key a plugin gave does not match"
+	[ ! -e out ]
+	AETEST_MODE=lie run "$AESCRYPT" -d -i pid.txt pl.age
+	[ "$status" -eq 4 ]
+	! printf '%s' "$output" | grep -q -v '^aescrypt: '
+	# missing: not on PATH; and never taken from the working directory
+	renamed nosuch > nosuch.txt
+	run_aescrypt 3 -d -i nosuch.txt pl.age
+	assert_match "age-plugin-nosuch is not on PATH"
+	cp "$BATS_TEST_DIRNAME/plugins/age-plugin-aetest" ./age-plugin-here
+	renamed here > here.txt
+	PATH=".:$PATH" run_aescrypt 3 -d -i here.txt pl.age
+	assert_match "age-plugin-here is not on PATH"
+	# a malformed plugin identity is refused when read
+	echo AGE-PLUGIN-AETEST-1QQQQ > bad.txt
+	chmod 600 nosuch.txt here.txt bad.txt
+	run_aescrypt 3 -d -i bad.txt pl.age
+	assert_match "an age plugin identity that"
+	run_aescrypt 2 -d --plugin-timeout 0 pl.age
 }
