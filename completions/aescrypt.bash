@@ -77,6 +77,14 @@ _aescrypt() {
 		COMPREPLY=($(compgen -W '64M 128M 256M 512M 1G 2G 4G' -- "$cur"))
 		return
 		;;
+	--max-work-factor)
+		COMPREPLY=($(compgen -W '18 20 22 24 26' -- "$cur"))
+		return
+		;;
+	--plugin-timeout)
+		COMPREPLY=($(compgen -W '30 60 120 300' -- "$cur"))
+		return
+		;;
 	--kdf-time)
 		COMPREPLY=($(compgen -W '1 2 3 4 5 6 7 8 9 10' -- "$cur"))
 		return
@@ -123,6 +131,7 @@ _aescrypt() {
 		    -o --output -k --key-file -P --passphrase --passphrase-file
 		    --passphrase-fd -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --chunk-size
 		    --kdf-memory --kdf-time --kdf-parallelism --max-kdf-memory
+		    --max-work-factor --plugin-timeout
 		    -j --threads --stats --stats=json --no-hw --deflate --zstd --benchmark --benchmark=json --benchmark=csv --benchmark=all
 		    -q --quiet --progress
 		    --benchmark-time -h --help --help=all -V --version' -- "$cur"))

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "common/wipe.h"
+#include "evp.h"
 
 int
 ae_ssh_chachapoly_open(const uint8_t key[64], const uint8_t *in,
@@ -31,12 +32,29 @@ ae_ssh_chachapoly_open(const uint8_t key[64], const uint8_t *in,
 	return AE_OK;
 }
 
+static int force_sodium;
+
+void
+ae_chacha20poly1305_force_sodium(int on)
+{
+	force_sodium = on;
+}
+
 int
 ae_chacha20poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
     const uint8_t *in, size_t len, uint8_t *out)
 {
 	if (len < AE_CHACHAPOLY_TAG_LEN)
 		return AE_EINVAL;
+	if (ae_evp_available() && !force_sodium) {
+		/* libcrypto's, 4 times as fast here (evp.h); its plaintext
+		 * is wiped unless the tag verifies */
+		int r = ae_evp_decrypt(AE_EVP_CHACHAPOLY, key, 32, nonce, in,
+		    len - AE_CHACHAPOLY_TAG_LEN, in + len -
+		    AE_CHACHAPOLY_TAG_LEN, out);
+
+		return r == AE_EKEY ? AE_EAUTH : r;
+	}
 	if (sodium_init() < 0)
 		return AE_ENOTSUP;
 	/* (the detached form checks the tag before it decrypts anything) */

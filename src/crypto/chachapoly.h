@@ -32,11 +32,17 @@ int ae_ssh_chachapoly_open(const uint8_t key[64], const uint8_t *in,
 /*
  * RFC 8439's AEAD_CHACHA20_POLY1305 with no associated data: open
  * in[0..len), whose last 16 bytes are the tag, into out (len - 16
- * bytes; out may be in).  The tag is checked first, in constant time;
- * only if it matches is out written.  Returns 0; AE_EAUTH on a wrong
+ * bytes; out may be in).  The tag is checked in constant time; out
+ * holds the plaintext only if it matches (libcrypto's, where the build
+ * has it, decrypts first and wipes out when the tag fails; libsodium's
+ * checks first).  Returns 0; AE_EAUTH on a wrong
  * tag; AE_EINVAL if len < 16; AE_ENOTSUP if libsodium cannot start.
  */
 int ae_chacha20poly1305_open(const uint8_t key[32], const uint8_t nonce[12],
     const uint8_t *in, size_t len, uint8_t *out);
+
+/* Tests: on, libsodium's opens even where libcrypto is built in, so
+ * both are checked against the same cases.  Not thread-safe. */
+void ae_chacha20poly1305_force_sodium(int on);
 
 #endif

@@ -31,6 +31,8 @@ cipher_of(enum ae_evp_mode mode, size_t keylen)
 		    EVP_aes_192_gcm() : NULL;
 	case AE_EVP_3DES:
 		return keylen == 24 ? EVP_des_ede3_cbc() : NULL;
+	case AE_EVP_CHACHAPOLY:
+		return keylen == 32 ? EVP_chacha20_poly1305() : NULL;
 	}
 	return NULL;
 }
@@ -54,15 +56,17 @@ ae_evp_decrypt(enum ae_evp_mode mode, const uint8_t *key, size_t keylen,
 	    || EVP_DecryptInit_ex(x, NULL, NULL, key, iv) != 1
 	    || EVP_CIPHER_CTX_set_padding(x, 0) != 1)
 		goto out;
-	if (mode == AE_EVP_GCM && EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_GCM_SET_TAG,
-	    16, (void *)tag) != 1)
+	if ((mode == AE_EVP_GCM || mode == AE_EVP_CHACHAPOLY)
+	    && EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, (void *)tag)
+	    != 1)
 		goto out;
 	if (EVP_DecryptUpdate(x, out, &len, in, (int)n) != 1)
 		goto out;
 	if (EVP_DecryptFinal_ex(x, out + len, &fin) != 1) {
-		/* GCM: the tag did not verify; release nothing */
+		/* an AEAD's tag did not verify; release nothing */
 		ae_wipe(out, n);
-		r = mode == AE_EVP_GCM ? AE_EKEY : AE_EINVAL;
+		r = mode == AE_EVP_GCM || mode == AE_EVP_CHACHAPOLY ? AE_EKEY :
+		    AE_EINVAL;
 		goto out;
 	}
 	r = (size_t)len + (size_t)fin == n ? AE_OK : AE_EINVAL;

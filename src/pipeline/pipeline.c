@@ -61,6 +61,10 @@
 #include "common/wipe.h"
 #include "pipe.h"
 
+/* age's chunks are 64 KiB: a job takes this many, so that the threads'
+ * hand-offs (a wake-up each way per job) are not the cost of a run. */
+#define AGE_BATCH 16
+
 struct worker_arg {
 	struct pipe *pp;
 	struct ae_chunk_coder *coder;
@@ -301,7 +305,7 @@ reader_main(void *arg)
 	struct pipe *pp = arg;
 
 	if (pp->p->age_key != NULL)
-		read_plain(pp, AE_AGE_RECORD);
+		read_plain(pp, AGE_BATCH * AE_AGE_RECORD);
 	else if (pp->decode)
 		read_records(pp);
 	else
@@ -314,6 +318,43 @@ reader_main(void *arg)
 }
 
 /* ---- the workers ---- */
+
+/*
+ * An age job: AGE_BATCH pieces of the input (the last job's may be
+ * fewer and its last piece shorter), opened in order as one age reader
+ * would: out gets the plaintext of those that opened (out_len), up to
+ * the first failure, which is the job's status, or a final chunk with
+ * input after it in the job.  j->final: the last one opened was the
+ * final chunk (the writer holds it against the input's end).
+ */
+static int
+age_open(struct pipe *pp, struct job *j)
+{
+	uint64_t seq = j->seq * AGE_BATCH;
+	size_t off = 0, n, got;
+	int r;
+
+	j->out_len = 0;
+	j->final = 0;
+	do {
+		n = j->in_len - off < AE_AGE_RECORD ? j->in_len - off :
+		    AE_AGE_RECORD;
+		r = ae_age_chunk_open(pp->p->age_key, seq, j->in + off, n,
+		    j->out + j->out_len, &got, &j->final, &j->diag);
+		if (r != AE_OK) {
+			j->diag.offset = j->offset + off;
+			return r;
+		}
+		j->out_len += got;
+		off += n;
+		if (j->final && off < j->in_len)
+			return ae_fail(&j->diag, AE_EFORMAT, AE_AT_CHUNK, "is the "
+			    "final chunk, and data follows it", seq,
+			    j->offset + off - n);
+		seq++;
+	} while (off < j->in_len);
+	return AE_OK;
+}
 
 static void *
 worker_main(void *arg)
@@ -328,15 +369,11 @@ worker_main(void *arg)
 		if (pp->p->age_key != NULL) {
 			uint64_t t0 = pp->timed ? ae_thread_ns() : 0;
 
-			r = ae_age_chunk_open(pp->p->age_key, j->seq, j->in,
-			    j->in_len, j->out, &j->out_len, &j->final,
-			    &j->diag);
+			r = age_open(pp, j);
 			if (pp->timed)
 				w->coder->aead_ns += ae_thread_ns() - t0;
 			w->coder->aead_bytes += j->in_len;
 			high_water(&j->out_hw, j->out_len);
-			if (r != AE_OK)
-				j->diag.offset = j->offset;
 		} else if (pp->decode) {
 			size_t ctlen = j->in_len - AE_FRAME_LEN - AE_TAG_LEN;
 			uint8_t *rec = j->in + FRAME_AT;
@@ -475,6 +512,10 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	pp->decode = decode;
 	pp->in = in;
 	pp->cs = (size_t)1 << p->chunk_log2;
+	if (p->age_key != NULL)
+		/* (a job's input is AGE_BATCH pieces; its output fits in
+		 * the same room) */
+		pp->cs = AGE_BATCH * AE_AGE_RECORD;
 	pp->fail_seq = UINT64_MAX;
 
 	/* 4N+2 jobs: each worker busy, and three times as many again queued
@@ -604,6 +645,18 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 			continue;
 		}
 		if (j->status != AE_OK) {
+			/* age: the chunks of the job before its failure
+			 * authenticated, and age would give them */
+			if (pp->p->age_key != NULL && j->out_len > 0
+			    && (r = out->write(out->ctx, j->out, j->out_len))
+			    != AE_OK) {
+				ae_pipe_put_free(pp, j);
+				return ae_fail(d, r, AE_AT_OUTPUT, r == AE_EINTR ?
+				    "interrupted" : "writing output", seq,
+				    st->write_bytes);
+			}
+			if (pp->p->age_key != NULL)
+				st->plain_bytes += j->out_len;
 			if (d != NULL)
 				*d = j->diag;
 			return j->status;
@@ -631,11 +684,18 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		if (pp->p->age_key != NULL && j->final != j->at_end) {
 			/* age: the chunk's plaintext authenticated and is
 			 * given, then the run ends, as age's reader ends */
+			uint64_t last = (seq + 1) * AGE_BATCH - 1;
+
+			if (j->in_len < AGE_BATCH * AE_AGE_RECORD)
+				last = seq * AGE_BATCH + (j->in_len - 1) /
+				    AE_AGE_RECORD;
 			r = j->final ? ae_fail(d, AE_EFORMAT, AE_AT_CHUNK,
-			    "is the final chunk, and data follows it", seq,
-			    j->offset) : ae_fail(d, AE_ETRUNC, AE_AT_CHUNK,
+			    "is the final chunk, and data follows it", last,
+			    j->offset + (last - seq * AGE_BATCH) *
+			    AE_AGE_RECORD) : ae_fail(d, AE_ETRUNC, AE_AT_CHUNK,
 			    "ends the input and is not the final chunk: the "
-			    "file is truncated", seq, j->offset);
+			    "file is truncated", last, j->offset + (last -
+			    seq * AGE_BATCH) * AE_AGE_RECORD);
 			ae_pipe_put_free(pp, j);
 			return r;
 		}

@@ -11,7 +11,10 @@
  * Ed25519 and SHA-512 are libsodium's, so they are left out there. */
 #ifndef AE_TEST_CORE_ONLY
 #include "crypto/ed25519.h"
+#include "common/error.h"
+#include "crypto/chachapoly.h"
 #include "crypto/scrypt.h"
+#include <sodium.h>
 #endif
 #include "crypto/hkdf.h"
 #include "crypto/hmac_sha256.h"
@@ -247,6 +250,57 @@ test_scrypt(void)
 }
 #endif
 
+#ifndef AE_TEST_CORE_ONLY
+/* RFC 8439's AEAD as age opens it, by libcrypto (where built in) and by
+ * libsodium: what libsodium seals opens, a changed byte anywhere does
+ * not, and then nothing of the plaintext is left in out. */
+static void
+test_chachapoly(void)
+{
+	static const size_t lens[] = { 0, 1, 63, 64, 65, 1000, 65536 };
+	uint8_t key[32], nonce[12], *pt, *ct, *out;
+	unsigned long long clen;
+	size_t i, k, sodium;
+
+	pt = malloc(65536);
+	ct = malloc(65536 + 16);
+	out = malloc(65536);
+	randombytes_buf(key, sizeof key);
+	randombytes_buf(nonce, sizeof nonce);
+	randombytes_buf(pt, 65536);
+	for (sodium = 0; sodium < 2; sodium++) {
+		ae_chacha20poly1305_force_sodium((int)sodium);
+		for (i = 0; i < sizeof lens / sizeof *lens; i++) {
+			size_t n = lens[i];
+
+			crypto_aead_chacha20poly1305_ietf_encrypt(ct, &clen, pt,
+			    n, NULL, 0, NULL, nonce, key);
+			CHECK(ae_chacha20poly1305_open(key, nonce, ct, n + 16,
+			    out) == 0 && memcmp(out, pt, n) == 0,
+			    "chachapoly (%s) opens %zu bytes", sodium ?
+			    "libsodium" : "default", n);
+			ct[(n * 7 + 3) % (n + 16)] ^= 0x20;
+			memset(out, 0x55, 65536);
+			CHECK(ae_chacha20poly1305_open(key, nonce, ct, n + 16,
+			    out) == AE_EAUTH, "chachapoly (%s): a changed byte "
+			    "of %zu fails", sodium ? "libsodium" : "default", n);
+			for (k = 0; k < n && (out[k] == 0x55 || out[k] == 0);
+			    k++)
+				;
+			CHECK(k == n, "chachapoly (%s): out holds nothing of the "
+			    "plaintext after a failure (%zu bytes)", sodium ?
+			    "libsodium" : "default", n);
+		}
+		CHECK(ae_chacha20poly1305_open(key, nonce, ct, 15, out)
+		    == AE_EINVAL, "chachapoly: shorter than a tag");
+	}
+	ae_chacha20poly1305_force_sodium(0);
+	free(pt);
+	free(ct);
+	free(out);
+}
+#endif
+
 /* The strict decoder age needs: each case decodes or not, as RFC 4648
  * 3.5's canonical encoding says. */
 static void
@@ -370,6 +424,7 @@ main(void)
 #ifndef AE_TEST_CORE_ONLY
 	test_ed25519();
 	test_scrypt();
+	test_chachapoly();
 #endif
 	test_base64_strict();
 	test_base64();
