@@ -69,15 +69,14 @@ setup() {
 	[ ! -e out ]
 }
 
-@test "age -p files: the passphrase from the environment, a file or a descriptor; a wrong one is exit 3" {
+@test "age -p files: the passphrase from the environment or a descriptor; a wrong one is exit 3" {
 	/usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" passphrase 'correct horse' age -p -o pw.age p
 	/usr/bin/python3 "$BATS_TEST_DIRNAME/pty_type.py" passphrase 'correct horse' age -p -a -o pw.asc p
 	grep -q '^-> scrypt ' pw.age
 	AESCRYPT_PASSPHRASE='correct horse' "$AESCRYPT" -d pw.age | cmp - p
 	printf 'correct horse\n' > pass
 	chmod 600 pass
-	"$AESCRYPT" -d --passphrase-file pass pw.asc | cmp - p
-	"$AESCRYPT" -d --passphrase-fd 3 pw.age 3< pass | cmp - p
+	"$AESCRYPT" -d --passphrase-fd 3 pw.asc 3< pass | cmp - p
 	AESCRYPT_PASSPHRASE=wrong run_aescrypt 3 -d -o out pw.age
 	assert_match "passphrase"
 	[ ! -e out ]
