@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/clock.h"
 #include "common/wipe.h"
 #include "exitcode.h"
 #include "identity.h"
@@ -19,6 +20,7 @@
 #include "names.h"
 #include "secret.h"
 #include "signals.h"
+#include "stats.h"
 
 /* A failure of a, worded: the armor's, a stanza's, the header's or
  * the payload's.  The exit status. */
@@ -206,6 +208,8 @@ open_age(struct streams *io, const struct run_prefs *p, aescrypt_age *a)
 		return EXIT_USAGE;
 	}
 	(void)aescrypt_age_set_signals(a, &signals_stop, &io->cancel);
+	if (p != NULL)
+		(void)aescrypt_age_set_timed(a, p->stats != 0);
 	run_reader_source(io, &src);
 	if ((err = aescrypt_age_open(a, &src, &d)) != AE_OK)
 		return agefile_failed(io->in.name, a, err, &d);
@@ -276,7 +280,7 @@ agefile_decrypt(const struct key_sources *k, const struct run_prefs *p,
 	aescrypt_age *a = NULL;
 	const struct ae_pipe_stats *ps;
 	struct ae_diag d = { 0 };
-	uint64_t bytes;
+	uint64_t bytes, w0 = ae_wall_ns();
 	char q[1024];
 	int st, err;
 
@@ -307,6 +311,14 @@ agefile_decrypt(const struct key_sources *k, const struct run_prefs *p,
 	if (p->verbose)
 		msg_note("%s: decrypted an age file, %llu bytes, every chunk "
 		    "authenticated", io->in.name, (unsigned long long)bytes);
+	if (ps != NULL) {
+		struct run_stats rs = { 0 };
+
+		rs.decrypt = 1;
+		rs.no_codec = 1;
+		rs.pipe = *ps;
+		run_finish_stats(p, &rs, w0, AGEFILE_TIER, io);
+	}
 out:
 	aescrypt_age_free(a);
 	return st;

@@ -12,6 +12,9 @@
 #include "opts.h"
 #include "run.h"
 
+/* What --stats calls an age file's cipher. */
+#define AGEFILE_TIER "chacha20-poly1305 (age)"
+
 /*
  * -d: decrypt to output (NULL or "-": standard output) with the
  * identities of k's -i files, or a passphrase (from k's sources, else

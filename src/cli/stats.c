@@ -117,6 +117,7 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 	double ratio = s->pipe.plain_bytes == 0 ? 0.0 :
 	    (double)s->pipe.wire_bytes / (double)s->pipe.plain_bytes;
 	int n = stages(s, rows, &total), i;
+	int eng = cx.engines && !s->no_codec;
 
 	if (json) {
 		/* "deflate" names the engine, or is null with zstd */
@@ -127,8 +128,8 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		    "\"record_bytes\":%llu,\"chunks\":%llu,\"ratio\":%.6f,"
 		    "\"stored_by_probe\":%llu,"
 		    "\"kdf_wall_s\":%.6f,\"peak_rss_kib\":%llu,\"stages\":{",
-		    s->mode, s->tier, cx.name, cx.engines ? "\"" : "",
-		    cx.engines ? s->engine : "null", cx.engines ? "\"" : "",
+		    s->mode, s->tier, s->no_codec ? "none" : cx.name,
+		    eng ? "\"" : "", eng ? s->engine : "null", eng ? "\"" : "",
 		    s->pipe.threads,
 		    sec(s->wall_ns),
 		    sec(total),
@@ -153,7 +154,11 @@ stats_print(FILE *fp, const struct run_stats *s, int json)
 		    sec(s->pipe.write_wall_ns));
 		return;
 	}
-	if (!cx.engines)
+	if (s->no_codec)
+		fprintf(fp, "aescrypt: stats: %s, cipher %s, no codec, %u "
+		    "worker thread%s\n", s->mode, s->tier, s->pipe.threads,
+		    s->pipe.threads == 1 ? "" : "s");
+	else if (!cx.engines)
 		fprintf(fp, "aescrypt: stats: %s, cipher %s, codec %s %s, %u "
 		    "worker thread%s\n", s->mode, s->tier, cx.name,
 		    cx.version, s->pipe.threads, s->pipe.threads == 1 ? ""

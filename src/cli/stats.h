@@ -18,6 +18,7 @@ struct run_stats {
 	const char *tier;           /* cipher tier name */
 	const char *engine;         /* DEFLATE engine name */
 	int codec;                  /* the file's (enum ae_codec) */
+	int no_codec;               /* an age file: none of aescrypt's */
 	uint64_t in_bytes;          /* what was read: plaintext or container */
 	uint64_t out_bytes;         /* what was written */
 	uint64_t kdf_cpu_ns;        /* 0 when no passphrase slot was run */

@@ -419,10 +419,11 @@ finish(struct unpack *u, int stopped, int last)
 		if (last) {
 			u->io.wr.bytes = u->files_bytes;
 			u->rs.archive = 1;
+			u->rs.no_codec = u->age != NULL;
 			u->rs.files_ns = u->files_ns;
 			u->rs.files_bytes = u->files_bytes;
 			run_finish_stats(u->run, &u->rs, u->w0, u->age
-			    != NULL ? "chacha20-poly1305 (age)" :
+			    != NULL ? AGEFILE_TIER :
 			    aescrypt_reader_tier(u->r), &u->io);
 		}
 	}

@@ -679,8 +679,17 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		/* (a signature record read after it counts as wire) */
 		st->wire_bytes += pp->decode ? j->in_len + (j->has_sig
 		    ? AE_SIG_RECORD_LEN : 0) : j->out_len;
-		st->chunks++;
-		st->records++;
+		if (pp->p->age_key != NULL) {
+			/* (an age job is up to AGE_BATCH chunks) */
+			uint64_t n = j->in_len <= AE_AGE_RECORD ? 1 :
+			    (j->in_len + AE_AGE_RECORD - 1) / AE_AGE_RECORD;
+
+			st->chunks += n;
+			st->records += n;
+		} else {
+			st->chunks++;
+			st->records++;
+		}
 		if (pp->p->age_key != NULL && j->final != j->at_end) {
 			/* age: the chunk's plaintext authenticated and is
 			 * given, then the run ends, as age's reader ends */

@@ -362,3 +362,16 @@ PY
 	assert_match "an age plugin identity that"
 	run_aescrypt 2 -d --plugin-timeout 0 pl.age
 }
+
+@test "--stats and --totals of an age file: its cipher, no codec, every chunk counted" {
+	age -r "$R" -o q.age p
+	run_aescrypt 0 -d -i id.txt --stats --totals -o out q.age
+	assert_match "stats: decrypt, cipher chacha20-poly1305 \(age\), no codec"
+	assert_match "payload 200000 -> 200064 bytes in 4 chunks"
+	assert_match "Total bytes read: $(stat -c %s q.age) "
+	run_aescrypt 0 -d -i id.txt --stats=json -o out2 q.age
+	assert_match '"codec":"none","deflate":null'
+	mkdir x && tar cf - p | age -r "$R" > t.age
+	run_aescrypt 0 -x -i id.txt --stats -f t.age -C x
+	assert_match "stats: extract, cipher chacha20-poly1305 \(age\), no codec"
+}
