@@ -141,6 +141,11 @@ unlock(const struct key_sources *k, struct streams *io, aescrypt_age *a)
 	int st = EXIT_OK, err;
 
 	(void)aescrypt_age_info(a, &info);
+	if (k->keyfile != NULL) {
+		msg_error("%s: an age file: it opens with an identity (-i) or "
+		    "a passphrase, not a key file (-k)", io->in.name);
+		return EXIT_KEY;
+	}
 	if (info.passphrase) {
 		if ((pass = ae_secret_alloc(sizeof *pass)) == NULL) {
 			msg_error("out of memory");

@@ -67,6 +67,13 @@ setup() {
 	run_aescrypt 3 -d -i id.txt -o out ed.age
 	assert_match "no identity given opens this age file"
 	[ ! -e out ]
+	# an aescrypt key file is not an age key
+	"$AESCRYPT" --gen-key kf 2> /dev/null
+	run_aescrypt 3 -d -k kf -o out ed.age
+	assert_match "not a key file \(-k\)"
+	# no identity at all: what the file needs is said
+	run_aescrypt 3 -d -o out ed.age
+	assert_match "this age file opens only with an identity \(1 stanza\)"
 }
 
 @test "age -p files: the passphrase from the environment or a descriptor; a wrong one is exit 3" {
