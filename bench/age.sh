@@ -51,6 +51,13 @@ for r in $(seq 1 "$ROUNDS"); do
 	xt "x age disk" "$D" sh -c "age -d -i '$W/id' '$W/t.age' | zstd -dq | tar xf - -C '$D/out'"
 	xt "x aescrypt disk" "$D" "$A" -x -q -i "$W/id" -f "$W/t.age" -C "$D/out"
 done
+# (what the last -x made, against the tree: a benchmark of a wrong
+# answer would be worth nothing)
+if /usr/bin/python3 tests/cli/treecmp.py "$W/mixed" "$D/out/mixed" > "$W/cmp" 2>&1; then
+	same="equal to the tree (treecmp.py)"
+else
+	same="NOT equal to the tree: $(head -3 "$W/cmp")"
+fi
 m1() { med "$1" | cut -d' ' -f1; }
 ratio() { echo "scale=2; $(m1 "$1") / $(m1 "$2")" | bc; }
 echo "age.sh: $ROUNDS round(s), $(nproc) CPUs, files on $BASE; medians (min-max) in seconds"
@@ -65,3 +72,4 @@ printf '  %-36s %s\n' "aescrypt -x (tmpfs)" "$(med "x aescrypt tmpfs")"
 printf '  %-36s %s\n' "age -d | zstd -d | tar x (disk)" "$(med "x age disk")"
 printf '  %-36s %s\n' "aescrypt -x (disk)" "$(med "x aescrypt disk")"
 echo "  aescrypt -x is $(ratio "x age tmpfs" "x aescrypt tmpfs")x the pipeline's speed on tmpfs, $(ratio "x age disk" "x aescrypt disk")x on disk"
+echo "  what aescrypt -x made is $same"
