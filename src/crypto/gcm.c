@@ -6,9 +6,14 @@
  * the same for all tiers (partial blocks, the length block, the tag
  * check) lives here once, so the tiers cannot drift apart on it.
  *
- * ae_gcm_open() makes two passes: GHASH over the ciphertext first, then,
- * only if the tag matches, CTR decryption into out.  A fused single pass
- * would be faster but would write unauthenticated plaintext.
+ * ae_gcm_open() makes two passes on most tiers: GHASH over the
+ * ciphertext first, then, only if the tag matches, CTR decryption into
+ * out.  The VAES tiers fuse them into one pass (ghash_ctr32: GHASH of a
+ * step's ciphertext rides in the AES rounds that decrypt it), which
+ * writes the decryption into out before the tag is known; so a failed
+ * open wipes out before it returns, and no unauthenticated plaintext
+ * outlives the call.  Every caller's out is the library's own buffer,
+ * never the data's destination (gcm.h).
  */
 #include "config.h"
 #include "gcm.h"
@@ -31,6 +36,10 @@ struct ae_gcm_impl {
 	void (*ctr32)(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
 	    uint8_t *out, size_t n);
 	void (*ctr32_ghash)(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+	    const uint8_t *in, uint8_t *out, size_t n);
+	/* optional: opening in one pass, GHASH of in while in is
+	 * decrypted to out (NULL: two passes) */
+	void (*ghash_ctr32)(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
 	    const uint8_t *in, uint8_t *out, size_t n);
 };
 
@@ -153,6 +162,13 @@ vaes_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
 }
 
 static void
+vaes_ghash_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+    const uint8_t *in, uint8_t *out, size_t n)
+{
+	ae_gcm_vaes_ghash_ctr32(&c->u.vaes, ctr, y, in, out, n);
+}
+
+static void
 vaes_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
     const uint8_t *in, uint8_t *out, size_t n)
 {
@@ -226,6 +242,13 @@ vaes512_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], const uint8_t *in,
 }
 
 static void
+vaes512_ghash_ctr32(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
+    const uint8_t *in, uint8_t *out, size_t n)
+{
+	ae_gcm_vaes512_ghash_ctr32(&c->u.vaes512, ctr, y, in, out, n);
+}
+
+static void
 vaes512_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
     const uint8_t *in, uint8_t *out, size_t n)
 {
@@ -235,35 +258,35 @@ vaes512_ctr32_ghash(const ae_gcm_ctx *c, uint8_t ctr[16], uint8_t y[16],
 
 static const struct ae_gcm_impl impls[AE_GCM_TIER_COUNT] = {
 	{ AE_GCM_TIER_SOFT, "soft-ct", soft_available, soft_init, soft_block,
-	  soft_ghash, soft_ctr32, soft_ctr32_ghash },
+	  soft_ghash, soft_ctr32, soft_ctr32_ghash, NULL },
 #ifdef HAVE_TARGET_AESNI
 	{ AE_GCM_TIER_NI, "aesni-pclmul", ae_gcm_ni_available, ni_init, ni_block,
-	  ni_ghash, ni_ctr32, ni_ctr32_ghash },
+	  ni_ghash, ni_ctr32, ni_ctr32_ghash, NULL },
 #else
 	{ AE_GCM_TIER_NI, "aesni-pclmul", ae_gcm_ni_available, NULL, NULL, NULL,
-	  NULL, NULL },
+	  NULL, NULL, NULL },
 #endif
 #if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_VAES_AVX2)
 	{ AE_GCM_TIER_VAES, "vaes-avx2", ae_gcm_vaes_available, vaes_init, vaes_block,
-	  vaes_ghash, vaes_ctr32, vaes_ctr32_ghash },
+	  vaes_ghash, vaes_ctr32, vaes_ctr32_ghash, vaes_ghash_ctr32 },
 #else
 	{ AE_GCM_TIER_VAES, "vaes-avx2", ae_gcm_vaes_available, NULL, NULL, NULL,
-	  NULL, NULL },
+	  NULL, NULL, NULL },
 #endif
 #ifdef HAVE_TARGET_ARMV8_CRYPTO
 	{ AE_GCM_TIER_ARMV8, "aes-pmull", ae_gcm_arm_available, arm_init, arm_block,
-	  arm_ghash, arm_ctr32, arm_ctr32_ghash },
+	  arm_ghash, arm_ctr32, arm_ctr32_ghash, NULL },
 #else
 	{ AE_GCM_TIER_ARMV8, "aes-pmull", ae_gcm_arm_available, NULL, NULL, NULL,
-	  NULL, NULL },
+	  NULL, NULL, NULL },
 #endif
 #if defined(HAVE_TARGET_AESNI) && defined(HAVE_TARGET_AVX512)
 	{ AE_GCM_TIER_VAES512, "vaes-avx512", ae_gcm_vaes512_available,
 	  vaes512_init, vaes512_block, vaes512_ghash, vaes512_ctr32,
-	  vaes512_ctr32_ghash },
+	  vaes512_ctr32_ghash, vaes512_ghash_ctr32 },
 #else
 	{ AE_GCM_TIER_VAES512, "vaes-avx512", ae_gcm_vaes512_available, NULL,
-	  NULL, NULL, NULL, NULL },
+	  NULL, NULL, NULL, NULL, NULL },
 #endif
 };
 
@@ -462,21 +485,36 @@ ae_gcm_open(const ae_gcm_ctx *c, const uint8_t *iv, size_t ivlen,
     const uint8_t *tag, size_t taglen, uint8_t *out)
 {
 	uint8_t j0[16], ctr[16], y[16], want[16];
-	int err, ok;
+	int err, ok, fused;
 
 	if (taglen != 4 && taglen != 8 && (taglen < 12 || taglen > 16))
 		return AE_EINVAL;
 	if ((err = begin(c, iv, ivlen, aad, aadlen, len, j0, ctr, y)) != 0)
 		return err;
-	ghash_padded(c, y, in, len);
+	fused = c->impl->ghash_ctr32 != NULL && len >= 16;
+	if (fused) {
+		size_t full = len / 16;
+
+		/* one pass over the full blocks; the tail hashed before
+		 * it is decrypted (in may be out) */
+		c->impl->ghash_ctr32(c, ctr, y, in, out, full);
+		ghash_padded(c, y, in + 16 * full, len % 16);
+		ctr_any(c, ctr, in + 16 * full, out + 16 * full, len % 16);
+	} else
+		ghash_padded(c, y, in, len);
 	finish(c, j0, aadlen, len, y, want);
 	ok = ae_ct_equal(want, tag, taglen);
 	AE_DECLASSIFY(&ok, sizeof ok);   /* accept/reject is public */
 	ae_wipe(want, sizeof want);
 	ae_wipe(y, sizeof y);
 	ae_wipe(j0, sizeof j0);
-	if (!ok)
+	if (!ok) {
+		/* (the fused pass decrypted already: nothing of it stays) */
+		if (fused)
+			ae_wipe(out, len);
 		return AE_EAUTH;
-	ctr_any(c, ctr, in, out, len);
+	}
+	if (!fused)
+		ctr_any(c, ctr, in, out, len);
 	return AE_OK;
 }

@@ -112,12 +112,16 @@ int ae_gcm_seal(const ae_gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
     uint8_t *out, uint8_t tag[AE_GCM_TAG_LEN]);
 
 /*
- * Check tag over (aad, in) and, only if it verifies, decrypt in to out.
+ * Check tag over (aad, in) and decrypt in to out (equal, or apart).
  *   taglen: 4, 8, or 12..16 bytes (SP 800-38D); the tag is compared in
  *           constant time over taglen bytes.
  * Returns 0 on success; AE_EAUTH if the tag does not verify, in which
- * case out is left untouched (no plaintext is ever written); AE_EINVAL or
- * AE_ETOOBIG for bad lengths as ae_gcm_seal().
+ * case out holds no plaintext: most tiers check first and leave it
+ * untouched; the VAES tiers decrypt as they hash (one pass, gcm.c) and
+ * wipe out to zeros before returning (and, with in == out, the
+ * ciphertext with it).  So out must be the caller's own buffer, never
+ * the data's destination.  AE_EINVAL or AE_ETOOBIG for bad lengths as
+ * ae_gcm_seal().
  */
 int ae_gcm_open(const ae_gcm_ctx *ctx, const uint8_t *iv, size_t ivlen,
     const uint8_t *aad, size_t aadlen, const uint8_t *in, size_t len,

@@ -194,6 +194,28 @@ ae_gcm_vaes_ctr32_ghash(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
 		ae_gcm_ni_ctr32_ghash(&k->ni, ctr, y, in, out, nblocks);
 }
 
+VX void
+ae_gcm_vaes_ghash_ctr32(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
+    uint8_t y[16], const uint8_t *in, uint8_t *out, size_t nblocks)
+{
+	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
+	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
+
+	/* (one pass over memory: 256 bytes hashed, then decrypted while
+	 * they are in L1; the hash first, as in may be out) */
+	for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
+		acc = ghash16(k, acc, in);
+		ctr16(k, c, in, out);
+		c = _mm_add_epi32(c, _mm_set_epi32(16, 0, 0, 0));
+	}
+	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
+	_mm_storeu_si128((__m128i *)y, bswap128(acc));
+	if (nblocks > 0) {
+		ae_gcm_ni_ghash(&k->ni, y, in, nblocks);
+		ae_gcm_ni_ctr32(&k->ni, ctr, in, out, nblocks);
+	}
+}
+
 #else /* no VAES build */
 
 int

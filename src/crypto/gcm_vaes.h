@@ -35,5 +35,10 @@ void ae_gcm_vaes_ctr32(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
     const uint8_t *in, uint8_t *out, size_t nblocks);
 void ae_gcm_vaes_ctr32_ghash(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
     uint8_t y[16], const uint8_t *in, uint8_t *out, size_t nblocks);
+/* Opening in one pass: GHASH of in (the ciphertext) into y, 16 blocks at
+ * a time, each then decrypted to out (in and out equal, or apart).  The
+ * caller wipes out if the tag then fails (gcm.c). */
+void ae_gcm_vaes_ghash_ctr32(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
+    uint8_t y[16], const uint8_t *in, uint8_t *out, size_t nblocks);
 
 #endif

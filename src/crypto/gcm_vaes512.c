@@ -411,6 +411,46 @@ ae_gcm_vaes512_ctr32_ghash(const struct ae_gcm_vaes512_key *k,
 	 * in the registers) */
 }
 
+V5 void
+ae_gcm_vaes512_ghash_ctr32(const struct ae_gcm_vaes512_key *k,
+    uint8_t ctr[16], uint8_t y[16], const uint8_t *in, uint8_t *out,
+    size_t nblocks)
+{
+	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
+	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
+
+	for (; nblocks >= STEP; nblocks -= STEP, in += 16 * STEP,
+	    out += 16 * STEP) {
+		__m512i s[NV], x[NV], v[NV];
+		struct acc512 a;
+		int j;
+
+		/* the step's ciphertext, loaded once: its GHASH multiplies
+		 * ride in the same step's AES rounds (no lag, unlike
+		 * sealing, whose ciphertext comes out of them), and the
+		 * stores below may overwrite it (in == out) */
+		UNROLL for (j = 0; j < NV; j++) {
+			v[j] = _mm512_loadu_si512((const void *)(in + 64 * j));
+			x[j] = bswap512(v[j]);
+		}
+		acc_zero(&a);
+		aes_step(k, c, s, x, acc, 1, &a);
+		/* (aes_step issues pairs 2.. in its rounds; 0 and 1, the
+		 * pair that takes y, come last there too) */
+		acc = acc_reduce(&a);
+		UNROLL for (j = 0; j < NV; j++)
+			_mm512_storeu_si512((void *)(out + 64 * j),
+			    _mm512_xor_si512(s[j], v[j]));
+		c = _mm_add_epi32(c, _mm_set_epi32(STEP, 0, 0, 0));
+	}
+	if (nblocks > 0) {
+		acc = ghash_part(k, acc, in, nblocks);
+		c = ctr_part(k, c, in, out, nblocks);
+	}
+	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
+	_mm_storeu_si128((__m128i *)y, bswap128(acc));
+}
+
 #else /* no AVX-512 build */
 
 int
