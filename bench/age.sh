@@ -59,7 +59,7 @@ else
 	same="NOT equal to the tree: $(head -3 "$W/cmp")"
 fi
 m1() { med "$1" | cut -d' ' -f1; }
-ratio() { echo "scale=2; $(m1 "$1") / $(m1 "$2")" | bc; }
+ratio() { printf '%.2f' "$(echo "scale=4; $(m1 "$1") / $(m1 "$2")" | bc)"; }
 echo "age.sh: $ROUNDS round(s), $(nproc) CPUs, files on $BASE; medians (min-max) in seconds"
 echo "a ${MIB} MiB age file ($(stat -c %s "$W/f.age") bytes), decrypted to /dev/null:"
 printf '  %-36s %s\n' "age -d" "$(med "d age")"
