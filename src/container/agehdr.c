@@ -231,6 +231,10 @@ parse(struct ae_age_header *h, struct ae_diag *d)
 	for (;;) {
 		struct ae_age_stanza *s;
 
+		/* (the last line starts with "---", which no stanza takes:
+		 * so this holds, and is checked all the same) */
+		if (at >= h->rawlen)
+			return bad(d, "ends inside a stanza", at);
 		line = h->text + at;
 		eol = (size_t)((char *)memchr(line, '\n', h->rawlen - at) -
 		    h->text);
