@@ -124,6 +124,57 @@ ctr16(const struct ae_gcm_vaes_key *k, __m128i c, const uint8_t *in, uint8_t *ou
 	}
 }
 
+/* a's three sums folded and reduced: the hash so far. */
+VX_INLINE __m128i
+acc_done(const struct acc256 *a)
+{
+	struct acc r;
+
+	r.lo = fold(a->lo);
+	r.hi = fold(a->hi);
+	r.mid = fold(a->mid);
+	return reduce(&r);
+}
+
+/* x[0]'s first block with the running hash y added. */
+VX_INLINE __m256i
+with_y(__m256i x, __m128i y)
+{
+	return _mm256_xor_si256(x, _mm256_set_m128i(_mm_setzero_si128(), y));
+}
+
+/*
+ * The keystream of counters c .. c+15 into s[], with the GHASH
+ * multiplies of the 16 byte-swapped blocks in x[] (x[0] carrying the
+ * hash so far) issued one register a round, so that the AES and the
+ * carry-less multiply units work at once (as tier 4's aes_step and
+ * Linux's aes-gcm-avx10-x86_64.S do).  Sums into a; a is reduced by
+ * the caller.
+ */
+VX_INLINE void
+aes16_mul(const struct ae_gcm_vaes_key *k, __m128i c, __m256i *s,
+    const __m256i *x, struct acc256 *a)
+{
+	__m256i cb = _mm256_broadcastsi128_si256(c), rk = RK(0);
+	int j, r;
+
+	UNROLL for (j = 0; j < 8; j++)
+		s[j] = _mm256_xor_si256(bswap_ctr256(_mm256_add_epi32(cb,
+		    _mm256_set_epi32(2 * j + 1, 0, 0, 0, 2 * j, 0, 0, 0))), rk);
+	UNROLL for (r = 1; r < 14; r++) {
+		rk = RK(r);
+		UNROLL for (j = 0; j < 8; j++)
+			s[j] = _mm256_aesenc_epi128(s[j], rk);
+		if (r <= 8)
+			mul_acc256(a, x[r - 1], _mm256_load_si256((const __m256i *)
+			    k->hp[r - 1]), _mm256_load_si256((const __m256i *)
+			    k->hk[r - 1]));
+	}
+	rk = RK(14);
+	UNROLL for (j = 0; j < 8; j++)
+		s[j] = _mm256_aesenclast_epi128(s[j], rk);
+}
+
 VX void
 ae_gcm_vaes_init(struct ae_gcm_vaes_key *k, const uint8_t key[32])
 {
@@ -182,11 +233,40 @@ ae_gcm_vaes_ctr32_ghash(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
 {
 	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
 	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
+	__m256i prev[8], x[8], s[8];
+	int have = 0, j;
 
+	/* each step's AES carries the GHASH of the step before's
+	 * ciphertext (it exists only once the step's AES is done) */
 	for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
-		ctr16(k, c, in, out);
+		struct acc256 a = { _mm256_setzero_si256(),
+		    _mm256_setzero_si256(), _mm256_setzero_si256() };
+
+		UNROLL for (j = 0; j < 8; j++)
+			x[j] = have ? prev[j] : _mm256_setzero_si256();
+		x[0] = with_y(x[0], acc);
+		aes16_mul(k, c, s, x, &a);
+		if (have)
+			acc = acc_done(&a);
+		UNROLL for (j = 0; j < 8; j++) {
+			s[j] = _mm256_xor_si256(s[j], _mm256_loadu_si256(
+			    (const __m256i *)(in + 32 * j)));
+			_mm256_storeu_si256((__m256i *)(out + 32 * j), s[j]);
+			prev[j] = bswap256(s[j]);
+		}
+		have = 1;
 		c = _mm_add_epi32(c, _mm_set_epi32(16, 0, 0, 0));
-		acc = ghash16(k, acc, out);
+	}
+	if (have) {
+		struct acc256 a = { _mm256_setzero_si256(),
+		    _mm256_setzero_si256(), _mm256_setzero_si256() };
+
+		prev[0] = with_y(prev[0], acc);
+		UNROLL for (j = 0; j < 8; j++)
+			mul_acc256(&a, prev[j], _mm256_load_si256((const __m256i *)
+			    k->hp[j]), _mm256_load_si256((const __m256i *)
+			    k->hk[j]));
+		acc = acc_done(&a);
 	}
 	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
 	_mm_storeu_si128((__m128i *)y, bswap128(acc));
@@ -201,11 +281,24 @@ ae_gcm_vaes_ghash_ctr32(const struct ae_gcm_vaes_key *k, uint8_t ctr[16],
 	__m128i c = bswap_ctr(_mm_loadu_si128((const __m128i *)ctr));
 	__m128i acc = bswap128(_mm_loadu_si128((const __m128i *)y));
 
-	/* (one pass over memory: 256 bytes hashed, then decrypted while
-	 * they are in L1; the hash first, as in may be out) */
+	/* opening: the step's own ciphertext is hashed in its AES rounds
+	 * (loaded first: in may be out) */
 	for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
-		acc = ghash16(k, acc, in);
-		ctr16(k, c, in, out);
+		struct acc256 a = { _mm256_setzero_si256(),
+		    _mm256_setzero_si256(), _mm256_setzero_si256() };
+		__m256i v[8], x[8], s[8];
+		int j;
+
+		UNROLL for (j = 0; j < 8; j++) {
+			v[j] = _mm256_loadu_si256((const __m256i *)(in + 32 * j));
+			x[j] = bswap256(v[j]);
+		}
+		x[0] = with_y(x[0], acc);
+		aes16_mul(k, c, s, x, &a);
+		acc = acc_done(&a);
+		UNROLL for (j = 0; j < 8; j++)
+			_mm256_storeu_si256((__m256i *)(out + 32 * j),
+			    _mm256_xor_si256(s[j], v[j]));
 		c = _mm_add_epi32(c, _mm_set_epi32(16, 0, 0, 0));
 	}
 	_mm_storeu_si128((__m128i *)ctr, bswap_ctr(c));
