@@ -54,24 +54,6 @@ agefile_failed(const char *name, const aescrypt_age *a, int err,
 	return msg_core_error(name, err, d);
 }
 
-/* The passphrase for an scrypt stanza: read early from a descriptor
- * (keys.c), or from the sources given, or the terminal. */
-static int
-passphrase(const struct key_sources *k, struct streams *io,
-    struct passphrase *pass)
-{
-	enum pass_source src = k->pass_src != PASS_NONE ? k->pass_src :
-	    secret_env_source();
-
-	if (io->early_pass != NULL) {
-		*pass = *io->early_pass;
-		ae_secret_free(io->early_pass, sizeof *io->early_pass);
-		io->early_pass = NULL;
-		return EXIT_OK;
-	}
-	return secret_passphrase(src, k->pass_arg, 0, pass);
-}
-
 /* The plugins' user interface: the terminal. */
 static void
 ui_msg(void *ctx, const char *plugin, const char *text)
@@ -151,7 +133,7 @@ unlock(const struct key_sources *k, struct streams *io, aescrypt_age *a)
 			msg_error("out of memory");
 			return EXIT_SYSTEM;
 		}
-		st = passphrase(k, io, pass);
+		st = run_passphrase(io, k, pass);
 	} else if (k->nidentity_files == 0) {
 		msg_error("%s: this age file opens only with an identity (%zu "
 		    "stanza%s)", io->in.name, info.stanzas, info.stanzas == 1

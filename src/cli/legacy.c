@@ -47,16 +47,8 @@ static int
 passphrase(const struct key_sources *ks, struct streams *io,
     const struct ae_legacy *lg, struct passphrase *pass)
 {
-	enum pass_source src = ks->pass_src != PASS_NONE ? ks->pass_src
-	    : secret_env_source();
-
-	if (io->early_pass != NULL) {
-		*pass = *io->early_pass;
-		ae_secret_free(io->early_pass, sizeof *io->early_pass);
-		io->early_pass = NULL;
-		return EXIT_OK;
-	}
-	if (src == PASS_NONE && !ks->want_pass
+	if (io->early_pass == NULL && ks->pass_src == PASS_NONE
+	    && secret_env_source() == PASS_NONE && !ks->want_pass
 	    && (ks->keyfile != NULL || ks->nidentity_files > 0)) {
 		msg_error("%s is an AES Crypt file (stream format version %d): "
 		    "it opens with a passphrase, not a key file or identity",
@@ -65,7 +57,7 @@ passphrase(const struct key_sources *ks, struct streams *io,
 		    "--passphrase-file, --passphrase-fd or AESCRYPT_PASSPHRASE)");
 		return EXIT_KEY;
 	}
-	return secret_passphrase(src, ks->pass_arg, 0, pass);
+	return run_passphrase(io, ks, pass);
 }
 
 static int

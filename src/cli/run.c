@@ -19,6 +19,7 @@
 #include "common/wipe.h"
 #include "exitcode.h"
 #include "msg.h"
+#include "secret.h"
 #include "names.h"
 #include "progress.h"
 #include "signals.h"
@@ -135,6 +136,22 @@ run_finish_stats(const struct run_prefs *p, struct run_stats *rs, uint64_t w0,
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		rs->peak_rss_kib = (uint64_t)ru.ru_maxrss;
 	stats_print(stderr, rs, p->stats == 2);
+}
+
+int
+run_passphrase(struct streams *io, const struct key_sources *k,
+    struct passphrase *p)
+{
+	enum pass_source src = k->pass_src != PASS_NONE ? k->pass_src :
+	    secret_env_source();
+
+	if (io->early_pass != NULL) {
+		*p = *io->early_pass;
+		ae_secret_free(io->early_pass, sizeof *io->early_pass);
+		io->early_pass = NULL;
+		return EXIT_OK;
+	}
+	return secret_passphrase(src, k->pass_arg, 0, p);
 }
 
 int

@@ -58,9 +58,17 @@ struct streams {
 	atomic_int cancel;
 	struct peek peek;
 	/* a passphrase line read from a descriptor before the data was
-	 * found to be an AES Crypt file (keys.c); legacy.c takes it */
+	 * found to be an AES Crypt or age file (keys.c); run_passphrase
+	 * takes it */
 	struct passphrase *early_pass;
 };
+
+/* The passphrase of a file keys_open handed on (KEYS_LEGACY, KEYS_AGE):
+ * the line read early from a descriptor, else from k's source (or
+ * AESCRYPT_PASSPHRASE), else the terminal.  0 or an exit status
+ * (said).  The caller wipes p. */
+int run_passphrase(struct streams *io, const struct key_sources *k,
+    struct passphrase *p);
 
 /* The output's calls (disk/outfile.h) as the commands use them: they
  * print their own errors and return an exit status. */

@@ -17,6 +17,7 @@
 #include "crypto/scrypt.h"
 #include "crypto/sha256.h"
 #include "crypto/x25519.h"
+#include "sshsig.h"
 
 #define LABEL_X25519 "age-encryption.org/v1/X25519"
 #define LABEL_SSH_ED25519 "age-encryption.org/v1/ssh-ed25519"
@@ -85,20 +86,6 @@ x25519_stanza(const struct ae_age_stanza *s, size_t i,
 	return r;
 }
 
-/* "ssh-ed25519" and the key as SSH wire strings: what the tag hashes
- * and the tweak is salted with. */
-static void
-ed25519_blob(const uint8_t ed[32], uint8_t blob[51])
-{
-	static const uint8_t head[15] = { 0, 0, 0, 11, 's', 's', 'h', '-',
-	    'e', 'd', '2', '5', '5', '1', '9' };
-
-	memcpy(blob, head, sizeof head);
-	blob[15] = blob[16] = blob[17] = 0;
-	blob[18] = 32;
-	memcpy(blob + 19, ed, 32);
-}
-
 /* Whether arg is the base64 of id's tag, SHA-256(blob)[:4]. */
 static int
 tag_is(const char *arg, const struct ae_identity *id)
@@ -114,7 +101,8 @@ ssh_ed25519_stanza(const struct ae_age_stanza *s, size_t i,
     const struct ae_identity *id, uint8_t file_key[AE_AGE_FILE_KEY_LEN],
     struct ae_diag *d)
 {
-	uint8_t share[32], z0[32], z[32], tweak[32], blob[51], salt[64];
+	uint8_t share[32], z0[32], z[32], tweak[32], salt[64];
+	uint8_t blob[AE_SSH_ED25519_BLOB_LEN];
 	uint8_t wrap[32];
 	int r;
 
@@ -133,7 +121,7 @@ ssh_ed25519_stanza(const struct ae_age_stanza *s, size_t i,
 	}
 	/* the secret tweaked by the key itself: HKDF(ikm empty, salt =
 	 * the key's blob), so the stanza is bound to the SSH key */
-	ed25519_blob(id->r.ed, blob);
+	ae_ssh_ed25519_blob(id->r.ed, blob);
 	(void)ae_hkdf_sha256(blob, sizeof blob, NULL, 0,
 	    (const uint8_t *)LABEL_SSH_ED25519, sizeof LABEL_SSH_ED25519 - 1,
 	    tweak, sizeof tweak);

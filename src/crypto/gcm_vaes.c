@@ -98,32 +98,6 @@ ghash16(const struct ae_gcm_vaes_key *k, __m128i y, const uint8_t *p)
 	return reduce(&r);
 }
 
-/* Encrypt counters c .. c+15 (c in byte-swapped-counter form), XOR into
- * in, write out. */
-VX_INLINE void
-ctr16(const struct ae_gcm_vaes_key *k, __m128i c, const uint8_t *in, uint8_t *out)
-{
-	__m256i cb = _mm256_broadcastsi128_si256(c);
-	__m256i s[8], rk = RK(0);
-	int j, r;
-
-	UNROLL for (j = 0; j < 8; j++)
-		s[j] = _mm256_xor_si256(bswap_ctr256(_mm256_add_epi32(cb,
-		    _mm256_set_epi32(2 * j + 1, 0, 0, 0, 2 * j, 0, 0, 0))), rk);
-	UNROLL for (r = 1; r < 14; r++) {
-		rk = RK(r);
-		UNROLL for (j = 0; j < 8; j++)
-			s[j] = _mm256_aesenc_epi128(s[j], rk);
-	}
-	rk = RK(14);
-	UNROLL for (j = 0; j < 8; j++) {
-		s[j] = _mm256_aesenclast_epi128(s[j], rk);
-		s[j] = _mm256_xor_si256(s[j],
-		    _mm256_loadu_si256((const __m256i *)(in + 32 * j)));
-		_mm256_storeu_si256((__m256i *)(out + 32 * j), s[j]);
-	}
-}
-
 /* a's three sums folded and reduced: the hash so far. */
 VX_INLINE __m128i
 acc_done(const struct acc256 *a)
@@ -144,12 +118,12 @@ with_y(__m256i x, __m128i y)
 }
 
 /*
- * The keystream of counters c .. c+15 into s[], with the GHASH
- * multiplies of the 16 byte-swapped blocks in x[] (x[0] carrying the
- * hash so far) issued one register a round, so that the AES and the
- * carry-less multiply units work at once (as tier 4's aes_step and
- * Linux's aes-gcm-avx10-x86_64.S do).  Sums into a; a is reduced by
- * the caller.
+ * The keystream of counters c .. c+15 (c in byte-swapped-counter form)
+ * into s[]; with x, the GHASH multiplies of the 16 byte-swapped blocks
+ * in x[] (x[0] carrying the hash so far) issued one register a round,
+ * so that the AES and the carry-less multiply units work at once (as
+ * tier 4's aes_step and Linux's aes-gcm-avx10-x86_64.S do), summed into
+ * a, which the caller reduces.  (Inlined: a NULL x leaves no trace.)
  */
 VX_INLINE void
 aes16_mul(const struct ae_gcm_vaes_key *k, __m128i c, __m256i *s,
@@ -165,7 +139,7 @@ aes16_mul(const struct ae_gcm_vaes_key *k, __m128i c, __m256i *s,
 		rk = RK(r);
 		UNROLL for (j = 0; j < 8; j++)
 			s[j] = _mm256_aesenc_epi128(s[j], rk);
-		if (r <= 8)
+		if (x != NULL && r <= 8)
 			mul_acc256(a, x[r - 1], _mm256_load_si256((const __m256i *)
 			    k->hp[r - 1]), _mm256_load_si256((const __m256i *)
 			    k->hk[r - 1]));
@@ -173,6 +147,20 @@ aes16_mul(const struct ae_gcm_vaes_key *k, __m128i c, __m256i *s,
 	rk = RK(14);
 	UNROLL for (j = 0; j < 8; j++)
 		s[j] = _mm256_aesenclast_epi128(s[j], rk);
+}
+
+/* Encrypt counters c .. c+15 (c in byte-swapped-counter form), XOR into
+ * in, write out. */
+VX_INLINE void
+ctr16(const struct ae_gcm_vaes_key *k, __m128i c, const uint8_t *in, uint8_t *out)
+{
+	__m256i s[8];
+	int j;
+
+	aes16_mul(k, c, s, NULL, NULL);
+	UNROLL for (j = 0; j < 8; j++)
+		_mm256_storeu_si256((__m256i *)(out + 32 * j), _mm256_xor_si256(
+		    s[j], _mm256_loadu_si256((const __m256i *)(in + 32 * j))));
 }
 
 VX void

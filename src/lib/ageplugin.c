@@ -140,9 +140,10 @@ start(struct plug *p, const char *name)
 	return AE_OK;
 }
 
-/* Stop the plugin: closed, then waited for, killed if it lingers. */
+/* Stop the plugin: closed, then waited for, killed if it lingers (at
+ * once if it hung: it would not notice the close). */
 static void
-stop(struct plug *p)
+stop(struct plug *p, int hung)
 {
 	uint64_t until;
 	int st;
@@ -152,7 +153,7 @@ stop(struct plug *p)
 	p->fd = -1;
 	if (p->pid <= 0)
 		return;
-	until = ae_wall_ns() + (uint64_t)1000000000;
+	until = ae_wall_ns() + (hung ? 0 : (uint64_t)1000000000);
 	while (waitpid(p->pid, &st, WNOHANG) == 0) {
 		if (ae_wall_ns() > until) {
 			kill(p->pid, SIGKILL);
@@ -442,7 +443,7 @@ ae_lib_plugin_unwrap(const char *name, char *const *ids, size_t n,
 	}
 	if (r == AE_OK)
 		r = phase2(&p, ui, file_key, &got);
-	stop(&p);
+	stop(&p, r == AE_ELIMIT);
 	if (r != AE_OK) {
 		ae_wipe(file_key, AE_AGE_FILE_KEY_LEN);
 		return r;
