@@ -21,6 +21,24 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* de's name, and its type past the NUL (dirnames.h). */
+static char *
+name_typed(const struct dirent *de)
+{
+	size_t len = strlen(de->d_name);
+	char *s = malloc(len + 2);
+
+	if (s == NULL)
+		return NULL;
+	memcpy(s, de->d_name, len + 1);
+#ifdef DT_UNKNOWN
+	s[len + 1] = (char)de->d_type;
+#else
+	s[len + 1] = 0;
+#endif
+	return s;
+}
+
 int
 ae_dir_names(int fd, char ***ents, size_t *n)
 {
@@ -49,7 +67,7 @@ ae_dir_names(int fd, char ***ents, size_t *n)
 			errno = ENOMEM;
 			break;
 		}
-		if (((*ents)[*n] = strdup(de->d_name)) == NULL) {
+		if (((*ents)[*n] = name_typed(de)) == NULL) {
 			errno = ENOMEM;
 			break;
 		}
@@ -64,6 +82,12 @@ ae_dir_names(int fd, char ***ents, size_t *n)
 	if (*n > 1)
 		qsort(*ents, *n, sizeof **ents, cmp_names);
 	return r;
+}
+
+int
+ae_dir_name_type(const char *name)
+{
+	return (unsigned char)name[strlen(name) + 1];
 }
 
 void

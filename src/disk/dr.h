@@ -144,9 +144,10 @@ void ae_dr_link_remember(struct packer *p, const struct stat *st,
 /* Members with what follows their headers (dr_data.c), each leaf of
  * dirfd stored as name, st (or lst) what fstatat saw: a regular file
  * (opened once and checked against lst; a hard link to one seen; its
- * holes kept); a symlink; a device or FIFO. */
+ * holes kept; opened, if not -1, is the file open already, lst its
+ * fstat, and stays the caller's); a symlink; a device or FIFO. */
 void ae_dr_add_file(struct packer *p, int dirfd, const char *leaf,
-    const char *name, const struct stat *lst);
+    const char *name, const struct stat *lst, int opened);
 void ae_dr_add_symlink(struct packer *p, int dirfd, const char *leaf,
     const char *name, const struct stat *st);
 void ae_dr_add_special(struct packer *p, int dirfd, const char *leaf,

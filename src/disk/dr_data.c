@@ -37,17 +37,23 @@ changed(const struct stat *a, const struct stat *b)
  * Copy len bytes of fd (from file offset at, for messages) into the
  * stream.  Returns how many could not be read (the file shrank, or a
  * read failed: warned); the caller pads that many zeros, as GNU tar
- * does, since the header already gave the size.
+ * does, since the header already gave the size.  grew, if not NULL,
+ * says whether the file held more than len bytes: 1 or 0, found by the
+ * last read asking for one byte more (a file's last read no longer
+ * costs a system call of its own to learn that); -1 if it could not
+ * ask.
  */
 static uint64_t
 copy_data(struct packer *p, int fd, const char *path, uint64_t len,
-    uint64_t at)
+    uint64_t at, int *grew)
 {
 	uint64_t left = len;
 	ssize_t n;
 
+	if (grew != NULL)
+		*grew = -1;
 	while (left > 0 && !p->stopped) {
-		size_t want;
+		size_t want, extra;
 
 		if (ae_dr_stop_asked(p))
 			break;
@@ -57,7 +63,17 @@ copy_data(struct packer *p, int fd, const char *path, uint64_t len,
 		want = OUT_BUF - p->olen;
 		if (want > left)
 			want = (size_t)left;
-		n = read(fd, p->out + p->olen, want);
+		/* The byte past the end lands in the buffer's room, which
+		 * the stream does not count. */
+		extra = grew != NULL && want == left && p->olen + want < OUT_BUF;
+		n = read(fd, p->out + p->olen, want + extra);
+		if (extra && n >= 0) {
+			*grew = (size_t)n > want;
+			if (*grew)
+				n = (ssize_t)want;
+			else if ((size_t)n < want)
+				*grew = -1;     /* short: asked again below */
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -234,7 +250,7 @@ copy_sparse(struct packer *p, int fd, const struct ae_tar_entry *e,
 		left = e->map[i].len;
 		if (lseek(fd, (off_t)e->map[i].offset, SEEK_SET) >= 0)
 			left = copy_data(p, fd, p->path, e->map[i].len,
-			    e->map[i].offset);
+			    e->map[i].offset, NULL);
 		else
 			ae_dr_warn_errno(p, p->path, "Cannot seek");
 		ae_dr_emit_zeros(p, left);
@@ -279,7 +295,7 @@ plan_sparse(int fd, const struct stat *st, struct ae_tar_entry *e,
 /* Regular file leaf of dirfd, stored as name; lst is what fstatat saw. */
 void
 ae_dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
-    const struct stat *lst)
+    const struct stat *lst, int opened)
 {
 	struct ae_tar_entry e;
 	struct ae_tar_segment *map = NULL;
@@ -290,7 +306,7 @@ ae_dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
 	size_t maplen = 0;
 	uint64_t left;
 	ssize_t n = 0;
-	int fd;
+	int fd, grew = -1;
 
 	if (lst->st_nlink > 1 && (first = ae_dr_link_lookup(p, lst)) != NULL) {
 		ae_dr_entry_from_stat(p, &e, name, lst, AE_TAR_HARDLINK);
@@ -298,32 +314,43 @@ ae_dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
 		x.fd = -1, x.dirfd = dirfd, x.leaf = leaf;
 		if (!(p->po->flags & AE_DR_FOLLOW))
 			ae_dr_emit_header(p, &e, &x);
-		else if ((x.fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC
+		else if (opened >= 0) {
+			x.fd = opened;
+			ae_dr_emit_header(p, &e, &x);
+		} else if ((x.fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC
 		    | O_NOCTTY | O_NONBLOCK)) >= 0) {
 			ae_dr_emit_header(p, &e, &x);
 			close(x.fd);
 		}
 		return;
 	}
-	/* Non-blocking, so that a file swapped for a FIFO between the
-	 * fstatat and here cannot hang the run in open(); the type is
-	 * checked on the descriptor below. */
-	fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
-	    | (p->po->flags & AE_DR_FOLLOW ? 0 : O_NOFOLLOW));
-	if (fd < 0) {
-		ae_dr_warn_errno(p, p->path, "Cannot open");
-		return;
-	}
-	if (fstat(fd, &st) != 0) {
-		ae_dr_warn_errno(p, p->path, "Cannot stat");
-		close(fd);
-		return;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_ino != lst->st_ino
-	    || st.st_dev != lst->st_dev) {
-		ae_dr_warn_plain(p, p->path, "file changed as we read it; not dumped");
-		close(fd);
-		return;
+	if (opened >= 0) {
+		/* opened before its stat (reader.c): lst is its fstat */
+		fd = opened;
+		st = *lst;
+	} else {
+		/* Non-blocking, so that a file swapped for a FIFO between
+		 * the fstatat and here cannot hang the run in open(); the
+		 * type is checked on the descriptor below. */
+		fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC | O_NOCTTY
+		    | O_NONBLOCK | (p->po->flags & AE_DR_FOLLOW ? 0 :
+		    O_NOFOLLOW));
+		if (fd < 0) {
+			ae_dr_warn_errno(p, p->path, "Cannot open");
+			return;
+		}
+		if (fstat(fd, &st) != 0) {
+			ae_dr_warn_errno(p, p->path, "Cannot stat");
+			close(fd);
+			return;
+		}
+		if (!S_ISREG(st.st_mode) || st.st_ino != lst->st_ino
+		    || st.st_dev != lst->st_dev) {
+			ae_dr_warn_plain(p, p->path, "file changed as we read "
+			    "it; not dumped");
+			close(fd);
+			return;
+		}
 	}
 	ae_dr_entry_from_stat(p, &e, name, &st, AE_TAR_REG);
 	e.size = (uint64_t)st.st_size;
@@ -334,21 +361,25 @@ ae_dr_add_file(struct packer *p, int dirfd, const char *leaf, const char *name,
 	if (st.st_nlink > 1)
 		ae_dr_link_remember(p, &st, name);
 	if (e.map == NULL) {
-		left = copy_data(p, fd, p->path, e.size, 0);
+		left = copy_data(p, fd, p->path, e.size, 0, &grew);
 		ae_dr_emit_zeros(p, left + ae_tar_padding(e.size));
 	} else {
 		left = copy_sparse(p, fd, &e, mapbuf, maplen);
 	}
 	if (!p->stopped && left == 0) {
 		/* Grown, or rewritten in place? */
-		n = e.map == NULL ? read(fd, &one, 1) : 0;
+		if (grew >= 0)
+			n = grew;
+		else
+			n = e.map == NULL ? read(fd, &one, 1) : 0;
 		if (n > 0 || (fstat(fd, &st2) == 0 && changed(&st, &st2)))
 			ae_dr_warn_plain(p, p->path, "file changed as we read it");
 	}
 out:
 	free(map);
 	free(mapbuf);
-	close(fd);
+	if (fd != opened)
+		close(fd);
 }
 
 void

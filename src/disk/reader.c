@@ -25,6 +25,7 @@
 #include "reader.h"
 #include "dr.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -569,25 +570,85 @@ member_name(struct packer *p, const char *path)
 	return name;
 }
 
-/* One entry: leaf in dirfd, whose path from the operand is p->path. */
-static void
-visit(struct packer *p, int dirfd, const char *leaf, const struct stat *seen)
+/*
+ * A regular file by readdir's word (type), opened before it is stat'd:
+ * the descriptor's fstat is then its stat, and the fstatat by name that
+ * the walk takes of other entries is saved (a path lookup per file, a
+ * tenth of -c's system time on a tree of small files).  Not when the
+ * stat may say not to open it (-N, -g, measuring).  The descriptor;
+ * -1: take the stat by name; -2: it is no longer a regular file (warned,
+ * as dr_data.c warns of a file swapped after its stat: not dumped).
+ */
+static int
+open_regular(struct packer *p, int dirfd, const char *leaf, int type,
+    struct stat *st)
 {
 	const struct ae_dr_params *po = p->po;
-	const char *name;
+	int fd;
+
+	if (type != DT_REG || p->measuring || po->newer_set
+	    || (po->flags & AE_DR_INCREMENTAL))
+		return -1;
+	/* (as dr_data.c opens a file: a FIFO swapped in cannot hang it) */
+	fd = openat(dirfd, leaf, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
+	    | (po->flags & AE_DR_FOLLOW ? 0 : O_NOFOLLOW));
+	if (fd < 0)
+		return -1;      /* stat'd by name, then its own words */
+	if (fstat(fd, st) != 0) {
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		ae_dr_warn_plain(p, p->path, "file changed as we read it; "
+		    "not dumped");
+		return -2;
+	}
+	return fd;
+}
+
+static void visit_stat(struct packer *p, int dirfd, const char *leaf,
+    const struct stat *st, int fd);
+
+/* One entry: leaf in dirfd, whose path from the operand is p->path;
+ * type, readdir's (0: unknown). */
+static void
+visit(struct packer *p, int dirfd, const char *leaf, int type,
+    const struct stat *seen)
+{
+	const struct ae_dr_params *po = p->po;
 	struct stat st;
-	int all_new = p->depth > 0 ? p->fr[p->depth - 1].all_new : 0;
+	int fd = -1;
 
 	if (ae_dr_stop_asked(p) || excluded(po, p->path))
 		return;
 	if (seen != NULL && seen->st_nlink != 0) {
 		st = *seen;     /* (-g: its dumpdir's stat) */
+	} else if ((fd = open_regular(p, dirfd, leaf, type, &st)) >= 0) {
+		;
+	} else if (fd == -2) {
+		return;
 	} else if (fstatat(dirfd, leaf, &st, po->flags & AE_DR_FOLLOW ? 0 :
 	    AT_SYMLINK_NOFOLLOW) != 0) {
 		if (!p->measuring)
 			ae_dr_warn_errno(p, p->path, "Cannot stat");
 		return;
 	}
+	visit_stat(p, dirfd, leaf, &st, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The rest of visit, once the entry's stat is st (fd: open, or -1). */
+static void
+visit_stat(struct packer *p, int dirfd, const char *leaf,
+    const struct stat *stp, int fd)
+{
+	const struct ae_dr_params *po = p->po;
+	const char *name;
+	struct stat st = *stp;
+	int all_new = p->depth > 0 ? p->fr[p->depth - 1].all_new : 0;
+
 	if (p->measuring) {
 		if (S_ISREG(st.st_mode) && !unchanged(po, &st)
 		    && (!(po->flags & AE_DR_INCREMENTAL)
@@ -619,7 +680,7 @@ visit(struct packer *p, int dirfd, const char *leaf, const struct stat *seen)
 		return;
 	}
 	if (S_ISREG(st.st_mode))
-		ae_dr_add_file(p, dirfd, leaf, name, &st);
+		ae_dr_add_file(p, dirfd, leaf, name, &st, fd);
 	else if (S_ISLNK(st.st_mode))
 		ae_dr_add_symlink(p, dirfd, leaf, name, &st);
 	else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
@@ -637,7 +698,7 @@ walk(struct packer *p, const char *operand)
 {
 	if (path_push(p, 0, operand) != 0)
 		return;
-	visit(p, AT_FDCWD, operand, NULL);
+	visit(p, AT_FDCWD, operand, 0, NULL);
 	while (p->depth > 0 && !p->stopped) {
 		struct frame *f = &p->fr[p->depth - 1];
 		const struct stat *seen;
@@ -654,7 +715,7 @@ walk(struct packer *p, const char *operand)
 		seen = f->st != NULL ? &f->st[f->next] : NULL;
 		leaf = f->ents[f->next++];
 		if (path_push(p, f->plen, leaf) == 0)
-			visit(p, f->fd, leaf, seen);
+			visit(p, f->fd, leaf, ae_dir_name_type(leaf), seen);
 		free(leaf);
 	}
 	while (p->depth > 0)
