@@ -202,6 +202,32 @@ PY
 	[ "$(stat -c %s s.aes)" -lt $(( $(stat -c %s s) / 3 )) ]
 }
 
+@test "zstd's window is the whole chunk: a text repeated 3 MiB later costs almost nothing" {
+	zstd_build
+	# 3 MiB of words (text that compresses, so the probe does not store
+	# it), then the same 3 MiB again: past the 2 MiB window of zstd's
+	# middle levels, inside the 8 MiB chunk (format 6.6)
+	/usr/bin/python3 -c '
+import random, sys
+random.seed(49)
+words = ["".join(random.choice("abcdefghijklmnopqrstuvwxyz")
+         for _ in range(random.randint(2, 9))) for _ in range(20000)]
+lines, n = [], 0
+while n < 3 << 20:
+    lines.append(" ".join(random.choice(words) for _ in range(12)) + "\n")
+    n += len(lines[-1])
+sys.stdout.write("".join(lines)[:3 << 20])' > w3
+	cat w3 w3 > w6
+	"$AESCRYPT" -e -q --zstd "${FAST_KDF[@]}" -o w3.aes w3
+	"$AESCRYPT" -e -q --zstd "${FAST_KDF[@]}" -o w6.aes w6
+	one=$(stat -c %s w3.aes) two=$(stat -c %s w6.aes)
+	echo "one copy $one bytes, two copies $two"
+	# the level's own window gave twice one copy's size here
+	[ "$two" -lt $((one * 11 / 10)) ]
+	run_aescrypt 0 -d -o w6.out w6.aes
+	assert_same w6 w6.out
+}
+
 @test "a build without zstd: --zstd is refused, and a --zstd file is unsupported, not damaged" {
 	[ "${AE_HAVE_ZSTD:-1}" = 0 ] || skip "this build has zstd (make check-nozstd runs this test)"
 	seq 1 10 > s
