@@ -274,6 +274,11 @@ agefile_decrypt(const struct key_sources *k, const struct run_prefs *p,
 	if ((st = agefile_open(k, p, io, &a)) != EXIT_OK
 	    || (st = run_out_open(&io->out, output)) != EXIT_OK)
 		goto out;
+	if ((st = run_out_distinct(&io->out, io->in.fd, NULL, NULL, NULL))
+	    != EXIT_OK) {
+		ae_outfile_abort(&io->out);
+		goto out;
+	}
 	ae_fd_init(&io->wr, io->out.fd, &signals_stop, NULL);
 	err = aescrypt_age_decrypt_to(a, run_writer_sink, io, &d);
 	ps = aescrypt_age_pipe_stats(a);

@@ -551,6 +551,11 @@ cmd_create(const struct opts *o)
 	}
 	if ((st = run_out_open(&c->io.out, o->archive)) != EXIT_OK)
 		goto out;
+	if ((st = run_out_distinct(&c->io.out, -1, o->checksum, o->sig_file,
+	    o->listed)) != EXIT_OK) {
+		ae_outfile_abort(&c->io.out);
+		goto out;
+	}
 	if (isatty(c->io.out.fd)) {
 		ae_outfile_abort(&c->io.out);
 		st = run_refuse_tty(&o->run);

@@ -71,6 +71,11 @@ cmd_encrypt(const struct opts *o)
 	}
 	if ((st = run_out_open(&io.out, o->output)) != EXIT_OK)
 		goto done;
+	if ((st = run_out_distinct(&io.out, io.in.fd, o->checksum,
+	    o->sig_file, NULL)) != EXIT_OK) {
+		ae_outfile_abort(&io.out);
+		goto done;
+	}
 	if (isatty(io.out.fd)) {
 		ae_outfile_abort(&io.out);
 		st = run_refuse_tty(&o->run);
@@ -279,7 +284,11 @@ cmd_decrypt(const struct opts *o)
 	}
 	if (st != EXIT_OK)
 		goto close;
-	if ((st = run_out_open(&c->io.out, o->output)) == EXIT_OK)
+	if ((st = run_out_open(&c->io.out, o->output)) == EXIT_OK
+	    && (st = run_out_distinct(&c->io.out, c->io.in.fd, NULL, NULL,
+	    NULL)) != EXIT_OK)
+		ae_outfile_abort(&c->io.out);
+	else if (st == EXIT_OK)
 		st = decrypt_run(c, o);
 	if (o->run.salvage)
 		salvage_free(&c->sv);

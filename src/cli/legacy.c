@@ -227,6 +227,11 @@ decrypt_to(const char *output, struct streams *io, struct ae_legacy *lg,
 
 	if ((st = run_out_open(&io->out, output)) != EXIT_OK)
 		return st;
+	if ((st = run_out_distinct(&io->out, io->in.fd, NULL, NULL, NULL))
+	    != EXIT_OK) {
+		ae_outfile_abort(&io->out);
+		return st;
+	}
 	ae_fd_init(&io->wr, io->out.fd, &signals_stop, NULL);
 	if (io->out.in_place)
 		err = decrypt_in_place(io, lg, k, &plain, &d);

@@ -198,6 +198,31 @@ run_out_retarget(struct ae_outfile *o, const char *suffix)
 }
 
 int
+run_out_distinct(const struct ae_outfile *o, int in_fd, const char *checksum,
+    const char *sig_file, const char *snapshot)
+{
+	static const char *const opt[] = { "--checksum", "--sig-file", "-g" };
+	static const char *const why[] = { "its line would be appended to it",
+	    "the signature would replace it", "the snapshot would replace it" };
+	const char *path[] = { checksum, sig_file, snapshot };
+	char q[1024];
+	size_t i;
+
+	if (ae_outfile_replaces(o, in_fd)) {
+		msg_error("%s is the input: the output would replace the file "
+		    "being read", names_quote(o->name, q, sizeof q));
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < sizeof path / sizeof *path; i++)
+		if (path[i] != NULL && ae_outfile_names(o, path[i])) {
+			msg_error("%s %s names the output being written: %s",
+			    opt[i], names_quote(path[i], q, sizeof q), why[i]);
+			return EXIT_USAGE;
+		}
+	return EXIT_OK;
+}
+
+int
 run_out_commit(struct ae_outfile *o)
 {
 	struct ae_diag d = { 0 };

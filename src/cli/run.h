@@ -76,6 +76,14 @@ int run_out_open(struct ae_outfile *o, const char *path);
 int run_out_retarget(struct ae_outfile *o, const char *suffix);
 int run_out_commit(struct ae_outfile *o);
 
+/* The open archive output o against the run's other outputs: the
+ * files --checksum, --sig-file and -g name (each NULL if not given)
+ * must not be it, nor may it replace the input open as in_fd (-1: no
+ * input file).  EXIT_OK, or EXIT_USAGE after saying which one (the
+ * caller aborts o: nothing was written). */
+int run_out_distinct(const struct ae_outfile *o, int in_fd,
+    const char *checksum, const char *sig_file, const char *snapshot);
+
 /* Zero io and wire reader and writer to rd and wr; fds are -1. */
 void run_streams_init(struct streams *io);
 

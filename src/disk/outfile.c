@@ -316,3 +316,61 @@ ae_outfile_abort(struct ae_outfile *o)
 		unlinkat(o->dirfd, o->tmp_base, 0);
 	release(o);
 }
+
+static int
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+int
+ae_outfile_names(const struct ae_outfile *o, const char *path)
+{
+	struct stat a, b;
+	const char *slash, *base;
+	char *dir;
+	size_t dl;
+	int r;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return 0;
+	if (stat(path, &a) == 0) {
+		/* (written in place: a file standard output was sent to) */
+		if (o->in_place && fstat(o->fd, &b) == 0 && S_ISREG(b.st_mode)
+		    && same_file(&a, &b))
+			return 1;
+		if (!o->in_place && fstatat(o->dirfd, o->target_base, &b, 0)
+		    == 0 && same_file(&a, &b))
+			return 1;
+	}
+	if (o->in_place)
+		return 0;
+	/* Neither there yet: the same name in the same directory. */
+	slash = strrchr(path, '/');
+	base = slash != NULL ? slash + 1 : path;
+	if (strcmp(base, o->target_base) != 0)
+		return 0;
+	dl = slash == NULL ? 0 : slash == path ? 1 : (size_t)(slash - path);
+	if ((dir = malloc(dl + 2)) == NULL)
+		return 0;
+	if (dl == 0)
+		strcpy(dir, ".");
+	else {
+		memcpy(dir, path, dl);
+		dir[dl] = '\0';
+	}
+	r = stat(dir, &a) == 0 && fstat(o->dirfd, &b) == 0 && same_file(&a, &b);
+	free(dir);
+	return r;
+}
+
+int
+ae_outfile_replaces(const struct ae_outfile *o, int fd)
+{
+	struct stat a, b;
+
+	if (o->in_place || fd < 0 || fstat(fd, &a) != 0 || !S_ISREG(a.st_mode))
+		return 0;
+	return fstatat(o->dirfd, o->target_base, &b, 0) == 0
+	    && same_file(&a, &b);
+}

@@ -70,4 +70,18 @@ int ae_outfile_commit(struct ae_outfile *o, struct ae_diag *d);
 /* Remove the temp file (if any) and close. */
 void ae_outfile_abort(struct ae_outfile *o);
 
+/*
+ * Whether path names the file the open output o becomes (the same
+ * device and inode as the file there now, or, where neither exists yet,
+ * the same last component in the same directory), or the regular file
+ * standard output writes in place: 1 or 0.  For the other outputs a run
+ * writes (--checksum, --sig-file, -g), which must not land in the
+ * archive.
+ */
+int ae_outfile_names(const struct ae_outfile *o, const char *path);
+
+/* Whether committing o would replace the regular file open as fd (the
+ * input being read): 1 or 0. */
+int ae_outfile_replaces(const struct ae_outfile *o, int fd);
+
 #endif

@@ -256,3 +256,41 @@ assert "AESCRYPT.created" in t.pax_headers'
 	[ "$status" -eq 2 ]
 	assert_match "error: -T - with several -f: the list on standard input can be read for one archive only"
 }
+
+@test "--checksum, --sig-file and -g never name the archive being written, and -o never replaces its input (issue 50)" {
+	mkdir -p home && echo a > home/a
+	run_aescrypt 0 -c -q -k key -f old.aes home
+	cp old.aes keep.aes
+	# a new archive, and one replaced, named again by each other output,
+	# by the same name, another path to it, or a symlink to it
+	ln -s old.aes link.aes
+	for n in new.aes old.aes ./old.aes link.aes; do
+		run_aescrypt 2 -c -q -k key --checksum "$n" -f "${n#./}" home
+		assert_match "--checksum $n names the output being written: its line would be appended to it"
+		# (an archive that is there is no snapshot: refused as such)
+		run_aescrypt 2 -c -q -k key -g "$n" -f "${n#./}" home
+	done
+	run_aescrypt 2 -c -q -k key -g new.aes -f new.aes home
+	assert_match "-g new.aes names the output being written: the snapshot would replace it"
+	[ ! -e new.aes ]
+	cmp old.aes keep.aes
+	[ -L link.aes ]
+	ssh-keygen -q -t ed25519 -N '' -C t -f sk
+	run_aescrypt 2 -c -q -k key --sign sk --sig-file old.aes -f old.aes home
+	assert_match "--sig-file old.aes names the output being written: the signature would replace it"
+	echo stream | { run_aescrypt 2 -e -q -k key --checksum s.aes -o s.aes; }
+	[ ! -e s.aes ]
+	cmp old.aes keep.aes
+	# -o of -e and -d over the file being read: refused, the file kept
+	echo plain > p && cp p p.keep
+	run_aescrypt 2 -e -q -k key -o p p
+	assert_match "p is the input: the output would replace the file being read"
+	cmp p p.keep
+	run_aescrypt 2 -d -k key -o old.aes old.aes
+	assert_match "old.aes is the input: the output would replace the file being read"
+	cmp old.aes keep.aes
+	# other names are as before
+	run_aescrypt 0 -c -q -k key --checksum SUMS -g snap -f new.aes home
+	grep -q '  new\.aes$' SUMS
+	run_aescrypt 0 -d -k key -o p2 old.aes
+}
