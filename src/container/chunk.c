@@ -257,6 +257,55 @@ ae_chunk_find_seq(const ae_gcm_ctx *key, const uint8_t frame[AE_FRAME_LEN],
 	return ok ? AE_OK : AE_EAUTH;
 }
 
+int
+ae_chunk_number(const ae_gcm_ctx *key, const struct ae_cbc_key *dkey,
+    const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
+    uint64_t lo, uint64_t hi, uint8_t *scratch, uint64_t *found)
+{
+	uint8_t nonce[AE_NONCE_LEN], t[AE_TAG_LEN], e[AE_TAG_LEN];
+	uint8_t iv[AE_TAG_LEN] = { 0 }, j0[AE_TAG_LEN];
+	int final = frame[0] & AE_FLAG_FINAL;
+	unsigned diff;
+	uint64_t n;
+	size_t i;
+	int ok;
+
+	/* GHASH(frame, body), as ae_chunk_find_seq finds it: the tag of
+	 * sealing (keystream XOR body) under any nonce, less that nonce's
+	 * E(J0). */
+	ae_chunk_nonce(lo, final, nonce);
+	memset(scratch, 0, ctlen);
+	ae_gcm_seal(key, nonce, sizeof nonce, NULL, 0, scratch, ctlen, scratch,
+	    e);
+	for (i = 0; i < ctlen; i++)
+		scratch[i] ^= body[i];
+	ae_gcm_seal(key, nonce, sizeof nonce, frame, AE_FRAME_LEN, scratch,
+	    ctlen, scratch, t);
+	ae_gcm_seal(key, nonce, sizeof nonce, NULL, 0, NULL, 0, NULL, e);
+	/* E(J0(n)) would be the record's tag XOR that; the block cipher's
+	 * inverse gives J0(n) = nonce(n) || 00000001 back, and n with it.
+	 * A record from elsewhere, or none, decrypts to a block of no such
+	 * form but by a chance of 2^-63, and to a number in lo..hi by
+	 * (hi - lo + 1) in 2^127: what trying each number costs, without
+	 * the trying. */
+	for (i = 0; i < AE_TAG_LEN; i++)
+		t[i] ^= e[i] ^ body[ctlen + i];
+	ae_cbc_decrypt(dkey, iv, t, j0, 1);
+	diff = (unsigned)(j0[0] | j0[1] | j0[2] | (j0[11] ^ (final ? 1 : 0))
+	    | j0[12] | j0[13] | j0[14] | (j0[15] ^ 1));
+	n = load_be64(j0 + 3);
+	ok = (diff == 0) & (n - lo <= hi - lo) & (n >= lo);
+	AE_DECLASSIFY(&ok, sizeof ok);
+	if (ok)
+		*found = n;
+	ae_wipe(scratch, ctlen);
+	ae_wipe(t, sizeof t);
+	ae_wipe(e, sizeof e);
+	ae_wipe(j0, sizeof j0);
+	ae_wipe(iv, sizeof iv);
+	return ok ? AE_OK : AE_EAUTH;
+}
+
 /* Decompress exactly one complete DEFLATE stream or zstd frame of n
  * bytes into out (room for the chunk size).  Returns the plaintext
  * length or -1. */

@@ -18,6 +18,7 @@
 
 #include "common/error.h"
 #include "codec.h"
+#include "crypto/cbc.h"
 #include "crypto/gcm.h"
 #include "format.h"
 
@@ -112,6 +113,18 @@ int ae_chunk_frame_plausible(int final, int compressed, size_t ctlen,
 int ae_chunk_find_seq(const ae_gcm_ctx *key,
     const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
     uint64_t lo, uint64_t hi, uint64_t *found);
+
+/*
+ * The same search in constant time a candidate, whatever the range
+ * (format 6.5's work bound): one pass over the body and one block of
+ * the block cipher's inverse (dkey, the payload key's decryption
+ * schedule, cbc.h), since the tag XOR GHASH(frame, body) is E(J0(n)),
+ * whose inverse names n.  scratch holds ctlen bytes (the caller's, kept
+ * between calls; wiped).  Results as ae_chunk_find_seq's.
+ */
+int ae_chunk_number(const ae_gcm_ctx *key, const struct ae_cbc_key *dkey,
+    const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
+    uint64_t lo, uint64_t hi, uint8_t *scratch, uint64_t *found);
 
 /*
  * Open chunk `index` whose frame is `frame` and whose ciphertext and tag

@@ -94,6 +94,9 @@ ae_cbc_init_tier(struct ae_cbc_key *k, const uint8_t key[32],
 		return 0;
 	case AE_GCM_TIER_NI:
 	case AE_GCM_TIER_VAES:
+	case AE_GCM_TIER_VAES512:   /* (whose CPUs have AES-NI: it was
+	                             * left out, and such a CPU fell back to
+	                             * the software tier) */
 #ifdef HAVE_TARGET_AESNI
 		if (!ae_gcm_ni_available())
 			return AE_ENOTSUP;

@@ -28,7 +28,7 @@ struct ae_cbc_key {
 void ae_cbc_init(struct ae_cbc_key *k, const uint8_t key[32]);
 
 /*
- * Test hook: as ae_cbc_init() with tier t (the VAES tier means AES-NI).
+ * Test hook: as ae_cbc_init() with tier t (the VAES tiers mean AES-NI).
  * Returns AE_ENOTSUP if the CPU or build cannot run it, else 0.
  */
 int ae_cbc_init_tier(struct ae_cbc_key *k, const uint8_t key[32],

@@ -47,6 +47,10 @@ struct aescrypt_reader {
 	struct ae_header h;
 	ae_gcm_ctx g, ig;
 	int have_keys;
+	/* salvage: the payload key's decryption schedule, for the search's
+	 * one block a candidate (ae_chunk_number) */
+	struct ae_cbc_key gd;
+	int have_gd;
 	/* reading in order: the pipeline on its thread, decoding into the
 	 * channel; the caller's thread reads the channel (a stream) or a
 	 * tar reader over it (an archive) */

@@ -292,6 +292,14 @@ unlock(aescrypt_reader *r)
 		return ae_lib_reader_fail(r, e, &d);
 	}
 	ae_header_payload_cipher(&r->h, fk, &r->g);
+	if (r->salvage) {
+		uint8_t pk[32];
+
+		ae_header_payload_key(&r->h, fk, pk);
+		ae_cbc_init(&r->gd, pk);
+		ae_wipe(pk, sizeof pk);
+		r->have_gd = 1;
+	}
 	if (r->h.payload_type == AE_PAYLOAD_PAX_INDEXED)
 		ae_index_cipher(&r->h, fk, &r->ig);
 	ae_wipe(fk, sizeof fk);
@@ -657,6 +665,8 @@ aescrypt_reader_free(aescrypt_reader *r)
 	ae_lib_access_free(r);
 	ae_index_free(&r->ix);
 	free(r->data_at);
+	if (r->have_gd)
+		ae_cbc_wipe(&r->gd);
 	if (r->have_keys) {
 		ae_gcm_wipe(&r->g);
 		if (r->h.payload_type == AE_PAYLOAD_PAX_INDEXED)

@@ -240,6 +240,7 @@ ae_lib_reader_salvage_params(aescrypt_reader *r, struct ae_pipe_params *pp,
 	pp->salvage = 1;
 	pp->damaged = lost_record;
 	pp->damaged_ctx = l;
+	pp->dkey = r->have_gd ? &r->gd : NULL;
 	salvage_offsets(r, pp);
 }
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/wipe.h"
+
 /* Read n bytes (fewer only at EOF) and account for them. */
 int
 ae_pipe_timed_read(struct pipe *pp, uint8_t *buf, size_t n, size_t *got)
@@ -61,18 +63,22 @@ struct window {
 	uint64_t base;
 };
 
+/* What the search reads at a time when it needs more: a byte at a
+ * time, as it once read, was a read(2) a byte of damage from a pipe
+ * (1.3 s a MiB of zeros). */
+#define SEARCH_READ (64 * 1024)
+
 /*
  * Have need bytes at *q in w, sliding the window first (so that *q
- * becomes 0) if they would not fit.  Only the bytes missing are read,
- * so the search reads past the record it finds only when a candidate
- * before it claimed more: what it read and did not use is read next as
- * records (pp->pend).  1 if the bytes are there, 0 at the end of the
- * input, or a read error.
+ * becomes 0) if they would not fit.  What is missing is read in pieces
+ * of SEARCH_READ where the window has room; what the search read and
+ * did not use is read next as records (pp->pend).  1 if the bytes are
+ * there, 0 at the end of the input, or a read error.
  */
 static int
 window_fill(struct pipe *pp, struct window *w, size_t *q, size_t need)
 {
-	size_t got;
+	size_t got, want;
 	int r;
 
 	if (*q + need > w->cap) {
@@ -82,7 +88,11 @@ window_fill(struct pipe *pp, struct window *w, size_t *q, size_t need)
 		*q = 0;
 	}
 	while (w->len < *q + need) {
-		if ((r = ae_pipe_src_read(pp, w->b + w->len, *q + need - w->len, &got))
+		want = *q + need - w->len;
+		if (want < SEARCH_READ)
+			want = w->cap - w->len < SEARCH_READ ? w->cap - w->len :
+			    SEARCH_READ;
+		if ((r = ae_pipe_src_read(pp, w->b + w->len, want, &got))
 		    != AE_OK)
 			return r;
 		if (got == 0)
@@ -138,10 +148,14 @@ ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 	size_t q = 1, ctlen, reclen = 0;
 	uint64_t found = 0;
 	int r, fin = 0, comp, hit = 0;
+	uint8_t *scratch = NULL;
 	struct job *j;
 
 	w.cap = 2 * (AE_FRAME_LEN + pp->cs + AE_TAG_LEN);
 	if ((w.b = malloc(w.cap)) == NULL)
+		goto oom;
+	if (pp->p->dkey != NULL
+	    && (scratch = ae_secret_alloc(pp->cs + 1)) == NULL)
 		goto oom;
 	memcpy(w.b, bad, AE_FRAME_LEN);
 	w.len = AE_FRAME_LEN;
@@ -157,14 +171,22 @@ ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 			break;
 		if (r == 0)
 			continue;   /* too short for its length: not a record */
-		r = ae_chunk_find_seq(pp->p->key, w.b + q, w.b + q +
-		    AE_FRAME_LEN, ctlen, *seq, *seq + (w.base + q - *off)
-		    / MIN_RECORD, &found);
+		if (scratch != NULL)
+			r = ae_chunk_number(pp->p->key, pp->p->dkey, w.b + q,
+			    w.b + q + AE_FRAME_LEN, ctlen, *seq, *seq + (w.base
+			    + q - *off) / MIN_RECORD, scratch, &found);
+		else
+			r = ae_chunk_find_seq(pp->p->key, w.b + q, w.b + q +
+			    AE_FRAME_LEN, ctlen, *seq, *seq + (w.base + q - *off)
+			    / MIN_RECORD, &found);
 		if (r == AE_ENOMEM)
 			goto oom;
 		if ((hit = r == AE_OK))
 			break;
 	}
+	if (scratch != NULL)
+		ae_secret_free(scratch, pp->cs + 1);
+	scratch = NULL;
 	if (!hit) {
 		/* the input ended (or failed) before another record */
 		free(w.b);
@@ -220,6 +242,8 @@ ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 	return 1;
 oom:
 	free(w.b);
+	if (scratch != NULL)
+		ae_secret_free(scratch, pp->cs + 1);
 oom_noreport:
 	if ((j = ae_pipe_get_free(pp)) != NULL) {
 		j->seq = *seq;

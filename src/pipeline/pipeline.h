@@ -76,6 +76,11 @@ struct ae_pipe_params {
 	 * and reading goes on at the next record's offset. */
 	const uint64_t *rec_off;
 	uint64_t nrec;
+	/* --salvage: the payload key's decryption schedule (cbc.h), with
+	 * which the search after a damaged frame costs one block a
+	 * candidate (ae_chunk_number) instead of one a candidate and a
+	 * number; NULL: number by number */
+	const struct ae_cbc_key *dkey;
 	/* Signed files (format 6.10).  With `sign`, the workers hash each
 	 * record whole (ae_sigchain_digest; decoding, before it is opened)
 	 * and the writer hands the digests in order to signed_fn, with, when

@@ -1045,6 +1045,81 @@ test_slot_rows(void)
 	    "unknown types have no row");
 }
 
+/* --salvage's lookup of a record's number (ae_chunk_number): on every
+ * tier, the number a record was sealed under, whatever the range's
+ * width, and the same answer as trying each number (ae_chunk_find_seq);
+ * nothing outside the range, nothing for a changed byte. */
+static void
+test_chunk_number(void)
+{
+	const size_t cs = 4096;
+	static const uint64_t nums[] = { 0, 7, 1000, (uint64_t)1 << 40 };
+	struct ae_chunk_coder sc;
+	struct ae_cbc_key dk;
+	uint8_t key[32], in[4096], *rec, *scratch;
+	uint64_t found;
+	size_t rlen;
+	ae_gcm_ctx g;
+
+	t_fill(&seed, key, 32);
+	t_fill(&seed, in, sizeof in);
+	rec = malloc(AE_RECORD_MAX(cs));
+	scratch = malloc(cs + 1);
+	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_CODEC_DEFLATE, 0, 0)
+	    == AE_OK, "seal coder");
+	for (int t = 0; t <= AE_GCM_TIER_VAES512; t++) {
+		if (ae_gcm_init_tier(&g, key, (enum ae_gcm_tier)t) != AE_OK) {
+			t_skipped++;
+			continue;
+		}
+		if (ae_cbc_init_tier(&dk, key, (enum ae_gcm_tier)t) != 0)
+			ae_cbc_init_tier(&dk, key, AE_GCM_TIER_SOFT);
+		for (size_t k = 0; k < 4; k++)
+		for (int fin = 0; fin < 2; fin++) {
+			uint64_t n = nums[k], lo = n > 3 ? n - 3 : 0;
+			size_t ct;
+
+			/* (a record but the final one holds a whole chunk) */
+			CHECK(ae_chunk_seal(&sc, &g, n, fin, in, fin ? 50 : cs, rec,
+			    &rlen) == AE_OK, "seal");
+			ct = rlen - 21;
+			found = 99;
+			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, lo,
+			    UINT64_MAX - 1, scratch, &found) == AE_OK
+			    && found == n, "tier %d: %llu found in a wide range",
+			    t, (unsigned long long)n);
+			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, n, n,
+			    scratch, &found) == AE_OK && found == n,
+			    "tier %d: in a range of one", t);
+			CHECK(ae_chunk_find_seq(&g, rec, rec + 5, ct, lo, n + 3,
+			    &found) == AE_OK && found == n,
+			    "tier %d: trying each number agrees", t);
+			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, n + 1,
+			    n + 1000, scratch, &found) == AE_EAUTH,
+			    "tier %d: a range past it", t);
+			if (n > 0)
+				CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, 0,
+				    n - 1, scratch, &found) == AE_EAUTH,
+				    "tier %d: a range before it", t);
+			rec[5 + ct / 2] ^= 1;
+			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, 0,
+			    UINT64_MAX - 1, scratch, &found) == AE_EAUTH,
+			    "tier %d: a flipped body bit", t);
+			rec[5 + ct / 2] ^= 1;
+			rec[0] ^= AE_FLAG_FINAL;
+			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, 0,
+			    UINT64_MAX - 1, scratch, &found) == AE_EAUTH,
+			    "tier %d: the other final bit", t);
+			rec[0] ^= AE_FLAG_FINAL;
+		}
+		ae_cbc_wipe(&dk);
+		ae_gcm_wipe(&g);
+	}
+	ae_chunk_coder_free(&sc);
+	free(rec);
+	free(scratch);
+}
+
 int
 main(void)
 {
@@ -1055,6 +1130,7 @@ main(void)
 	test_header();
 	test_header_copy();
 	test_chunk();
+	test_chunk_number();
 #ifdef HAVE_ZSTD
 	test_zstd_rules();
 #endif
