@@ -750,6 +750,11 @@ int aescrypt_reader_set_events(aescrypt_reader *r, aescrypt_event_fn fn,
  */
 typedef int (*aescrypt_lost_fn)(void *ctx, uint64_t record, int final,
     const struct ae_diag *d);
+/* A lost_fn's record for bytes passed over where no record was lost
+ * (junk between records, a record read again): d->offset says where
+ * they start, d->have how many, d->what why; nothing stands for them
+ * in the output, but the result is not the file's whole payload. */
+#define AESCRYPT_NO_RECORD UINT64_MAX
 int aescrypt_reader_set_salvage(aescrypt_reader *r, aescrypt_lost_fn fn,
     void *ctx);
 

@@ -174,10 +174,13 @@ keep_damaged(struct decrypt *c, int err)
 		    "what followed could not be read", (unsigned long long)
 		    c->rs.pipe.plain_bytes, lost > 0 ? " (zeros where chunks "
 		    "were lost)" : "", q);
-	else
+	else if (lost > 0)
 		msg_hint("%zu chunk%s lost; what could be read is in %s, with "
 		    "zeros where the lost bytes were", lost, lost == 1 ? "" :
 		    "s", q);
+	else
+		msg_hint("no chunk was lost, but bytes that were no record of "
+		    "the file were passed over; what was read is in %s", q);
 	return EXIT_DATA;
 }
 
@@ -228,7 +231,7 @@ decrypt_run(struct decrypt *c, const struct opts *o)
 	/* --salvage keeps what was verified when chunks were lost, or when
 	 * the input is cut or a frame cannot be followed (the data errors);
 	 * an I/O error or a signal ends it as any run */
-	if (o->run.salvage && ((err == AE_OK && salvage_count(&c->sv) > 0)
+	if (o->run.salvage && ((err == AE_OK && salvage_damaged(&c->sv))
 	    || (err != AE_OK && exit_for(err) == EXIT_DATA && err != AE_EKEY)))
 		return keep_damaged(c, err);
 	if (err != AE_OK)

@@ -678,7 +678,7 @@ extract_all(struct xrun *x, struct unpack *u, const struct opts *o,
 	xrun_close(x);          /* directory modes and times may warn */
 	if (fflush(stdout) != 0 && st == EXIT_OK)
 		st = msg_sys_error("standard output");
-	if (o->run.salvage && (salvage_count(&u->salvage) > 0
+	if (o->run.salvage && (salvage_damaged(&u->salvage)
 	    || unpack_cut(u))) {
 		lost_summary(&x->lost, sel, tr.lost_end, unpack_cut(u) ?
 		    u->rs.pipe.plain_bytes : UINT64_MAX);

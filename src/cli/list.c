@@ -353,7 +353,7 @@ list_all(struct unpack *u, const struct opts *o, struct members *sel,
 		if (fflush(stdout) != 0 || ferror(stdout))
 			st = msg_sys_error("standard output");
 		st = unpack_end(u, next, &d, st);
-		if (salvage_count(&u->salvage) > 0 || unpack_cut(u)) {
+		if (salvage_damaged(&u->salvage) || unpack_cut(u)) {
 			lost_summary(&l, sel, tr.lost_end, unpack_cut(u) ?
 			    u->rs.pipe.plain_bytes : UINT64_MAX);
 			if (st == EXIT_OK || st == EXIT_PARTIAL)

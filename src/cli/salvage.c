@@ -5,6 +5,9 @@
 #include "config.h"
 #include "salvage.h"
 
+#define AESCRYPT_STATIC_LINKING_ONLY
+#include "aescrypt.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +42,18 @@ salvage_lost(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 	struct salvage_range r = { seq, seq * s->chunk,
 	    final ? UINT64_MAX : (seq + 1) * s->chunk };
 	int e = AE_OK;
+
+	if (seq == AESCRYPT_NO_RECORD) {
+		/* bytes passed over, no chunk lost: still damage (exit 4) */
+		msg_error("%s: %llu bytes at offset %llu passed over (%s); no "
+		    "chunk was lost for them", s->name, d->have, d->offset,
+		    d->what != NULL ? d->what : "no record of this file");
+		pthread_mutex_lock(&s->lock);
+		s->nskipped++;
+		s->skipped_bytes += d->have;
+		pthread_mutex_unlock(&s->lock);
+		return AE_OK;
+	}
 
 	msg_error("%s: chunk %llu at offset %llu %s; %s", s->name,
 	    (unsigned long long)seq, d->offset, d->what != NULL ? d->what :
@@ -92,6 +107,17 @@ salvage_overlaps(struct salvage *s, uint64_t start, uint64_t end,
 		*seq = r->seq;
 	pthread_mutex_unlock(&s->lock);
 	return r != NULL;
+}
+
+int
+salvage_damaged(struct salvage *s)
+{
+	int n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->nlost > 0 || s->nskipped > 0;
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }
 
 size_t

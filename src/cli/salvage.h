@@ -34,6 +34,10 @@ struct salvage {
 	pthread_mutex_t lock;       /* the decoder adds, the tar reader asks */
 	struct salvage_range *lost;
 	size_t nlost, cap;
+	/* bytes passed over where no chunk was lost (junk between
+	 * records, a record read twice): told, and damage all the same */
+	size_t nskipped;
+	uint64_t skipped_bytes;
 };
 
 void salvage_init(struct salvage *s, const char *name, unsigned chunk_log2);
@@ -57,6 +61,10 @@ int salvage_overlaps(struct salvage *s, uint64_t start, uint64_t end,
 
 /* How many chunks were lost. */
 size_t salvage_count(struct salvage *s);
+
+/* Whether anything was lost or passed over: a run that did either is
+ * not the file's whole payload (exit 4, the .damaged name). */
+int salvage_damaged(struct salvage *s);
 
 /* The summary: each lost range of the plaintext, as byte offsets. */
 void salvage_report(struct salvage *s, const char *what);

@@ -201,7 +201,9 @@ lost_record(void *ctx, uint64_t seq, int final, const struct ae_diag *d)
 	if (l->r->lost_fn != NULL
 	    && (e = l->r->lost_fn(l->r->lost_ctx, seq, final, d)) != 0)
 		return e < 0 ? e : AE_ENOMEM;
-	for (left = final ? 0 : l->chunk; left > 0 && e == AE_OK;) {
+	/* (bytes passed over stand for no chunk: nothing is written) */
+	for (left = final || seq == AE_PIPE_NO_RECORD ? 0 : l->chunk;
+	    left > 0 && e == AE_OK;) {
 		size_t n = left < sizeof zeros ? (size_t)left : sizeof zeros;
 
 		e = l->out->write(l->out->ctx, zeros, n);

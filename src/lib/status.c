@@ -5,12 +5,16 @@
 #include "config.h"
 #define AESCRYPT_STATIC_LINKING_ONLY
 #include "aescrypt.h"
+#include "pipeline/pipeline.h"
 
 #include "common/error.h"
 #include "common/version.h"
 
 /* The public codes are the core's, so that a core error passes through
  * unchanged: a change to either side breaks the build here. */
+/* A lost record's number and the pipeline's for bytes passed over. */
+_Static_assert(AESCRYPT_NO_RECORD == AE_PIPE_NO_RECORD,
+    "the salvage callback's no-record value is the pipeline's");
 _Static_assert((int)AESCRYPT_EINVAL == (int)AE_EINVAL
     && (int)AESCRYPT_EAUTH == (int)AE_EAUTH
     && (int)AESCRYPT_ENOMEM == (int)AE_ENOMEM

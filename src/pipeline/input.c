@@ -53,6 +53,8 @@ ae_pipe_read_what(int err)
 }
 
 
+static int pend_prepend(struct pipe *pp, const uint8_t *b, size_t n);
+
 /* The least a record takes: a frame, one byte, a tag. */
 #define MIN_RECORD (AE_FRAME_LEN + 1 + AE_TAG_LEN)
 
@@ -102,6 +104,42 @@ window_fill(struct pipe *pp, struct window *w, size_t *q, size_t need)
 	return 1;
 }
 
+/* Whether the record at rec (frame, ctlen bytes, tag; file offset at)
+ * is one a search takes: 1 with *found (its number), 0, or AE_ENOMEM. */
+typedef int (*take_fn)(struct pipe *pp, const uint8_t *rec, size_t ctlen,
+    uint64_t at, void *ctx, uint64_t *found);
+
+/*
+ * Step *q through w, reading on as needed, to the next place where a
+ * record starts that take accepts: a frame an encoder could have
+ * written, then as many bytes as it says.  1 (*found, *fin, *reclen
+ * set), 0 at the end of the input, or a read error or AE_ENOMEM.
+ */
+static int
+scan(struct pipe *pp, struct window *w, size_t *q, take_fn take, void *ctx,
+    uint64_t *found, int *fin, size_t *reclen)
+{
+	size_t ctlen;
+	int r, comp;
+
+	for (;; ++*q) {
+		if ((r = window_fill(pp, w, q, AE_FRAME_LEN)) <= 0)
+			return r;
+		if (ae_chunk_frame(w->b + *q, pp->cs, fin, &comp, &ctlen, NULL)
+		    != AE_OK || !ae_chunk_frame_plausible(*fin, comp, ctlen,
+		    pp->cs))
+			continue;
+		*reclen = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
+		if ((r = window_fill(pp, w, q, *reclen)) < 0)
+			return r;
+		if (r == 0)
+			continue;   /* too short for its length: not a record */
+		if ((r = take(pp, w->b + *q, ctlen, w->base + *q, ctx, found))
+		    != 0)
+			return r;
+	}
+}
+
 /* Report records seq .. upto-1 lost at offset off (a damaged frame and
  * what it hid), as a worker reports one that fails; the first carries
  * the bytes passed over (bytes), so that the stats, and the offset of
@@ -116,6 +154,7 @@ post_lost(struct pipe *pp, uint64_t seq, uint64_t upto, uint64_t off,
 		if ((j = ae_pipe_get_free(pp)) == NULL)
 			return -1;
 		j->seq = seq;
+		j->num = seq;
 		j->offset = off;
 		j->in_len = (size_t)bytes;
 		bytes = 0;
@@ -140,53 +179,38 @@ post_lost(struct pipe *pp, uint64_t seq, uint64_t upto, uint64_t off,
  * queued and reading goes on after it.  1 to go on (*seq, *off, *final
  * updated); 0 if the run ended (reported).
  */
+/* The old search's test: a number from seq on, one per MIN_RECORD
+ * bytes passed from where it started (ctx: {seq, off}). */
+static int
+take_from(struct pipe *pp, const uint8_t *rec, size_t ctlen, uint64_t at,
+    void *ctx, uint64_t *found)
+{
+	const uint64_t *so = ctx;
+	int r = ae_chunk_find_seq(pp->p->key, rec, rec + AE_FRAME_LEN, ctlen,
+	    so[0], so[0] + (at - so[1]) / MIN_RECORD, found);
+
+	return r == AE_OK ? 1 : r == AE_ENOMEM ? r : 0;
+}
+
 int
 ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
     uint64_t *off, int *final)
 {
 	struct window w = { NULL, 0, 0, *off };
-	size_t q = 1, ctlen, reclen = 0;
-	uint64_t found = 0;
-	int r, fin = 0, comp, hit = 0;
-	uint8_t *scratch = NULL;
+	size_t q = 1, reclen = 0;
+	uint64_t found = 0, so[2] = { *seq, *off };
+	int r, fin = 0, hit;
 	struct job *j;
 
 	w.cap = 2 * (AE_FRAME_LEN + pp->cs + AE_TAG_LEN);
 	if ((w.b = malloc(w.cap)) == NULL)
 		goto oom;
-	if (pp->p->dkey != NULL
-	    && (scratch = ae_secret_alloc(pp->cs + 1)) == NULL)
-		goto oom;
 	memcpy(w.b, bad, AE_FRAME_LEN);
 	w.len = AE_FRAME_LEN;
-	for (;; q++) {
-		if ((r = window_fill(pp, &w, &q, AE_FRAME_LEN)) <= 0)
-			break;
-		if (ae_chunk_frame(w.b + q, pp->cs, &fin, &comp, &ctlen, NULL)
-		    != AE_OK || !ae_chunk_frame_plausible(fin, comp, ctlen,
-		    pp->cs))
-			continue;
-		reclen = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
-		if ((r = window_fill(pp, &w, &q, reclen)) < 0)
-			break;
-		if (r == 0)
-			continue;   /* too short for its length: not a record */
-		if (scratch != NULL)
-			r = ae_chunk_number(pp->p->key, pp->p->dkey, w.b + q,
-			    w.b + q + AE_FRAME_LEN, ctlen, *seq, *seq + (w.base
-			    + q - *off) / MIN_RECORD, scratch, &found);
-		else
-			r = ae_chunk_find_seq(pp->p->key, w.b + q, w.b + q +
-			    AE_FRAME_LEN, ctlen, *seq, *seq + (w.base + q - *off)
-			    / MIN_RECORD, &found);
-		if (r == AE_ENOMEM)
-			goto oom;
-		if ((hit = r == AE_OK))
-			break;
-	}
-	if (scratch != NULL)
-		ae_secret_free(scratch, pp->cs + 1);
-	scratch = NULL;
+	r = scan(pp, &w, &q, take_from, so, &found, &fin, &reclen);
+	if (r == AE_ENOMEM)
+		goto oom;
+	hit = r == 1;
 	if (!hit) {
 		/* the input ended (or failed) before another record */
 		free(w.b);
@@ -214,27 +238,19 @@ ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 	}
 	/* the record found, as the main loop would have queued it */
 	j->seq = found;
+	j->num = found;
 	j->offset = w.base + q;
 	memcpy(j->in + FRAME_AT, w.b + q, reclen);
 	high_water(&j->in_hw, FRAME_AT + reclen);
 	j->final = fin;
 	j->in_len = reclen;
 	ae_pipe_push_work(pp, j);
-	/* what the window holds after it is read next */
-	if (w.len - q - reclen > pp->pend_cap) {
-		uint8_t *t = realloc(pp->pend, w.len - q - reclen);
-
-		if (t == NULL) {
-			free(w.b);
-			goto oom_noreport;
-		}
-		pp->pend = t;
-		pp->pend_cap = w.len - q - reclen;
+	/* what the window holds after it is read next (before what an
+	 * earlier search left unread) */
+	if (pend_prepend(pp, w.b + q + reclen, w.len - q - reclen) != 0) {
+		free(w.b);
+		goto oom_noreport;
 	}
-	if (w.len - q - reclen > 0)
-		memcpy(pp->pend, w.b + q + reclen, w.len - q - reclen);
-	pp->pend_pos = 0;
-	pp->pend_len = w.len - q - reclen;
 	*seq = found + 1;
 	*off = w.base + q + reclen;
 	*final = fin;
@@ -242,11 +258,172 @@ ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
 	return 1;
 oom:
 	free(w.b);
-	if (scratch != NULL)
-		ae_secret_free(scratch, pp->cs + 1);
 oom_noreport:
 	if ((j = ae_pipe_get_free(pp)) != NULL) {
 		j->seq = *seq;
+		ae_pipe_post_error(pp, j, AE_ENOMEM, AE_AT_NONE, NULL, *off);
+	}
+	return 0;
+}
+
+/* n bytes read and not used, to be read next: before what an earlier
+ * search left unread, if any.  0, or -1 (no memory). */
+static int
+pend_prepend(struct pipe *pp, const uint8_t *b, size_t n)
+{
+	size_t need = n + pp->pend_len;
+
+	if (n == 0)
+		return 0;
+	if (need > pp->pend_cap) {
+		uint8_t *t = realloc(pp->pend, need);
+
+		if (t == NULL)
+			return -1;
+		pp->pend = t;
+		pp->pend_cap = need;
+	}
+	memmove(pp->pend + n, pp->pend + pp->pend_pos, pp->pend_len);
+	memcpy(pp->pend, b, n);
+	pp->pend_pos = 0;
+	pp->pend_len = need;
+	return 0;
+}
+
+/* The highest number a record at file offset off could have: as many
+ * records as could stand before it, at MIN_RECORD bytes each (6.5). */
+static uint64_t
+number_bound(const struct pipe *pp, uint64_t off)
+{
+	uint64_t start = pp->p->offset;
+
+	return pp->p->first_seq + (off > start ? off - start : 0) / MIN_RECORD;
+}
+
+int
+ae_pipe_record_number(struct pipe *pp, const uint8_t *rec, size_t ctlen,
+    uint64_t off, uint64_t *num)
+{
+	return ae_chunk_number(pp->p->key, pp->p->dkey, rec, rec + AE_FRAME_LEN,
+	    ctlen, 0, number_bound(pp, off), pp->vscratch, num) == AE_OK;
+}
+
+/* Post bytes [from, to) as passed over: a failure with no number, which
+ * the writer turns into the records lost there, or into bytes skipped
+ * (final: the input ended with them, no final record after).  0, or -1
+ * if the run is stopping. */
+static int
+post_skip(struct pipe *pp, uint64_t *slot, uint64_t from, uint64_t to,
+    int final, const char *what)
+{
+	struct job *j;
+
+	if (to <= from)
+		return 0;
+	if ((j = ae_pipe_get_free(pp)) == NULL)
+		return -1;
+	j->seq = (*slot)++;
+	j->num = j->seq;
+	j->numbered = 0;
+	j->offset = from;
+	j->in_len = (size_t)(to - from);
+	j->final = final;
+	ae_fail(&j->diag, AE_EFORMAT, AE_AT_CHUNK, what, j->seq, from);
+	j->diag.have = to - from;
+	j->status = AE_EFORMAT;
+	j->salvageable = 1;
+	ae_pipe_post_done(pp, j);
+	return 0;
+}
+
+/* The search's test: any number a record could have there. */
+static int
+take_any(struct pipe *pp, const uint8_t *rec, size_t ctlen, uint64_t at,
+    void *ctx, uint64_t *found)
+{
+	(void)ctx;
+	return ae_pipe_record_number(pp, rec, ctlen, at, found);
+}
+
+int
+ae_pipe_search(struct pipe *pp, const uint8_t *head, size_t head_len,
+    uint64_t head_off, uint64_t skip_from, uint64_t *slot, uint64_t *off,
+    int *final)
+{
+	struct window w = { NULL, 0, 0, head_off };
+	size_t q = 0, reclen = 0, rest;
+	uint64_t found = 0, at;
+	int r, fin = 0, hit;
+	struct job *j;
+
+	w.cap = head_len + 2 * (AE_FRAME_LEN + pp->cs + AE_TAG_LEN);
+	if ((w.b = malloc(w.cap)) == NULL)
+		goto oom;
+	memcpy(w.b, head, head_len);
+	w.len = head_len;
+	r = scan(pp, &w, &q, take_any, NULL, &found, &fin, &reclen);
+	hit = r == 1;
+	if (!hit) {
+		/* the input ended (or failed) before another record: what
+		 * was passed over was the rest; a run whose last record was
+		 * a final frame that failed ends as one whose final chunk
+		 * failed */
+		int was_final = skip_from < head_off && (head_off - skip_from)
+		    == AE_FRAME_LEN && r == 0;
+
+		at = w.base + w.len;
+		free(w.b);
+		if (post_skip(pp, slot, skip_from, at > skip_from ? at :
+		    skip_from + 1, was_final, was_final ? "failed "
+		    "authentication, and no record after it does" : "has a "
+		    "damaged frame, and no record after it authenticates") != 0
+		    || (j = ae_pipe_get_free(pp)) == NULL)
+			return 0;
+		j->seq = (*slot)++;
+		if (r < 0)
+			ae_pipe_post_error(pp, j, r, AE_AT_INPUT,
+			    ae_pipe_read_what(r), at);
+		else if (was_final) {
+			j->kind = JOB_END;
+			ae_pipe_post_done(pp, j);
+		} else
+			ae_pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is "
+			    "missing: the input ends with no final chunk after "
+			    "the damaged frame", at);
+		return 0;
+	}
+	at = w.base + q;
+	if (post_skip(pp, slot, skip_from, at, 0, "a damaged frame, or bytes "
+	    "that are no record of this file") != 0
+	    || (j = ae_pipe_get_free(pp)) == NULL) {
+		free(w.b);
+		return 0;
+	}
+	/* the record found, as the main loop would have queued it */
+	j->seq = (*slot)++;
+	j->num = found;
+	j->offset = at;
+	memcpy(j->in + FRAME_AT, w.b + q, reclen);
+	high_water(&j->in_hw, FRAME_AT + reclen);
+	memcpy(pp->prev, w.b + q, reclen);
+	pp->prev_len = reclen;
+	pp->prev_off = at;
+	j->final = fin;
+	j->in_len = reclen;
+	ae_pipe_push_work(pp, j);
+	/* what the window holds after it is read next */
+	rest = w.len - q - reclen;
+	if (pend_prepend(pp, w.b + q + reclen, rest) != 0) {
+		free(w.b);
+		goto oom;
+	}
+	*off = at + reclen;
+	*final = fin;
+	free(w.b);
+	return 1;
+oom:
+	if ((j = ae_pipe_get_free(pp)) != NULL) {
+		j->seq = (*slot)++;
 		ae_pipe_post_error(pp, j, AE_ENOMEM, AE_AT_NONE, NULL, *off);
 	}
 	return 0;

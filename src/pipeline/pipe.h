@@ -17,6 +17,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "common/clock.h"
@@ -55,6 +56,12 @@ struct job {
 	int salvageable;            /* decode: a worker's failure (the
 	                             * record's frame held, so the next
 	                             * record is where it says) */
+	/* decode: the record's number: seq, or, when renumbering (below),
+	 * the number it authenticated under, which may be another (a record
+	 * duplicated, dropped or moved); numbered: a failure whose number
+	 * is known (with an index, the record at that offset) */
+	uint64_t num;
+	int numbered;
 	struct ae_diag diag;
 	uint64_t offset;            /* decode: container offset of the record */
 	uint8_t *in;                /* encode: plaintext; decode: record,
@@ -111,6 +118,19 @@ struct pipe {
 	 * records (at pend + pend_pos, pend_len of them) */
 	uint8_t *pend;
 	size_t pend_pos, pend_len, pend_cap;
+	/* decode, --salvage with the payload key's inverse (dkey) and no
+	 * index: a record is taken under whatever number it authenticates
+	 * under (the writer keeps them in order), and a search starts
+	 * right after the last record's frame, whose bytes (prev_len from
+	 * prev_off) the reader keeps; scratch for ae_chunk_number */
+	int renumber;
+	uint8_t *prev, *vscratch;
+	size_t prev_len;
+	uint64_t prev_off;
+	/* the last number minus seq a worker or search found: the number
+	 * the reader guesses for the records after (a guess only: a record
+	 * that fails under it is looked up) */
+	_Atomic int64_t num_delta;
 	uint64_t read_ns, read_bytes;
 	/* wall-clock waits (timed runs only; see ae_pipe_stats) */
 	uint64_t read_wall_ns, reader_wait_ns, worker_wait_ns;
@@ -154,6 +174,24 @@ const char *ae_pipe_read_what(int err);
  * lost, queue the record found.  1 to go on (*seq, *off, *final
  * updated); 0 if the run ended (reported).
  */
+/*
+ * The same when renumbering: the search starts at the first byte of
+ * head (head_len bytes from file offset head_off: what follows the last
+ * record's frame, and the bad bytes), then reads on.  Every record that
+ * authenticates, under any number a record could have there (format
+ * 6.5), ends it: the bytes from skip_from to it are posted as passed
+ * over (a failure with no number: the writer decides what was lost),
+ * then the record, under its number.  *slot is the next job's seq.  1
+ * to go on (*slot, *off, *final updated); 0 if the run ended (posted).
+ */
+int ae_pipe_search(struct pipe *pp, const uint8_t *head, size_t head_len,
+    uint64_t head_off, uint64_t skip_from, uint64_t *slot, uint64_t *off,
+    int *final);
+/* Whether the record at rec (frame, then ctlen bytes and the tag, at
+ * file offset off) authenticates under a number it could have there
+ * (renumbering): 1 with *num, or 0. */
+int ae_pipe_record_number(struct pipe *pp, const uint8_t *rec, size_t ctlen,
+    uint64_t off, uint64_t *num);
 int ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN],
     uint64_t *seq, uint64_t *off, int *final);
 

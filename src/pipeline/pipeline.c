@@ -173,6 +173,7 @@ read_records(struct pipe *pp)
 		if ((j = ae_pipe_get_free(pp)) == NULL)
 			return;
 		j->seq = seq;
+		j->num = seq + (uint64_t)atomic_load(&pp->num_delta);
 		j->offset = off;
 		rec = j->in + FRAME_AT;
 		r = ae_pipe_src_read(pp, rec, AE_FRAME_LEN, &got);
@@ -224,6 +225,26 @@ read_records(struct pipe *pp)
 			seq++;
 			continue;
 		}
+		if (pp->renumber && (r != AE_OK
+		    || !ae_chunk_frame_plausible(final, compressed, ctlen,
+		    pp->cs))) {
+			/* a frame that cannot be followed: the search starts
+			 * right after the last record's frame (that record
+			 * may have failed, its length with it), and takes
+			 * any record that authenticates (format 6.5) */
+			size_t body = pp->prev_len > AE_FRAME_LEN ?
+			    pp->prev_len - AE_FRAME_LEN : 0;
+			uint64_t from = body > 0 ? pp->prev_off + AE_FRAME_LEN :
+			    off;
+
+			memmove(pp->prev, pp->prev + pp->prev_len - body, body);
+			memcpy(pp->prev + body, rec, AE_FRAME_LEN);
+			ae_pipe_put_free(pp, j);
+			if (!ae_pipe_search(pp, pp->prev, body + AE_FRAME_LEN,
+			    from, off, &seq, &off, &final))
+				return;
+			continue;
+		}
 		if (pp->p->salvage && pp->p->rec_off == NULL && (r != AE_OK
 		    || !ae_chunk_frame_plausible(final, compressed, ctlen,
 		    pp->cs))) {
@@ -257,6 +278,31 @@ read_records(struct pipe *pp)
 		}
 		j->final = final;
 		j->in_len = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
+		if (pp->renumber && final) {
+			uint64_t n;
+
+			/* The run ends at a final record: one that does not
+			 * authenticate (a flag flipped, bytes that only look
+			 * like a frame) is searched past instead. */
+			if (!ae_pipe_record_number(pp, rec, ctlen, off, &n)) {
+				memcpy(pp->prev, rec + AE_FRAME_LEN, j->in_len
+				    - AE_FRAME_LEN);
+				ae_pipe_put_free(pp, j);
+				final = 0;
+				pp->prev_len = 0;
+				if (!ae_pipe_search(pp, pp->prev, ctlen + AE_TAG_LEN,
+				    off + AE_FRAME_LEN, off, &seq, &off, &final))
+					return;
+				continue;
+			}
+			j->num = n;
+		}
+		if (pp->renumber) {
+			/* (before a worker decrypts it) */
+			memcpy(pp->prev, rec, j->in_len);
+			pp->prev_len = j->in_len;
+			pp->prev_off = off;
+		}
 		if ((pp->p->sign || pp->p->sig_skip)
 		    && sig_due(pp->p, seq, final)) {
 			/* 6.10: the signature record that must follow this
@@ -356,15 +402,47 @@ age_open(struct pipe *pp, struct job *j)
 	return AE_OK;
 }
 
+/*
+ * Renumbering (pipe.h): a record that fails under the number guessed
+ * for it is looked up (ae_chunk_number), and opened again under the
+ * number it authenticates under, if it has one.  It was decrypted out
+ * of place (into keep), so its ciphertext is still there to look up.
+ */
+static int
+open_renumbered(struct worker_arg *w, struct job *j, uint8_t *keep)
+{
+	struct pipe *pp = w->pp;
+	size_t ctlen = j->in_len - AE_FRAME_LEN - AE_TAG_LEN;
+	uint8_t *rec = j->in + FRAME_AT;
+	uint64_t n;
+	int r;
+
+	r = ae_chunk_open(w->coder, pp->p->key, j->num, rec, rec + AE_FRAME_LEN,
+	    ctlen, keep, j->out, &j->out_len, &j->diag);
+	if (r != AE_EAUTH || ae_chunk_number(pp->p->key, pp->p->dkey, rec,
+	    rec + AE_FRAME_LEN, ctlen, 0, pp->p->first_seq + (j->offset >
+	    pp->p->offset ? j->offset - pp->p->offset : 0) / (AE_FRAME_LEN
+	    + 1 + AE_TAG_LEN), keep, &n) != AE_OK || n == j->num)
+		return r;
+	j->num = n;
+	atomic_store(&pp->num_delta, (int64_t)(n - j->seq));
+	memset(&j->diag, 0, sizeof j->diag);
+	return ae_chunk_open(w->coder, pp->p->key, n, rec, rec + AE_FRAME_LEN,
+	    ctlen, keep, j->out, &j->out_len, &j->diag);
+}
+
 static void *
 worker_main(void *arg)
 {
 	struct worker_arg *w = arg;
 	struct pipe *pp = w->pp;
 	const ae_gcm_ctx *key = pp->p->key;
+	uint8_t *keep = NULL;
 	struct job *j;
 	int r;
 
+	if (pp->renumber)
+		keep = ae_secret_alloc(pp->cs + AE_TAG_LEN);
 	while ((j = ae_pipe_pop_work(pp)) != NULL) {
 		if (pp->p->age_key != NULL) {
 			uint64_t t0 = pp->timed ? ae_thread_ns() : 0;
@@ -382,15 +460,21 @@ worker_main(void *arg)
 			if (pp->p->sign)
 				ae_sigchain_digest(rec, j->in_len, j->digest);
 			/* Decrypt in place in the record, inflate to out. */
-			r = ae_chunk_open(w->coder, key, j->seq, rec,
-			    rec + AE_FRAME_LEN, ctlen, rec + AE_FRAME_LEN,
-			    j->out, &j->out_len, &j->diag);
+			if (keep != NULL)
+				r = open_renumbered(w, j, keep);
+			else
+				r = ae_chunk_open(w->coder, key, j->num, rec,
+				    rec + AE_FRAME_LEN, ctlen, rec + AE_FRAME_LEN,
+				    j->out, &j->out_len, &j->diag);
 			/* (a failed inflate may have filled out) */
 			high_water(&j->out_hw, r == AE_OK ? j->out_len :
 			    pp->cs);
 			if (r != AE_OK) {
 				j->diag.offset = j->offset;
 				j->salvageable = 1;
+				/* renumbering: a record that authenticated under
+				 * no number is bytes, not a record lost */
+				j->numbered = !(pp->renumber && r == AE_EAUTH);
 				/* (out may hold unauthenticated bytes of a
 				 * failed inflate: never handed on) */
 				j->out_len = 0;
@@ -411,6 +495,8 @@ worker_main(void *arg)
 		j->status = r;
 		ae_pipe_post_done(pp, j);
 	}
+	if (keep != NULL)
+		ae_secret_free(keep, pp->cs + AE_TAG_LEN);
 	return NULL;
 }
 
@@ -485,6 +571,14 @@ pipe_free(struct pipe *pp)
 	free(pp->jobs);
 	free(pp->ring);
 	free(pp->pend);
+	if (pp->prev != NULL) {
+		/* (ciphertext, but the search copies plaintext-free bytes
+		 * only; wiped as the job buffers are) */
+		ae_wipe(pp->prev, AE_RECORD_MAX(pp->cs));
+		free(pp->prev);
+	}
+	if (pp->vscratch != NULL)
+		ae_secret_free(pp->vscratch, pp->cs + 1);
 }
 
 static int
@@ -517,6 +611,12 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 		 * the same room) */
 		pp->cs = AGE_BATCH * AE_AGE_RECORD;
 	pp->fail_seq = UINT64_MAX;
+	pp->renumber = decode && p->salvage && p->dkey != NULL
+	    && p->rec_off == NULL && p->age_key == NULL;
+	if (pp->renumber
+	    && ((pp->prev = malloc(AE_RECORD_MAX(pp->cs))) == NULL
+	    || (pp->vscratch = ae_secret_alloc(pp->cs + 1)) == NULL))
+		return AE_ENOMEM;
 
 	/* 4N+2 jobs: each worker busy, and three times as many again queued
 	 * or waiting for their turn to be written behind a slow one, plus
@@ -611,13 +711,99 @@ wait_for(struct pipe *pp, uint64_t seq, int *interrupted)
 	return j;
 }
 
+/* --salvage: bytes passed over with no number (pipe.h, renumbering),
+ * kept until the next record says whether records were lost there. */
+struct passed {
+	int have, final;
+	int search;                 /* a search's, not a worker's failure */
+	uint64_t search_off;        /* where the first search's bytes start */
+	uint64_t bytes, off;
+	struct ae_diag d;
+};
+
+static void
+passed_add(struct passed *pa, const struct job *j)
+{
+	if (!pa->have) {
+		pa->d = j->diag;
+		pa->off = j->offset;
+		pa->bytes = 0;
+		pa->search = 0;
+	}
+	/* (a search's bytes carry their count; ae_pipe_search) */
+	if (j->diag.have != 0 && !pa->search)
+		pa->search_off = j->offset;
+	pa->search |= j->diag.have != 0;
+	pa->have = 1;
+	pa->bytes += j->in_len;
+	pa->final = j->final;
+}
+
+/* What was passed over, told as bytes skipped (no record lost there). */
+static int
+passed_tell(struct pipe *pp, struct passed *pa)
+{
+	struct ae_diag d;
+
+	if (!pa->have)
+		return AE_OK;
+	d = pa->d;
+	d.offset = pa->off;
+	d.have = pa->bytes;
+	pa->have = 0;
+	return pp->p->damaged(pp->p->damaged_ctx, AE_PIPE_NO_RECORD, 0, &d);
+}
+
+/* The records from *next to num (not included; num is the record at
+ * file offset at) were lost: each told, the first with why (what was
+ * passed over there), the others as missing; or, where none was, what
+ * was passed over as bytes. */
+static int
+lost_before(struct pipe *pp, struct passed *pa, uint64_t *next, uint64_t num,
+    uint64_t at)
+{
+	struct ae_diag d;
+	int r, passed = pa->have, search = pa->have && pa->search, first = 1;
+
+	if (*next >= num)
+		return passed_tell(pp, pa);
+	for (; *next < num; ++*next, first = 0) {
+		if (passed && first && !(search && pa->d.have != 0)) {
+			d = pa->d;      /* (a worker's: failed authentication) */
+		} else if (search) {
+			d = pa->d;
+			d.what = "has a damaged frame: it lay in the bytes passed "
+			    "over from here to the next record";
+			d.offset = pa->search_off;
+		} else {
+			memset(&d, 0, sizeof d);
+			d.where = AE_AT_CHUNK;
+			d.what = "is missing: the record here is a later one "
+			    "(one removed, or moved)";
+			d.offset = at;
+		}
+		if (passed && first && !search)
+			d.offset = pa->off;
+		pa->have = 0;
+		d.index = *next;
+		if ((r = pp->p->damaged(pp->p->damaged_ctx, *next, 0, &d))
+		    != AE_OK)
+			return r;
+	}
+	return AE_OK;
+}
+
 static int
 write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
     struct ae_diag *d)
 {
 	uint64_t seq = pp->decode ? pp->p->first_seq : 0, t0, w0;
+	uint64_t next = seq;        /* salvage: the next record's number */
+	struct passed pa;
 	int interrupted = 0, r;
 	struct job *j;
+
+	memset(&pa, 0, sizeof pa);
 
 	for (;;) {
 		/* Only an interrupt ends the wait without a job: the writer
@@ -628,10 +814,25 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		if (j == NULL)
 			return ae_fail(d, AE_EINTR, AE_AT_NONE, "interrupted",
 			    seq, 0);
+		if (j->status != AE_OK && pp->p->salvage && j->salvageable
+		    && !j->numbered) {
+			/* bytes, not a record: the next record says what
+			 * they cost */
+			passed_add(&pa, j);
+			st->wire_bytes += j->in_len;
+			ae_pipe_put_free(pp, j);
+			seq++;
+			continue;
+		}
 		if (j->status != AE_OK && pp->p->salvage && j->salvageable) {
 			/* Report the lost chunk and go on with the next. */
-			r = pp->p->damaged(pp->p->damaged_ctx, j->seq,
-			    j->final, &j->diag);
+			r = j->num < next ? passed_tell(pp, &pa) :
+			    lost_before(pp, &pa, &next, j->num, j->offset);
+			if (r == AE_OK && j->num >= next) {
+				r = pp->p->damaged(pp->p->damaged_ctx, j->num,
+				    j->final, &j->diag);
+				next = j->num + 1;
+			}
 			if (r != AE_OK) {
 				ae_pipe_put_free(pp, j);
 				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
@@ -643,6 +844,18 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 			ae_pipe_put_free(pp, j);
 			seq++;      /* (after a final one: the end marker) */
 			continue;
+		}
+		if (j->status != AE_OK && pp->p->salvage && pa.have) {
+			/* what was passed over before the run's end stood
+			 * for the record that would have come next */
+			r = pp->p->damaged(pp->p->damaged_ctx, next, 0, &pa.d);
+			pa.have = 0;
+			if (r != AE_OK) {
+				ae_pipe_put_free(pp, j);
+				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
+				    AE_AT_OUTPUT, "writing output", seq,
+				    st->write_bytes);
+			}
 		}
 		if (j->status != AE_OK) {
 			/* age: the chunks of the job before its failure
@@ -661,8 +874,53 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 				*d = j->diag;
 			return j->status;
 		}
-		if (j->kind == JOB_END)
-			return AE_OK;
+		if (j->kind == JOB_END) {
+			/* (a final frame that failed, and nothing after it
+			 * authenticated: the final chunk is lost) */
+			r = !pa.have ? AE_OK : pa.final ?
+			    pp->p->damaged(pp->p->damaged_ctx, next, 1, &pa.d) :
+			    passed_tell(pp, &pa);
+			ae_pipe_put_free(pp, j);
+			return r == AE_OK ? AE_OK : ae_fail(d, r, r == AE_ENOMEM
+			    ? AE_AT_NONE : AE_AT_OUTPUT, "writing output", seq,
+			    st->write_bytes);
+		}
+		if (pp->p->salvage && pp->decode) {
+			/* records in their numbers' order: one read before
+			 * (a duplicate, or moved back) is passed over; the
+			 * numbers skipped to this one were lost */
+			if (j->num < next) {
+				struct ae_diag dd;
+
+				memset(&dd, 0, sizeof dd);
+				dd.where = AE_AT_CHUNK;
+				dd.what = "a record read before: duplicated, or "
+				    "moved";
+				dd.index = j->num;
+				dd.offset = j->offset;
+				dd.have = j->in_len;
+				r = passed_tell(pp, &pa);
+				if (r == AE_OK)
+					r = pp->p->damaged(pp->p->damaged_ctx,
+					    AE_PIPE_NO_RECORD, 0, &dd);
+				st->wire_bytes += j->in_len;
+				ae_pipe_put_free(pp, j);
+				if (r != AE_OK)
+					return ae_fail(d, r, r == AE_ENOMEM ?
+					    AE_AT_NONE : AE_AT_OUTPUT,
+					    "writing output", seq, st->write_bytes);
+				seq++;
+				continue;
+			}
+			if ((r = lost_before(pp, &pa, &next, j->num, j->offset))
+			    != AE_OK) {
+				ae_pipe_put_free(pp, j);
+				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
+				    AE_AT_OUTPUT, "writing output", seq,
+				    st->write_bytes);
+			}
+			next = j->num + 1;
+		}
 		t0 = pp->p->timed ? ae_thread_ns() : 0;
 		w0 = wall(pp);
 		r = out->write(out->ctx, j->out, j->out_len);

@@ -20,6 +20,9 @@
 /* The most worker threads a pipeline runs. */
 #define AE_PIPE_MAX_THREADS 256
 
+/* damaged()'s seq for bytes passed over with no record lost. */
+#define AE_PIPE_NO_RECORD UINT64_MAX
+
 struct ae_pipe_params {
 	const ae_gcm_ctx *key;         /* the payload cipher, read-only */
 	unsigned chunk_log2;        /* AE_CHUNK_LOG2_MIN .. _MAX */
@@ -66,6 +69,15 @@ struct ae_pipe_params {
 	 * too, the first carrying the bytes passed over).  A truncation
 	 * or data after the final chunk ends the run. */
 	int salvage;
+	/* damaged() with seq AE_PIPE_NO_RECORD: no record was lost, but
+	 * bytes that are none of the file's records were passed over (d:
+	 * offset where they start, have how many; what says why: junk, or
+	 * a record read again); nothing stands for them in the output.
+	 * This happens only with dkey (below): then a record is taken
+	 * under whatever number it authenticates under, in order (a
+	 * duplicated record is passed over, a dropped one is lost), and a
+	 * search after a damaged frame starts right after the last
+	 * record's frame (format 6.5). */
 	int (*damaged)(void *ctx, uint64_t seq, int final,
 	    const struct ae_diag *d);
 	void *damaged_ctx;

@@ -31,6 +31,8 @@ ae_pipe_get_free(struct pipe *pp)
 		j->final = 0;
 		j->status = AE_OK;
 		j->salvageable = 0;
+		j->num = 0;
+		j->numbered = 1;
 		j->has_sig = 0;
 		memset(&j->diag, 0, sizeof j->diag);
 		j->in_len = j->out_len = 0;
