@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -44,6 +45,45 @@ each_file(const struct opts *o, int (*cmd)(const struct opts *))
 	return st;
 }
 
+/* The last line of a chain's run: what each archive came to, or which
+ * were not read after the one that stopped it (status[i] -1). */
+static void
+chain_summary(const struct opts *o, const int *status, size_t stopped_at)
+{
+	char q[1024], line[4096];
+	size_t i, len = 0, n;
+	int any_damaged = 0;
+
+	for (i = 0; i < o->narchives; i++)
+		any_damaged |= status[i] == EXIT_DATA;
+	if (stopped_at < o->narchives) {
+		for (i = stopped_at + 1; i < o->narchives && len < sizeof line
+		    - 1; i++) {
+			n = (size_t)snprintf(line + len, sizeof line - len,
+			    "%s%s", len > 0 ? ", " : "",
+			    names_quote(o->archives[i], q, sizeof q));
+			len += n < sizeof line - len ? n : sizeof line - len - 1;
+		}
+		if (len > 0)
+			msg_error("not read: %s; the chain stops at %s%s", line,
+			    names_quote(o->archives[stopped_at], q, sizeof q),
+			    o->run.salvage ? "" : " (--salvage goes on past a "
+			    "damaged archive)");
+		return;
+	}
+	if (!o->run.salvage || !any_damaged)
+		return;
+	for (i = 0; i < o->narchives && len < sizeof line - 1; i++) {
+		n = (size_t)snprintf(line + len, sizeof line - len, "%s%s %s",
+		    i > 0 ? "; " : "", names_quote(o->archives[i], q, sizeof q),
+		    status[i] == EXIT_DATA ? "damaged (its losses are named "
+		    "above)" : status[i] == EXIT_OK ? "whole" : "read, with "
+		    "warnings");
+		len += n < sizeof line - len ? n : sizeof line - len - 1;
+	}
+	msg_hint("the chain of %zu archives, each read: %s", o->narchives, line);
+}
+
 /*
  * -x or -t with several -f: each archive in the order given, as if run
  * one after another (a chain of levels restored with -g, one passphrase
@@ -51,7 +91,10 @@ each_file(const struct opts *o, int (*cmd)(const struct opts *))
  * command line is missing only if no archive has it.  -t names the
  * archive on each line it lists (list.c).  Stops at the first archive
  * that fails, as a run of commands joined by && would, unless it only
- * warned (exit 1).
+ * warned (exit 1), and names the archives it did not read; with
+ * --salvage a damaged archive (exit 4) does not stop it, since the
+ * later levels' changes and deletions stand on their own, and the last
+ * line says what each archive came to.
  */
 static int
 each_archive(const struct opts *o, int (*cmd)(const struct opts *))
@@ -59,25 +102,45 @@ each_archive(const struct opts *o, int (*cmd)(const struct opts *))
 	struct opts one = *o;
 	struct members sel;
 	char q[1024];
-	size_t i;
-	int st = EXIT_OK, s;
+	size_t i, stopped_at = SIZE_MAX;
+	int st = EXIT_OK, s, *status;
 
 	if ((s = members_init(&sel, &o->sel)) != EXIT_OK)
 		return s;
-	if ((one.sel.found = calloc(sel.pats.n + 1, 1)) == NULL) {
+	if ((one.sel.found = calloc(sel.pats.n + 1, 1)) == NULL
+	    || (status = calloc(o->narchives, sizeof *status)) == NULL) {
+		free(one.sel.found);
 		members_free(&sel);
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
+	for (i = 0; i < o->narchives; i++)
+		status[i] = -1;
+	if (o->run.mode == 'x' && o->listed != NULL
+	    && (s = extract_chain_new(&one.dw_chain)) != EXIT_OK) {
+		free(status);
+		free(one.sel.found);
+		members_free(&sel);
+		return s;
+	}
 	secret_keep(1);
-	for (i = 0; i < o->narchives && !atomic_load(&signals_stop); i++) {
-		one.archive = o->archives[i];
-		if ((s = cmd(&one)) > st)
-			st = s;
-		if (s > EXIT_PARTIAL)
+	for (i = 0; i < o->narchives; i++) {
+		if (atomic_load(&signals_stop)) {
+			stopped_at = i > 0 ? i - 1 : 0;
 			break;
+		}
+		one.archive = o->archives[i];
+		if ((s = status[i] = cmd(&one)) > st)
+			st = s;
+		if (s > EXIT_PARTIAL && !(o->run.salvage && s == EXIT_DATA)) {
+			stopped_at = i;
+			break;
+		}
 	}
 	secret_keep(0);
+	extract_chain_free(one.dw_chain);
+	chain_summary(o, status, stopped_at);
+	free(status);
 	if (st <= EXIT_PARTIAL)
 		for (i = 0; i < sel.pats.n; i++)
 			if (!one.sel.found[i]) {

@@ -525,6 +525,7 @@ xrun_open(struct xrun *x, const struct opts *o, int root)
 	p.report = on_report;
 	p.intact = is_intact;
 	p.ctx = x;
+	p.chain = o->dw_chain;
 	x->o = o;
 	if (o->to_stdout) {
 		if ((x->buf = malloc(DATA_BUF)) != NULL) {
@@ -747,6 +748,21 @@ extract_open(struct xrun *x, struct unpack *u, const struct opts *o,
 	u->salvage_ix = NULL;
 	x->ix = NULL;
 	return st;
+}
+
+int
+extract_chain_new(struct ae_dw_chain **c)
+{
+	if (ae_dw_chain_new(c) == AE_OK)
+		return EXIT_OK;
+	msg_error("out of memory");
+	return EXIT_SYSTEM;
+}
+
+void
+extract_chain_free(struct ae_dw_chain *c)
+{
+	ae_dw_chain_free(c);
 }
 
 int

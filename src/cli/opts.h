@@ -99,6 +99,8 @@ struct selection {
 
 /* The whole command line: the cmd_* entry points take it, and hand each
  * layer below only the part it reads. */
+struct ae_dw_chain;
+
 struct opts {
 	struct key_sources keys;
 	struct run_prefs run;
@@ -138,6 +140,10 @@ struct opts {
 	int newer_set;              /* -N, --newer, --newer-mtime */
 	int newer_mtime_only;       /* --newer-mtime */
 	const char *listed;         /* -g: the snapshot file */
+	/* -x -g of a chain (several -f): what the run made at the top of
+	 * the target, across the archives (disk/writer.h); set by
+	 * each_archive, else NULL */
+	struct ae_dw_chain *dw_chain;
 	int level0;                 /* --level=0: a full dump, whatever
 	                             * the snapshot file holds */
 	struct timespec newer;
@@ -187,6 +193,10 @@ int cmd_list(const struct opts *o);
 
 /* -x: extract an archive.  Returns an exit status. */
 int cmd_extract(const struct opts *o);
+/* A chain's record for o->dw_chain (extract.c): 0, or EXIT_SYSTEM
+ * (said); and its end. */
+int extract_chain_new(struct ae_dw_chain **c);
+void extract_chain_free(struct ae_dw_chain *c);
 /* --mount DIR: the archive (-f) mounted read-only (mount.c). */
 int cmd_mount(const struct opts *o);
 

@@ -194,6 +194,14 @@ void ae_dw_fix_dirs(struct ae_dw *w);
 /* -g: directory leaf in dirfd (member m, with a dumpdir) gets the
  * dump's renames and loses what its dumpdir does not list, never across
  * a file system (dw_incremental.c). */
+/* -g: the dump's root directory (member m, "./", with a dumpdir): what
+ * the chain made at the top of the target and the dumpdir does not list
+ * goes (writer.h, chain). */
+void ae_dw_incremental_root(struct ae_dw *w, const struct ae_tar_member *m);
+/* The chain's note that the run made name (no '/') at the top of the
+ * target as dev, ino. */
+void ae_dw_chain_note(struct ae_dw_chain *c, const char *name, dev_t dev,
+    ino_t ino);
 void ae_dw_incremental_dir(struct ae_dw *w, const struct ae_tar_member *m,
     int dirfd, const char *leaf);
 

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "dirnames.h"
 #include "incremental.h"
 
@@ -174,4 +175,94 @@ ae_dw_incremental_dir(struct ae_dw *w, const struct ae_tar_member *m, int dirfd,
 	dumpdir_renames(w, m);
 	purge_dir(w, m, fd);
 	close(fd);
+}
+
+/* ---- a chain's top-level names (writer.h) ---- */
+
+struct ae_dw_chain {
+	struct top {
+		char *name;
+		dev_t dev;
+		ino_t ino;
+	} *v;
+	size_t n, cap;
+};
+
+int
+ae_dw_chain_new(struct ae_dw_chain **c)
+{
+	return (*c = calloc(1, sizeof **c)) != NULL ? AE_OK : AE_ENOMEM;
+}
+
+void
+ae_dw_chain_free(struct ae_dw_chain *c)
+{
+	size_t i;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n; i++)
+		free(c->v[i].name);
+	free(c->v);
+	free(c);
+}
+
+void
+ae_dw_chain_note(struct ae_dw_chain *c, const char *name, dev_t dev,
+    ino_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].name, name) == 0) {
+			c->v[i].dev = dev;
+			c->v[i].ino = ino;
+			return;
+		}
+	/* (out of memory: not noted, so never removed: the safe side) */
+	if (ae_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v, 16, 0) != 0
+	    || (c->v[c->n].name = strdup(name)) == NULL)
+		return;
+	c->v[c->n].dev = dev;
+	c->v[c->n++].ino = ino;
+}
+
+void
+ae_dw_incremental_root(struct ae_dw *w, const struct ae_tar_member *m)
+{
+	struct ae_dw_chain *c = w->p->chain;
+	struct stat st;
+	size_t i;
+	int removed = 0;
+
+	if (c == NULL)
+		return;
+	for (i = 0; i < c->n; i++) {
+		struct top *t = &c->v[i];
+
+		/* still the file this run made, and not in the dump: a file
+		 * deleted at the top between levels */
+		if (t->ino == 0 || ae_dumpdir_letter(m->dumpdir, m->dumpdir_len,
+		    t->name) != 0 || fstatat(w->p->root, t->name, &st,
+		    AT_SYMLINK_NOFOLLOW) != 0 || st.st_dev != t->dev
+		    || st.st_ino != t->ino)
+			continue;
+		if (remove_tree(w->p->root, t->name, st.st_dev, 512) != 0) {
+			struct ae_dw_report rp;
+
+			rp.event = AE_DW_WARNING;
+			rp.name = m->path;
+			rp.m = m;
+			rp.err = errno == EXDEV ? 0 : errno;
+			rp.why = "cannot remove '%s', which the dump no longer "
+			    "holds";
+			rp.arg = t->name;
+			w->p->report(w->p->ctx, &rp);
+			w->partial = 1;
+		}
+		t->ino = 0;
+		removed = 1;
+	}
+	if (removed)
+		ae_dircache_forget(&w->dc, -1);
 }

@@ -116,6 +116,10 @@ made_add(struct ae_dw *w, const char *path, dev_t dev, ino_t ino)
 	struct made *m;
 	size_t i;
 
+	/* (what a chain made at the top of the target, noted for the
+	 * root's dumpdir: writer.h) */
+	if (w->p->chain != NULL && strchr(path, '/') == NULL)
+		ae_dw_chain_note(w->p->chain, path, dev, ino);
 	if ((m = made_find(w, path)) != NULL) {
 		m->dev = dev;
 		m->ino = ino;
@@ -521,11 +525,21 @@ extract_dir(struct ae_dw *w, const struct ae_tar_member *m, char *norm)
 	struct stat st;
 	int dirfd;
 
-	if (*norm == '\0')
-		return;     /* "./": the target itself, left as it is */
+	if (*norm == '\0') {
+		/* "./": the target itself, left as it is, but for what this
+		 * chain made at its top (writer.h) */
+		if ((w->p->flags & AE_DW_INCREMENTAL) && m->dumpdir != NULL)
+			ae_dw_incremental_root(w, m);
+		return;
+	}
 	if ((dirfd = ae_dw_open_parent(w, m, norm, &leaf)) < 0)
 		return;
-	if (mkdirat(dirfd, leaf, 0700) != 0) {
+	if (mkdirat(dirfd, leaf, 0700) == 0) {
+		if (w->p->chain != NULL && strchr(norm, '/') == NULL
+		    && fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			ae_dw_chain_note(w->p->chain, norm, st.st_dev,
+			    st.st_ino);
+	} else {
 		if (errno != EEXIST
 		    || fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			ae_dw_skip_errno(w, m, "cannot create it");

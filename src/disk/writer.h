@@ -117,7 +117,20 @@ struct ae_dw_params {
 	 * name: 1 if it is whole, 0 to drop it (AE_DW_LOST).  Optional. */
 	int (*intact)(void *ctx, const struct ae_tar_member *m);
 	void *ctx;
+	/* -g over a chain of archives, one writer each: what the run made
+	 * at the top of the target, across its writers (ae_dw_chain_new);
+	 * or NULL.  The dump's root directory ("./") is the target itself,
+	 * left as it is, but its dumpdir removes what this run made at the
+	 * top and the dump no longer holds (a file deleted there between
+	 * levels); what was there before the run is never removed, so a
+	 * hostile level cannot empty the target. */
+	struct ae_dw_chain *chain;
 };
+
+/* A chain's record of what it made at the top of the target (above). */
+struct ae_dw_chain;
+int ae_dw_chain_new(struct ae_dw_chain **c);     /* AE_OK, AE_ENOMEM */
+void ae_dw_chain_free(struct ae_dw_chain *c);
 
 struct ae_dw;
 

@@ -336,3 +336,42 @@ PY
 	assert_match 'd/s/f7'
 	refute_match 'd/s/f8'
 }
+
+@test "-x -g of a chain removes what was deleted at the top between levels; what the target held before the run stays, even against a level that lists nothing (issue 50)" {
+	mkdir home
+	echo k > home/.k5login
+	echo a > home/a
+	mkdir home/d && echo x > home/d/x
+	run_aescrypt 0 -c -q -k key -g snap -f L0.aes -C home .
+	after_snapshot snap
+	rm home/.k5login
+	echo b > home/b
+	run_aescrypt 0 -c -q -k key -g snap -f L1.aes -C home .
+	# a level made of an empty directory: its root lists nothing
+	mkdir empty
+	run_aescrypt 0 -c -q -k key --level=0 -g /dev/null -f E.aes -C empty .
+	mkdir out
+	echo keep > out/precious
+	run_aescrypt 0 -x -k key -g /dev/null -f L0.aes -f L1.aes -C out
+	[ ! -e out/.k5login ]
+	[ "$(cat out/a)" = a ] && [ "$(cat out/b)" = b ] && [ "$(cat out/d/x)" = x ]
+	[ "$(cat out/precious)" = keep ]
+	# GNU tar ends with the same top, but that it removes what was there
+	# before too
+	mkdir gnu
+	echo keep > gnu/precious
+	"$AESCRYPT" -d -k key < L0.aes | tar -x -g /dev/null -C gnu
+	"$AESCRYPT" -d -k key < L1.aes | tar -x -g /dev/null -C gnu
+	[ ! -e gnu/precious ]
+	[ "$(cd out && ls -A | grep -v '^precious$' | sort)" = "$(cd gnu && ls -A | sort)" ]
+	# the hostile level removes what the run made, never what was there
+	mkdir out2
+	echo keep > out2/precious
+	run_aescrypt 0 -x -k key -g /dev/null -f L0.aes -f E.aes -C out2
+	[ "$(cd out2 && ls -A)" = precious ]
+	# one archive alone made nothing before its root: nothing goes
+	mkdir out3
+	echo keep > out3/precious
+	run_aescrypt 0 -x -k key -g /dev/null -f E.aes -C out3
+	[ "$(cat out3/precious)" = keep ]
+}

@@ -148,6 +148,8 @@ assert "AESCRYPT.created" in t.pax_headers'
 	mkdir o
 	run_aescrypt 4 -x -q -k key -f bad.aes -f a.aes -C o
 	[ ! -e o/home ]
+	# and it names the archives it did not read (issue 50)
+	assert_match "error: not read: a.aes; the chain stops at bad.aes \(--salvage goes on past a damaged archive\)"
 }
 
 @test "what a nightly job meets: -q keeps the cache-tag and leading-/ warnings out of mail; -k before an option and an empty stdin get a hint" {
@@ -293,4 +295,64 @@ assert "AESCRYPT.created" in t.pax_headers'
 	run_aescrypt 0 -c -q -k key --checksum SUMS -g snap -f new.aes home
 	grep -q '  new\.aes$' SUMS
 	run_aescrypt 0 -d -k key -o p2 old.aes
+}
+
+@test "a chain with a damaged level: --salvage reads on to the last level, applying its changes and deletions, and names each loss (issue 50)" {
+	local i d
+	mkdir -p home
+	for d in 0 1 2 3 4 5; do mkdir home/d$d; done
+	for i in $(seq 1 600); do echo "file $i" > "home/d$((i % 6))/f$i"; done
+	run_aescrypt 0 -c -q -k key -g snap -f L0.aes home
+	after_snapshot snap
+	# night 1: 120 files of 4 KiB random (L1's bulk), 50 changed, 30 gone
+	for i in $(seq 601 720); do head -c 4096 /dev/urandom > "home/d$((i % 6))/f$i"; done
+	for i in $(seq 1 50); do echo "changed $i" >> "home/d$((i % 6))/f$i"; done
+	for i in $(seq 51 80); do rm "home/d$((i % 6))/f$i"; done
+	run_aescrypt 0 -c -q -k key -g snap -f L1.aes home
+	after_snapshot snap
+	# night 2: 40 more gone, 20 changed (some of night 1's new ones)
+	for i in $(seq 81 120); do rm "home/d$((i % 6))/f$i"; done
+	for i in $(seq 601 620); do echo again >> "home/d$((i % 6))/f$i"; done
+	run_aescrypt 0 -c -q -k key -g snap -f L2.aes home
+	after_snapshot snap
+	# night 3: 10 new, 10 gone
+	for i in $(seq 721 730); do echo "late $i" > "home/d$((i % 6))/f$i"; done
+	for i in $(seq 121 130); do rm "home/d$((i % 6))/f$i"; done
+	run_aescrypt 0 -c -q -k key -g snap -f L3.aes home
+	# 4 KiB zeroed in the middle of L1
+	/usr/bin/python3 - <<'PY'
+d = bytearray(open("L1.aes", "rb").read())
+m = len(d) // 2
+d[m:m + 4096] = bytes(4096)
+open("L1.aes", "wb").write(d)
+PY
+	# without --salvage the chain stops at L1, and says which were not read
+	mkdir plain
+	run_aescrypt 4 -x -q -k key -g /dev/null -f L0.aes -f L1.aes -f L2.aes -f L3.aes -C plain
+	assert_match "not read: L2.aes, L3.aes; the chain stops at L1.aes"
+	mkdir out
+	run_aescrypt 4 -x -q --salvage -k key -g /dev/null -f L0.aes -f L1.aes -f L2.aes -f L3.aes -C out
+	echo "$output"
+	assert_match "the chain of 4 archives, each read: L0.aes whole; L1.aes damaged \(its losses are named above\); L2.aes whole; L3.aes whole"
+	# every file the final tree holds is there and right, but those that
+	# lay in L1's lost chunk and no later level stored again, each named
+	local want=0 ok=0 named=0 f rel
+	while IFS= read -r f; do
+		rel=${f#home/}
+		want=$((want + 1))
+		if cmp -s "home/$rel" "out/home/$rel"; then
+			ok=$((ok + 1))
+		else
+			grep -q "home/$rel: lost" <<< "$output"
+			named=$((named + 1))
+		fi
+	done < <(find home -type f | sort)
+	echo "want $want, right $ok, lost and named $named"
+	[ "$want" -eq 650 ]
+	# (a 256 KiB chunk of L1 holds about 60 of its members)
+	[ "$named" -ge 1 ]
+	[ "$named" -le 80 ]
+	# and nothing that the last level no longer holds: every deletion of
+	# every level was applied (a file lost in L1 may stay as L0 had it)
+	[ -z "$(comm -13 <(cd home && find . -type f | sort) <(cd out/home && find . -type f | sort))" ]
 }
