@@ -272,7 +272,8 @@ cmd_decrypt(const struct opts *o)
 	}
 	st = keys_open(&o->keys, &o->run, &c->io, c->r, &c->rs);
 	if (st == KEYS_LEGACY) {
-		st = legacy_decrypt(&o->keys, &o->run, o->output, &c->io);
+		st = legacy_decrypt(&o->keys, &o->run, o->output, o->max_size,
+		    &c->io);
 		ae_secret_free(c->io.early_pass, sizeof *c->io.early_pass);
 		goto close;
 	}

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "exitcode.h"
 #include "legacy.h"
 #include "msg.h"
+#include "names.h"
 #include "secret.h"
 #include "signals.h"
 
@@ -154,10 +156,14 @@ legacy_test(const struct key_sources *ks,
 	return st;
 }
 
-/* A reader that keeps a copy of everything it reads. */
+/* A reader that keeps a copy of everything it reads, up to max bytes:
+ * more is AE_ELIMIT (over); a write that fails is AE_EIO (werr, its
+ * errno), so that the words are the copy's, not the input's. */
 struct tee {
 	struct ae_reader *in;
 	struct ae_fdio copy;
+	uint64_t n, max;
+	int over, werr;
 };
 
 static int
@@ -166,9 +172,18 @@ tee_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
 	struct tee *t = ctx;
 	int err = t->in->read(t->in->ctx, buf, n, got);
 
-	if (err == AE_OK && *got > 0)
-		err = ae_fd_write(&t->copy, buf, *got);
-	return err;
+	if (err != AE_OK || *got == 0)
+		return err;
+	if (*got > t->max - t->n) {
+		t->over = 1;
+		return AE_ELIMIT;
+	}
+	if ((err = ae_fd_write(&t->copy, buf, *got)) != AE_OK) {
+		t->werr = errno != 0 ? errno : EIO;
+		return err;
+	}
+	t->n += *got;
+	return AE_OK;
 }
 
 /*
@@ -182,14 +197,16 @@ tee_read(void *ctx, uint8_t *buf, size_t n, size_t *got)
  */
 static int
 decrypt_in_place(struct streams *io, struct ae_legacy *lg,
-    struct ae_legacy_keys *k, uint64_t *plain, struct ae_diag *d)
+    struct ae_legacy_keys *k, uint64_t max, uint64_t *plain,
+    struct ae_diag *d, int *said)
 {
 	struct ae_memio sink = { .discard = 1 };
 	struct ae_writer none = { ae_mem_write, &sink };
-	struct tee t = { &io->reader, { 0 } };
+	struct tee t = { &io->reader, { 0 }, 0, max, 0, 0 };
 	struct ae_reader teed = { tee_read, &t, NULL }, copy;
 	struct ae_fdio cf;
 	const char *dir = getenv("TMPDIR");
+	char q[1024];
 	int fd, err;
 
 	if (dir == NULL || *dir == '\0')
@@ -204,6 +221,28 @@ decrypt_in_place(struct streams *io, struct ae_legacy *lg,
 	ae_fd_init(&t.copy, fd, &signals_stop, NULL);
 	err = ae_legacy_decrypt(lg, k, &teed, &none, AE_LEGACY_VERIFY, NULL,
 	    NULL, d);
+	if (t.over || t.werr != 0) {
+		/* the copy's words, not the input's (nothing was written) */
+		char lim[32];
+
+		names_quote(dir, q, sizeof q);
+		snprintf(lim, sizeof lim, "%llu", (unsigned long long)max);
+		if (t.over)
+			msg_error("%s: an AES Crypt file is copied to %s while "
+			    "its MAC is checked, before standard output gets a "
+			    "byte, and this one is over the copy's limit of %s "
+			    "bytes", io->in.name, q, lim);
+		else
+			msg_error("%s: writing the scratch copy of the "
+			    "ciphertext in %s: %s", io->in.name, q,
+			    strerror(t.werr));
+		msg_hint("-o FILE needs no copy%s", t.over ? "; or raise the "
+		    "limit with --max-size" : "; or set TMPDIR to a "
+		    "directory with room");
+		*said = t.over ? EXIT_LIMIT : EXIT_SYSTEM;
+		close(fd);
+		return t.over ? AE_ELIMIT : AE_EIO;
+	}
 	if (err == AE_OK && lseek(fd, 0, SEEK_SET) != 0)
 		err = ae_fail(d, AE_EIO, AE_AT_OUTPUT, "cannot read back the "
 		    "ciphertext's copy", 0, 0);
@@ -219,11 +258,11 @@ decrypt_in_place(struct streams *io, struct ae_legacy *lg,
 
 static int
 decrypt_to(const char *output, struct streams *io, struct ae_legacy *lg,
-    struct ae_legacy_keys *k)
+    struct ae_legacy_keys *k, uint64_t max)
 {
 	struct ae_diag d = { 0 };
 	uint64_t plain = 0;
-	int st, err;
+	int st, err, said = EXIT_OK;
 
 	if ((st = run_out_open(&io->out, output)) != EXIT_OK)
 		return st;
@@ -234,12 +273,12 @@ decrypt_to(const char *output, struct streams *io, struct ae_legacy *lg,
 	}
 	ae_fd_init(&io->wr, io->out.fd, &signals_stop, NULL);
 	if (io->out.in_place)
-		err = decrypt_in_place(io, lg, k, &plain, &d);
+		err = decrypt_in_place(io, lg, k, max, &plain, &d, &said);
 	else
 		err = ae_legacy_decrypt(lg, k, &io->reader, &io->writer, 0,
 		    &plain, NULL, &d);
 	if (err != AE_OK) {
-		st = payload_error(io, lg, err, &d);
+		st = said != EXIT_OK ? said : payload_error(io, lg, err, &d);
 		if (io->out.in_place && plain > 0)
 			msg_error("the output is incomplete: only the first "
 			    "%llu bytes were written, and they must not be "
@@ -252,7 +291,8 @@ decrypt_to(const char *output, struct streams *io, struct ae_legacy *lg,
 
 int
 legacy_decrypt(const struct key_sources *ks,
-    const struct run_prefs *p, const char *output, struct streams *io)
+    const struct run_prefs *p, const char *output, uint64_t max,
+    struct streams *io)
 {
 	struct ae_legacy lg;
 	struct ae_legacy_keys *k;
@@ -265,7 +305,8 @@ legacy_decrypt(const struct key_sources *ks,
 		return EXIT_SYSTEM;
 	}
 	if ((st = unlock(ks, io, &lg, k)) == EXIT_OK)
-		st = decrypt_to(output, io, &lg, k);
+		st = decrypt_to(output, io, &lg, k, max > 0 ? max :
+		    LEGACY_SCRATCH_MAX);
 	ae_legacy_keys_wipe(k);
 	ae_secret_free(k, sizeof *k);
 	if (st == EXIT_OK && p->verbose) {

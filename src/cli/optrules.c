@@ -56,7 +56,7 @@ check_mode_options(const struct opts *o)
 		{ "--no-index", "ctx", o->run.no_index },
 		{ "--xattrs-include", "cx", o->nxattrs_include > 0 },
 		{ "--xattrs-exclude", "cx", o->nxattrs_exclude > 0 },
-		{ "--max-size", "x", o->max_size > 0 },
+		{ "--max-size", "xd", o->max_size > 0 },
 		{ "-X", "ctx", o->nexclude_from > 0 },
 		{ "--exclude-vcs", "ctx", o->exclude_vcs },
 		{ "--exclude-tag or --exclude-caches", "c", o->ntags > 0 },

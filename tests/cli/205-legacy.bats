@@ -148,6 +148,21 @@ LEGACY=$SAMPLES/aes-crypt
 	[ "$status" -eq 6 ]
 	[ ! -s o4 ]
 	assert_match "error: .*cannot make a scratch file to hold the ciphertext while its MAC is checked"
+	# the copy is bounded: over the limit (4G by default; --max-size),
+	# exit 5 and nothing written (issue 50)
+	run bash -c "cat '$LEGACY/v1.aes' | TMPDIR='$T/tmp' '$AESCRYPT' -d --max-size 4K --passphrase-file '$SAMPLES/sample.pass' > o5"
+	[ "$status" -eq 5 ]
+	[ ! -s o5 ]
+	[ -z "$(ls -A tmp)" ]
+	assert_match "error: standard input: an AES Crypt file is copied to .*/tmp while its MAC is checked, before standard output gets a byte, and this one is over the copy's limit of 4096 bytes"
+	assert_match "hint: -o FILE needs no copy; or raise the limit with --max-size"
+	# a copy that cannot be written (here a file size limit, as a full
+	# TMPDIR would): its own words, not "reading input"
+	run bash -c "trap '' XFSZ; ulimit -f 4; cat '$LEGACY/v1.aes' | TMPDIR='$T/tmp' '$AESCRYPT' -d --passphrase-file '$SAMPLES/sample.pass' > o6"
+	[ "$status" -eq 6 ]
+	[ ! -s o6 ]
+	assert_match "error: standard input: writing the scratch copy of the ciphertext in .*/tmp: File too large"
+	refute_match "reading input"
 }
 
 @test "the passphrase may come on descriptor 0 before the AES Crypt file" {
