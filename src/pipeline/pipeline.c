@@ -764,6 +764,7 @@ lost_before(struct pipe *pp, struct passed *pa, uint64_t *next, uint64_t num,
 {
 	struct ae_diag d;
 	int r, passed = pa->have, search = pa->have && pa->search, first = 1;
+	int framed = 0;
 
 	if (*next >= num)
 		return passed_tell(pp, pa);
@@ -772,9 +773,11 @@ lost_before(struct pipe *pp, struct passed *pa, uint64_t *next, uint64_t num,
 			d = pa->d;      /* (a worker's: failed authentication) */
 		} else if (search) {
 			d = pa->d;
-			d.what = "has a damaged frame: it lay in the bytes passed "
-			    "over from here to the next record";
+			d.what = !framed ? "has a damaged frame" : "was lost "
+			    "with it: it lay in the bytes passed over from the "
+			    "damaged frame here to the next record";
 			d.offset = pa->search_off;
+			framed = 1;
 		} else {
 			memset(&d, 0, sizeof d);
 			d.where = AE_AT_CHUNK;
