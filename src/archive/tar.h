@@ -72,8 +72,9 @@ size_t ae_tar_padding(uint64_t size);
  * value length (at most 64 KiB) and the value.  The ACL records of pax
  * travel in the same list under their own names: an entry named
  * "SCHILY.acl.access", "SCHILY.acl.default" or "SCHILY.acl.ace" is that
- * record (its text), not an attribute; "SCHILY.acl.solaris" (empty)
- * says a Solaris 'A' header came before the member.
+ * record (its text), not an attribute; a Solaris 'A' header before the
+ * member becomes the first two when it holds POSIX draft ACLs, and
+ * "SCHILY.acl.solaris" (empty) says one of another kind (NFSv4) came.
  *
  * Append one to *buf (malloc'd, *len used of *cap; grown as needed, but
  * never past max bytes).  0, or -1 if the name or value is out of those

@@ -507,6 +507,60 @@ extension_data(struct ae_tar_reader *r, struct next *nx,
 	return 0;
 }
 
+/*
+ * Solaris's ACL header ('A', before its file): an octal type and count
+ * (the type in the high part: 1, POSIX draft ACLs; 3, NFSv4 ACEs), a
+ * NUL, then the entries, comma-separated, those of a directory's default
+ * ACL prefixed "default" (as libarchive reads it).  POSIX ones become
+ * the SCHILY.acl.access and .default texts that star and GNU tar write,
+ * whose entry forms they share, so -x applies them; anything else is
+ * said, not applied (tar.h).
+ */
+static void
+solaris_acl(struct ae_tar_reader *r, const uint8_t *p, size_t n)
+{
+	unsigned long long type = 0;
+	size_t i = 0, tl, al = 0, dl = 0, el;
+	const char *text, *e, *end;
+	char *acc = NULL, *def = NULL;
+
+	while (i < n && i < 22 && p[i] >= '0' && p[i] <= '7')
+		type = type * 8 + (unsigned)(p[i++] - '0');
+	if (i == 0 || i >= n || p[i] != '\0' || type >> 18 != 1)
+		goto foreign;
+	text = (const char *)p + i + 1;
+	tl = strnlen(text, n - i - 1);
+	if ((acc = malloc(tl + 1)) == NULL || (def = malloc(tl + 1)) == NULL)
+		goto foreign;
+	for (e = text; e < text + tl; e = end + 1) {
+		if ((end = memchr(e, ',', (size_t)(text + tl - e))) == NULL)
+			end = text + tl;
+		el = (size_t)(end - e);
+		if (el > 7 && memcmp(e, "default", 7) == 0 && e[7] != ':') {
+			if (dl > 0)
+				def[dl++] = ',';
+			memcpy(def + dl, e + 7, el - 7);
+			dl += el - 7;
+		} else if (el > 0) {
+			if (al > 0)
+				acc[al++] = ',';
+			memcpy(acc + al, e, el);
+			al += el;
+		}
+	}
+	if ((al > 0 && ae_tr_xattr_add(r, "SCHILY.acl.access", 17, acc, al)
+	    != 0) || (dl > 0 && ae_tr_xattr_add(r, "SCHILY.acl.default", 18,
+	    def, dl) != 0))
+		goto foreign;
+	free(acc);
+	free(def);
+	return;
+foreign:
+	free(acc);
+	free(def);
+	(void)ae_tr_xattr_add(r, "SCHILY.acl.solaris", 18, "", 0);
+}
+
 /* A pax extended header ('x', or Solaris's 'X' from before POSIX): its
  * records override the next member's ustar fields. */
 static int
@@ -826,8 +880,7 @@ ae_tar_next(struct ae_tar_reader *r, struct ae_tar_member *m,
 		else if (e == AE_OK && t == 'g' && nx.first == 0)
 			ae_tr_parse_global(r, r->pax, (size_t)size);
 		else if (e == AE_OK && t == 'A')
-			/* Solaris's ACL header: not read, but said (tar.h) */
-			(void)ae_tr_xattr_add(r, "SCHILY.acl.solaris", 18, "", 0);
+			solaris_acl(r, r->pax, (size_t)size);
 		else if (e == AE_OK && (t == 'L' || t == 'K'))
 			e = header_gnu_longname(r, &nx, m, t, size, d);
 		if (e != AE_OK)

@@ -117,3 +117,26 @@ PY
 	run_aescrypt 0 -x -k key -f n.aes -C xq
 	refute_match "ACL"
 }
+
+@test "Solaris's own 'A' headers (libarchive's test file): the POSIX ACLs, default ACLs too, applied as bsdtar applies them; NFSv4 ones said (issue 50)" {
+	local sol=$BATS_TEST_DIRNAME/../vectors/libarchive/test_compat_solaris_tar_acl.tar
+	"$AESCRYPT" -e -q -k key -o sol.aes "$sol"
+	mkdir x b
+	run_aescrypt 1 -x --acls -k key -f sol.aes -C x
+	assert_match "file-with-nfsv4-acls: it has an ACL of a kind this system cannot apply"
+	refute_match "posix-acls"
+	bsdtar -xpf "$sol" -C b 2> /dev/null || true
+	local f
+	for f in file-with-posix-acls dir-with-posix-acls; do
+		(cd x && getfacl -n "$f") > ours
+		(cd b && getfacl -n "$f") > theirs
+		diff ours theirs
+		# (named users and groups, and the mask, came through)
+		grep -q '^mask::' ours
+		grep -q '^user:[0-9]*:' ours
+	done
+	getfacl -n x/dir-with-posix-acls | grep -q '^default:group:3:r-x$'
+	# -t lists them as before
+	run_aescrypt 0 -t -k key -f sol.aes
+	[ "$(wc -l <<< "$output")" -eq 4 ]
+}
