@@ -428,3 +428,49 @@ oom:
 	}
 	return 0;
 }
+
+int
+ae_pipe_search_bad_frame(struct pipe *pp, struct job *j, uint64_t *slot,
+    uint64_t *off, int *final)
+{
+	size_t body = pp->prev_len > AE_FRAME_LEN ? pp->prev_len - AE_FRAME_LEN
+	    : 0;
+	uint64_t from = body > 0 ? pp->prev_off + AE_FRAME_LEN : *off;
+
+	/* the last record's body, then the bad frame, as the search's head:
+	 * that record may have failed, its length with it (format 6.5) */
+	memmove(pp->prev, pp->prev + pp->prev_len - body, body);
+	memcpy(pp->prev + body, j->in + FRAME_AT, AE_FRAME_LEN);
+	ae_pipe_put_free(pp, j);
+	return ae_pipe_search(pp, pp->prev, body + AE_FRAME_LEN, from, *off,
+	    slot, off, final);
+}
+
+int
+ae_pipe_keep_record(struct pipe *pp, struct job *j, uint64_t *slot,
+    uint64_t *off, int *final)
+{
+	const uint8_t *rec = j->in + FRAME_AT;
+	size_t ctlen = j->in_len - AE_FRAME_LEN - AE_TAG_LEN;
+	uint64_t n;
+
+	if (*final) {
+		/* The run ends at a final record: one that does not
+		 * authenticate (a flag flipped, bytes that only look like a
+		 * frame) is searched past instead. */
+		if (!ae_pipe_record_number(pp, rec, ctlen, *off, &n)) {
+			memcpy(pp->prev, rec + AE_FRAME_LEN, ctlen + AE_TAG_LEN);
+			pp->prev_len = 0;
+			ae_pipe_put_free(pp, j);
+			*final = 0;
+			return ae_pipe_search(pp, pp->prev, ctlen + AE_TAG_LEN,
+			    *off + AE_FRAME_LEN, *off, slot, off, final) ? 2 : 0;
+		}
+		j->num = n;
+	}
+	/* (before a worker decrypts it) */
+	memcpy(pp->prev, rec, j->in_len);
+	pp->prev_len = j->in_len;
+	pp->prev_off = *off;
+	return 1;
+}

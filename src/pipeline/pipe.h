@@ -160,6 +160,38 @@ void ae_pipe_post_done(struct pipe *pp, struct job *j);
 void ae_pipe_post_error(struct pipe *pp, struct job *j, int err,
     enum ae_where where, const char *what, uint64_t offset);
 
+/* ---- order.c: --salvage's record order at the writer ---- */
+
+/* Bytes passed over with no number (renumbering), kept until the next
+ * record says whether records were lost there. */
+struct passed {
+	int have, final;
+	int search;                 /* a search's, not a worker's failure */
+	uint64_t search_off;        /* where the first search's bytes start */
+	uint64_t bytes, off;
+	struct ae_diag d;
+};
+
+struct order {
+	uint64_t next;              /* the next record's number */
+	struct passed pa;
+};
+
+/* What the writer does with a job after ae_pipe_order. */
+enum { ORDER_WRITE = 0, ORDER_PASSED = 1, ORDER_LOST = 2 };
+
+void ae_pipe_order_init(struct order *o, uint64_t first);
+/*
+ * Job j, in seq order, under --salvage: records are kept in their
+ * numbers' order (one read before is passed over, the numbers skipped
+ * to a later one are told lost), bytes with no number are held, and a
+ * numbered failure is told lost.  ORDER_PASSED or ORDER_LOST: j is
+ * done with; ORDER_WRITE: the writer goes on with j as without
+ * salvage (write it, end the run at JOB_END, or fail with its
+ * status); or the error damaged() returned.
+ */
+int ae_pipe_order(struct pipe *pp, struct order *o, struct job *j);
+
 /* ---- input.c ---- */
 
 /* n bytes of the input (fewer only at its end), counted and timed. */
@@ -187,6 +219,17 @@ const char *ae_pipe_read_what(int err);
 int ae_pipe_search(struct pipe *pp, const uint8_t *head, size_t head_len,
     uint64_t head_off, uint64_t skip_from, uint64_t *slot, uint64_t *off,
     int *final);
+/* Renumbering, the reader's two steps (read_records):
+ * _search_bad_frame, after j's frame at *off cannot be followed: the
+ * search from right after the last record's frame (j given back); 1 to
+ * go on, 0 if the run ended.  _keep_record, for j read whole at *off:
+ * a final one must authenticate, else it is searched past (j given
+ * back; 2 to go on, 0 if the run ended); 1: j is kept as the last
+ * record, to be queued. */
+int ae_pipe_search_bad_frame(struct pipe *pp, struct job *j, uint64_t *slot,
+    uint64_t *off, int *final);
+int ae_pipe_keep_record(struct pipe *pp, struct job *j, uint64_t *slot,
+    uint64_t *off, int *final);
 /* Whether the record at rec (frame, then ctlen bytes and the tag, at
  * file offset off) authenticates under a number it could have there
  * (renumbering): 1 with *num, or 0. */

@@ -159,6 +159,8 @@ by_index(const struct pipe *pp, uint64_t seq)
 	    && seq < p->nrec && p->rec_off[seq] < p->rec_off[seq + 1];
 }
 
+static void read_end(struct pipe *pp, uint64_t seq, uint64_t off, int final);
+
 static void
 read_records(struct pipe *pp)
 {
@@ -167,7 +169,7 @@ read_records(struct pipe *pp)
 	struct job *j;
 	size_t got, ctlen;
 	int r, final = 0, compressed;
-	uint8_t extra, *rec;
+	uint8_t *rec;
 
 	while (!final && (pp->p->max_records == 0 || seq < end)) {
 		if ((j = ae_pipe_get_free(pp)) == NULL)
@@ -228,20 +230,7 @@ read_records(struct pipe *pp)
 		if (pp->renumber && (r != AE_OK
 		    || !ae_chunk_frame_plausible(final, compressed, ctlen,
 		    pp->cs))) {
-			/* a frame that cannot be followed: the search starts
-			 * right after the last record's frame (that record
-			 * may have failed, its length with it), and takes
-			 * any record that authenticates (format 6.5) */
-			size_t body = pp->prev_len > AE_FRAME_LEN ?
-			    pp->prev_len - AE_FRAME_LEN : 0;
-			uint64_t from = body > 0 ? pp->prev_off + AE_FRAME_LEN :
-			    off;
-
-			memmove(pp->prev, pp->prev + pp->prev_len - body, body);
-			memcpy(pp->prev + body, rec, AE_FRAME_LEN);
-			ae_pipe_put_free(pp, j);
-			if (!ae_pipe_search(pp, pp->prev, body + AE_FRAME_LEN,
-			    from, off, &seq, &off, &final))
+			if (!ae_pipe_search_bad_frame(pp, j, &seq, &off, &final))
 				return;
 			continue;
 		}
@@ -278,30 +267,11 @@ read_records(struct pipe *pp)
 		}
 		j->final = final;
 		j->in_len = AE_FRAME_LEN + ctlen + AE_TAG_LEN;
-		if (pp->renumber && final) {
-			uint64_t n;
-
-			/* The run ends at a final record: one that does not
-			 * authenticate (a flag flipped, bytes that only look
-			 * like a frame) is searched past instead. */
-			if (!ae_pipe_record_number(pp, rec, ctlen, off, &n)) {
-				memcpy(pp->prev, rec + AE_FRAME_LEN, j->in_len
-				    - AE_FRAME_LEN);
-				ae_pipe_put_free(pp, j);
-				final = 0;
-				pp->prev_len = 0;
-				if (!ae_pipe_search(pp, pp->prev, ctlen + AE_TAG_LEN,
-				    off + AE_FRAME_LEN, off, &seq, &off, &final))
-					return;
-				continue;
-			}
-			j->num = n;
-		}
-		if (pp->renumber) {
-			/* (before a worker decrypts it) */
-			memcpy(pp->prev, rec, j->in_len);
-			pp->prev_len = j->in_len;
-			pp->prev_off = off;
+		if (pp->renumber && (r = ae_pipe_keep_record(pp, j, &seq, &off,
+		    &final)) != 1) {
+			if (r == 0)
+				return;
+			continue;
 		}
 		if ((pp->p->sign || pp->p->sig_skip)
 		    && sig_due(pp->p, seq, final)) {
@@ -326,10 +296,21 @@ read_records(struct pipe *pp)
 		off += j->in_len + (j->has_sig ? AE_SIG_RECORD_LEN : 0);
 		seq++;
 	}
-	/* The final record must be the end: anything after it (garbage, a
-	 * second final record, an appended file) is refused, unless the
-	 * caller reads on (an index follows), or asked for a run of records
-	 * that ends before the final one. */
+	read_end(pp, seq, off, final);
+}
+
+/* The final record must be the end: anything after it (garbage, a second
+ * final record, an appended file) is refused, unless the caller reads on
+ * (an index follows), or asked for a run of records that ends before the
+ * final one.  The end job at seq (off: where the input is). */
+static void
+read_end(struct pipe *pp, uint64_t seq, uint64_t off, int final)
+{
+	struct job *j;
+	size_t got;
+	uint8_t extra;
+	int r;
+
 	if ((j = ae_pipe_get_free(pp)) == NULL)
 		return;
 	j->kind = JOB_END;
@@ -711,102 +692,16 @@ wait_for(struct pipe *pp, uint64_t seq, int *interrupted)
 	return j;
 }
 
-/* --salvage: bytes passed over with no number (pipe.h, renumbering),
- * kept until the next record says whether records were lost there. */
-struct passed {
-	int have, final;
-	int search;                 /* a search's, not a worker's failure */
-	uint64_t search_off;        /* where the first search's bytes start */
-	uint64_t bytes, off;
-	struct ae_diag d;
-};
-
-static void
-passed_add(struct passed *pa, const struct job *j)
-{
-	if (!pa->have) {
-		pa->d = j->diag;
-		pa->off = j->offset;
-		pa->bytes = 0;
-		pa->search = 0;
-	}
-	/* (a search's bytes carry their count; ae_pipe_search) */
-	if (j->diag.have != 0 && !pa->search)
-		pa->search_off = j->offset;
-	pa->search |= j->diag.have != 0;
-	pa->have = 1;
-	pa->bytes += j->in_len;
-	pa->final = j->final;
-}
-
-/* What was passed over, told as bytes skipped (no record lost there). */
-static int
-passed_tell(struct pipe *pp, struct passed *pa)
-{
-	struct ae_diag d;
-
-	if (!pa->have)
-		return AE_OK;
-	d = pa->d;
-	d.offset = pa->off;
-	d.have = pa->bytes;
-	pa->have = 0;
-	return pp->p->damaged(pp->p->damaged_ctx, AE_PIPE_NO_RECORD, 0, &d);
-}
-
-/* The records from *next to num (not included; num is the record at
- * file offset at) were lost: each told, the first with why (what was
- * passed over there), the others as missing; or, where none was, what
- * was passed over as bytes. */
-static int
-lost_before(struct pipe *pp, struct passed *pa, uint64_t *next, uint64_t num,
-    uint64_t at)
-{
-	struct ae_diag d;
-	int r, passed = pa->have, search = pa->have && pa->search, first = 1;
-	int framed = 0;
-
-	if (*next >= num)
-		return passed_tell(pp, pa);
-	for (; *next < num; ++*next, first = 0) {
-		if (passed && first && !(search && pa->d.have != 0)) {
-			d = pa->d;      /* (a worker's: failed authentication) */
-		} else if (search) {
-			d = pa->d;
-			d.what = !framed ? "has a damaged frame" : "was lost "
-			    "with it: it lay in the bytes passed over from the "
-			    "damaged frame here to the next record";
-			d.offset = pa->search_off;
-			framed = 1;
-		} else {
-			memset(&d, 0, sizeof d);
-			d.where = AE_AT_CHUNK;
-			d.what = "is missing: the record here is a later one "
-			    "(one removed, or moved)";
-			d.offset = at;
-		}
-		if (passed && first && !search)
-			d.offset = pa->off;
-		pa->have = 0;
-		d.index = *next;
-		if ((r = pp->p->damaged(pp->p->damaged_ctx, *next, 0, &d))
-		    != AE_OK)
-			return r;
-	}
-	return AE_OK;
-}
-
 static int
 write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
     struct ae_diag *d)
 {
 	uint64_t seq = pp->decode ? pp->p->first_seq : 0, t0, w0;
-	uint64_t next = seq;        /* salvage: the next record's number */
-	struct passed pa;
+	struct order ord;
 	int interrupted = 0, r;
 	struct job *j;
 
-	memset(&pa, 0, sizeof pa);
+	ae_pipe_order_init(&ord, seq);
 
 	for (;;) {
 		/* Only an interrupt ends the wait without a job: the writer
@@ -817,48 +712,19 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		if (j == NULL)
 			return ae_fail(d, AE_EINTR, AE_AT_NONE, "interrupted",
 			    seq, 0);
-		if (j->status != AE_OK && pp->p->salvage && j->salvageable
-		    && !j->numbered) {
-			/* bytes, not a record: the next record says what
-			 * they cost */
-			passed_add(&pa, j);
-			st->wire_bytes += j->in_len;
-			ae_pipe_put_free(pp, j);
-			seq++;
-			continue;
-		}
-		if (j->status != AE_OK && pp->p->salvage && j->salvageable) {
-			/* Report the lost chunk and go on with the next. */
-			r = j->num < next ? passed_tell(pp, &pa) :
-			    lost_before(pp, &pa, &next, j->num, j->offset);
-			if (r == AE_OK && j->num >= next) {
-				r = pp->p->damaged(pp->p->damaged_ctx, j->num,
-				    j->final, &j->diag);
-				next = j->num + 1;
+		if (pp->p->salvage && (r = ae_pipe_order(pp, &ord, j)) != ORDER_WRITE) {
+			/* passed over, or a lost chunk told (order.c) */
+			if (r >= 0) {
+				st->wire_bytes += j->in_len;
+				st->records += r == ORDER_LOST;
 			}
-			if (r != AE_OK) {
-				ae_pipe_put_free(pp, j);
+			ae_pipe_put_free(pp, j);
+			if (r < 0)
 				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
 				    AE_AT_OUTPUT, "writing output", seq,
 				    st->write_bytes);
-			}
-			st->wire_bytes += j->in_len;
-			st->records++;
-			ae_pipe_put_free(pp, j);
 			seq++;      /* (after a final one: the end marker) */
 			continue;
-		}
-		if (j->status != AE_OK && pp->p->salvage && pa.have) {
-			/* what was passed over before the run's end stood
-			 * for the record that would have come next */
-			r = pp->p->damaged(pp->p->damaged_ctx, next, 0, &pa.d);
-			pa.have = 0;
-			if (r != AE_OK) {
-				ae_pipe_put_free(pp, j);
-				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
-				    AE_AT_OUTPUT, "writing output", seq,
-				    st->write_bytes);
-			}
 		}
 		if (j->status != AE_OK) {
 			/* age: the chunks of the job before its failure
@@ -878,51 +744,8 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 			return j->status;
 		}
 		if (j->kind == JOB_END) {
-			/* (a final frame that failed, and nothing after it
-			 * authenticated: the final chunk is lost) */
-			r = !pa.have ? AE_OK : pa.final ?
-			    pp->p->damaged(pp->p->damaged_ctx, next, 1, &pa.d) :
-			    passed_tell(pp, &pa);
 			ae_pipe_put_free(pp, j);
-			return r == AE_OK ? AE_OK : ae_fail(d, r, r == AE_ENOMEM
-			    ? AE_AT_NONE : AE_AT_OUTPUT, "writing output", seq,
-			    st->write_bytes);
-		}
-		if (pp->p->salvage && pp->decode) {
-			/* records in their numbers' order: one read before
-			 * (a duplicate, or moved back) is passed over; the
-			 * numbers skipped to this one were lost */
-			if (j->num < next) {
-				struct ae_diag dd;
-
-				memset(&dd, 0, sizeof dd);
-				dd.where = AE_AT_CHUNK;
-				dd.what = "a record read before: duplicated, or "
-				    "moved";
-				dd.index = j->num;
-				dd.offset = j->offset;
-				dd.have = j->in_len;
-				r = passed_tell(pp, &pa);
-				if (r == AE_OK)
-					r = pp->p->damaged(pp->p->damaged_ctx,
-					    AE_PIPE_NO_RECORD, 0, &dd);
-				st->wire_bytes += j->in_len;
-				ae_pipe_put_free(pp, j);
-				if (r != AE_OK)
-					return ae_fail(d, r, r == AE_ENOMEM ?
-					    AE_AT_NONE : AE_AT_OUTPUT,
-					    "writing output", seq, st->write_bytes);
-				seq++;
-				continue;
-			}
-			if ((r = lost_before(pp, &pa, &next, j->num, j->offset))
-			    != AE_OK) {
-				ae_pipe_put_free(pp, j);
-				return ae_fail(d, r, r == AE_ENOMEM ? AE_AT_NONE :
-				    AE_AT_OUTPUT, "writing output", seq,
-				    st->write_bytes);
-			}
-			next = j->num + 1;
+			return AE_OK;
 		}
 		t0 = pp->p->timed ? ae_thread_ns() : 0;
 		w0 = wall(pp);
