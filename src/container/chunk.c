@@ -258,38 +258,24 @@ ae_chunk_find_seq(const ae_gcm_ctx *key, const uint8_t frame[AE_FRAME_LEN],
 }
 
 int
-ae_chunk_number(const ae_gcm_ctx *key, const struct ae_cbc_key *dkey,
-    const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
-    uint64_t lo, uint64_t hi, uint8_t *scratch, uint64_t *found)
+ae_chunk_number_of(const struct ae_cbc_key *dkey, int final,
+    const uint8_t ghash[AE_TAG_LEN], const uint8_t tag[AE_TAG_LEN],
+    uint64_t lo, uint64_t hi, uint64_t *found)
 {
-	uint8_t nonce[AE_NONCE_LEN], t[AE_TAG_LEN], e[AE_TAG_LEN];
-	uint8_t iv[AE_TAG_LEN] = { 0 }, j0[AE_TAG_LEN];
-	int final = frame[0] & AE_FLAG_FINAL;
+	uint8_t iv[AE_TAG_LEN] = { 0 }, t[AE_TAG_LEN], j0[AE_TAG_LEN];
 	unsigned diff;
 	uint64_t n;
 	size_t i;
 	int ok;
 
-	/* GHASH(frame, body), as ae_chunk_find_seq finds it: the tag of
-	 * sealing (keystream XOR body) under any nonce, less that nonce's
-	 * E(J0). */
-	ae_chunk_nonce(lo, final, nonce);
-	memset(scratch, 0, ctlen);
-	ae_gcm_seal(key, nonce, sizeof nonce, NULL, 0, scratch, ctlen, scratch,
-	    e);
-	for (i = 0; i < ctlen; i++)
-		scratch[i] ^= body[i];
-	ae_gcm_seal(key, nonce, sizeof nonce, frame, AE_FRAME_LEN, scratch,
-	    ctlen, scratch, t);
-	ae_gcm_seal(key, nonce, sizeof nonce, NULL, 0, NULL, 0, NULL, e);
-	/* E(J0(n)) would be the record's tag XOR that; the block cipher's
-	 * inverse gives J0(n) = nonce(n) || 00000001 back, and n with it.
-	 * A record from elsewhere, or none, decrypts to a block of no such
+	/* E(J0(n)) would be the tag XOR GHASH; the block cipher's inverse
+	 * gives J0(n) = nonce(n) || 00000001 back, and n with it.  A
+	 * record from elsewhere, or none, decrypts to a block of no such
 	 * form but by a chance of 2^-63, and to a number in lo..hi by
 	 * (hi - lo + 1) in 2^127: what trying each number costs, without
 	 * the trying. */
 	for (i = 0; i < AE_TAG_LEN; i++)
-		t[i] ^= e[i] ^ body[ctlen + i];
+		t[i] = ghash[i] ^ tag[i];
 	ae_cbc_decrypt(dkey, iv, t, j0, 1);
 	diff = (unsigned)(j0[0] | j0[1] | j0[2] | (j0[11] ^ (final ? 1 : 0))
 	    | j0[12] | j0[13] | j0[14] | (j0[15] ^ 1));
@@ -298,12 +284,46 @@ ae_chunk_number(const ae_gcm_ctx *key, const struct ae_cbc_key *dkey,
 	AE_DECLASSIFY(&ok, sizeof ok);
 	if (ok)
 		*found = n;
-	ae_wipe(scratch, ctlen);
 	ae_wipe(t, sizeof t);
-	ae_wipe(e, sizeof e);
 	ae_wipe(j0, sizeof j0);
 	ae_wipe(iv, sizeof iv);
 	return ok ? AE_OK : AE_EAUTH;
+}
+
+void
+ae_chunk_lens(uint8_t lens[16], size_t ctlen)
+{
+	store_be64(lens, (uint64_t)AE_FRAME_LEN * 8);
+	store_be64(lens + 8, (uint64_t)ctlen * 8);
+}
+
+int
+ae_chunk_number(const ae_gcm_ctx *key, const struct ae_cbc_key *dkey,
+    const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
+    uint64_t lo, uint64_t hi, uint64_t *found)
+{
+	uint8_t y[AE_TAG_LEN] = { 0 }, b[16];
+	size_t full = ctlen / 16, rest = ctlen % 16;
+	int r;
+
+	/* GHASH(frame, body), GCM's padding and length block: the record
+	 * as sealed under any number, less that number's E(J0) */
+	memset(b, 0, sizeof b);
+	memcpy(b, frame, AE_FRAME_LEN);
+	ae_gcm_ghash(key, y, b, 1);
+	ae_gcm_ghash(key, y, body, full);
+	if (rest > 0) {
+		memset(b, 0, sizeof b);
+		memcpy(b, body + 16 * full, rest);
+		ae_gcm_ghash(key, y, b, 1);
+	}
+	ae_chunk_lens(b, ctlen);
+	ae_gcm_ghash(key, y, b, 1);
+	r = ae_chunk_number_of(dkey, frame[0] & AE_FLAG_FINAL, y, body + ctlen,
+	    lo, hi, found);
+	ae_wipe(y, sizeof y);
+	ae_wipe(b, sizeof b);
+	return r;
 }
 
 /* Decompress exactly one complete DEFLATE stream or zstd frame of n

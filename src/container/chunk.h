@@ -116,15 +116,29 @@ int ae_chunk_find_seq(const ae_gcm_ctx *key,
 
 /*
  * The same search in constant time a candidate, whatever the range
- * (format 6.5's work bound): one pass over the body and one block of
- * the block cipher's inverse (dkey, the payload key's decryption
+ * (format 6.5's work bound): one GHASH pass over the body and one block
+ * of the block cipher's inverse (dkey, the payload key's decryption
  * schedule, cbc.h), since the tag XOR GHASH(frame, body) is E(J0(n)),
- * whose inverse names n.  scratch holds ctlen bytes (the caller's, kept
- * between calls; wiped).  Results as ae_chunk_find_seq's.
+ * whose inverse names n.  Results as ae_chunk_find_seq's, but for
+ * AE_ENOMEM, which it cannot return.
  */
 int ae_chunk_number(const ae_gcm_ctx *key, const struct ae_cbc_key *dkey,
     const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
-    uint64_t lo, uint64_t hi, uint8_t *scratch, uint64_t *found);
+    uint64_t lo, uint64_t hi, uint64_t *found);
+
+/*
+ * The last step of ae_chunk_number, for a caller that has GHASH(frame,
+ * body) by other means (container/recscan.c): whether tag is that of a
+ * record numbered in lo..hi, final or not.  0 with *found, or
+ * AE_EAUTH.  Constant time.
+ */
+int ae_chunk_number_of(const struct ae_cbc_key *dkey, int final,
+    const uint8_t ghash[AE_TAG_LEN], const uint8_t tag[AE_TAG_LEN],
+    uint64_t lo, uint64_t hi, uint64_t *found);
+
+/* GCM's length block for a record: the frame as AAD, ctlen bytes of
+ * ciphertext (lengths in bits, big-endian). */
+void ae_chunk_lens(uint8_t lens[16], size_t ctlen);
 
 /*
  * Open chunk `index` whose frame is `frame` and whose ciphertext and tag

@@ -364,6 +364,14 @@ ae_gcm_wipe(ae_gcm_ctx *ctx)
 	ae_wipe(ctx, sizeof *ctx);
 }
 
+void
+ae_gcm_ghash(const ae_gcm_ctx *ctx, uint8_t y[16], const uint8_t *in,
+    size_t nblocks)
+{
+	if (nblocks > 0)
+		ctx->impl->ghash(ctx, y, in, nblocks);
+}
+
 /* GHASH over data of any length, zero-padding the last block. */
 static void
 ghash_padded(const ae_gcm_ctx *c, uint8_t y[16], const uint8_t *p, size_t len)

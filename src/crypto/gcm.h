@@ -99,6 +99,15 @@ enum ae_gcm_tier ae_gcm_ctx_tier(const ae_gcm_ctx *ctx);
 void ae_gcm_wipe(ae_gcm_ctx *ctx);
 
 /*
+ * y <- (y xor X1)*H ... over nblocks full 16-byte blocks of in: the
+ * GHASH update (SP 800-38D 6.4) under ctx's hash key, on ctx's tier.
+ * For code that puts a GHASH together from pieces itself (the salvage
+ * search's running sums, container/recscan.c).  Constant time.
+ */
+void ae_gcm_ghash(const ae_gcm_ctx *ctx, uint8_t y[16], const uint8_t *in,
+    size_t nblocks);
+
+/*
  * Encrypt len bytes of in to out and write the 16-byte tag.
  *   iv, ivlen: ivlen MUST be >= 1; 12 is the fast, recommended length,
  *              others go through GHASH as SP 800-38D says.  Each

@@ -315,6 +315,20 @@ update_portable(const struct ae_ghash_ct_key *k, uint64_t *py1, uint64_t *py0,
 }
 
 void
+ae_gf128_mul(uint8_t out[16], const uint8_t x[16], const uint8_t y[16])
+{
+	struct acc a = { { 0, 0, 0 }, { 0, 0, 0 } };
+	uint64_t h[2] = { load_be64(y), load_be64(y + 8) };
+	uint64_t hr[2] = { rev64(h[0]), rev64(h[1]) };
+	uint64_t z1, z0;
+
+	mul_acc(&a, load_be64(x), load_be64(x + 8), h, hr);
+	reduce(&a, &z1, &z0);
+	store_be64(out, z1);
+	store_be64(out + 8, z0);
+}
+
+void
 ae_ghash_ct_update_portable(const struct ae_ghash_ct_key *k, uint8_t y[16],
     const uint8_t *in, size_t nblocks)
 {

@@ -38,4 +38,12 @@ void ae_ghash_ct_update(const struct ae_ghash_ct_key *k, uint8_t y[16],
 void ae_ghash_ct_update_portable(const struct ae_ghash_ct_key *k, uint8_t y[16],
     const uint8_t *in, size_t nblocks);
 
+/*
+ * out <- x * y in GF(2^128), GCM's field and byte order (so x * H is one
+ * GHASH step of x with a zero block).  For products by powers of H that
+ * no key schedule holds (container/recscan.c).  Constant time; out may
+ * be x or y.
+ */
+void ae_gf128_mul(uint8_t out[16], const uint8_t x[16], const uint8_t y[16]);
+
 #endif

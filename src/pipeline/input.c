@@ -104,6 +104,20 @@ window_fill(struct pipe *pp, struct window *w, size_t *q, size_t need)
 	return 1;
 }
 
+/* Whether the run is over (an interrupt, a failure elsewhere). */
+static int
+stopping(struct pipe *pp)
+{
+	int stop;
+
+	if (pp->p->interrupt != NULL && atomic_load(pp->p->interrupt))
+		return 1;
+	pthread_mutex_lock(&pp->lock);
+	stop = pp->stop;
+	pthread_mutex_unlock(&pp->lock);
+	return stop;
+}
+
 /* Whether the record at rec (frame, ctlen bytes, tag; file offset at)
  * is one a search takes: 1 with *found (its number), 0, or AE_ENOMEM. */
 typedef int (*take_fn)(struct pipe *pp, const uint8_t *rec, size_t ctlen,
@@ -119,10 +133,15 @@ static int
 scan(struct pipe *pp, struct window *w, size_t *q, take_fn take, void *ctx,
     uint64_t *found, int *fin, size_t *reclen)
 {
+	unsigned steps = 0;
 	size_t ctlen;
 	int r, comp;
 
 	for (;; ++*q) {
+		/* a search of bytes already read makes no read that would
+		 * see an interrupt or the run's end: it looks itself */
+		if (++steps % 4096 == 0 && stopping(pp))
+			return AE_EINTR;
 		if ((r = window_fill(pp, w, q, AE_FRAME_LEN)) <= 0)
 			return r;
 		if (ae_chunk_frame(w->b + *q, pp->cs, fin, &comp, &ctlen, NULL)
@@ -290,10 +309,8 @@ pend_prepend(struct pipe *pp, const uint8_t *b, size_t n)
 	return 0;
 }
 
-/* The highest number a record at file offset off could have: as many
- * records as could stand before it, at MIN_RECORD bytes each (6.5). */
-static uint64_t
-number_bound(const struct pipe *pp, uint64_t off)
+uint64_t
+ae_pipe_number_bound(const struct pipe *pp, uint64_t off)
 {
 	uint64_t start = pp->p->offset;
 
@@ -305,7 +322,7 @@ ae_pipe_record_number(struct pipe *pp, const uint8_t *rec, size_t ctlen,
     uint64_t off, uint64_t *num)
 {
 	return ae_chunk_number(pp->p->key, pp->p->dkey, rec, rec + AE_FRAME_LEN,
-	    ctlen, 0, number_bound(pp, off), pp->vscratch, num) == AE_OK;
+	    ctlen, 0, ae_pipe_number_bound(pp, off), num) == AE_OK;
 }
 
 /* Post bytes [from, to) as passed over: a failure with no number, which
@@ -336,13 +353,18 @@ post_skip(struct pipe *pp, uint64_t *slot, uint64_t from, uint64_t to,
 	return 0;
 }
 
-/* The search's test: any number a record could have there. */
+/* The search's test: any number a record could have there (ctx: the
+ * window), by the running sums where they could be set up. */
 static int
 take_any(struct pipe *pp, const uint8_t *rec, size_t ctlen, uint64_t at,
     void *ctx, uint64_t *found)
 {
-	(void)ctx;
-	return ae_pipe_record_number(pp, rec, ctlen, at, found);
+	const struct window *w = ctx;
+
+	if (pp->rs_state != RS_READY)
+		return ae_pipe_record_number(pp, rec, ctlen, at, found);
+	return ae_recscan_number(&pp->rs, w->b, w->base, at, ctlen, 0,
+	    ae_pipe_number_bound(pp, at), found) == AE_OK;
 }
 
 int
@@ -361,7 +383,14 @@ ae_pipe_search(struct pipe *pp, const uint8_t *head, size_t head_len,
 		goto oom;
 	memcpy(w.b, head, head_len);
 	w.len = head_len;
-	r = scan(pp, &w, &q, take_any, NULL, &found, &fin, &reclen);
+	/* (without the memory for the sums, each candidate costs a pass
+	 * over its length, as it once did: slower, still right) */
+	if (pp->rs_state == RS_NONE)
+		pp->rs_state = ae_recscan_init(&pp->rs, pp->p->key, pp->p->dkey,
+		    pp->cs) == AE_OK ? RS_READY : RS_FAILED;
+	if (pp->rs_state == RS_READY)
+		ae_recscan_reset(&pp->rs);
+	r = scan(pp, &w, &q, take_any, &w, &found, &fin, &reclen);
 	hit = r == 1;
 	if (!hit) {
 		/* the input ended (or failed) before another record: what

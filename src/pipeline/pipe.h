@@ -24,6 +24,7 @@
 #include "common/error.h"
 #include "container/chunk.h"
 #include "container/format.h"
+#include "container/recscan.h"
 
 /*
  * Buffers are 64-byte aligned, and a record being read has its body (not
@@ -122,9 +123,12 @@ struct pipe {
 	 * index: a record is taken under whatever number it authenticates
 	 * under (the writer keeps them in order), and a search starts
 	 * right after the last record's frame, whose bytes (prev_len from
-	 * prev_off) the reader keeps; scratch for ae_chunk_number */
+	 * prev_off) the reader keeps; the search's running sums (rs,
+	 * set up at its first use) */
 	int renumber;
-	uint8_t *prev, *vscratch;
+	uint8_t *prev;
+	enum { RS_NONE, RS_READY, RS_FAILED } rs_state;
+	struct ae_recscan rs;
 	size_t prev_len;
 	uint64_t prev_off;
 	/* the last number minus seq a worker or search found: the number
@@ -230,6 +234,10 @@ int ae_pipe_search_bad_frame(struct pipe *pp, struct job *j, uint64_t *slot,
     uint64_t *off, int *final);
 int ae_pipe_keep_record(struct pipe *pp, struct job *j, uint64_t *slot,
     uint64_t *off, int *final);
+/* The highest number a record at file offset off could have: as many
+ * records as could stand before it, at the shortest record's bytes
+ * each (6.5). */
+uint64_t ae_pipe_number_bound(const struct pipe *pp, uint64_t off);
 /* Whether the record at rec (frame, then ctlen bytes and the tag, at
  * file offset off) authenticates under a number it could have there
  * (renumbering): 1 with *num, or 0. */

@@ -401,9 +401,8 @@ open_renumbered(struct worker_arg *w, struct job *j, uint8_t *keep)
 	r = ae_chunk_open(w->coder, pp->p->key, j->num, rec, rec + AE_FRAME_LEN,
 	    ctlen, keep, j->out, &j->out_len, &j->diag);
 	if (r != AE_EAUTH || ae_chunk_number(pp->p->key, pp->p->dkey, rec,
-	    rec + AE_FRAME_LEN, ctlen, 0, pp->p->first_seq + (j->offset >
-	    pp->p->offset ? j->offset - pp->p->offset : 0) / (AE_FRAME_LEN
-	    + 1 + AE_TAG_LEN), keep, &n) != AE_OK || n == j->num)
+	    rec + AE_FRAME_LEN, ctlen, 0, ae_pipe_number_bound(pp, j->offset),
+	    &n) != AE_OK || n == j->num)
 		return r;
 	j->num = n;
 	atomic_store(&pp->num_delta, (int64_t)(n - j->seq));
@@ -558,8 +557,8 @@ pipe_free(struct pipe *pp)
 		ae_wipe(pp->prev, AE_RECORD_MAX(pp->cs));
 		free(pp->prev);
 	}
-	if (pp->vscratch != NULL)
-		ae_secret_free(pp->vscratch, pp->cs + 1);
+	if (pp->rs_state != RS_NONE)
+		ae_recscan_free(&pp->rs);
 }
 
 static int
@@ -595,8 +594,7 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 	pp->renumber = decode && p->salvage && p->dkey != NULL
 	    && p->rec_off == NULL && p->age_key == NULL;
 	if (pp->renumber
-	    && ((pp->prev = malloc(AE_RECORD_MAX(pp->cs))) == NULL
-	    || (pp->vscratch = ae_secret_alloc(pp->cs + 1)) == NULL))
+	    && (pp->prev = malloc(AE_RECORD_MAX(pp->cs))) == NULL)
 		return AE_ENOMEM;
 
 	/* 4N+2 jobs: each worker busy, and three times as many again queued

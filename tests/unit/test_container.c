@@ -24,6 +24,7 @@
 #include "container/index.h"
 #include "container/kdf.h"
 #include "container/keyfile.h"
+#include "container/recscan.h"
 #include "container/stanza.h"
 
 static uint64_t seed = 0x5eed;
@@ -1045,6 +1046,21 @@ test_slot_rows(void)
 	    "unknown types have no row");
 }
 
+/* Tier t's GCM context and decryption schedule for key (the software
+ * schedule where t has none); 0, counted as skipped, where t cannot run
+ * here. */
+static int
+tier_keys(int t, const uint8_t key[32], ae_gcm_ctx *g, struct ae_cbc_key *dk)
+{
+	if (ae_gcm_init_tier(g, key, (enum ae_gcm_tier)t) != AE_OK) {
+		t_skipped++;
+		return 0;
+	}
+	if (ae_cbc_init_tier(dk, key, (enum ae_gcm_tier)t) != 0)
+		ae_cbc_init_tier(dk, key, AE_GCM_TIER_SOFT);
+	return 1;
+}
+
 /* --salvage's lookup of a record's number (ae_chunk_number): on every
  * tier, the number a record was sealed under, whatever the range's
  * width, and the same answer as trying each number (ae_chunk_find_seq);
@@ -1056,7 +1072,7 @@ test_chunk_number(void)
 	static const uint64_t nums[] = { 0, 7, 1000, (uint64_t)1 << 40 };
 	struct ae_chunk_coder sc;
 	struct ae_cbc_key dk;
-	uint8_t key[32], in[4096], *rec, *scratch;
+	uint8_t key[32], in[4096], *rec;
 	uint64_t found;
 	size_t rlen;
 	ae_gcm_ctx g;
@@ -1064,16 +1080,11 @@ test_chunk_number(void)
 	t_fill(&seed, key, 32);
 	t_fill(&seed, in, sizeof in);
 	rec = malloc(AE_RECORD_MAX(cs));
-	scratch = malloc(cs + 1);
 	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_CODEC_DEFLATE, 0, 0)
 	    == AE_OK, "seal coder");
 	for (int t = 0; t <= AE_GCM_TIER_VAES512; t++) {
-		if (ae_gcm_init_tier(&g, key, (enum ae_gcm_tier)t) != AE_OK) {
-			t_skipped++;
+		if (!tier_keys(t, key, &g, &dk))
 			continue;
-		}
-		if (ae_cbc_init_tier(&dk, key, (enum ae_gcm_tier)t) != 0)
-			ae_cbc_init_tier(&dk, key, AE_GCM_TIER_SOFT);
 		for (size_t k = 0; k < 4; k++)
 		for (int fin = 0; fin < 2; fin++) {
 			uint64_t n = nums[k], lo = n > 3 ? n - 3 : 0;
@@ -1085,30 +1096,30 @@ test_chunk_number(void)
 			ct = rlen - 21;
 			found = 99;
 			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, lo,
-			    UINT64_MAX - 1, scratch, &found) == AE_OK
+			    UINT64_MAX - 1, &found) == AE_OK
 			    && found == n, "tier %d: %llu found in a wide range",
 			    t, (unsigned long long)n);
 			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, n, n,
-			    scratch, &found) == AE_OK && found == n,
+			    &found) == AE_OK && found == n,
 			    "tier %d: in a range of one", t);
 			CHECK(ae_chunk_find_seq(&g, rec, rec + 5, ct, lo, n + 3,
 			    &found) == AE_OK && found == n,
 			    "tier %d: trying each number agrees", t);
 			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, n + 1,
-			    n + 1000, scratch, &found) == AE_EAUTH,
+			    n + 1000, &found) == AE_EAUTH,
 			    "tier %d: a range past it", t);
 			if (n > 0)
 				CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, 0,
-				    n - 1, scratch, &found) == AE_EAUTH,
+				    n - 1, &found) == AE_EAUTH,
 				    "tier %d: a range before it", t);
 			rec[5 + ct / 2] ^= 1;
 			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, 0,
-			    UINT64_MAX - 1, scratch, &found) == AE_EAUTH,
+			    UINT64_MAX - 1, &found) == AE_EAUTH,
 			    "tier %d: a flipped body bit", t);
 			rec[5 + ct / 2] ^= 1;
 			rec[0] ^= AE_FLAG_FINAL;
 			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, 0,
-			    UINT64_MAX - 1, scratch, &found) == AE_EAUTH,
+			    UINT64_MAX - 1, &found) == AE_EAUTH,
 			    "tier %d: the other final bit", t);
 			rec[0] ^= AE_FLAG_FINAL;
 		}
@@ -1117,7 +1128,113 @@ test_chunk_number(void)
 	}
 	ae_chunk_coder_free(&sc);
 	free(rec);
-	free(scratch);
+}
+
+/* The search's running sums (recscan.c) against the direct lookup:
+ * every offset of a buffer of junk and real records, each with a length
+ * of its own (full blocks, a partial one, none), the window's start
+ * moving on as a search's does, on every tier; the real records found
+ * under their numbers, and the same answer everywhere else. */
+static void
+test_recscan(void)
+{
+	const size_t cs = 4096, len = 60000;
+	static const uint64_t nums[] = { 3, 4, 9 };
+	static const size_t where[] = { 1000, 17777, 40001 };
+	struct ae_chunk_coder sc;
+	struct ae_cbc_key dk;
+	struct ae_recscan rs;
+	uint8_t key[32], in[4096], *buf, *wbuf, rec[AE_RECORD_MAX(4096)];
+	uint64_t f1, f2, rnd = 0x1234, base, last;
+	size_t rlen, at, ct, hits, agree, calls, reclen[3];
+	ae_gcm_ctx g;
+	int r1, r2;
+
+	t_fill(&seed, key, 32);
+	t_fill(&seed, in, sizeof in);
+	buf = malloc(len);
+	wbuf = malloc(len + 4096);
+	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_CODEC_DEFLATE, 0, 0)
+	    == AE_OK, "seal coder");
+	for (int t = 0; t <= AE_GCM_TIER_VAES512; t++) {
+		if (!tier_keys(t, key, &g, &dk))
+			continue;
+		t_fill(&seed, buf, len);
+		for (size_t i = 0; i < 3; i++) {
+			CHECK(ae_chunk_seal(&sc, &g, nums[i], i == 2, in,
+			    i == 2 ? 777 : cs, rec, &rlen) == AE_OK, "seal");
+			memcpy(buf + where[i], rec, rlen);
+			reclen[i] = rlen;
+		}
+		CHECK(ae_recscan_init(&rs, &g, &dk, cs) == AE_OK, "init");
+		hits = agree = calls = 0;
+		base = last = 0;
+		memcpy(wbuf + 4096, buf, len);
+		for (at = 0; at + AE_FRAME_LEN + AE_TAG_LEN < len; at++) {
+			size_t i, room = len - at - AE_FRAME_LEN - AE_TAG_LEN;
+
+			/* a real record's own length where one starts;
+			 * elsewhere any length, 0 and whole blocks often */
+			ct = (size_t)-1;
+			for (i = 0; i < 3; i++)
+				if (at == where[i])
+					ct = reclen[i] - AE_FRAME_LEN - AE_TAG_LEN;
+			/* stretches longer than a record with no candidate
+			 * (frames a search passes by), after which the
+			 * window has moved on past what the sums know */
+			if ((at / 9000) % 3 == 1 && ct == (size_t)-1)
+				continue;
+			if (ct == (size_t)-1) {
+				rnd = rnd * 6364136223846793005u + 1442695040888963407u;
+				ct = (size_t)(rnd >> 33) % (cs + 1);
+				if ((rnd >> 20) % 4 == 0)
+					ct &= ~(size_t)15;
+				if ((rnd >> 24) % 16 == 0)
+					ct = 0;
+				if (ct > room)
+					ct = room;
+			}
+			/* the window's start moves on by leaps, as a search's
+			 * does when it slides */
+			if ((at - base > 3 * cs && (rnd >> 40) % 8 == 0)
+			    || at > last + cs + 64) {
+				/* (a new copy, with junk before it: bytes read
+				 * from before the window would be wrong) */
+				base = at - (rnd >> 44) % 64;
+				t_fill(&seed, wbuf, 4096);
+				memcpy(wbuf + 4096, buf + base, len - base);
+			}
+			if ((rnd >> 50) % 512 == 0)
+				ae_recscan_reset(&rs);
+			f1 = f2 = 77;
+			r1 = ae_recscan_number(&rs, wbuf + 4096, base, at, ct, 0,
+			    1000, &f1);
+			r2 = ae_chunk_number(&g, &dk, buf + at, buf + at + 5, ct, 0,
+			    1000, &f2);
+			agree += r1 == r2 && f1 == f2;
+			calls++;
+			last = at;
+			hits += r1 == AE_OK;
+		}
+		CHECK(agree == calls, "tier %d: running sums and the direct "
+		    "lookup agree at %zu of %zu offsets", t, agree, calls);
+		CHECK(hits == 3, "tier %d: the three records found (%zu)", t,
+		    hits);
+		/* each record under its own number */
+		for (size_t i = 0; i < 3; i++) {
+			ae_recscan_reset(&rs);
+			f1 = 0;
+			CHECK(ae_recscan_number(&rs, buf, 0, where[i], reclen[i]
+			    - AE_FRAME_LEN - AE_TAG_LEN, 0, 1000, &f1) == AE_OK
+			    && f1 == nums[i], "tier %d: record %zu's number", t, i);
+		}
+		ae_recscan_free(&rs);
+		ae_cbc_wipe(&dk);
+		ae_gcm_wipe(&g);
+	}
+	ae_chunk_coder_free(&sc);
+	free(buf);
+	free(wbuf);
 }
 
 int
@@ -1131,6 +1248,7 @@ main(void)
 	test_header_copy();
 	test_chunk();
 	test_chunk_number();
+	test_recscan();
 #ifdef HAVE_ZSTD
 	test_zstd_rules();
 #endif
