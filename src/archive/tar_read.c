@@ -492,8 +492,10 @@ extension_data(struct ae_tar_reader *r, struct next *nx,
 	if (size > cap && longname)
 		return fail_at(d, AE_EFORMAT, ae_tr_name_error(STR_TOO_LONG, t == 'K'),
 		    nx->first);
+	/* (a header no tar stream needs, as bsdtar refuses it too: the
+	 * stream cannot be read, exit 4, like a name over the limit) */
 	if (size > cap)
-		return fail_at(d, AE_ETOOBIG, "extended tar header too large",
+		return fail_at(d, AE_EFORMAT, "extended tar header over 1 MiB",
 		    nx->first);
 	e = read_exact(r, r->pax, (size_t)size + ae_tar_padding(size), d);
 	if (e != AE_OK)

@@ -170,10 +170,9 @@ void ae_tar_reader_restart(struct ae_tar_reader *r, uint64_t offset);
  * the end marker (d->where AE_AT_INPUT, d->offset where it ended);
  * AE_EFORMAT for a bad checksum, a bad number, a bad pax record, or a
  * name or link name over AE_TAR_NAME_MAX bytes or with a NUL in it
- * (d->where AE_AT_MEMBER, d->what says which, d->offset where the
- * member's first header starts, its 'x' or 'L'/'K' block if it has
- * one); AE_ETOOBIG for a pax header over AE_TAR_PAX_MAX (also at
- * AE_AT_MEMBER); the reader's errors.  A stream that ends exactly where
+ * or a pax header over AE_TAR_PAX_MAX (d->where AE_AT_MEMBER, d->what
+ * says which, d->offset where the member's first header starts, its
+ * 'x' or 'L'/'K' block if it has one); the reader's errors.  A stream that ends exactly where
  * a header would start (older tars wrote no end marker) is an end, with
  * r->no_end_marker set.  Malformed pax times and ids are read leniently
  * (m->warning); a malformed or unknown sparse map makes the member

@@ -54,9 +54,8 @@ mode_string(const struct ae_tar_member *m, char out[11])
 	out[10] = '\0';
 }
 
-/* The name as tar -t shows it: GNU tar's -tv marks a volume label
- * (bsdtar does not list labels at all; GNU tar is followed, as for the
- * rest of the listing). */
+/* The name as tar -t shows it; -tv marks a volume label, as GNU tar
+ * and bsdtar do. */
 static void
 print_name(FILE *fp, const struct ae_tar_member *m, int verbose)
 {
@@ -121,6 +120,24 @@ print_verbose(FILE *fp, const struct ae_tar_member *m, size_t *ugswidth)
 		names_print(fp, m->linkpath);
 	}
 	fputc('\n', fp);
+}
+
+/* One member's line, -t's or -tv's.  Plain -t lists no volume label,
+ * as bsdtar does not (it names no file); -tv shows it, marked, as both
+ * GNU tar and bsdtar do. */
+static void
+print_member(FILE *fp, const struct ae_tar_member *m, int verbose,
+    size_t *ugswidth)
+{
+	if (!verbose && m->type == 'V')
+		return;
+	print_archive(fp);
+	if (verbose)
+		print_verbose(fp, m, ugswidth);
+	else {
+		print_name(fp, m, 0);
+		putc('\n', fp);
+	}
 }
 
 void
@@ -193,13 +210,7 @@ list_members(FILE *fp, int verbose, struct ae_tar_reader *tr,
 		if (fp == NULL)
 			continue;
 		progress_hide();
-		print_archive(fp);
-		if (verbose)
-			print_verbose(fp, &m, &ugswidth);
-		else {
-			print_name(fp, &m, 0);
-			putc('\n', fp);
-		}
+		print_member(fp, &m, verbose, &ugswidth);
 		if (verbose >= 3 && m.dumpdir != NULL)
 			print_dumpdir(fp, &m);
 		if (ferror(fp))
@@ -222,13 +233,7 @@ list_index(FILE *fp, int verbose, const struct ixview *ix,
 		    || !members_select(sel, ie.e.path))
 			continue;
 		indexed_member(&ie, &m);
-		print_archive(fp);
-		if (verbose)
-			print_verbose(fp, &m, &ugswidth);
-		else {
-			print_name(fp, &m, 0);
-			putc('\n', fp);
-		}
+		print_member(fp, &m, verbose, &ugswidth);
 		if (ferror(fp))
 			break;
 	}
@@ -274,13 +279,7 @@ list_salvaged(FILE *fp, int verbose, struct ae_tar_reader *tr,
 		if (fp == NULL)
 			continue;       /* --test --salvage: the summary only */
 		progress_hide();
-		print_archive(fp);
-		if (verbose)
-			print_verbose(fp, m, &ugswidth);
-		else {
-			print_name(fp, m, 0);
-			putc('\n', fp);
-		}
+		print_member(fp, m, verbose, &ugswidth);
 		if (ferror(fp))
 			break;
 	}

@@ -53,6 +53,7 @@ quote_all(const char *name, char *buf, size_t cap)
 	static const char esc_from[] = "\a\b\f\n\r\t\v";
 	static const char esc_to[] = "abfnrtv";
 	size_t len = strlen(name), i = 0, n = 0, k;
+	int decode = 1;
 	mbstate_t st;
 	wchar_t wc;
 	const char *e;
@@ -75,22 +76,30 @@ quote_all(const char *name, char *buf, size_t cap)
 			i++;
 			continue;
 		}
-		k = mbrtowc(&wc, name + i, len - i, &st);
-		if (k != (size_t)-1 && k != (size_t)-2 && k != 0
-		    && iswprint((wint_t)wc) && !is_format_char(wc)) {
+		k = decode ? mbrtowc(&wc, name + i, len - i, &st) : (size_t)-1;
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			/* Not a character at all: the name is not in this
+			 * locale's encoding, and what follows is not guessed
+			 * at either (bytes that happen to form a character
+			 * there would be a wrong one), as bsdtar lists it. */
+			decode = 0;
+			memset(&st, 0, sizeof st);
+			k = 1;
+		} else if (iswprint((wint_t)wc) && !is_format_char(wc)) {
 			while (k-- > 0)
 				put(buf, cap, &n, name[i++]);
 			continue;
 		}
-		/* Not printable, or not a character at all: one byte. */
-		memset(&st, 0, sizeof st);
-		if (c != 0 && (e = strchr(esc_from, c)) != NULL) {
-			put(buf, cap, &n, '\\');
-			put(buf, cap, &n, esc_to[e - esc_from]);
-		} else {
-			put_octal(buf, cap, &n, c);
+		/* Not printable, or not a character: each byte escaped. */
+		for (; k > 0; k--, i++) {
+			c = (unsigned char)name[i];
+			if (c != 0 && (e = strchr(esc_from, c)) != NULL) {
+				put(buf, cap, &n, '\\');
+				put(buf, cap, &n, esc_to[e - esc_from]);
+			} else {
+				put_octal(buf, cap, &n, c);
+			}
 		}
-		i++;
 	}
 	buf[n] = '\0';
 }

@@ -119,7 +119,7 @@ PY
 }
 
 @test "Solaris's own 'A' headers (libarchive's test file): the POSIX ACLs, default ACLs too, applied as bsdtar applies them; NFSv4 ones said (issue 50)" {
-	local sol=$BATS_TEST_DIRNAME/../vectors/libarchive/test_compat_solaris_tar_acl.tar
+	local sol=$BATS_TEST_DIRNAME/../vectors/libarchive/corpus/test_compat_solaris_tar_acl.tar
 	"$AESCRYPT" -e -q -k key -o sol.aes "$sol"
 	mkdir x b
 	run_aescrypt 1 -x --acls -k key -f sol.aes -C x
