@@ -116,7 +116,7 @@ _aescrypt() {
 		    --xattrs --no-xattrs --xattrs-include --xattrs-exclude
 		    --acls --no-acls
 		    -r --recipient -R --recipients-file -i --identity --gen-identity --pq
-		    --salvage --no-index --checksum --sign --sig-file --signer --totals
+		    --salvage --no-index --no-chain-check --checksum --sign --sig-file --signer --totals
 		    -v --verbose --dereference --exclude -T --files-from --null
 		    -X --exclude-from --exclude-vcs --exclude-caches
 		    --exclude-caches-under --exclude-caches-all --exclude-tag

@@ -153,6 +153,7 @@ complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-time -x -a '1 2 3 4 5 6 
 complete -c aescrypt -n '__aescrypt_mode_in c e' -l kdf-parallelism -x -a '1 2 4 8 16' -d 'Argon2id lanes'
 complete -c aescrypt -n '__aescrypt_mode_in x d t' -l salvage -d 'Go on past damaged chunks, keep what is whole'
 complete -c aescrypt -n '__aescrypt_mode_in c t x' -l no-index -d 'c: write no index; t, x: read the whole archive'
+complete -c aescrypt -n '__aescrypt_mode_in t x' -l no-chain-check -d 'several -g dumps read as given, not checked as one chain'
 complete -c aescrypt -n '__aescrypt_mode_in t x d' -l max-kdf-memory -x -a '1G 2G 4G 8G' -d 'Refuse files whose KDF needs more'
 complete -c aescrypt -n '__aescrypt_mode_in t x d' -l max-work-factor -x -a '18 20 22 24 26' -d 'age files: refuse an scrypt work factor over this'
 complete -c aescrypt -n '__aescrypt_mode_in t x d' -l plugin-timeout -x -a '30 60 120 300' -d 'age plugins: seconds one may say nothing'

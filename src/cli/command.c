@@ -12,6 +12,7 @@
 #include "aescrypt.h"
 
 #include "benchmark.h"
+#include "chain.h"
 #include "command.h"
 #include "exitcode.h"
 #include "identity.h"
@@ -124,6 +125,15 @@ each_archive(const struct opts *o, int (*cmd)(const struct opts *))
 		return s;
 	}
 	secret_keep(1);
+	/* several dumps: one chain, checked before any is read */
+	if ((st = chain_check(o)) != EXIT_OK) {
+		secret_keep(0);
+		extract_chain_free(one.dw_chain);
+		free(status);
+		free(one.sel.found);
+		members_free(&sel);
+		return st;
+	}
 	for (i = 0; i < o->narchives; i++) {
 		if (atomic_load(&signals_stop)) {
 			stopped_at = i > 0 ? i - 1 : 0;
@@ -160,6 +170,13 @@ dispatch(const struct cmdline *c)
 {
 	const struct opts *o = &c->o;
 
+	if (!c->o.run.salvage && c->o.run.mode == 'd')
+		msg_on_cut("the file is cut short: -d --salvage keeps every "
+		    "byte verified before the cut (as OUTPUT.damaged)");
+	else if (!c->o.run.salvage
+	    && (c->o.run.mode == 'x' || c->o.run.mode == 't'))
+		msg_on_cut("the file is cut short: --salvage reads the "
+		    "members that lie before the cut");
 	if ((o->run.mode == 'i' || o->run.test) && o->sel.noperands > 0)
 		return each_file(o, o->run.mode == 'i' ? cmd_info : cmd_list);
 	if (o->narchives > 1 && o->run.mode != 'm')

@@ -23,6 +23,8 @@ enum ae_exit {
 	                       * terminal for a prompt */
 	EXIT_SIGNER = 7,      /* --signer: the file is not signed, or by a
 	                       * key the signers file does not allow */
+	EXIT_CHAIN = 8,       /* -x/-t of several -g dumps that make no one
+	                       * chain (chain.h) */
 	EXIT_PIPE = 141,      /* standard output was closed by its reader
 	                       * (EPIPE): silent, the status a shell gives a
 	                       * tool killed by SIGPIPE (128 + 13) */

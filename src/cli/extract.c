@@ -423,6 +423,20 @@ listed(struct xrun *x, const struct ae_tar_member *m)
 static void
 note_incremental(struct xrun *x, const struct ae_tar_reader *tr)
 {
+	/* -x -g of one dump above level 0: what changed at this level
+	 * alone (GNU tar restores a chain one level a run, so this may be
+	 * one of a series; then it is right, and the warning says so) */
+	if (!x->noted_incremental && x->o->listed != NULL
+	    && x->o->narchives <= 1 && tr->global.present
+	    && tr->global.level > 0) {
+		x->noted_incremental = 1;
+		msg_warn("%s is level %d of a chain: alone it holds what "
+		    "changed since level %d; restore levels 0 to %d first "
+		    "(or all in one run: -f L0 -f L1 ...)", x->name,
+		    tr->global.level, tr->global.level - 1,
+		    tr->global.level - 1);
+		return;
+	}
 	if (x->noted_incremental || x->m.dumpdir == NULL
 	    || x->o->listed != NULL || x->o->to_stdout
 	    || (tr->global.present && tr->global.level == 0))

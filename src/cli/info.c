@@ -82,17 +82,6 @@ struct contents {
 };
 
 static void
-utc(int64_t t, char *out, size_t cap)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (gmtime_r(&tt, &tm) == NULL
-	    || strftime(out, cap, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
-		snprintf(out, cap, "%lld", (long long)t);
-}
-
-static void
 print_contents_text(FILE *fp, const struct contents *c)
 {
 	char when[64], num[32];
@@ -104,7 +93,7 @@ print_contents_text(FILE *fp, const struct contents *c)
 		return;
 	}
 	if (c->g.present) {
-		utc(c->g.created, when, sizeof when);
+		time_words(c->g.created, when, sizeof when);
 		fprintf(fp, "created:     %s\n", when);
 	} else {
 		fprintf(fp, "created:     not recorded (made by aescrypt "
@@ -114,7 +103,7 @@ print_contents_text(FILE *fp, const struct contents *c)
 		fprintf(fp, "dump:        level 0, a full listed-incremental "
 		    "dump (-g)\n");
 	else if (c->g.present && c->g.level > 0) {
-		utc(c->g.cont, when, sizeof when);
+		time_words(c->g.cont, when, sizeof when);
 		fprintf(fp, "dump:        level %d, incremental (-g): what "
 		    "changed since the dump begun %s\n", c->g.level, when);
 	} else if (c->g.present)

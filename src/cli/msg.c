@@ -12,6 +12,14 @@
 #include "progress.h"
 #include "signals.h"
 
+static int muted;
+
+void
+msg_mute(int on)
+{
+	muted = on;
+}
+
 static void
 vmsg(const char *kind, const char *fmt, va_list ap)
 {
@@ -19,6 +27,8 @@ vmsg(const char *kind, const char *fmt, va_list ap)
 	 * threads do not interleave mid-line. */
 	char line[4096];     /* a quoted name (< 1024) and its reason */
 
+	if (muted)
+		return;
 	vsnprintf(line, sizeof line, fmt, ap);
 	progress_hide();
 	fprintf(stderr, "aescrypt: %s: %s\n", kind, line);
@@ -109,6 +119,14 @@ exit_for(int err)
 	return EXIT_SYSTEM;
 }
 
+static const char *cut_hint;
+
+void
+msg_on_cut(const char *hint)
+{
+	cut_hint = hint;
+}
+
 int
 msg_core_error(const char *name, int err, const struct ae_diag *d)
 {
@@ -124,6 +142,8 @@ msg_core_error(const char *name, int err, const struct ae_diag *d)
 	case AE_AT_CHUNK:
 		msg_error("%s: chunk %llu at offset %llu %s", name, d->index,
 		    d->offset, what);
+		if (err == AE_ETRUNC && cut_hint != NULL)
+			msg_hint("%s", cut_hint);
 		break;
 	case AE_AT_INDEX:
 		msg_error("%s: the archive's index (at offset %llu): %s", name,

@@ -45,4 +45,13 @@ int exit_for(int err);
  */
 int msg_core_error(const char *name, int err, const struct ae_diag *d);
 
+/* While on, say nothing: for a look ahead whose failures the run itself
+ * meets again and says (chain.c).  Prompts are not messages. */
+void msg_mute(int on);
+
+/* The hint msg_core_error gives after a chunk that is cut short (a
+ * truncated file): what the command could do instead (--salvage), or
+ * NULL for none.  Set once, before the run. */
+void msg_on_cut(const char *hint);
+
 #endif

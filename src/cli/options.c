@@ -37,7 +37,7 @@ enum {
 	OPT_KEEP_OLD, OPT_SAME_OWNER, OPT_HELP, OPT_PROGRESS, OPT_DEFLATE,
 	OPT_STRIP, OPT_TEST, OPT_INFO, OPT_MOUNT, OPT_FOREGROUND, OPT_LEVELS, OPT_MOUNT_CACHE, OPT_ALLOW_OTHER, OPT_WILDCARDS, OPT_SEALED, OPT_VERIFY,
 	OPT_XATTRS, OPT_NO_XATTRS, OPT_ACLS, OPT_NO_ACLS, OPT_GEN_IDENTITY,
-	OPT_SALVAGE, OPT_NO_INDEX, OPT_LEVEL, OPT_XATTRS_INCLUDE,
+	OPT_SALVAGE, OPT_NO_INDEX, OPT_NO_CHAIN_CHECK, OPT_LEVEL, OPT_XATTRS_INCLUDE,
 	OPT_XATTRS_EXCLUDE, OPT_MAX_SIZE, OPT_ZSTD, OPT_EXCLUDE_VCS,
 	OPT_EXCLUDE_CACHES, OPT_EXCLUDE_CACHES_UNDER, OPT_EXCLUDE_CACHES_ALL,
 	OPT_EXCLUDE_TAG, OPT_EXCLUDE_TAG_UNDER, OPT_EXCLUDE_TAG_ALL,
@@ -149,13 +149,26 @@ set_mode(struct cmdline *c, int m)
 static int
 opt_mode(struct cmdline *c, int key, const char *arg, char **argv)
 {
-	(void)arg, (void)argv;
 	switch (key) {
 	case OPT_TEST:
 		c->o.run.test = 1;
 		return set_mode(c, 't');
 	case OPT_GEN_KEY:
 	case OPT_GEN_IDENTITY:
+		/* "--gen-identity --pq FILE": getopt took the option after
+		 * it for the file.  Give it back to be read as the option it
+		 * is, and take the file from the operands (options_check):
+		 * an option is never taken for a file name. */
+		if (arg[0] == '-' && arg[1] != '\0') {
+			if (argv[optind - 1] != arg) {
+				msg_error("--gen-%s=%s: a file name that starts "
+				    "with '-' (write ./%s)", key == OPT_GEN_KEY ?
+				    "key" : "identity", arg, arg);
+				return EXIT_USAGE;
+			}
+			optind--;
+			arg = NULL;
+		}
 		c->genkey = arg;
 		return set_mode(c, key == OPT_GEN_KEY ? 'g' : 'G');
 	}
@@ -692,6 +705,7 @@ static const struct optdef table[] = {
 	{ NULL, 'A', no_argument, CALL(opt_refuse) },
 	{ "salvage", OPT_SALVAGE, no_argument, SET(run.salvage, 1) },
 	{ "no-index", OPT_NO_INDEX, no_argument, SET(run.no_index, 1) },
+	{ "no-chain-check", OPT_NO_CHAIN_CHECK, no_argument, SET(no_chain_check, 1) },
 	{ "checksum", OPT_CHECKSUM, required_argument, CALL(opt_string) },
 	{ "sign", OPT_SIGN, required_argument, CALL(opt_string) },
 	{ "sig-file", OPT_SIG_FILE, required_argument, CALL(opt_string) },

@@ -54,6 +54,7 @@ check_mode_options(const struct opts *o)
 		{ "-i", "dtxm", o->keys.nidentity_files > 0 },
 		{ "--salvage", "dtx", o->run.salvage },
 		{ "--no-index", "ctx", o->run.no_index },
+		{ "--no-chain-check", "tx", o->no_chain_check },
 		{ "--xattrs-include", "cx", o->nxattrs_include > 0 },
 		{ "--xattrs-exclude", "cx", o->nxattrs_exclude > 0 },
 		{ "--max-size", "xd", o->max_size > 0 },
@@ -180,9 +181,17 @@ check_operands(struct opts *o)
 		return EXIT_USAGE;
 	}
 	if (o->run.mode == 0 && o->sel.noperands > 0) {
-		msg_error("unexpected argument '%s'", o->sel.operands[0]);
-		msg_hint("give a mode: -e or -d for a stream, -c, -t or -x "
-		    "for an archive");
+		const char *a = o->sel.operands[0];
+
+		msg_error("unexpected argument '%s'", a);
+		/* tar's old dashless bundle ("tar xf a.tar") */
+		if (strlen(a) <= 8 && strspn(a, "ctxvfzCpkO") == strlen(a)
+		    && strcspn(a, "ctx") < strlen(a))
+			msg_hint("did you mean -%s? (aescrypt's options take a "
+			    "dash: tar's old form without one is not read)", a);
+		else
+			msg_hint("give a mode: -e or -d for a stream, -c, -t or "
+			    "-x for an archive");
 		return EXIT_USAGE;
 	}
 	if (o->narchives > 1 && o->run.mode != 't' && o->run.mode != 'x'
@@ -380,6 +389,17 @@ options_check(struct cmdline *c)
 		    "(built with --portable, or for a system without Linux's "
 		    "xattr calls)", o->xattrs ? "xattrs" : "acls");
 		return EXIT_USAGE;
+	}
+	if ((o->run.mode == 'g' || o->run.mode == 'G') && c->genkey == NULL) {
+		/* the file after the options (--gen-identity --pq FILE) */
+		if (o->sel.noperands == 0) {
+			msg_error("--gen-%s needs the file to write",
+			    o->run.mode == 'g' ? "key" : "identity");
+			return EXIT_USAGE;
+		}
+		c->genkey = o->sel.operands[0];
+		o->sel.operands++;
+		o->sel.noperands--;
 	}
 	if ((st = check_operands(o)) != EXIT_OK)
 		return st;

@@ -116,6 +116,8 @@ struct opts {
 	const char **archives;      /* every -f, in order (-x and -t take
 	                             * several, applied one after another) */
 	size_t narchives;
+	int no_chain_check;         /* --no-chain-check: several -g dumps are
+	                             * read as given (chain.h) */
 	const char *directory;      /* -C: the last one (-t, -x) */
 	char **cdirs;               /* -c: every -C, in order (each one
 	                             * relative to the one before, as in

@@ -235,6 +235,8 @@ all_reading(FILE *fp)
 	    "                            what is whole, list what was lost\n"
 	    "      --no-index            -c: write no index; -t, -x: read the\n"
 	    "                            whole archive, not its index\n"
+	    "      --no-chain-check      -t, -x of several -g dumps: read them as\n"
+	    "                            given, not checked as one chain first\n"
 	    "      --totals              say the bytes written or read when done (and,\n"
 	    "                            -c -g: files new, changed and unchanged)\n"
 	    "      --checksum FILE       -c, -e: append the output's SHA-256 to FILE,\n"
@@ -276,7 +278,8 @@ all_output(FILE *fp)
 	    "Exit status: 0 ok, 1 some members skipped or not found, 2 usage or a\n"
 	    "missing input, 3 wrong key, 4 damaged or not an aescrypt file, 5 over a\n"
 	    "limit, 6 I/O or system error, 7 not signed by a key --signer allows,\n"
-	    "141 standard output closed (as SIGPIPE), 128+N interrupted by signal N.\n"
+	    "8 several -g dumps that make no one chain, 141 standard output\n"
+	    "closed (as SIGPIPE), 128+N interrupted by signal N.\n"
 	    "See aescrypt(1).\n", fp);
 }
 

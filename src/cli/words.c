@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "words.h"
 
@@ -56,4 +57,15 @@ kib_words(unsigned long long kib, char *buf, size_t n, int compact)
 		    compact ? "M" : "MiB");
 	else
 		snprintf(buf, n, "%llu%s%s", kib, sep, compact ? "K" : "KiB");
+}
+
+void
+time_words(int64_t t, char *buf, size_t cap)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm) == NULL
+	    || strftime(buf, cap, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(buf, cap, "%lld", (long long)t);
 }

@@ -1,6 +1,7 @@
 /*
  * words.h -- numbers as the messages and listings write them: sizes in
- * binary units, counts grouped by thousands, KiB counts exactly.  Below
+ * binary units, counts grouped by thousands, KiB counts exactly, times
+ * in UTC.  Below
  * both msg.c and progress.c, which use them, so neither needs the other
  * for them.
  */
@@ -19,5 +20,8 @@ void count_words(uint64_t n, char *buf, size_t cap);
 /* A KiB count in the largest binary unit that divides it exactly
  * ("256 MiB"; compact: "256M", as options take it). */
 void kib_words(unsigned long long kib, char *buf, size_t n, int compact);
+
+/* A time (seconds since the epoch) as "2026-12-02 03:00:00 UTC". */
+void time_words(int64_t t, char *buf, size_t cap);
 
 #endif

@@ -338,6 +338,28 @@ ae_recipient_is_secret(const char *s)
 	    && strstr(s, "PRIVATE KEY-----") != NULL;
 }
 
+/* Whether s is an age plugin's recipient: Bech32 whose prefix is
+ * "age1" and a plugin's name (age's plugin spec), checksum good. */
+static int
+plugin_recipient(const char *s)
+{
+	char hrp[64];
+	uint8_t data[2048 + 8];
+	size_t len, at, i;
+	int plugin;
+
+	if (ae_bech32_decode(s, strlen(s), hrp, sizeof hrp, data, sizeof data,
+	    &len, &at) != 0 || strncmp(hrp, "age1", 4) != 0 || hrp[4] == '\0')
+		return 0;
+	plugin = 1;
+	for (i = 4; hrp[i] != '\0'; i++)
+		if (!((hrp[i] >= 'a' && hrp[i] <= 'z')
+		    || (hrp[i] >= '0' && hrp[i] <= '9') || hrp[i] == '-'
+		    || hrp[i] == '.' || hrp[i] == '_' || hrp[i] == '+'))
+			plugin = 0;
+	return plugin;
+}
+
 int
 ae_recipient_parse(const char *s, struct ae_recipient *r, struct ae_diag *d)
 {
@@ -348,7 +370,13 @@ ae_recipient_parse(const char *s, struct ae_recipient *r, struct ae_diag *d)
 	    sizeof AE_PQ_RECIPIENT_PREFIX - 1) == 0)
 		return pq_recipient(s, r, d);
 	if (strncasecmp(s, "age1", 4) == 0) {
-		int e = ae_bech32_key(s, HRP_RECIPIENT, r->pub, 32, d);
+		int e;
+
+		if (plugin_recipient(s))
+			return bad(d, AE_ENOTSUP, "an age plugin recipient "
+			    "(age1NAME1...): aescrypt files take none, as "
+			    "their keys are the plugin's to use", 0);
+		e = ae_bech32_key(s, HRP_RECIPIENT, r->pub, 32, d);
 
 		if (e != AE_OK)
 			return e;

@@ -290,6 +290,17 @@ blocked() {
 	grep -q "rc=130" tty.log || { cat tty.log >&2; return 1; }
 }
 
+@test "tar's old dashless form (xf, tvf) is named for what it is; any other word asks for a mode (issue 51)" {
+	run_aescrypt 2 xf x.aes
+	assert_match "unexpected argument 'xf'"
+	assert_match "hint: did you mean -xf\?"
+	run_aescrypt 2 tvf x.aes
+	assert_match "did you mean -tvf\?"
+	run_aescrypt 2 hello
+	refute_match "did you mean"
+	assert_match "hint: give a mode"
+}
+
 @test "bundles take values as tar does, and say so when a letter was swallowed" {
 	mkdir out
 	run_aescrypt 0 -xqf x.aes -Cout

@@ -274,6 +274,9 @@ setup() {
 	assert_match "no recipient in the files given with -R"
 }
 
+# An age-plugin-yubikey recipient (Bech32 under "age1yubikey").
+PLUGIN_R=age1yubikey1qwt50d05nh5vutpdzmlg5wn80xq5negm4uj9ghv0snvdd3yysf5yw3rhl3t
+
 @test "-R skips the lines it cannot use, one warning each with its line number, as age does" {
 	ssh-keygen -q -t rsa -b 2048 -N '' -f rsa.key
 	ssh-keygen -q -t ecdsa -N '' -f ec.key
@@ -284,18 +287,22 @@ setup() {
 		cat ec.key.pub
 		echo "cert-authority $(cat ec.key.pub)"
 		echo "$AGE_R"
+		echo "$PLUGIN_R"
 	} > authorized_keys
 	run_aescrypt 0 -e -R authorized_keys -o a.aes data.bin
 	assert_match "authorized_keys: line 4: only ssh-ed25519 and ssh-rsa SSH keys are supported; skipped"
 	assert_match "authorized_keys: line 5: a certificate authority.s key, not a recipient; skipped"
+	# an age plugin's recipient is named for what it is (issue 51: it
+	# was "its prefix is wrong", an error)
+	assert_match "authorized_keys: line 7: an age plugin recipient \(age1NAME1...\): aescrypt files take none.*; skipped"
 	if has_rsa; then
 		# the RSA line is a recipient (162-ssh-rsa.bats)
-		[ "$(echo "$output" | grep -c warning)" -eq 2 ]
+		[ "$(echo "$output" | grep -c warning)" -eq 3 ]
 		"$AESCRYPT" -d -q -i rsa.key -o out0 a.aes
 		assert_same data.bin out0
 	else
 		assert_match "authorized_keys: line 2: .*built without libcrypto.*; skipped"
-		[ "$(echo "$output" | grep -c warning)" -eq 3 ]
+		[ "$(echo "$output" | grep -c warning)" -eq 4 ]
 	fi
 	"$AESCRYPT" -d -q -i ssh.key -o out1 a.aes
 	"$AESCRYPT" -d -q -i age.key -o out2 a.aes
@@ -304,7 +311,11 @@ setup() {
 	# a malformed key of a known type is still an error
 	echo "ssh-ed25519 AAAAnot-base64" >> authorized_keys
 	run_aescrypt 2 -e -R authorized_keys -o b.aes data.bin
-	assert_match "authorized_keys: line 7"
+	assert_match "authorized_keys: line 8"
+	# and given to -r, it is refused in the same words
+	run_aescrypt 2 -e -r "$PLUGIN_R" -o c.aes data.bin
+	assert_match "an age plugin recipient"
+	refute_match "prefix is wrong"
 	[ ! -e b.aes ]
 }
 

@@ -28,7 +28,7 @@ open(p, 'wb').write(b)
 PY
 }
 
-@test "--gen-identity --pq writes age 1.3's hybrid key format, 0600, and prints the age1pq1 recipient" {
+@test "--gen-identity --pq writes age 1.3's hybrid key format, 0600, and prints the age1pq1 recipient; --pq in any place, never a file name" {
 	run_aescrypt 0 --gen-identity pq.txt --pq
 	[[ $output =~ ^age1pq1[a-z0-9]{1952}$ ]]
 	local r=$output
@@ -39,6 +39,19 @@ PY
 	# two runs make two different keys
 	run_aescrypt 0 --gen-identity pq2.txt --pq
 	[ "$output" != "$r" ]
+	# --pq before the file, or first, as the README and SYNOPSIS write
+	# it (issue 51: --pq was taken for the file name, exit 2)
+	run_aescrypt 0 --gen-identity --pq pq3.txt
+	[[ $output =~ ^age1pq1 ]]
+	grep -q '^AGE-SECRET-KEY-PQ-1' pq3.txt
+	run_aescrypt 0 --pq --gen-identity pq4.txt
+	grep -q '^AGE-SECRET-KEY-PQ-1' pq4.txt
+	# an option is never a file name: none is made, and no file is
+	# named after one
+	run_aescrypt 2 --gen-identity --pq
+	assert_match "--gen-identity needs the file to write"
+	run_aescrypt 2 --gen-identity=--pq
+	[ ! -e ./--pq ]
 	# --pq is for --gen-identity only
 	run_aescrypt 2 -e --pq -r "$r" -o x.aes data.bin
 	assert_match "--pq goes with --gen-identity"

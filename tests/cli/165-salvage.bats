@@ -632,3 +632,31 @@ PY
 		[ ! -e out ]
 	done
 }
+
+@test "a file cut short: the error says --salvage can keep what came before the cut; with it, none (issue 51)" {
+	"$AESCRYPT" --gen-key k 2> /dev/null
+	mkdir src
+	head -c 300000 /dev/urandom > src/big
+	echo small > src/a
+	run_aescrypt 0 -c -q -k k --chunk-size 64K -f a.aes src
+	head -c 200000 a.aes > cut.aes
+	mkdir x
+	run_aescrypt 4 -x -k k -f cut.aes -C x
+	assert_match "hint: the file is cut short: --salvage reads the members that lie before the cut"
+	run_aescrypt 4 -t -k k -f cut.aes
+	assert_match "hint: the file is cut short: --salvage"
+	"$AESCRYPT" -e -q -k k -o s.aes src/big
+	head -c 100000 s.aes > scut.aes
+	run_aescrypt 4 -d -k k -o out scut.aes
+	assert_match "hint: the file is cut short: -d --salvage keeps every byte verified before the cut"
+	[ ! -e out ]
+	# the hint is for a cut, not for every damage: a flipped byte has
+	# its own words
+	cp s.aes f.aes
+	flip f.aes 1
+	run_aescrypt 4 -d -k k -o out f.aes
+	refute_match "cut short"
+	# and with --salvage it is not given again
+	run_aescrypt 4 -d --salvage -k k -o out scut.aes
+	refute_match "hint: the file is cut short"
+}

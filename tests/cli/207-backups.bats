@@ -356,3 +356,78 @@ PY
 	# every level was applied (a file lost in L1 may stay as L0 had it)
 	[ -z "$(comm -13 <(cd home && find . -type f | sort) <(cd out/home && find . -type f | sort))" ]
 }
+
+# two weeks of nights: L0..L3, then a new full dump W0 and W1
+two_weeks() {
+	mkdir -p home/docs
+	echo v0 > home/docs/a
+	for n in 0 1 2 3; do
+		night $n
+	done
+	run_aescrypt 0 -c -q -k key -g snap --level=0 -f W0.aes home
+	after_snapshot snap
+	echo w1 > home/w1
+	run_aescrypt 0 -c -q -k key -g snap -f W1.aes home
+	run_aescrypt 0 -c -q -k key -f plain.aes home
+}
+
+# chain_refused ARCHIVE...: -x -g of the archives stops with exit 8
+# before writing anything, and so does -t; $output is -x's.
+chain_refused() {
+	local a args=()
+	for a in "$@"; do
+		args+=(-f "$a")
+	done
+	rm -rf o && mkdir o
+	run_aescrypt 8 -t -q -k key -g /dev/null "${args[@]}"
+	[ -z "$(grep -v '^aescrypt: ' <<< "$output")" ]
+	run_aescrypt 8 -x -q -k key -g /dev/null "${args[@]}" -C o
+	[ -z "$(ls -A o)" ] || { echo "written: $(ls -A o)" >&2; return 1; }
+	assert_match "hint: give the levels of one chain in the order they were made"
+}
+
+@test "a broken chain stops -x and -t -g before anything is written: a gap, the wrong order, no level 0, two weeks mixed, an archive made without -g; --no-chain-check lets it through (issue 51)" {
+	two_weeks
+	# the whole chain, and the second week's, restore
+	mkdir whole
+	run_aescrypt 0 -x -q -k key -g /dev/null -f L0.aes -f L1.aes -f L2.aes -f L3.aes -C whole
+	diff -r want3/home whole/home
+	run_aescrypt 0 -t -q -k key -f W0.aes -f W1.aes
+	# a gap
+	chain_refused L0.aes L1.aes L3.aes
+	assert_match "error: L3.aes \(level 3\) was made after a dump begun [0-9-]+ [0-9:]+ UTC that none of the archives given is: a level is missing"
+	# the wrong order
+	chain_refused L0.aes L2.aes L1.aes
+	assert_match "error: L2.aes \(level 2\) continues L1.aes, which is given after it: the archives are out of order"
+	# no level 0
+	chain_refused L1.aes L2.aes
+	assert_match "error: L1.aes is level 1, made after a dump begun .* and no full dump \(level 0\) comes before it"
+	# two weeks mixed: a second full dump, or a level of the other week
+	chain_refused L0.aes L1.aes W0.aes W1.aes
+	assert_match "error: W0.aes is a full dump \(level 0\) after L1.aes: two chains are mixed"
+	chain_refused L0.aes W1.aes
+	assert_match "error: W1.aes \(level 1\) was made after a dump begun .* that none of the archives given is"
+	# a foreign archive: made without -g
+	chain_refused L0.aes plain.aes L1.aes
+	assert_match "error: plain.aes is not a listed-incremental dump \(made without -g\), beside 2 that are"
+	# the escape: read as given
+	mkdir esc
+	run_aescrypt 0 -x -q -k key -g /dev/null --no-chain-check -f L0.aes -f L1.aes -f L3.aes -C esc
+	[ -e esc/home ]
+	# --no-chain-check is for -t and -x
+	run_aescrypt 2 -c -q -k key --no-chain-check -f x.aes home
+	# archives that are no dumps at all are read as before
+	run_aescrypt 0 -t -q -k key -f plain.aes -f plain.aes
+	# -t without -g searches, across weeks too: which nights hold a file
+	run_aescrypt 0 -t -q -k key -f L0.aes -f L1.aes -f W0.aes -f W1.aes home/w1
+	[ "$output" = "W1.aes: home/w1" ]
+}
+
+@test "-x -g of one level above 0 says that the levels before it are needed; level 0 alone says nothing (issue 51)" {
+	two_weeks
+	mkdir a b
+	run_aescrypt 0 -x -q -k key -g /dev/null -f L2.aes -C a
+	assert_match "warning: L2.aes is level 2 of a chain: alone it holds what changed since level 1; restore levels 0 to 1 first"
+	run_aescrypt 0 -x -q -k key -g /dev/null -f L0.aes -C b
+	refute_match "of a chain"
+}

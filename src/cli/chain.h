@@ -1,0 +1,29 @@
+/*
+ * chain.h -- the archives of one -x or -t run (-f L0 -f L1 ...) checked
+ * as one chain of listed-incremental dumps before any of them is read
+ * (format 6.7: each dump records its level, when it was begun, and when
+ * the dump it continues was begun).
+ */
+#ifndef AE_CLI_CHAIN_H
+#define AE_CLI_CHAIN_H
+
+#include "opts.h"
+
+/*
+ * -x of several archives (and -t with -g, which lists what -x -g would
+ * read): if any archive o names is a listed-incremental dump (-c -g), check that
+ * they make one chain, in order: a level 0 first, then each one
+ * continuing the one given before it (its `continues` the time that one
+ * was `created`, its level one more).  A gap, the wrong order, no level 0,
+ * two chains mixed, or an archive that is no dump beside dumps stops the
+ * run here, before anything is written, with what is wrong said:
+ * EXIT_CHAIN.  Each archive is opened once more for this (its key
+ * derived again, its first record read), silently: the first that cannot
+ * be opened ends the look (the run stops there and says why), and one
+ * made before levels were recorded is passed over.  With --no-chain-check,
+ * one archive, or a pipe among them, nothing is checked.  0 or
+ * EXIT_CHAIN.
+ */
+int chain_check(const struct opts *o);
+
+#endif
