@@ -207,3 +207,169 @@ chain_check(const struct opts *o)
 	    "level and dates); --no-chain-check reads them as given");
 	return EXIT_CHAIN;
 }
+
+/* ---- --info of several archives: the chains they make ---- */
+
+struct row {
+	char *name;
+	struct ae_tar_global g;
+	uint64_t members, size;
+	size_t root;                /* the row of its level 0; SIZE_MAX: none
+	                             * given (an orphan) */
+};
+
+static struct row *rows;
+static size_t nrows, caprows;
+
+void
+chain_note(const char *name, const struct ae_tar_global *g, uint64_t members,
+    uint64_t size)
+{
+	struct row *t;
+
+	if (!g->present || g->level < 0)
+		return;
+	if (nrows == caprows) {
+		size_t cap = caprows ? 2 * caprows : 16;
+
+		if ((t = realloc(rows, cap * sizeof *t)) == NULL)
+			return;     /* (the report is then of fewer) */
+		rows = t;
+		caprows = cap;
+	}
+	if ((rows[nrows].name = strdup(name)) == NULL)
+		return;
+	rows[nrows].g = *g;
+	rows[nrows].members = members;
+	rows[nrows].size = size;
+	nrows++;
+}
+
+/* The row begun when row r's dump continues from; nrows if none. */
+static size_t
+parent(size_t r)
+{
+	size_t k;
+
+	for (k = 0; k < nrows; k++)
+		if (k != r && same_time(rows[k].g.created, rows[k].g.created_nsec,
+		    rows[r].g.cont, rows[r].g.cont_nsec))
+			return k;
+	return nrows;
+}
+
+/* Order: by when each was begun, then by name. */
+static int
+by_created(const void *a, const void *b)
+{
+	const struct row *x = *(struct row *const *)a;
+	const struct row *y = *(struct row *const *)b;
+
+	if (x->g.created != y->g.created)
+		return x->g.created < y->g.created ? -1 : 1;
+	if (x->g.created_nsec != y->g.created_nsec)
+		return x->g.created_nsec < y->g.created_nsec ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void
+row_line(FILE *fp, const struct row *r)
+{
+	char q[1024], when[64], num[32], size[32];
+
+	time_words(r->g.created, when, sizeof when);
+	count_words(r->members, num, sizeof num);
+	bytes_words(r->size, size, sizeof size);
+	fprintf(fp, "  %s: level %d, begun %s, %s members, %s\n",
+	    names_quote(r->name, q, sizeof q), r->g.level, when, num, size);
+}
+
+int
+chain_report(FILE *fp, int json)
+{
+	struct row **order;
+	size_t i, k, steps, nchains = 0, norphans = 0, c;
+	char q[1024], when[64];
+
+	if (nrows == 0)
+		return EXIT_OK;
+	if ((order = malloc(nrows * sizeof *order)) == NULL) {
+		msg_error("out of memory");
+		return EXIT_SYSTEM;
+	}
+	/* each dump's level 0, up the links of `continues` */
+	for (i = 0; i < nrows; i++) {
+		k = i;
+		for (steps = 0; steps <= nrows && k < nrows
+		    && rows[k].g.level > 0; steps++)
+			k = parent(k);
+		rows[i].root = k < nrows && rows[k].g.level == 0 ? k : SIZE_MAX;
+		order[i] = &rows[i];
+	}
+	qsort(order, nrows, sizeof *order, by_created);
+	for (i = 0; i < nrows; i++) {
+		nchains += order[i]->g.level == 0 && order[i]->root
+		    == (size_t)(order[i] - rows);
+		norphans += order[i]->root == SIZE_MAX;
+	}
+	if (json)
+		fputs("{\"chains\":[", fp);
+	else
+		fprintf(fp, "chains:      %zu, oldest first%s\n", nchains,
+		    norphans ? "; and archives in none of them below" : "");
+	/* the chains, in the order their level 0s were begun */
+	for (c = 0, i = 0; i < nrows; i++) {
+		size_t root = (size_t)(order[i] - rows);
+
+		if (order[i]->g.level != 0 || order[i]->root != root)
+			continue;
+		if (json) {
+			fprintf(fp, "%s{\"begun\":%lld,\"archives\":[",
+			    c++ ? "," : "", (long long)order[i]->g.created);
+		} else {
+			time_words(order[i]->g.created, when, sizeof when);
+			fprintf(fp, "chain %zu:     full dump begun %s\n", ++c,
+			    when);
+		}
+		for (k = 0, steps = 0; k < nrows; k++)
+			if (order[k]->root == root) {
+				if (json) {
+					fputs(steps++ ? ",\"" : "\"", fp);
+					names_json(fp, order[k]->name);
+					putc('"', fp);
+				} else
+					row_line(fp, order[k]);
+			}
+		if (json)
+			fputs("]}", fp);
+	}
+	/* orphans: each with the dump it continues, which is missing */
+	if (json)
+		fputs("],\"orphans\":[", fp);
+	else if (norphans)
+		fprintf(fp, "in no chain given (the dump each continues is "
+		    "not among them):\n");
+	for (i = 0, steps = 0; i < nrows; i++) {
+		if (order[i]->root != SIZE_MAX)
+			continue;
+		if (json) {
+			fputs(steps++ ? ",\"" : "\"", fp);
+			names_json(fp, order[i]->name);
+			putc('"', fp);
+			continue;
+		}
+		row_line(fp, order[i]);
+		time_words(order[i]->g.cont, when, sizeof when);
+		fprintf(fp, "    (%s continues a dump begun %s)\n",
+		    names_quote(order[i]->name, q, sizeof q), when);
+	}
+	if (json)
+		fputs("]}\n", fp);
+	free(order);
+	for (i = 0; i < nrows; i++)
+		free(rows[i].name);
+	free(rows);
+	rows = NULL;
+	nrows = caprows = 0;
+	return EXIT_OK;
+}

@@ -7,6 +7,10 @@
 #ifndef AE_CLI_CHAIN_H
 #define AE_CLI_CHAIN_H
 
+#include <stdint.h>
+#include <stdio.h>
+
+#include "archive/tar.h"
 #include "opts.h"
 
 /*
@@ -25,5 +29,20 @@
  * EXIT_CHAIN.
  */
 int chain_check(const struct opts *o);
+
+/*
+ * --info of several archives with a key: chain_note takes each dump's
+ * facts as it is described (name, its global header, its members and
+ * size; archives that are no dump are not noted), and chain_report
+ * prints, after them all, the chains they make: oldest first, an
+ * archive a line (level, when begun, members, size), then those whose
+ * chain is not among them, each with the time of the dump it continues,
+ * which is missing.  As JSON, one last line: {"chains": [{"begun": T,
+ * "archives": [names, oldest first]}, ...], "orphans": [names]}.  The
+ * notes are freed.  0, or an exit status (reported).
+ */
+void chain_note(const char *name, const struct ae_tar_global *g,
+    uint64_t members, uint64_t size);
+int chain_report(FILE *fp, int json);
 
 #endif

@@ -43,6 +43,10 @@ each_file(const struct opts *o, int (*cmd)(const struct opts *))
 			st = s;
 	}
 	secret_keep(0);
+	/* --info of several with a key: the chains they make, after them */
+	if (cmd == cmd_info && !atomic_load(&signals_stop)
+	    && (s = chain_report(stdout, o->info_json)) > st)
+		st = s;
 	return st;
 }
 

@@ -28,6 +28,7 @@
 #include "container/sshsig.h"
 #include "exitcode.h"
 #include "agefile.h"
+#include "chain.h"
 #include "foreign.h"
 #include "indexed.h"
 #include "keys.h"
@@ -51,22 +52,6 @@ static const char *
 payload_name(int type)
 {
 	return AE_PAYLOAD_IS_ARCHIVE(type) ? "archive" : "stream";
-}
-
-/* s as a JSON string body: quotes, backslashes and controls escaped. */
-static void
-json_string(FILE *fp, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(fp, "\\u%04x", c);
-		else
-			putc(c, fp);
-	}
 }
 
 enum whole { WHOLE_UNKNOWN, WHOLE_YES, WHOLE_NO };
@@ -201,7 +186,7 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 	unsigned i;
 
 	fputs("{\"file\":\"", fp);
-	json_string(fp, name);
+	names_json(fp, name);
 	fprintf(fp, "\",\"size\":%llu", (unsigned long long)size);
 	print_contents_json(fp, c);
 	fprintf(fp, ",\"version\":%d,\"payload\":\"%s\",\"index\":%s,"
@@ -222,7 +207,7 @@ print_json(FILE *fp, const char *name, const struct ae_header *h,
 			    fpr, 1ull << h->sig_log2, sc->done ? "true" : "false");
 			if (sc->done) {
 				fputs(",\"principals\":\"", fp);
-				json_string(fp, sc->who);
+				names_json(fp, sc->who);
 				fprintf(fp, "\",\"signatures\":%llu",
 				    (unsigned long long)sc->signatures);
 			}
@@ -252,7 +237,7 @@ print_legacy(FILE *fp, const char *name, const struct ae_legacy *lg,
 
 	if (json) {
 		fputs("{\"file\":\"", fp);
-		json_string(fp, name);
+		names_json(fp, name);
 		fprintf(fp, "\",\"format\":\"aes-crypt\",\"version\":%d,"
 		    "\"kdf\":\"%s\",\"iterations\":%lu,\"extensions\":%u,"
 		    "\"length_authenticated\":%s,\"created_by\":\"",
@@ -260,7 +245,7 @@ print_legacy(FILE *fp, const char *name, const struct ae_legacy *lg,
 		    "sha256-8192", lg->version == 3 ? (unsigned long)
 		    lg->iterations : 8192ul, lg->extensions,
 		    lg->version == 3 ? "true" : "false");
-		json_string(fp, lg->creator);   /* (it escapes controls) */
+		names_json(fp, lg->creator);   /* (it escapes controls) */
 		fputs("\"}\n", fp);
 		return;
 	}
@@ -790,6 +775,8 @@ done:
 				run_input_close(&io.in);
 				return st;
 			}
+			if (c.archive)
+				chain_note(io.in.name, &c.g, c.members, size);
 		}
 		if (o->info_json)
 			print_json(stdout, io.in.path != NULL ? io.in.path :

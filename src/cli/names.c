@@ -172,3 +172,18 @@ names_print(FILE *fp, const char *name)
 	}
 	fputs(names_quote(name, buf, sizeof buf), fp);
 }
+
+void
+names_json(FILE *fp, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else
+			putc(c, fp);
+	}
+}

@@ -25,4 +25,8 @@ void names_print(FILE *fp, const char *name);
  * buf, for messages. */
 const char *names_quote(const char *name, char *buf, size_t cap);
 
+/* s as the body of a JSON string: quotes, backslashes and control
+ * characters escaped, every other byte as it is (--info=json). */
+void names_json(FILE *fp, const char *s);
+
 #endif

@@ -431,3 +431,51 @@ chain_refused() {
 	run_aescrypt 0 -x -q -k key -g /dev/null -f L0.aes -C b
 	refute_match "of a chain"
 }
+
+@test "--info lists two weeks of nights as two chains, and marks a level whose chain is not given; the man page's pruning recipe keeps the newest chain, and the sums still check (issue 51)" {
+	command -v jq > /dev/null || skip "jq is not installed (the recipe uses it)"
+	mkdir -p bk home/docs
+	echo v0 > home/docs/a
+	local n f
+	# two weeks of two nights, each archive with its own sum file
+	for n in 0 1 2 3; do
+		[ $n = 1 ] && echo one > home/one
+		[ $n = 3 ] && echo three > home/three
+		f=h-$n.aes
+		if [ $n = 2 ]; then
+			run_aescrypt 0 -c -q -k key --level=0 -g snap --checksum bk/$f.sha256 -f bk/$f home
+		else
+			run_aescrypt 0 -c -q -k key -g snap --checksum bk/$f.sha256 -f bk/$f home
+		fi
+		after_snapshot snap
+	done
+	sed -i 's|  bk/|  |' bk/*.sha256     # sums of the names as they sit in bk
+	(cd bk && sha256sum --quiet -c h-*.sha256)
+	run_aescrypt 0 --info -k key bk/h-0.aes bk/h-1.aes bk/h-2.aes bk/h-3.aes
+	assert_match "chains:      2, oldest first"
+	[ "$(sed -n '/^chains:/,$p' <<< "$output" | grep -c '^chain [12]: ')" -eq 2 ]
+	sed -n '/^chain 1:/,/^chain 2:/p' <<< "$output" | grep -q "bk/h-1.aes: level 1, begun .*, 3 members"
+	sed -n '/^chain 2:/,$p' <<< "$output" | grep -q "bk/h-3.aes: level 1"
+	# a level without the one it continues is named, with that dump's time
+	run_aescrypt 0 --info -k key bk/h-1.aes bk/h-2.aes bk/h-3.aes
+	assert_match "in no chain given \(the dump each continues is not among them\):"
+	assert_match "\(bk/h-1.aes continues a dump begun [0-9-]+ [0-9:]+ UTC\)"
+	run_aescrypt 0 --info=json -k key bk/h-0.aes bk/h-1.aes bk/h-3.aes
+	[ "$(tail -1 <<< "$output" | jq -c .orphans)" = '["bk/h-3.aes"]' ]
+	# the recipe as the man page gives it, keeping one chain, not four
+	local recipe
+	recipe=$(grep -F "jq -r 'select(.chains)" "$BATS_TEST_DIRNAME/../../man/aescrypt.1" |
+	    sed -e 's/^\.Dl \$ //' -e 's/\\(dq/"/g' -e 's|-i ~/.backup-identity.txt|-k ../key|' \
+	    -e 's/:-4\]/:-1]/' -e 's|cd /backup|cd bk|')
+	[ -n "$recipe" ]
+	echo "recipe: $recipe"
+	# (aescrypt is the one under test)
+	mkdir bin
+	ln -s "$AESCRYPT" bin/aescrypt
+	PATH=$PWD/bin:$PATH bash -c "set -o pipefail; $recipe"
+	[ "$(cd bk && ls | sort | tr '\n' ' ')" = "h-2.aes h-2.aes.sha256 h-3.aes h-3.aes.sha256 " ]
+	(cd bk && sha256sum --quiet -c h-*.sha256)
+	mkdir out
+	run_aescrypt 0 -x -q -k key -g /dev/null -f bk/h-2.aes -f bk/h-3.aes -C out
+	[ "$(cat out/home/three)" = three ]
+}
