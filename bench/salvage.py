@@ -21,7 +21,7 @@ lands at the same relative place in each file) and counts the files
 that come back byte-exact, and those that come back wrong.  Prints one
 table: per model, each tool's share of files recovered; a tool that
 ever writes a wrong file is flagged.  Not a test: the numbers are for
-the README and the issue notes.  Needs gzip, GNU tar and 7zz (7zip).
+doc/performance.md and the issue notes.  Needs gzip, GNU tar and 7zz (7zip).
 """
 import argparse
 import os

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/abi/check.sh SHLIB HEADER MAP BASELINE MANDIR -- the shared library
-# keeps the header's promise (README, "Library"):
+# keeps the header's promise (doc/library.md):
 #   - its SONAME is libaescrypt.so.1;
 #   - it exports aescrypt_* symbols alone, each under the version node
 #     the version script gives it;
