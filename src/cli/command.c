@@ -3,11 +3,14 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "aescrypt.h"
 
@@ -168,11 +171,99 @@ each_archive(const struct opts *o, int (*cmd)(const struct opts *))
 	return st;
 }
 
+/* scandir's filter: a name that ends in ".aes" and does not start with
+ * a dot. */
+static int
+is_aes_name(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 4
+	    && strcmp(e->d_name + n - 4, ".aes") == 0;
+}
+
+/* Add a copy of name, or of dir/name, to *v (*n of *cap).  0 or -1. */
+static int
+push_name(char ***v, size_t *n, size_t *cap, const char *dir,
+    const char *name)
+{
+	size_t len = (dir != NULL ? strlen(dir) + 1 : 0) + strlen(name) + 1;
+	char **t;
+
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		if ((t = realloc(*v, *cap * sizeof *t)) == NULL)
+			return -1;
+		*v = t;
+	}
+	if (((*v)[*n] = malloc(len)) == NULL)
+		return -1;
+	snprintf((*v)[(*n)++], len, "%s%s%s", dir != NULL ? dir : "",
+	    dir != NULL ? "/" : "", name);
+	return 0;
+}
+
+/*
+ * --info (or --test) of files where some are directories: a directory
+ * stands for the *.aes files in it, in name order (a backup directory,
+ * whose chains --info with a key lists).  Then as each_file.
+ */
+static int
+each_file_dirs(const struct opts *o, int (*cmd)(const struct opts *))
+{
+	struct opts all = *o;
+	struct dirent **ents;
+	struct stat sb;
+	char **names = NULL, q[1024];
+	size_t i, n = 0, cap = 0;
+	int st = EXIT_OK, k, m;
+	const char *f;
+
+	for (i = 0; i <= o->sel.noperands && st == EXIT_OK; i++) {
+		f = i == 0 ? o->archive : o->sel.operands[i - 1];
+		if (f == NULL)
+			continue;
+		if (stat(f, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			if (push_name(&names, &n, &cap, NULL, f) != 0)
+				st = EXIT_SYSTEM;
+			continue;
+		}
+		if ((m = scandir(f, &ents, is_aes_name, alphasort)) <= 0) {
+			msg_error("%s: no .aes files in this directory",
+			    names_quote(f, q, sizeof q));
+			st = EXIT_USAGE;
+			if (m == 0)
+				free(ents);
+			break;
+		}
+		for (k = 0; k < m; k++) {
+			if (st == EXIT_OK && push_name(&names, &n, &cap, f,
+			    ents[k]->d_name) != 0)
+				st = EXIT_SYSTEM;
+			free(ents[k]);
+		}
+		free(ents);
+	}
+	if (st == EXIT_SYSTEM)
+		msg_error("out of memory");
+	if (st == EXIT_OK) {
+		all.archive = names[0];
+		all.sel.operands = names + 1;
+		all.sel.noperands = n - 1;
+		st = n > 1 ? each_file(&all, cmd) : cmd(&all);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return st;
+}
+
 /* The mode the command line chose; its exit status. */
 static int
 dispatch(const struct cmdline *c)
 {
 	const struct opts *o = &c->o;
+	struct stat sb;
 
 	if (!c->o.run.salvage && c->o.run.mode == 'd')
 		msg_on_cut("the file is cut short: -d --salvage keeps every "
@@ -181,8 +272,11 @@ dispatch(const struct cmdline *c)
 	    && (c->o.run.mode == 'x' || c->o.run.mode == 't'))
 		msg_on_cut("the file is cut short: --salvage reads the "
 		    "members that lie before the cut");
-	if ((o->run.mode == 'i' || o->run.test) && o->sel.noperands > 0)
-		return each_file(o, o->run.mode == 'i' ? cmd_info : cmd_list);
+	if ((o->run.mode == 'i' || o->run.test) && (o->sel.noperands > 0
+	    || (o->archive != NULL && stat(o->archive, &sb) == 0
+	    && S_ISDIR(sb.st_mode))))
+		return each_file_dirs(o, o->run.mode == 'i' ? cmd_info :
+		    cmd_list);
 	if (o->narchives > 1 && o->run.mode != 'm')
 		return each_archive(o, o->run.mode == 'x' ? cmd_extract
 		    : cmd_list);

@@ -456,6 +456,10 @@ chain_refused() {
 	[ "$(sed -n '/^chains:/,$p' <<< "$output" | grep -c '^chain [12]: ')" -eq 2 ]
 	sed -n '/^chain 1:/,/^chain 2:/p' <<< "$output" | grep -q "bk/h-1.aes: level 1, begun .*, 3 members"
 	sed -n '/^chain 2:/,$p' <<< "$output" | grep -q "bk/h-3.aes: level 1"
+	# the directory stands for its .aes files (the sums are not read)
+	run_aescrypt 0 --info -k key bk
+	assert_match "chains:      2, oldest first"
+	[ "$(grep -c '^file: ' <<< "$output")" -eq 4 ]
 	# a level without the one it continues is named, with that dump's time
 	run_aescrypt 0 --info -k key bk/h-1.aes bk/h-2.aes bk/h-3.aes
 	assert_match "in no chain given \(the dump each continues is not among them\):"
