@@ -366,10 +366,18 @@ chain_report(FILE *fp, int json)
 	if (json)
 		fputs("]}\n", fp);
 	free(order);
+	chain_forget();
+	return EXIT_OK;
+}
+
+void
+chain_forget(void)
+{
+	size_t i;
+
 	for (i = 0; i < nrows; i++)
 		free(rows[i].name);
 	free(rows);
 	rows = NULL;
 	nrows = caprows = 0;
-	return EXIT_OK;
 }

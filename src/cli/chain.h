@@ -45,4 +45,8 @@ void chain_note(const char *name, const struct ae_tar_global *g,
     uint64_t members, uint64_t size);
 int chain_report(FILE *fp, int json);
 
+/* Drop the notes unprinted (one file was described: no chains to
+ * list), so that a later command line in the process starts clean. */
+void chain_forget(void);
+
 #endif

@@ -265,6 +265,8 @@ dispatch(const struct cmdline *c)
 	const struct opts *o = &c->o;
 	struct stat sb;
 
+	msg_on_cut(NULL);       /* (a command line before this one set it) */
+	chain_forget();
 	if (!c->o.run.salvage && c->o.run.mode == 'd')
 		msg_on_cut("the file is cut short: -d --salvage keeps every "
 		    "byte verified before the cut (as OUTPUT.damaged)");
@@ -324,6 +326,7 @@ command_main(int argc, char **argv)
 		else if ((st = options_check(&c)) == EXIT_OK) {
 			signals_init();
 			st = dispatch(&c);
+			chain_forget();
 		}
 	}
 	options_free(&c);
