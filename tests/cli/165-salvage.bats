@@ -610,20 +610,23 @@ PY
 	"$AESCRYPT" --gen-key k 2> /dev/null
 	head -c 200000 /dev/urandom > plain
 	"$AESCRYPT" -e -q -k k --chunk-size 64K -o s.aes plain
-	# 32 MiB through the software tier: half a minute here, so the
-	# signal comes while the search runs (a faster machine would need
-	# to be 30 times faster to finish first).  The search reads no
-	# input for long stretches, so it must look at the flag itself:
-	# before, a signal left it running to the end (hours).
+	# 32 MiB through the software tier: half a minute here.  The
+	# signal goes once the search has read 256 KiB past where the
+	# crafted bytes start (a condition, not a clock), so 31 MiB are
+	# still ahead of it; a machine would have to be 30 times faster to
+	# finish first.  The search reads no input for long stretches, so
+	# it must look at the flag itself: before, a signal left it
+	# running to the end (hours), and wait_gone fails it.
 	crafted s.aes 32 c.aes
-	local sig pid rc
+	local sig pid rc start
+	start=$(sed -n 3p recs | cut -d' ' -f1)
 	for sig in INT TERM; do
 		rm -f out out.damaged
-		timeout -s KILL 120 "$AESCRYPT" --no-hw -d --salvage -k k -o out \
-		    c.aes 2> err &
+		"$AESCRYPT" --no-hw -d --salvage -k k -o out c.aes 2> err &
 		pid=$!
-		sleep 1
+		wait_read "$pid" $((start + (256 << 10)))
 		kill -"$sig" "$pid"
+		wait_gone "$pid"
 		rc=0
 		wait "$pid" || rc=$?
 		echo "SIG$sig: exit $rc: $(cat err)"
