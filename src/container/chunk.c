@@ -211,53 +211,6 @@ ae_chunk_frame_plausible(int final, int compressed, size_t ctlen,
 }
 
 int
-ae_chunk_find_seq(const ae_gcm_ctx *key, const uint8_t frame[AE_FRAME_LEN],
-    const uint8_t *body, size_t ctlen, uint64_t lo, uint64_t hi,
-    uint64_t *found)
-{
-	uint8_t nonce[AE_NONCE_LEN], t[AE_TAG_LEN], e[AE_TAG_LEN];
-	uint8_t s[AE_TAG_LEN], *ks;
-	int final = frame[0] & AE_FLAG_FINAL, ok = 0;
-	size_t i;
-	uint64_t n;
-
-	if ((ks = ae_secret_alloc(ctlen + 1)) == NULL)
-		return AE_ENOMEM;
-	/* The tag this body would have under nonce lo: sealing the
-	 * keystream XOR the body gives the body back as ciphertext, and
-	 * its tag.  E(J0(lo)) is the tag of an empty seal; S, their XOR,
-	 * is GHASH(frame, body), the same for every number. */
-	ae_chunk_nonce(lo, final, nonce);
-	memset(ks, 0, ctlen);
-	ae_gcm_seal(key, nonce, sizeof nonce, NULL, 0, ks, ctlen, ks, e);
-	for (i = 0; i < ctlen; i++)
-		ks[i] ^= body[i];
-	ae_gcm_seal(key, nonce, sizeof nonce, frame, AE_FRAME_LEN, ks, ctlen,
-	    ks, t);
-	ae_gcm_seal(key, nonce, sizeof nonce, NULL, 0, NULL, 0, NULL, e);
-	for (i = 0; i < AE_TAG_LEN; i++)
-		s[i] = t[i] ^ e[i];
-	for (n = lo; !ok; n++) {
-		ae_chunk_nonce(n, final, nonce);
-		ae_gcm_seal(key, nonce, sizeof nonce, NULL, 0, NULL, 0, NULL, e);
-		for (i = 0; i < AE_TAG_LEN; i++)
-			e[i] ^= s[i];
-		ok = ae_ct_equal(e, body + ctlen, AE_TAG_LEN);
-		AE_DECLASSIFY(&ok, sizeof ok);
-		if (ok)
-			*found = n;
-		if (n == hi)
-			break;
-	}
-	ae_wipe(ks, ctlen + 1);
-	ae_secret_free(ks, ctlen + 1);
-	ae_wipe(s, sizeof s);
-	ae_wipe(t, sizeof t);
-	ae_wipe(e, sizeof e);
-	return ok ? AE_OK : AE_EAUTH;
-}
-
-int
 ae_chunk_number_of(const struct ae_cbc_key *dkey, int final,
     const uint8_t ghash[AE_TAG_LEN], const uint8_t tag[AE_TAG_LEN],
     uint64_t lo, uint64_t hi, uint64_t *found)

@@ -102,25 +102,13 @@ int ae_chunk_frame_plausible(int final, int compressed, size_t ctlen,
 /*
  * --salvage, after a damaged frame: the number under which the record
  * (frame, then ctlen bytes of ciphertext, then the tag at body + ctlen)
- * authenticates, among lo..hi, with the final bit its frame has.  One
- * pass over the body, then one empty seal a candidate: GCM's tag is
- * GHASH(frame, body) XOR E(J0(nonce)), and only the second term depends
- * on the number.  The tags are compared in constant time; which number
- * matched is public.  Nothing is decrypted for use (a scratch copy is
- * wiped).  0 with *found; AE_EAUTH if no number in lo..hi fits;
- * AE_ENOMEM.
- */
-int ae_chunk_find_seq(const ae_gcm_ctx *key,
-    const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,
-    uint64_t lo, uint64_t hi, uint64_t *found);
-
-/*
- * The same search in constant time a candidate, whatever the range
- * (format 6.5's work bound): one GHASH pass over the body and one block
- * of the block cipher's inverse (dkey, the payload key's decryption
- * schedule, cbc.h), since the tag XOR GHASH(frame, body) is E(J0(n)),
- * whose inverse names n.  Results as ae_chunk_find_seq's, but for
- * AE_ENOMEM, which it cannot return.
+ * authenticates, among lo..hi, with the final bit its frame has, in
+ * constant time a candidate whatever the range (format 6.5's work
+ * bound): one GHASH pass over the body and one block of the block
+ * cipher's inverse (dkey, the payload key's decryption schedule, cbc.h),
+ * since the tag XOR GHASH(frame, body) is E(J0(n)), whose inverse names
+ * n.  Nothing is decrypted.  0 with *found; AE_EAUTH if no number in
+ * lo..hi fits.
  */
 int ae_chunk_number(const ae_gcm_ctx *key, const struct ae_cbc_key *dkey,
     const uint8_t frame[AE_FRAME_LEN], const uint8_t *body, size_t ctlen,

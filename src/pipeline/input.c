@@ -118,20 +118,19 @@ stopping(struct pipe *pp)
 	return stop;
 }
 
-/* Whether the record at rec (frame, ctlen bytes, tag; file offset at)
- * is one a search takes: 1 with *found (its number), 0, or AE_ENOMEM. */
-typedef int (*take_fn)(struct pipe *pp, const uint8_t *rec, size_t ctlen,
-    uint64_t at, void *ctx, uint64_t *found);
+static int take_any(struct pipe *pp, const struct window *w, size_t q,
+    size_t ctlen, uint64_t *found);
 
 /*
  * Step *q through w, reading on as needed, to the next place where a
- * record starts that take accepts: a frame an encoder could have
- * written, then as many bytes as it says.  1 (*found, *fin, *reclen
- * set), 0 at the end of the input, or a read error or AE_ENOMEM.
+ * record of this file starts (take_any): a frame an encoder could have
+ * written, then as many bytes as it says, that authenticate.  1
+ * (*found, *fin, *reclen set), 0 at the end of the input, a read error,
+ * or AE_EINTR if the run is stopping.
  */
 static int
-scan(struct pipe *pp, struct window *w, size_t *q, take_fn take, void *ctx,
-    uint64_t *found, int *fin, size_t *reclen)
+scan(struct pipe *pp, struct window *w, size_t *q, uint64_t *found, int *fin,
+    size_t *reclen)
 {
 	unsigned steps = 0;
 	size_t ctlen;
@@ -153,136 +152,9 @@ scan(struct pipe *pp, struct window *w, size_t *q, take_fn take, void *ctx,
 			return r;
 		if (r == 0)
 			continue;   /* too short for its length: not a record */
-		if ((r = take(pp, w->b + *q, ctlen, w->base + *q, ctx, found))
-		    != 0)
-			return r;
+		if (take_any(pp, w, *q, ctlen, found))
+			return 1;
 	}
-}
-
-/* Report records seq .. upto-1 lost at offset off (a damaged frame and
- * what it hid), as a worker reports one that fails; the first carries
- * the bytes passed over (bytes), so that the stats, and the offset of
- * what follows, come out right.  0, or -1 if the run is stopping. */
-static int
-post_lost(struct pipe *pp, uint64_t seq, uint64_t upto, uint64_t off,
-    const char *what, uint64_t bytes)
-{
-	struct job *j;
-
-	for (; seq < upto; seq++) {
-		if ((j = ae_pipe_get_free(pp)) == NULL)
-			return -1;
-		j->seq = seq;
-		j->num = seq;
-		j->offset = off;
-		j->in_len = (size_t)bytes;
-		bytes = 0;
-		ae_fail(&j->diag, AE_EFORMAT, AE_AT_CHUNK, what, seq, off);
-		j->status = AE_EFORMAT;
-		j->salvageable = 1;
-		ae_pipe_post_done(pp, j);
-	}
-	return 0;
-}
-
-/*
- * --salvage with no index to say where records start (a pipe): the
- * frame at *off (its bytes in bad) cannot be followed.  Every later
- * byte is tried as the start of a record: a frame an encoder could have
- * written, then as many bytes as it says, which must authenticate under
- * a number from *seq on (as many numbers as records could fit in the
- * bytes passed over: ae_chunk_find_seq tries them all for the cost of
- * one pass over the record).  Nothing is taken from a record that does
- * not authenticate, and nothing inside the tar stream is searched.  The
- * records from *seq to the one found are reported lost; that one is
- * queued and reading goes on after it.  1 to go on (*seq, *off, *final
- * updated); 0 if the run ended (reported).
- */
-/* The old search's test: a number from seq on, one per MIN_RECORD
- * bytes passed from where it started (ctx: {seq, off}). */
-static int
-take_from(struct pipe *pp, const uint8_t *rec, size_t ctlen, uint64_t at,
-    void *ctx, uint64_t *found)
-{
-	const uint64_t *so = ctx;
-	int r = ae_chunk_find_seq(pp->p->key, rec, rec + AE_FRAME_LEN, ctlen,
-	    so[0], so[0] + (at - so[1]) / MIN_RECORD, found);
-
-	return r == AE_OK ? 1 : r == AE_ENOMEM ? r : 0;
-}
-
-int
-ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN], uint64_t *seq,
-    uint64_t *off, int *final)
-{
-	struct window w = { NULL, 0, 0, *off };
-	size_t q = 1, reclen = 0;
-	uint64_t found = 0, so[2] = { *seq, *off };
-	int r, fin = 0, hit;
-	struct job *j;
-
-	w.cap = 2 * (AE_FRAME_LEN + pp->cs + AE_TAG_LEN);
-	if ((w.b = malloc(w.cap)) == NULL)
-		goto oom;
-	memcpy(w.b, bad, AE_FRAME_LEN);
-	w.len = AE_FRAME_LEN;
-	r = scan(pp, &w, &q, take_from, so, &found, &fin, &reclen);
-	if (r == AE_ENOMEM)
-		goto oom;
-	hit = r == 1;
-	if (!hit) {
-		/* the input ended (or failed) before another record */
-		free(w.b);
-		if (post_lost(pp, *seq, *seq + 1, *off, "has a damaged frame, "
-		    "and no record after it authenticates", w.base + w.len
-		    - *off) != 0
-		    || (j = ae_pipe_get_free(pp)) == NULL)
-			return 0;
-		j->seq = *seq + 1;
-		if (r < 0)
-			ae_pipe_post_error(pp, j, r, AE_AT_INPUT, ae_pipe_read_what(r),
-			    w.base + w.len);
-		else
-			ae_pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK, "is missing: "
-			    "the input ends with no final chunk after the "
-			    "damaged frame", w.base + w.len);
-		return 0;
-	}
-	if (post_lost(pp, *seq, found, *off, found == *seq + 1 ? "has a "
-	    "damaged frame" : "has a damaged frame, or was lost with one "
-	    "before it", w.base + q - *off) != 0
-	    || (j = ae_pipe_get_free(pp)) == NULL) {
-		free(w.b);
-		return 0;
-	}
-	/* the record found, as the main loop would have queued it */
-	j->seq = found;
-	j->num = found;
-	j->offset = w.base + q;
-	memcpy(j->in + FRAME_AT, w.b + q, reclen);
-	high_water(&j->in_hw, FRAME_AT + reclen);
-	j->final = fin;
-	j->in_len = reclen;
-	ae_pipe_push_work(pp, j);
-	/* what the window holds after it is read next (before what an
-	 * earlier search left unread) */
-	if (pend_prepend(pp, w.b + q + reclen, w.len - q - reclen) != 0) {
-		free(w.b);
-		goto oom_noreport;
-	}
-	*seq = found + 1;
-	*off = w.base + q + reclen;
-	*final = fin;
-	free(w.b);
-	return 1;
-oom:
-	free(w.b);
-oom_noreport:
-	if ((j = ae_pipe_get_free(pp)) != NULL) {
-		j->seq = *seq;
-		ae_pipe_post_error(pp, j, AE_ENOMEM, AE_AT_NONE, NULL, *off);
-	}
-	return 0;
 }
 
 /* n bytes read and not used, to be read next: before what an earlier
@@ -353,16 +225,17 @@ post_skip(struct pipe *pp, uint64_t *slot, uint64_t from, uint64_t to,
 	return 0;
 }
 
-/* The search's test: any number a record could have there (ctx: the
- * window), by the running sums where they could be set up. */
+/* The search's test: whether the record at w->b + q (frame, ctlen
+ * bytes, tag) authenticates under any number it could have there, by
+ * the running sums where they could be set up: 1 with *found, or 0. */
 static int
-take_any(struct pipe *pp, const uint8_t *rec, size_t ctlen, uint64_t at,
-    void *ctx, uint64_t *found)
+take_any(struct pipe *pp, const struct window *w, size_t q, size_t ctlen,
+    uint64_t *found)
 {
-	const struct window *w = ctx;
+	uint64_t at = w->base + q;
 
 	if (pp->rs_state != RS_READY)
-		return ae_pipe_record_number(pp, rec, ctlen, at, found);
+		return ae_pipe_record_number(pp, w->b + q, ctlen, at, found);
 	return ae_recscan_number(&pp->rs, w->b, w->base, at, ctlen, 0,
 	    ae_pipe_number_bound(pp, at), found) == AE_OK;
 }
@@ -390,7 +263,7 @@ ae_pipe_search(struct pipe *pp, const uint8_t *head, size_t head_len,
 		    pp->cs) == AE_OK ? RS_READY : RS_FAILED;
 	if (pp->rs_state == RS_READY)
 		ae_recscan_reset(&pp->rs);
-	r = scan(pp, &w, &q, take_any, &w, &found, &fin, &reclen);
+	r = scan(pp, &w, &q, &found, &fin, &reclen);
 	hit = r == 1;
 	if (!hit) {
 		/* the input ended (or failed) before another record: what

@@ -243,7 +243,5 @@ uint64_t ae_pipe_number_bound(const struct pipe *pp, uint64_t off);
  * (renumbering): 1 with *num, or 0. */
 int ae_pipe_record_number(struct pipe *pp, const uint8_t *rec, size_t ctlen,
     uint64_t off, uint64_t *num);
-int ae_pipe_resync(struct pipe *pp, const uint8_t bad[AE_FRAME_LEN],
-    uint64_t *seq, uint64_t *off, int *final);
 
 #endif

@@ -234,21 +234,6 @@ read_records(struct pipe *pp)
 				return;
 			continue;
 		}
-		if (pp->p->salvage && pp->p->rec_off == NULL && (r != AE_OK
-		    || !ae_chunk_frame_plausible(final, compressed, ctlen,
-		    pp->cs))) {
-			/* a frame that cannot be followed, and no index:
-			 * the next record is searched for (a run of zeros
-			 * read as records of length 0 once made 44,000
-			 * "lost chunks" of one 512 KiB hole) */
-			uint8_t bad[AE_FRAME_LEN];
-
-			memcpy(bad, rec, AE_FRAME_LEN);
-			ae_pipe_put_free(pp, j);
-			if (!ae_pipe_resync(pp, bad, &seq, &off, &final))
-				return;
-			continue;
-		}
 		if (r != AE_OK) {
 			ae_pipe_post_error(pp, j, r, AE_AT_CHUNK, j->diag.what, off);
 			return;
@@ -591,8 +576,10 @@ pipe_init(struct pipe *pp, const struct ae_pipe_params *p, int decode,
 		 * the same room) */
 		pp->cs = AGE_BATCH * AE_AGE_RECORD;
 	pp->fail_seq = UINT64_MAX;
-	pp->renumber = decode && p->salvage && p->dkey != NULL
-	    && p->rec_off == NULL && p->age_key == NULL;
+	pp->renumber = decode && p->salvage && p->rec_off == NULL
+	    && p->age_key == NULL;
+	if (pp->renumber && p->dkey == NULL)
+		return AE_EINVAL;   /* (pipeline.h: the search needs it) */
 	if (pp->renumber
 	    && (pp->prev = malloc(AE_RECORD_MAX(pp->cs))) == NULL)
 		return AE_ENOMEM;

@@ -64,16 +64,15 @@ struct ae_pipe_params {
 	 * record the loss, or write what stands for it), the run ends with
 	 * that error, as a writer's would.  After a damaged frame the
 	 * next record is where rec_off (below) says, or, without it, the
-	 * first later record that authenticates under a number that could
-	 * follow (format 6.5; the records in between are reported lost
-	 * too, the first carrying the bytes passed over).  A truncation
-	 * or data after the final chunk ends the run. */
+	 * first later record that authenticates (with dkey, below, which
+	 * salvage without rec_off needs: AE_EINVAL otherwise).  A
+	 * truncation or data after the final chunk ends the run. */
 	int salvage;
 	/* damaged() with seq AE_PIPE_NO_RECORD: no record was lost, but
 	 * bytes that are none of the file's records were passed over (d:
 	 * offset where they start, have how many; what says why: junk, or
 	 * a record read again); nothing stands for them in the output.
-	 * This happens only with dkey (below): then a record is taken
+	 * This happens without rec_off (then dkey is given): a record is taken
 	 * under whatever number it authenticates under, in order (a
 	 * duplicated record is passed over, a dropped one is lost), and a
 	 * search after a damaged frame starts right after the last
@@ -88,10 +87,10 @@ struct ae_pipe_params {
 	 * and reading goes on at the next record's offset. */
 	const uint64_t *rec_off;
 	uint64_t nrec;
-	/* --salvage: the payload key's decryption schedule (cbc.h), with
-	 * which the search after a damaged frame costs one block a
-	 * candidate (ae_chunk_number) instead of one a candidate and a
-	 * number; NULL: number by number */
+	/* --salvage without rec_off: the payload key's decryption schedule
+	 * (cbc.h), with which a record's number is found from its tag in
+	 * one block (ae_chunk_number, container/recscan.h), whatever the
+	 * range of numbers it could have */
 	const struct ae_cbc_key *dkey;
 	/* Signed files (format 6.10).  With `sign`, the workers hash each
 	 * record whole (ae_sigchain_digest; decoding, before it is opened)

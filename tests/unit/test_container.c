@@ -1063,25 +1063,29 @@ tier_keys(int t, const uint8_t key[32], ae_gcm_ctx *g, struct ae_cbc_key *dk)
 
 /* --salvage's lookup of a record's number (ae_chunk_number): on every
  * tier, the number a record was sealed under, whatever the range's
- * width, and the same answer as trying each number (ae_chunk_find_seq);
+ * width, and the same answer as opening it under each number;
  * nothing outside the range, nothing for a changed byte. */
 static void
 test_chunk_number(void)
 {
 	const size_t cs = 4096;
 	static const uint64_t nums[] = { 0, 7, 1000, (uint64_t)1 << 40 };
-	struct ae_chunk_coder sc;
+	struct ae_chunk_coder sc, oc;
 	struct ae_cbc_key dk;
-	uint8_t key[32], in[4096], *rec;
-	uint64_t found;
-	size_t rlen;
+	uint8_t key[32], in[4096], *rec, *scratch, *out;
+	uint64_t found, m;
+	size_t rlen, olen;
 	ae_gcm_ctx g;
 
 	t_fill(&seed, key, 32);
 	t_fill(&seed, in, sizeof in);
 	rec = malloc(AE_RECORD_MAX(cs));
+	scratch = malloc(AE_RECORD_MAX(cs));
+	out = malloc(cs);
 	CHECK(ae_chunk_coder_init_seal(&sc, cs, AE_CODEC_DEFLATE, 0, 0)
 	    == AE_OK, "seal coder");
+	CHECK(ae_chunk_coder_init_open(&oc, cs, AE_CODEC_DEFLATE, 0) == AE_OK,
+	    "open coder");
 	for (int t = 0; t <= AE_GCM_TIER_VAES512; t++) {
 		if (!tier_keys(t, key, &g, &dk))
 			continue;
@@ -1102,9 +1106,11 @@ test_chunk_number(void)
 			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, n, n,
 			    &found) == AE_OK && found == n,
 			    "tier %d: in a range of one", t);
-			CHECK(ae_chunk_find_seq(&g, rec, rec + 5, ct, lo, n + 3,
-			    &found) == AE_OK && found == n,
-			    "tier %d: trying each number agrees", t);
+			for (m = lo; m <= n + 3; m++)
+				CHECK((ae_chunk_open(&oc, &g, m, rec, rec + 5, ct,
+				    scratch, out, &olen, NULL) == AE_OK) == (m == n),
+				    "tier %d: opening under %llu agrees", t,
+				    (unsigned long long)m);
 			CHECK(ae_chunk_number(&g, &dk, rec, rec + 5, ct, n + 1,
 			    n + 1000, &found) == AE_EAUTH,
 			    "tier %d: a range past it", t);
@@ -1127,7 +1133,10 @@ test_chunk_number(void)
 		ae_gcm_wipe(&g);
 	}
 	ae_chunk_coder_free(&sc);
+	ae_chunk_coder_free(&oc);
 	free(rec);
+	free(scratch);
+	free(out);
 }
 
 /* The search's running sums (recscan.c) against the direct lookup:
