@@ -98,8 +98,7 @@ continued(const struct link *links, size_t n, const struct link *l)
 	size_t k;
 
 	for (k = 0; k < n; k++)
-		if (links[k].known && links[k].g.present
-		    && same_time(links[k].g.created, links[k].g.created_nsec,
+		if (same_time(links[k].g.created, links[k].g.created_nsec,
 		    l->g.cont, l->g.cont_nsec))
 			return k;
 	return n;
@@ -174,13 +173,19 @@ chain_check(const struct opts *o)
 		msg_error("out of memory");
 		return EXIT_SYSTEM;
 	}
-	/* (the first that cannot be opened ends the look: the run stops
-	 * there too, and says why) */
-	for (i = 0; i < o->narchives && read_link(o, o->archives[i],
-	    &links[i]); i++) {
-		if (links[i].known && links[i].g.present && links[i].g.level >= 0)
+	/* Every archive must say what it is, or nothing can be said of
+	 * the chain: one that cannot be opened (the run stops there and
+	 * says why), or one that records no level (made before 0.3, a
+	 * stream, an age file), could be the level another continues. */
+	for (i = 0; i < o->narchives; i++) {
+		if (!read_link(o, o->archives[i], &links[i]) || !links[i].known
+		    || !links[i].g.present) {
+			free(links);
+			return EXIT_OK;
+		}
+		if (links[i].g.level >= 0)
 			dumps++;
-		else if (links[i].known && links[i].g.present && plain == SIZE_MAX)
+		else if (plain == SIZE_MAX)
 			plain = i;
 	}
 	if (dumps == 0) {
@@ -194,8 +199,6 @@ chain_check(const struct opts *o)
 		bad = 1;
 	}
 	for (i = 0; i < o->narchives && !bad; i++) {
-		if (!links[i].known || !links[i].g.present)
-			continue;
 		bad = broken(o, links, i, p);
 		p = i;
 	}

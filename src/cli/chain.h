@@ -22,11 +22,11 @@
  * two chains mixed, or an archive that is no dump beside dumps stops the
  * run here, before anything is written, with what is wrong said:
  * EXIT_CHAIN.  Each archive is opened once more for this (its key
- * derived again, its first record read), silently: the first that cannot
- * be opened ends the look (the run stops there and says why), and one
- * made before levels were recorded is passed over.  With --no-chain-check,
- * one archive, or a pipe among them, nothing is checked.  0 or
- * EXIT_CHAIN.
+ * derived again, its first record read), silently.  Nothing is checked
+ * with --no-chain-check, one archive, a pipe among them, or one that
+ * cannot be opened (the run stops there and says why) or records no
+ * level (made before 0.3, a tar sealed with -e): it could be the level
+ * another continues, so no verdict would be sure.  0 or EXIT_CHAIN.
  */
 int chain_check(const struct opts *o);
 

@@ -410,6 +410,13 @@ chain_refused() {
 	# a foreign archive: made without -g
 	chain_refused L0.aes plain.aes L1.aes
 	assert_match "error: plain.aes is not a listed-incremental dump \(made without -g\), beside 2 that are"
+	# an archive that records no level (a tar sealed with -e) could be
+	# the missing one: nothing is claimed, and the run reads them all
+	tar -cf old.tar home
+	"$AESCRYPT" -e -q -k key -o old.aes old.tar
+	mkdir unk
+	run_aescrypt 0 -x -q -k key -g /dev/null -f L0.aes -f old.aes -f L3.aes -C unk
+	refute_match "none of the archives given"
 	# the escape: read as given
 	mkdir esc
 	run_aescrypt 0 -x -q -k key -g /dev/null --no-chain-check -f L0.aes -f L1.aes -f L3.aes -C esc
