@@ -611,20 +611,22 @@ PY
 	head -c 200000 /dev/urandom > plain
 	"$AESCRYPT" -e -q -k k --chunk-size 64K -o s.aes plain
 	# 32 MiB through the software tier: half a minute here.  The
-	# signal goes once the search has read 256 KiB past where the
-	# crafted bytes start (a condition, not a clock), so 31 MiB are
-	# still ahead of it; a machine would have to be 30 times faster to
-	# finish first.  The search reads no input for long stretches, so
-	# it must look at the flag itself: before, a signal left it
-	# running to the end (hours), and wait_gone fails it.
+	# signal goes once the output holds the first chunk (a condition,
+	# not a clock): the handlers are set (a signal before them would
+	# be lost: a shell starts a background job with SIGINT ignored),
+	# and the search, which follows the two good records, is under
+	# way with 32 MiB ahead of it.  It reads no input for long
+	# stretches, so it must look at the flag itself: before, a signal
+	# left it running to the end (hours), and wait_gone fails it.
+	# (Not the input read: under qemu the emulator's own reads of the
+	# binary pass any such mark before the program has begun.)
 	crafted s.aes 32 c.aes
-	local sig pid rc start
-	start=$(sed -n 3p recs | cut -d' ' -f1)
+	local sig pid rc
 	for sig in INT TERM; do
 		rm -f out out.damaged
 		"$AESCRYPT" --no-hw -d --salvage -k k -o out c.aes 2> err &
 		pid=$!
-		wait_read "$pid" $((start + (256 << 10)))
+		wait_writing "$pid" "$T" 65535
 		kill -"$sig" "$pid"
 		wait_gone "$pid"
 		rc=0

@@ -230,20 +230,6 @@ wait_writing() {
 	return 1
 }
 
-# wait_read PID BYTES: wait (up to 60 s, for slow builds) until process
-# PID has read more than BYTES (its rchar: read and pread alike).
-wait_read() {
-	local pid=$1 min=$2 i got
-	for i in $(seq 1 600); do
-		got=$(sed -n 's/^rchar: //p' /proc/"$pid"/io 2>/dev/null || echo 0)
-		[ "${got:-0}" -gt "$min" ] && return 0
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "process $pid never read $min bytes (read ${got:-0})" >&2
-	return 1
-}
-
 # wait_gone PID: wait (up to 60 s) until process PID has ended; if it
 # has not, kill it and fail: a process that should have stopped did not.
 wait_gone() {
