@@ -354,7 +354,9 @@ PY
 	echo keep > out/precious
 	run_aescrypt 0 -x -k key -g /dev/null -f L0.aes -f L1.aes -C out
 	[ ! -e out/.k5login ]
-	[ "$(cat out/a)" = a ] && [ "$(cat out/b)" = b ] && [ "$(cat out/d/x)" = x ]
+	[ "$(cat out/a)" = a ]
+	[ "$(cat out/b)" = b ]
+	[ "$(cat out/d/x)" = x ]
 	[ "$(cat out/precious)" = keep ]
 	# GNU tar ends with the same top, but that it removes what was there
 	# before too

@@ -84,18 +84,20 @@ mount_as() {
 	# setuid shown masked: the mount is nosuid
 	[ "$(stat -c %a mnt/src/a/b/big.bin)" = 755 ]
 	[ -p mnt/src/fifo ]
-	[ -f mnt/src/empty ] && [ ! -s mnt/src/empty ]
+	[ -f mnt/src/empty ]
+	[ ! -s mnt/src/empty ]
 	# read-only
 	run sh -c 'echo x > mnt/src/new'
 	[ "$status" -ne 0 ]
 	grep -q "mnt fuse.aescrypt ro,nosuid,nodev" /proc/mounts
 	fusermount3 -u mnt
-	! mountpoint -q mnt
+	! mountpoint -q mnt || false
 	# a later member of a name replaces the earlier one: a hard link
 	# named twice is still one link
 	"$AESCRYPT" -c -q -k k -f twice.aes -C src/a hi.txt hard.txt hard.txt
 	mount_as 0 mnt -f "$T/twice.aes" -k k
-	[ "$(stat -c %h mnt/hi.txt)" = 2 ] && [ "$(stat -c %h mnt/hard.txt)" = 2 ]
+	[ "$(stat -c %h mnt/hi.txt)" = 2 ]
+	[ "$(stat -c %h mnt/hard.txt)" = 2 ]
 	# read in order (the read-ahead's threads start after the mount went
 	# to the background), then unmounted: the process in the background
 	# ends too (it is found by the archive's path, which is this test's)
@@ -139,7 +141,8 @@ select.select([fd], [], [])' "$pid"
 			bad=$((bad + 1))
 		fi
 	done
-	[ "$ok" = 1 ] && [ "$bad" = 1 ]
+	[ "$ok" = 1 ]
+	[ "$bad" = 1 ]
 	fusermount3 -u mnt
 	exec 4<&-
 }
@@ -157,18 +160,18 @@ select.select([fd], [], [])' "$pid"
 	mount_as 2 mnt -f s.aes -k k
 	[[ "$output" == *"stream"* ]]
 	mount_as 3 mnt -f t.aes -k k2
-	! mountpoint -q mnt
+	! mountpoint -q mnt || false
 	# a chain whose second level the key does not open: nothing mounted
 	"$AESCRYPT" -c -q -k k2 -f other.aes src
 	mount_as 3 mnt -f t.aes -f other.aes -k k
 	[[ "$output" == *"other.aes"* ]]
-	! mountpoint -q mnt
+	! mountpoint -q mnt || false
 	# a chain with a pipe in it
 	mount_as 2 mnt -f t.aes -f - -k k < t.aes
 	[[ "$output" == *"pipe"* ]]
-	! mountpoint -q mnt
+	! mountpoint -q mnt || false
 	mount_as 6 nodir -f t.aes -k k
-	! mountpoint -q mnt
+	! mountpoint -q mnt || false
 }
 
 @test "--mount --foreground: SIGTERM unmounts and ends it" {
@@ -190,7 +193,7 @@ select.select([fd], [], [])' "$pid"
 	wait "$pid" || rc=$?
 	exec 4<&-
 	[ "$rc" = 0 ]
-	! mountpoint -q mnt
+	! mountpoint -q mnt || false
 }
 
 # tree_same [--ignore NAME] A B: treecmp.py's compare (types, modes,
@@ -226,9 +229,13 @@ tree_same() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# the deletions and the renames are there
-	[ ! -e mnt/d/a ] && [ ! -e mnt/d/gone ] && [ ! -e mnt/d/s ]
-	[ "$(cat mnt/d/s2/c)" = c ] && [ "$(cat mnt/d/keep/k2)" = k ]
-	[ -f mnt/d/swap ] && [ "$(cat mnt/d/swap)" = now-a-file ]
+	[ ! -e mnt/d/a ]
+	[ ! -e mnt/d/gone ]
+	[ ! -e mnt/d/s ]
+	[ "$(cat mnt/d/s2/c)" = c ]
+	[ "$(cat mnt/d/keep/k2)" = k ]
+	[ -f mnt/d/swap ]
+	[ "$(cat mnt/d/swap)" = now-a-file ]
 	# and the source itself (the chain's last state)
 	run tree_same d mnt/d
 	echo "$output"
@@ -302,11 +309,13 @@ PY
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ ! -e mnt/.aescrypt-levels/0/x ]
-	[ "$(cat mnt/dup)" = two ] && [ "$(cat mnt/abs/file)" = abs ]
+	[ "$(cat mnt/dup)" = two ]
+	[ "$(cat mnt/abs/file)" = abs ]
 	[ "$(readlink mnt/esc)" = /etc ]
 	# (esc is shown as the symlink it is; the member through it is not
 	# there: find does not follow the link to the host's /etc)
-	[ ! -e mnt/evil ] && [ ! -e mnt/evil2 ]
+	[ ! -e mnt/evil ]
+	[ ! -e mnt/evil2 ]
 	[ -z "$(find mnt -name passwd -o -name evil -o -name evil2)" ]
 	# every path under the mount stays under it
 	run sh -c 'cd mnt && find . -print0 | xargs -0 -n1 realpath -s --relative-to=. | grep "^\.\./"'
@@ -328,8 +337,10 @@ PY
 	fi
 	"$AESCRYPT" -c -q --xattrs --acls -k k -f t.aes src
 	mount_as 0 mnt -k k --xattrs --acls -f t.aes
-	[ -c mnt/src/null ] && [ "$(stat -c %t:%T mnt/src/null)" = 1:3 ]
-	[ -b mnt/src/blk ] && [ "$(stat -c %t:%T mnt/src/blk)" = 7:c8 ]
+	[ -c mnt/src/null ]
+	[ "$(stat -c %t:%T mnt/src/null)" = 1:3 ]
+	[ -b mnt/src/blk ]
+	[ "$(stat -c %t:%T mnt/src/blk)" = 7:c8 ]
 	# (nodev: a device is shown, never opened)
 	run cat mnt/src/null
 	[ "$status" -ne 0 ]
@@ -400,7 +411,7 @@ PY
 	done
 	mount_as 2 mnt -k k --mount-cache lots -f t.aes
 	[[ "$output" == *"--mount-cache"* ]]
-	! mountpoint -q mnt
+	! mountpoint -q mnt || false
 }
 
 @test "--mount of a hostile index (sealed with the right key) refuses it; of one that lies, the members it lies about give EIO and nothing of them is served" {
@@ -462,18 +473,21 @@ PY
 	    inner.tar evil.sh hideme
 	mount_as 0 mnt -k k -f l/smuggle.aes
 	run cat mnt/evil.sh
-	[ "$status" -ne 0 ] && [[ "$output" == *"Input/output error"* ]]
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Input/output error"* ]]
 	[ "$(cat mnt/a.txt)" = a ]
 	fusermount3 -u mnt
 	mount_as 0 mnt -k k -f l/lie.aes
 	run cat mnt/evil.sh
-	[ "$status" -ne 0 ] && [[ "$output" == *"Input/output error"* ]]
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Input/output error"* ]]
 	[ ! -e mnt/b.txt ]
 	fusermount3 -u mnt
 	mount_as 0 mnt -k k -f l/hide.aes
 	[ ! -e mnt/hideme ]
 	run cat mnt/b.txt
-	[ "$status" -ne 0 ] && [[ "$output" == *"Input/output error"* ]]
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Input/output error"* ]]
 	fusermount3 -u mnt
 }
 

@@ -48,7 +48,8 @@ setup() {
 	: > e
 	age -r "$R" -o e.age e
 	"$AESCRYPT" -d -i id.txt -o e.out e.age
-	[ -f e.out ] && [ ! -s e.out ]
+	[ -f e.out ]
+	[ ! -s e.out ]
 	head -c 65536 p > c
 	age -r "$R" -o c.age c
 	"$AESCRYPT" -d -i id.txt c.age | cmp - c
@@ -367,7 +368,7 @@ PY
 	[ ! -e out ]
 	AETEST_MODE=lie run "$AESCRYPT" -d -i pid.txt pl.age
 	[ "$status" -eq 4 ]
-	! printf '%s' "$output" | grep -q -v '^aescrypt: '
+	! printf '%s' "$output" | grep -q -v '^aescrypt: ' || false
 	# missing: not on PATH; and never taken from the working directory
 	renamed nosuch > nosuch.txt
 	run_aescrypt 3 -d -i nosuch.txt pl.age
