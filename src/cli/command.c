@@ -265,15 +265,9 @@ dispatch(const struct cmdline *c)
 	const struct opts *o = &c->o;
 	struct stat sb;
 
-	msg_on_cut(NULL);       /* (a command line before this one set it) */
+	/* (a command line before this one set it) */
+	msg_on_cut_for(c->o.run.mode, c->o.run.salvage, 0);
 	chain_forget();
-	if (!c->o.run.salvage && c->o.run.mode == 'd')
-		msg_on_cut("the file is cut short: -d --salvage keeps every "
-		    "byte verified before the cut (as OUTPUT.damaged)");
-	else if (!c->o.run.salvage
-	    && (c->o.run.mode == 'x' || c->o.run.mode == 't'))
-		msg_on_cut("the file is cut short: --salvage reads the "
-		    "members that lie before the cut");
 	if ((o->run.mode == 'i' || o->run.test) && (o->sel.noperands > 0
 	    || (o->archive != NULL && stat(o->archive, &sb) == 0
 	    && S_ISDIR(sb.st_mode))))

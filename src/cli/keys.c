@@ -451,15 +451,19 @@ to_reader(void *ctx, const char *text, size_t len, struct ae_diag *d)
 
 /* With -v, who the header says signs the file, once it is open: no
  * signature has been checked yet (each is as the records come, and a
- * failure ends the run), so this names the key, and says no more. */
+ * failure ends the run), so this names the key, and says no more.
+ * And the hint for a signed file cut short: --salvage does not read
+ * one, but what its signatures before the cut cover has been given. */
 static void
 say_signer(const struct key_sources *k, const struct run_prefs *p,
     aescrypt_reader *r, const char *name)
 {
 	char fp[AESCRYPT_FINGERPRINT_MAX], who[256];
 
-	if (aescrypt_reader_signer(r, fp, who, sizeof who) != 1
-	    || !p->verbose)
+	int is_signed = aescrypt_reader_signer(r, fp, who, sizeof who) == 1;
+
+	msg_on_cut_for(p->mode, p->salvage, is_signed);
+	if (!is_signed || !p->verbose)
 		return;
 	if (k->signers != NULL)
 		msg_note("%s: its header names %s (ED25519 key %s) as its "

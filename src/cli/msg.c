@@ -122,9 +122,30 @@ exit_for(int err)
 static const char *cut_hint;
 
 void
-msg_on_cut(const char *hint)
+msg_on_cut_for(int mode, int salvage, int is_signed)
 {
-	cut_hint = hint;
+	if (salvage)
+		cut_hint = NULL;
+	else if (mode == 'd')
+		cut_hint = is_signed ? "the file is cut short: to standard "
+		    "output, -d writes what its signatures before the cut "
+		    "cover (--salvage does not read signed files yet)"
+		    : "the file is cut short: -d --salvage keeps every byte "
+		    "verified before the cut (as OUTPUT.damaged)";
+	else if (mode == 'x')
+		cut_hint = is_signed ? "the file is cut short: the members "
+		    "that its signatures before the cut cover were extracted "
+		    "(--salvage does not read signed files yet)" : "the file "
+		    "is cut short: --salvage reads the members that lie "
+		    "before the cut";
+	else if (mode == 't')
+		cut_hint = is_signed ? "the file is cut short: the members "
+		    "that its signatures before the cut cover were listed "
+		    "(--salvage does not read signed files yet)" : "the file "
+		    "is cut short: --salvage reads the members that lie "
+		    "before the cut";
+	else
+		cut_hint = NULL;
 }
 
 int

@@ -50,8 +50,12 @@ int msg_core_error(const char *name, int err, const struct ae_diag *d);
 void msg_mute(int on);
 
 /* The hint msg_core_error gives after a chunk that is cut short (a
- * truncated file): what the command could do instead (--salvage), or
- * NULL for none.  Set once, before the run. */
-void msg_on_cut(const char *hint);
+ * truncated file): what a run of mode ('d', 'x', 't'; any other has
+ * none) could do instead, with --salvage or not (a run with it has
+ * none), of a file signed or not (--salvage does not read a signed
+ * one, but what its signatures before the cut cover has been given).
+ * Set before the run, and again once the file says whether it is
+ * signed. */
+void msg_on_cut_for(int mode, int salvage, int is_signed);
 
 #endif

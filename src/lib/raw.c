@@ -64,7 +64,7 @@ raw_decode(void *arg)
 		    ? &r->ixc.ixw : NULL, &r->pd);
 	/* (after the trailer: an archive's last signature follows its
 	 * footer) */
-	ae_lib_reader_signed_end(r, &r->pst);
+	ae_lib_reader_signed_end(r, e, &r->pst, &r->pd);
 	r->raw_rc = e;
 	ae_chan_close_write(&r->raw_chan, e);
 	return NULL;

@@ -399,7 +399,7 @@ decode(void *arg)
 	}
 	/* (after the trailer: an archive's last signature follows its
 	 * footer) */
-	ae_lib_reader_signed_end(r, st);
+	ae_lib_reader_signed_end(r, e, st, &r->pd);
 	r->perr = e;
 	ae_chan_close_write(&r->chan, e != AE_OK ? e : AE_OK);
 	return NULL;

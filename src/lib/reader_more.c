@@ -275,7 +275,7 @@ aescrypt_reader_decode_to(aescrypt_reader *r, aescrypt_write_fn fn,
 	if (e == AE_OK && pp.trailer)
 		e = ae_trailer_check(&pp, &r->ig, &r->src.seq, &r->h,
 		    r->h.len + r->pst.wire_bytes, r->pst.records, NULL, &r->pd);
-	ae_lib_reader_signed_end(r, &r->pst);
+	ae_lib_reader_signed_end(r, e, &r->pst, &r->pd);
 	if (e != AE_OK)
 		return ae_lib_reader_fail(r, e, &r->pd);
 	r->seq_clean = 1;

@@ -89,7 +89,7 @@ hold_write(void *ctx, const uint8_t *buf, size_t n)
 static int
 signed_record(void *ctx, uint64_t seq, int final,
     const uint8_t digest[AE_SIG_DIGEST_LEN], const uint8_t *sig_rec, int due,
-    struct ae_diag *d)
+    uint64_t end, struct ae_diag *d)
 {
 	aescrypt_reader *r = ctx;
 	int e;
@@ -102,6 +102,7 @@ signed_record(void *ctx, uint64_t seq, int final,
 	if ((e = ae_sigchain_check(&r->chain, sig_rec, final, r->h.signer, d))
 	    != AE_OK)
 		return e;
+	r->signed_to = end;
 	if (r->hold_len > 0) {
 		e = r->held_to.write(r->held_to.ctx, r->hold, r->hold_len);
 		ae_wipe(r->hold, r->hold_len);
@@ -130,13 +131,34 @@ ae_lib_reader_signed_out(aescrypt_reader *r, struct ae_pipe_params *pp,
 	r->hold_w.write = hold_write;
 	r->hold_w.ctx = r;
 	r->hold_len = 0;
+	r->signed_to = 0;
 	return &r->hold_w;
 }
 
 void
-ae_lib_reader_signed_end(aescrypt_reader *r, struct ae_pipe_stats *st)
+ae_lib_reader_signed_end(aescrypt_reader *r, int e, struct ae_pipe_stats *st,
+    struct ae_diag *d)
 {
-	if (!r->h.is_signed || r->hold_len == 0)
+	if (!r->h.is_signed)
+		return;
+	/* A file cut short is signed only as far as its last signature
+	 * that verified: said, since a reader of a pipe has had what
+	 * those signatures cover and no more. */
+	if (e == AE_ETRUNC && d != NULL) {
+		if (r->signed_to == 0)
+			snprintf(r->cut_what, sizeof r->cut_what, "%s: no "
+			    "signature verified before the cut, so none of the "
+			    "file is signed", d->what != NULL ? d->what
+			    : "is truncated");
+		else
+			snprintf(r->cut_what, sizeof r->cut_what, "%s: the "
+			    "file is not signed past offset %llu, where its "
+			    "last signature that verified ends", d->what != NULL
+			    ? d->what : "is truncated",
+			    (unsigned long long)r->signed_to);
+		d->what = r->cut_what;
+	}
+	if (r->hold_len == 0)
 		return;
 	st->plain_bytes -= r->hold_len < st->plain_bytes ? r->hold_len
 	    : st->plain_bytes;

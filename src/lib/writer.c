@@ -453,12 +453,13 @@ write_signature(aescrypt_writer *w, int last, struct ae_diag *d)
 static int
 signed_record(void *ctx, uint64_t seq, int final,
     const uint8_t digest[AE_SIG_DIGEST_LEN], const uint8_t *sig_rec, int due,
-    struct ae_diag *d)
+    uint64_t end, struct ae_diag *d)
 {
 	aescrypt_writer *w = ctx;
 
 	(void)seq;
 	(void)sig_rec;
+	(void)end;
 	ae_sigchain_add(&w->chain, digest);
 	return due ? write_signature(w, final, d) : AE_OK;
 }

@@ -779,7 +779,8 @@ write_all(struct pipe *pp, struct ae_writer *out, struct ae_pipe_stats *st,
 		}
 		if (pp->p->sign && (r = pp->p->signed_fn(pp->p->signed_ctx,
 		    j->seq, j->final, j->digest, j->has_sig ? j->sig : NULL,
-		    sig_due(pp->p, j->seq, j->final), d)) != AE_OK) {
+		    sig_due(pp->p, j->seq, j->final), j->offset + j->in_len
+		    + (j->has_sig ? AE_SIG_RECORD_LEN : 0), d)) != AE_OK) {
 			/* (decoding, the record the signature follows is
 			 * named; encoding, what failed is the signer's) */
 			if (d != NULL && pp->decode) {

@@ -100,9 +100,10 @@ struct ae_pipe_params {
 	 * final one (when sig_intervals), and after the final record (when
 	 * sig_last).  Encoding, signed_fn is called once the record is
 	 * written, with `due` set where a signature must follow it, which
-	 * it writes; decoding, once its plaintext went to the output.  An
-	 * error it returns ends the run (d from its diag).  Not with
-	 * salvage. */
+	 * it writes; decoding, once its plaintext went to the output, with
+	 * `end` the file offset just past the record and the signature
+	 * record after it, if any.  An error it returns ends the run (d
+	 * from its diag).  Not with salvage. */
 	int sign;
 	unsigned sig_log2;
 	int sig_intervals, sig_last;
@@ -113,8 +114,7 @@ struct ae_pipe_params {
 	int sig_skip;
 	int (*signed_fn)(void *ctx, uint64_t seq, int final,
 	    const uint8_t digest[AE_SIG_DIGEST_LEN], const uint8_t *sig_rec,
-	    int due,
-	    struct ae_diag *d);
+	    int due, uint64_t end, struct ae_diag *d);
 	void *signed_ctx;
 	/* decode, an age file's payload (container/agestream.h) rather
 	 * than records: with age_key (its 32-byte payload key) set, the

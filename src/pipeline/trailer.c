@@ -55,7 +55,7 @@ ae_trailer_write_index(const struct ae_pipe_params *payload,
 
 		ae_sigchain_digest(footer, sizeof footer, dg);
 		r = payload->signed_fn(payload->signed_ctx, 0, 1, dg, NULL, 1,
-		    d);
+		    0, d);
 	}
 	return r;
 }
@@ -161,7 +161,7 @@ index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
 			    "on is signed", 0, at);
 		ae_sigchain_digest(footer, sizeof footer, dg);
 		if ((r = payload->signed_fn(payload->signed_ctx, 0, 1, dg, sig,
-		    1, d)) != AE_OK) {
+		    1, at + sizeof sig, d)) != AE_OK) {
 			d->where = AE_AT_INDEX;
 			d->offset = at;
 			if (r == AE_EAUTH)

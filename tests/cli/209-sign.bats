@@ -121,13 +121,15 @@ start_agent() {
 	[ "$status" -eq 0 ]
 	AESCRYPT_PASSPHRASE='not them' run_aescrypt 3 -e -q -k k --sign locked --sig-file w.sig -o w.aes tree/text
 	assert_match "wrong passphrase for the OpenSSH key"
-	[ ! -e w.aes ] && [ ! -e w.sig ]
+	[ ! -e w.aes ]
+	[ ! -e w.sig ]
 	# no terminal (a session of its own) and no source: refused before
 	# anything is written
 	run setsid -w "$AESCRYPT" -c -q -k k --sign locked --sig-file n.sig -f n.aes tree < /dev/null
 	[ "$status" -eq 3 ]
 	assert_match "locked"
-	[ ! -e n.aes ] && [ ! -e n.sig ]
+	[ ! -e n.aes ]
+	[ ! -e n.sig ]
 }
 
 @test "--sign KEY.pub signs through a real ssh-agent; a key it does not hold, or no agent, is refused before any output" {
@@ -142,7 +144,8 @@ start_agent() {
 	[[ $output == *"with ED25519 key $fp"* ]]
 	run_aescrypt 3 -e -q -k k --sign other.pub --sig-file o.sig -o o.aes tree/text
 	assert_match "ssh-agent does not hold the key"
-	[ ! -e o.aes ] && [ ! -e o.sig ]
+	[ ! -e o.aes ]
+	[ ! -e o.sig ]
 	# an agent that refuses, signs with another key, or answers what the
 	# protocol does not have: the run fails, and leaves nothing
 	for mode in refuse wrong malformed; do
@@ -163,11 +166,13 @@ start_agent() {
 	# no agent behind the socket's path: the run ends before it writes
 	SSH_AUTH_SOCK=$T/no-agent.sock run_aescrypt 6 -e -q -k k --sign ed.pub --sig-file g.sig -o g.aes tree/text
 	assert_match "cannot reach ssh-agent"
-	[ ! -e g.aes ] && [ ! -e g.sig ]
+	[ ! -e g.aes ]
+	[ ! -e g.sig ]
 	unset SSH_AUTH_SOCK
 	run_aescrypt 3 -e -q -k k --sign ed.pub --sig-file u.sig -o u.aes tree/text
 	assert_match "SSH_AUTH_SOCK is not set"
-	[ ! -e u.aes ] && [ ! -e u.sig ]
+	[ ! -e u.aes ]
+	[ ! -e u.sig ]
 }
 
 @test "--sign refuses what cannot sign, and --sign and --sig-file go together" {
@@ -175,7 +180,8 @@ start_agent() {
 		ssh-keygen -q -t rsa -b 2048 -N '' -f rsa
 		run_aescrypt 3 -e -q -k k --sign rsa --sig-file r.sig -o r.aes tree/text
 		assert_match "only ssh-ed25519 keys sign"
-		[ ! -e r.aes ] && [ ! -e r.sig ]
+		[ ! -e r.aes ]
+		[ ! -e r.sig ]
 	fi
 	run_aescrypt 3 -e -q -k k --sign tree/text --sig-file t.sig -o t.aes tree/text
 	assert_match "neither an OpenSSH private key nor an ssh-ed25519 public key"
@@ -183,10 +189,13 @@ start_agent() {
 	assert_match "--sig-file needs the key that signs"
 	run_aescrypt 2 -d -q -k k --sign ed --sig-file t.sig -o t tree/text
 	assert_match "--sign does not apply to -d"
-	[ ! -e t.aes ] && [ ! -e t.sig ] && [ ! -e t ]
+	[ ! -e t.aes ]
+	[ ! -e t.sig ]
+	[ ! -e t ]
 	# a run that fails after the key opened writes no signature
 	run_aescrypt 2 -c -q -k k --sign ed --sig-file m.sig -f m.aes missing
-	[ ! -e m.aes ] && [ ! -e m.sig ]
+	[ ! -e m.aes ]
+	[ ! -e m.sig ]
 }
 
 # A stream of 40 MiB: signatures after 16 and 32 MiB, and the last.
@@ -218,7 +227,8 @@ MIB16=16777216
 	cat s.aes | "$AESCRYPT" -d -q -k k --signer allowed | cmp - big
 	# a reader that leaves early: 141 and silent, as for any stream
 	run bash -c '"$1" -d -q -k k s.aes 2> err | head -c 1 > /dev/null; echo "${PIPESTATUS[0]}"; cat err' bash "$AESCRYPT"
-	[ "${lines[0]}" = 141 ] && [ "${#lines[@]}" -eq 1 ]
+	[ "${lines[0]}" = 141 ]
+	[ "${#lines[@]}" -eq 1 ]
 	run_aescrypt 0 --info s.aes
 	[[ $output == *"signed:      by ED25519 key $(ssh-keygen -l -f ed.pub | awk '{print $2}'), a signature after every 64 records"* ]]
 	assert_match "whole:       yes"
@@ -250,7 +260,7 @@ MIB16=16777216
 	# what each forgery is, and how many whole 16 MiB intervals verify
 	# before it
 	for case in "record 3:0" "record 70:1" "record 159:2" "reseal:0" \
-	    "swap 100:1" "drop 1:1" "drop 2:2"; do
+	    "swap 100:1" "drop 1:1" "drop 2:2" "header:0"; do
 		what=${case%:*} good=${case#*:}
 		/usr/bin/python3 "$F" k s.aes f.aes $what
 		run_aescrypt 4 -d -q -k k -o out f.aes
@@ -286,6 +296,21 @@ MIB16=16777216
 	run sh -c 'cat cut.aes | "$1" -d -q -k k > piped' sh "$AESCRYPT"
 	[ "$status" -eq 4 ]
 	[ "$(stat -c %s piped)" -eq $MIB16 ]
+	assert_match "hint: the file is cut short: to standard output, -d writes what its signatures before the cut cover"
+	# it says how far the file is signed: cut there, the first
+	# interval comes out whole; a byte before, nothing does
+	[[ $output =~ "is truncated: the file is not signed past offset "([0-9]+)", where its last signature that verified ends" ]]
+	at=${BASH_REMATCH[1]}
+	head -c "$at" s.aes > at.aes
+	run sh -c 'cat at.aes | "$1" -d -q -k k > piped' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	[ "$(stat -c %s piped)" -eq $MIB16 ]
+	assert_match "not signed past offset $at,"
+	head -c $((at - 1)) s.aes > at.aes
+	run sh -c 'cat at.aes | "$1" -d -q -k k > piped' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	[ ! -s piped ]
+	assert_match "no signature verified before the cut, so none of the file is signed"
 	run_aescrypt 4 -d -q -k k -o out cut.aes
 	[ ! -e out ]
 }
@@ -479,35 +504,64 @@ only_true() {
 	big_archive
 	F=$BATS_TEST_DIRNAME/forge.py
 	"$AESCRYPT" --gen-key k2 2> /dev/null
-	# record 100 lies in the second 16 MiB: the first interval's members
-	# may be made (at most 64 of them), none after
-	/usr/bin/python3 "$F" k a.aes f.aes record 100
+	# record 110 lies in the second 16 MiB, after the first 100 members
+	# (each is 256 KiB and a header): the first interval's members may
+	# be made (at most 64 of them), none after
+	/usr/bin/python3 "$F" k a.aes f.aes record 110
 	mkdir o1 o2
 	run_aescrypt 4 -x -q -k k --signer allowed -f f.aes -C o1
 	assert_match "chunk 127 at offset [0-9]+ is followed by a signature that does not verify"
 	run_aescrypt 4 --info --signer allowed f.aes
 	assert_match "a signature does not verify"
 	only_true o1
-	[ "$n" -ge 50 ] && [ "$n" -le 64 ]
+	[ "$n" -ge 50 ]
+	[ "$n" -le 64 ]
 	run sh -c 'cat f.aes | "$1" -x -q -k k --signer allowed -f - -C o2' sh "$AESCRYPT"
 	[ "$status" -eq 4 ]
 	only_true o2
-	[ "$n" -ge 50 ] && [ "$n" -le 64 ]
+	[ "$n" -ge 50 ]
+	[ "$n" -le 64 ]
 	run_aescrypt 4 -t -k k --signer allowed -f f.aes
 	# an index record: the last signature, after the footer, fails; the
 	# members of the two intervals before may stay
 	/usr/bin/python3 "$F" k a.aes f.aes index 0
-	mkdir o3
+	mkdir o3 o3p
 	run_aescrypt 4 -x -q -k k --signer allowed -f f.aes -C o3
 	assert_match "the file's last signature, after the footer, does not verify"
 	only_true o3
-	[ "$n" -ge 110 ] && [ "$n" -le 128 ]
+	[ "$n" -ge 110 ]
+	[ "$n" -le 128 ]
+	run sh -c 'cat f.aes | "$1" -x -q -k k --signer allowed -f - -C o3p' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	assert_match "the file's last signature, after the footer, does not verify"
+	only_true o3p
+	[ "$n" -ge 110 ]
+	[ "$n" -le 128 ]
 	# the footer sealed anew: it no longer fits the payload
 	/usr/bin/python3 "$F" k a.aes f.aes footer 7
-	mkdir o4
+	mkdir o4 o4p
 	run_aescrypt 4 -x -q -k k --signer allowed -f f.aes -C o4
 	assert_match "the footer does not match the payload"
 	only_true o4
+	run sh -c 'cat f.aes | "$1" -x -q -k k --signer allowed -f - -C o4p' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	assert_match "the footer does not match the payload"
+	only_true o4p
+	# a MAC-covered header field changed (a new payload_salt) and every
+	# record, index record and the footer sealed again under its keys:
+	# each tag opens, -t by the index lists it, and the first signature
+	# fails, so nothing is made, from a file or a pipe
+	/usr/bin/python3 "$F" k a.aes f.aes header
+	run_aescrypt 0 -t -k k -f f.aes
+	[ "$(printf '%s\n' "$output" | grep -c '^d/')" -eq 162 ]
+	mkdir o7 o7p
+	run_aescrypt 4 -x -q -k k --signer allowed -f f.aes -C o7
+	assert_match "chunk 63 .*signature that does not verify"
+	[ -z "$(ls -A o7)" ]
+	run sh -c 'cat f.aes | "$1" -x -q -k k --signer allowed -f - -C o7p' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	assert_match "chunk 63 .*signature that does not verify"
+	[ -z "$(ls -A o7p)" ]
 	# every record re-sealed: the first signature fails, nothing is made
 	for what in reseal "swap 5" "drop 0"; do
 		/usr/bin/python3 "$F" k a.aes f.aes $what
@@ -523,6 +577,17 @@ only_true() {
 	assert_match "chunk 63 .*signature that does not verify"
 	only_true o5
 	[ "$n" -eq 0 ]
+	# cut short in the third interval (the records are about the same
+	# size): the first two intervals' members, and the words for it
+	head -c $(($(stat -c %s a.aes) * 7 / 8)) a.aes > cut.aes
+	mkdir o8
+	run sh -c 'cat cut.aes | "$1" -x -q -k k --signer allowed -f - -C o8' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	assert_match "is truncated: the file is not signed past offset [0-9]+, where"
+	assert_match "hint: the file is cut short: the members that its signatures before the cut cover were extracted"
+	only_true o8
+	[ "$n" -ge 110 ]
+	[ "$n" -le 128 ]
 	# stripped, or signed again by another key: whole without --signer,
 	# exit 7 and nothing made with it
 	/usr/bin/python3 "$F" k a.aes s.aes strip

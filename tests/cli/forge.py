@@ -25,6 +25,10 @@ what:
                   changed by one byte, re-sealed with the index key
   footer N        (the same) the footer sealed anew, saying N payload
                   records
+  header          a MAC-covered header field changed: a new
+                  payload_salt, so new payload and index keys, every
+                  record, index record and the footer sealed again
+                  under them byte for byte, and the MAC redone
 """
 import hashlib
 import os
@@ -114,6 +118,18 @@ def seal_rec(aead, i, final, plain):
     frame = bytes([1 if final else 0]) + struct.pack(">I", len(plain))
     nonce = i.to_bytes(11, "big") + bytes([final])
     return frame + aead.encrypt(nonce, plain, frame)
+
+
+def reseal_raw(old, new, nonce, rec, head):
+    """rec (head || ciphertext || tag) sealed again under new: the same
+    plaintext bytes, compressed or not, so every length and offset in
+    the file stays as it was."""
+    return rec[:head] + new.encrypt(nonce, old.decrypt(nonce, rec[head:],
+                                                       rec[:head]), rec[:head])
+
+
+def rec_nonce(i, rec):
+    return i.to_bytes(11, "big") + bytes([rec[0] & 1])
 
 
 def redo_mac(raw, fk):
@@ -266,8 +282,23 @@ def main():
         body = sign_all(g, seed)
         tail = raw + struct.pack(">H", len(raw)) if f["tail"] else b""
         out = raw + body + tail
+    elif what == "header":
+        raw = bytearray(f["raw"])
+        raw[14:30] = os.urandom(16)
+        raw = redo_mac(bytes(raw), fk)
+        g = dict(f, raw=raw)
+        _, aead2, iaead2 = keys(g, keyfile)
+        recs = [reseal_raw(aead, aead2, rec_nonce(i, r), r, 5)
+                for i, r in enumerate(f["recs"])]
+        irecs = [reseal_raw(iaead, iaead2, rec_nonce(i, r), r, 5)
+                 for i, r in enumerate(f["irecs"])]
+        footer = None
+        if f["indexed"]:
+            footer = reseal_raw(iaead, iaead2, bytes(11) + b"\x02",
+                                f["footer"], 16)
+        out = assemble(g, recs, raw=raw, irecs=irecs, footer=footer)
     else:
-        sys.exit("forge.py: what: record, reseal, rewrap, strip, sign, drop, swap")
+        sys.exit("forge.py: what: record, reseal, rewrap, strip, sign, drop, swap, index, footer, header")
     open(dst, "wb").write(out)
 
 
