@@ -146,12 +146,12 @@ ae_lib_reader_signed_end(aescrypt_reader *r, int e, struct ae_pipe_stats *st,
 	 * those signatures cover and no more. */
 	if (e == AE_ETRUNC && d != NULL) {
 		if (r->signed_to == 0)
-			snprintf(r->cut_what, sizeof r->cut_what, "%s: no "
+			snprintf(r->cut_what, sizeof r->cut_what, "%s; no "
 			    "signature verified before the cut, so none of the "
 			    "file is signed", d->what != NULL ? d->what
 			    : "is truncated");
 		else
-			snprintf(r->cut_what, sizeof r->cut_what, "%s: the "
+			snprintf(r->cut_what, sizeof r->cut_what, "%s; the "
 			    "file is not signed past offset %llu, where its "
 			    "last signature that verified ends", d->what != NULL
 			    ? d->what : "is truncated",

@@ -196,6 +196,11 @@ read_records(struct pipe *pp)
 		}
 		r = ae_chunk_frame(rec, pp->cs, &final, &compressed, &ctlen,
 		    &j->diag);
+		if (r != AE_OK && (pp->p->sign || pp->p->sig_skip)
+		    && (rec[0] & ~AE_FLAG_FINAL) == AE_SIG_FLAG)
+			/* (6.10: its place says it is no signature) */
+			ae_fail(&j->diag, r, AE_AT_CHUNK, "is a signature record "
+			    "where none belongs", 0, 0);
 		if (by_index(pp, seq) && (r != AE_OK || final != (seq + 1 ==
 		    pp->p->nrec) || AE_FRAME_LEN + ctlen + AE_TAG_LEN
 		    != pp->p->rec_off[seq + 1] - pp->p->rec_off[seq])) {
@@ -271,8 +276,7 @@ read_records(struct pipe *pp)
 			if (got < AE_SIG_RECORD_LEN) {
 				ae_pipe_post_error(pp, j, AE_ETRUNC, AE_AT_CHUNK,
 				    "is not followed by its signature: the input "
-				    "ends, and nothing from the last signature on "
-				    "is signed", off);
+				    "ends there", off);
 				return;
 			}
 			j->has_sig = 1;

@@ -157,8 +157,7 @@ index_tail(const struct ae_pipe_params *payload, const ae_gcm_ctx *ig,
 		if (got < sizeof sig)
 			return ae_fail(d, AE_ETRUNC, AE_AT_INDEX, "the file's "
 			    "last signature, after the footer, is missing or "
-			    "cut short: nothing from the signature before it "
-			    "on is signed", 0, at);
+			    "cut short", 0, at);
 		ae_sigchain_digest(footer, sizeof footer, dg);
 		if ((r = payload->signed_fn(payload->signed_ctx, 0, 1, dg, sig,
 		    1, at + sizeof sig, d)) != AE_OK) {

@@ -299,7 +299,7 @@ MIB16=16777216
 	assert_match "hint: the file is cut short: to standard output, -d writes what its signatures before the cut cover"
 	# it says how far the file is signed: cut there, the first
 	# interval comes out whole; a byte before, nothing does
-	[[ $output =~ "is truncated: the file is not signed past offset "([0-9]+)", where its last signature that verified ends" ]]
+	[[ $output =~ "is truncated; the file is not signed past offset "([0-9]+)", where its last signature that verified ends" ]]
 	at=${BASH_REMATCH[1]}
 	head -c "$at" s.aes > at.aes
 	run sh -c 'cat at.aes | "$1" -d -q -k k > piped' sh "$AESCRYPT"
@@ -583,7 +583,7 @@ only_true() {
 	mkdir o8
 	run sh -c 'cat cut.aes | "$1" -x -q -k k --signer allowed -f - -C o8' sh "$AESCRYPT"
 	[ "$status" -eq 4 ]
-	assert_match "is truncated: the file is not signed past offset [0-9]+, where"
+	assert_match "is truncated; the file is not signed past offset [0-9]+, where"
 	assert_match "hint: the file is cut short: the members that its signatures before the cut cover were extracted"
 	only_true o8
 	[ "$n" -ge 110 ]

@@ -347,12 +347,24 @@ build_copy(struct buf *b, const char *name, const uint8_t *data, size_t n)
  * (k = 1) and after the last.  damage 1: record 2 sealed again over a
  * changed plaintext (its tag holds; the signature after record 3 does
  * not); 2: the file ends before its last signature; 3: the header says
- * it is signed but has no signer slot (its CRC and MAC made again).
+ * it is signed but has no signer slot (its CRC and MAC made again); 4:
+ * every signature made by another key than the slot names; 5: a
+ * signature record after record 0 too, where none belongs (made as
+ * the signer would, over the chain so far); 6: the signature after
+ * record 1 flagged and made as the file's last (05), as if the file
+ * ended there.
  */
 static void
 build_signed(struct buf *b, const char *name, const uint8_t *data, size_t n,
     int damage)
 {
+	/* (damage 4's key: any seed but the sample's) */
+	static const uint8_t other_seed[32] = {
+		0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a,
+		0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a,
+		0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a,
+		0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a
+	};
 	static struct ae_header h;
 	struct ae_sigchain ch;
 	uint8_t fk[32], d[AE_SIG_DIGEST_LEN], tbs[AE_SSHSIG_TBS_MAX], sig[64];
@@ -398,16 +410,17 @@ build_signed(struct buf *b, const char *name, const uint8_t *data, size_t n,
 		else
 			ae_sigchain_digest(b->p + at, b->len - at, d);
 		ae_sigchain_add(&ch, d);
-		if (final || AE_SIG_AFTER(i, 2)) {
-			size_t tn = ae_sigchain_tbs(&ch, final, tbs);
+		if (final || AE_SIG_AFTER(i, 2) || (damage == 5 && i == 0)) {
+			int last = final || (damage == 6 && i == 1);
+			size_t tn = ae_sigchain_tbs(&ch, last, tbs);
 
-			if (ae_ed25519_sign(sig, tbs, tn, sample_ssh.edseed)
-			    != AE_OK) {
+			if (ae_ed25519_sign(sig, tbs, tn, damage == 4 ?
+			    other_seed : sample_ssh.edseed) != AE_OK) {
 				fprintf(stderr, "sign failed\n");
 				exit(1);
 			}
 			ae_sigchain_done(&ch);
-			ae_sigchain_record(sig, final, rec);
+			ae_sigchain_record(sig, last, rec);
 			if (!(damage == 2 && final))
 				put(b, rec, sizeof rec);
 		}
@@ -1045,6 +1058,17 @@ main(int argc, char **argv)
 	b.len = 0;
 	build_signed(&b, "bad-signed-no-slot", text, 300000, 3);
 	save("bad-signed-no-slot.aes", b.p, b.len);
+	b.len = 0;
+	/* ... signed by another key; a signature where none belongs; an
+	 * interval's signature made as the last */
+	build_signed(&b, "bad-signed-other-key", text, 300000, 4);
+	save("bad-signed-other-key.aes", b.p, b.len);
+	b.len = 0;
+	build_signed(&b, "bad-signed-extra", text, 300000, 5);
+	save("bad-signed-extra.aes", b.p, b.len);
+	b.len = 0;
+	build_signed(&b, "bad-signed-last-early", text, 300000, 6);
+	save("bad-signed-last-early.aes", b.p, b.len);
 	b.len = 0;
 
 #ifdef HAVE_ZSTD
