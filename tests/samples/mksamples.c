@@ -1045,31 +1045,28 @@ main(int argc, char **argv)
 		b.len = 0;
 	}
 
-	/* Signed streams (6.10): good; a record forged with the file key;
-	 * cut before the last signature; signed with no signer slot. */
-	build_signed(&b, "good-signed", text, 300000, 0);
-	save("good-signed.aes", b.p, b.len);
-	b.len = 0;
-	build_signed(&b, "bad-signed-forged", text, 300000, 1);
-	save("bad-signed-forged.aes", b.p, b.len);
-	b.len = 0;
-	build_signed(&b, "bad-signed-cut", text, 300000, 2);
-	save("bad-signed-cut.aes", b.p, b.len);
-	b.len = 0;
-	build_signed(&b, "bad-signed-no-slot", text, 300000, 3);
-	save("bad-signed-no-slot.aes", b.p, b.len);
-	b.len = 0;
-	/* ... signed by another key; a signature where none belongs; an
-	 * interval's signature made as the last */
-	build_signed(&b, "bad-signed-other-key", text, 300000, 4);
-	save("bad-signed-other-key.aes", b.p, b.len);
-	b.len = 0;
-	build_signed(&b, "bad-signed-extra", text, 300000, 5);
-	save("bad-signed-extra.aes", b.p, b.len);
-	b.len = 0;
-	build_signed(&b, "bad-signed-last-early", text, 300000, 6);
-	save("bad-signed-last-early.aes", b.p, b.len);
-	b.len = 0;
+	/* Signed streams (6.10), each build_signed's damage in turn: good;
+	 * a record forged with the file key; cut before the last
+	 * signature; signed with no signer slot; signed by another key; a
+	 * signature where none belongs; an interval's signature made as
+	 * the last. */
+	{
+		static const char *const signed_names[] = {
+			"good-signed", "bad-signed-forged", "bad-signed-cut",
+			"bad-signed-no-slot", "bad-signed-other-key",
+			"bad-signed-extra", "bad-signed-last-early"
+		};
+		char fn[64];
+		int i;
+
+		for (i = 0; i < (int)(sizeof signed_names
+		    / sizeof signed_names[0]); i++) {
+			build_signed(&b, signed_names[i], text, 300000, i);
+			snprintf(fn, sizeof fn, "%s.aes", signed_names[i]);
+			save(fn, b.p, b.len);
+			b.len = 0;
+		}
+	}
 
 #ifdef HAVE_ZSTD
 	zstd_samples(text);
