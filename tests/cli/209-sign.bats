@@ -563,12 +563,17 @@ only_true() {
 	assert_match "chunk 63 .*signature that does not verify"
 	[ -z "$(ls -A o7p)" ]
 	# every record re-sealed: the first signature fails, nothing is made
+	# (without --signer from a file; with it, from a pipe)
 	for what in reseal "swap 5" "drop 0"; do
 		/usr/bin/python3 "$F" k a.aes f.aes $what
 		rm -rf o5 && mkdir o5
 		run_aescrypt 4 -x -q -k k -f f.aes -C o5
 		only_true o5
 		[ "$n" -eq 0 ]
+		rm -rf o5 && mkdir o5
+		run sh -c 'cat f.aes | "$1" -x -q -k k --signer allowed -f - -C o5' sh "$AESCRYPT"
+		[ "$status" -eq 4 ]
+		[ -z "$(ls -A o5)" ]
 	done
 	# the file key wrapped to another key file
 	/usr/bin/python3 "$F" k a.aes f.aes rewrap k2
