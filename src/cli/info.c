@@ -398,6 +398,7 @@ check_signatures(struct ae_reader *in, const struct ae_header *h,
 	struct ae_sigchain ch;
 	struct ae_diag d = { 0 };
 	uint64_t i, off = h->len, every = (uint64_t)1 << h->sig_log2;
+	uint64_t signed_to = 0;         /* past the last that verified */
 	int fin, comp, cut, pass, indexed = h->payload_type
 	    == AE_PAYLOAD_PAX_INDEXED, st = EXIT_DATA;
 	const char *what = NULL;
@@ -434,6 +435,7 @@ check_signatures(struct ae_reader *in, const struct ae_header *h,
 				goto out;
 			}
 			off += sizeof sig;
+			signed_to = off;
 		}
 	}
 	if (indexed) {
@@ -454,9 +456,15 @@ check_signatures(struct ae_reader *in, const struct ae_header *h,
 	s->signatures = ch.next;
 	st = EXIT_OK;
 out:
-	if (st != EXIT_OK)
-		msg_error("%s: the signatures do not hold (at offset %llu): %s",
+	if (st != EXIT_OK && ch.next == 0)
+		msg_error("%s: the signatures do not hold (at offset %llu): %s; "
+		    "none verified before it, so none of the file is signed",
 		    name, (unsigned long long)off, what);
+	else if (st != EXIT_OK)
+		msg_error("%s: the signatures do not hold (at offset %llu): %s; "
+		    "%llu verified before it, so the file is not signed past "
+		    "offset %llu", name, (unsigned long long)off, what,
+		    (unsigned long long)ch.next, (unsigned long long)signed_to);
 	free(rec);
 	return st;
 }

@@ -278,9 +278,14 @@ MIB16=16777216
 			assert_match "only the first $((good * MIB16)) bytes were written"
 		fi
 		run_aescrypt 4 --test -q -k k f.aes
-		# and without a key
+		# and without a key, with how far the file is signed
 		run_aescrypt 4 --info --signer allowed f.aes
 		assert_match "the signatures do not hold"
+		if [ "$good" -gt 0 ]; then
+			assert_match "; $good verified before it, so the file is not signed past offset [0-9]+"
+		else
+			assert_match "; none verified before it, so none of the file is signed"
+		fi
 	done
 	# every tag still opens: only the signatures caught them
 	/usr/bin/python3 "$F" k s.aes f.aes record 70
