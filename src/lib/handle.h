@@ -128,7 +128,7 @@ struct aescrypt_reader {
 	uint8_t *hold;
 	size_t hold_len, hold_cap;
 	uint64_t signed_to;         /* offset past the last good signature */
-	char cut_what[320];         /* a cut's words, with that offset */
+	char cut_what[400];         /* a failure's words, with that offset */
 };
 
 /* Keep the message for err with d (r's source name first); err. */
@@ -161,8 +161,9 @@ struct ae_writer *ae_lib_reader_signed_out(aescrypt_reader *r,
     struct ae_pipe_params *pp, struct ae_writer *out);
 /* After such a run (e its result, st its figures, d its diag): what was
  * held and never let go is wiped, and taken out of st's plaintext and
- * bytes written, which then say what the sink got; a file cut short
- * (AE_ETRUNC) has d's words say how far it is signed. */
+ * bytes written, which then say what the sink got; a file cut short,
+ * forged or damaged (AE_ETRUNC, AE_EAUTH, AE_EFORMAT at a record or the
+ * index) has d's words say how far it is signed. */
 void ae_lib_reader_signed_end(aescrypt_reader *r, int e,
     struct ae_pipe_stats *st, struct ae_diag *d);
 void ae_lib_reader_verify_free(aescrypt_reader *r);

@@ -141,20 +141,21 @@ ae_lib_reader_signed_end(aescrypt_reader *r, int e, struct ae_pipe_stats *st,
 {
 	if (!r->h.is_signed)
 		return;
-	/* A file cut short is signed only as far as its last signature
-	 * that verified: said, since a reader of a pipe has had what
-	 * those signatures cover and no more. */
-	if (e == AE_ETRUNC && d != NULL) {
+	/* A file cut short, forged or damaged is signed only as far as
+	 * its last signature that verified: said, since a reader of a
+	 * pipe has had what those signatures cover and no more. */
+	if ((e == AE_ETRUNC || e == AE_EAUTH || e == AE_EFORMAT) && d != NULL
+	    && (d->where == AE_AT_CHUNK || d->where == AE_AT_INDEX)) {
+		const char *what = d->what != NULL ? d->what : ae_strerror(e);
+
 		if (r->signed_to == 0)
 			snprintf(r->cut_what, sizeof r->cut_what, "%s; no "
-			    "signature verified before the cut, so none of the "
-			    "file is signed", d->what != NULL ? d->what
-			    : "is truncated");
+			    "signature verified before it, so none of the file "
+			    "is signed", what);
 		else
 			snprintf(r->cut_what, sizeof r->cut_what, "%s; the "
 			    "file is not signed past offset %llu, where its "
-			    "last signature that verified ends", d->what != NULL
-			    ? d->what : "is truncated",
+			    "last signature that verified ends", what,
 			    (unsigned long long)r->signed_to);
 		d->what = r->cut_what;
 	}

@@ -315,7 +315,7 @@ MIB16=16777216
 	run sh -c 'cat at.aes | "$1" -d -q -k k > piped' sh "$AESCRYPT"
 	[ "$status" -eq 4 ]
 	[ ! -s piped ]
-	assert_match "no signature verified before the cut, so none of the file is signed"
+	assert_match "no signature verified before it, so none of the file is signed"
 	run_aescrypt 4 -d -q -k k -o out cut.aes
 	[ ! -e out ]
 }
