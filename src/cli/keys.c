@@ -459,7 +459,6 @@ say_signer(const struct key_sources *k, const struct run_prefs *p,
     aescrypt_reader *r, const char *name)
 {
 	char fp[AESCRYPT_FINGERPRINT_MAX], who[256];
-
 	int is_signed = aescrypt_reader_signer(r, fp, who, sizeof who) == 1;
 
 	msg_on_cut_for(p->mode, p->salvage, is_signed);
