@@ -105,12 +105,8 @@ mount_as() {
 	local pid
 	pid=$(pgrep -f "aescrypt --mount mnt -f $T/twice.aes")
 	fusermount3 -u mnt
-	# its end waited on as such (a pidfd, readable once it has exited:
-	# it is no child of ours); the timeout only turns a hang into a
-	# failure
-	timeout 60 /usr/bin/python3 -c 'import os, select, sys
-fd = os.pidfd_open(int(sys.argv[1]))
-select.select([fd], [], [])' "$pid"
+	# its end waited on as such (it is no child of ours)
+	wait_gone "$pid"
 }
 
 @test "--mount: a damaged chunk is EIO for the file that holds it, and every other file reads byte-exact" {

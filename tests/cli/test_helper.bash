@@ -230,14 +230,18 @@ wait_writing() {
 	return 1
 }
 
-# wait_gone PID: wait (up to 60 s) until process PID has ended; if it
-# has not, kill it and fail: a process that should have stopped did not.
+# wait_gone PID: wait until process PID has ended, child of ours or
+# not, on a pidfd (readable once it has exited: a condition, not a
+# clock); the 60 s timeout only turns a hang into a failure, with the
+# process killed.
 wait_gone() {
-	local pid=$1 i
-	for i in $(seq 1 600); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.1
-	done
+	local pid=$1
+	timeout 60 /usr/bin/python3 -c 'import os, select, sys
+try:
+    fd = os.pidfd_open(int(sys.argv[1]))
+except ProcessLookupError:
+    sys.exit(0)
+select.select([fd], [], [])' "$pid" && return 0
 	kill -KILL "$pid" 2>/dev/null
 	echo "process $pid still ran 60 s after it was told to stop" >&2
 	return 1
