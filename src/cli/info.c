@@ -456,15 +456,20 @@ check_signatures(struct ae_reader *in, const struct ae_header *h,
 	s->signatures = ch.next;
 	st = EXIT_OK;
 out:
-	if (st != EXIT_OK && ch.next == 0)
-		msg_error("%s: the signatures do not hold (at offset %llu): %s; "
-		    "none verified before it, so none of the file is signed",
-		    name, (unsigned long long)off, what);
-	else if (st != EXIT_OK)
-		msg_error("%s: the signatures do not hold (at offset %llu): %s; "
-		    "%llu verified before it, so the file is not signed past "
-		    "offset %llu", name, (unsigned long long)off, what,
-		    (unsigned long long)ch.next, (unsigned long long)signed_to);
+	if (st != EXIT_OK) {
+		char reach[128];
+
+		if (ch.next == 0)
+			snprintf(reach, sizeof reach, "none verified before "
+			    "it, so none of the file is signed");
+		else
+			snprintf(reach, sizeof reach, "%llu verified before "
+			    "it, so the file is not signed past offset %llu",
+			    (unsigned long long)ch.next,
+			    (unsigned long long)signed_to);
+		msg_error("%s: the signatures do not hold (at offset %llu): "
+		    "%s; %s", name, (unsigned long long)off, what, reach);
+	}
 	free(rec);
 	return st;
 }

@@ -132,18 +132,16 @@ msg_on_cut_for(int mode, int salvage, int is_signed)
 		    "cover (--salvage does not read signed files yet)"
 		    : "the file is cut short: -d --salvage keeps every byte "
 		    "verified before the cut (as OUTPUT.damaged)";
-	else if (mode == 'x')
-		cut_hint = is_signed ? "the file is cut short: the members "
+	else if ((mode == 'x' || mode == 't') && !is_signed)
+		cut_hint = "the file is cut short: --salvage reads the members "
+		    "that lie before the cut";
+	else if (mode == 'x' || mode == 't')
+		cut_hint = mode == 'x' ? "the file is cut short: the members "
 		    "that its signatures before the cut cover were extracted "
 		    "(--salvage does not read signed files yet)" : "the file "
-		    "is cut short: --salvage reads the members that lie "
-		    "before the cut";
-	else if (mode == 't')
-		cut_hint = is_signed ? "the file is cut short: the members "
-		    "that its signatures before the cut cover were listed "
-		    "(--salvage does not read signed files yet)" : "the file "
-		    "is cut short: --salvage reads the members that lie "
-		    "before the cut";
+		    "is cut short: the members that its signatures before the "
+		    "cut cover were listed (--salvage does not read signed "
+		    "files yet)";
 	else
 		cut_hint = NULL;
 }

@@ -598,6 +598,21 @@ only_true() {
 	only_true o8
 	[ "$n" -ge 110 ]
 	[ "$n" -le 128 ]
+	# cut inside the last signature, after the footer (the header's
+	# copy and its length end the file): what the two interval
+	# signatures cover, and how far the file is signed, keyed or not
+	local hl
+	hl=$(od -An -tu2 --endian=big -j9 -N2 a.aes | tr -d ' ')
+	head -c $(($(stat -c %s a.aes) - hl - 2 - 30)) a.aes > cut.aes
+	mkdir o9
+	run sh -c 'cat cut.aes | "$1" -x -q -k k --signer allowed -f - -C o9' sh "$AESCRYPT"
+	[ "$status" -eq 4 ]
+	assert_match "the file's last signature, after the footer, is missing or cut short; the file is not signed past offset [0-9]+, where"
+	only_true o9
+	[ "$n" -ge 110 ]
+	[ "$n" -le 128 ]
+	run_aescrypt 4 --info --signer allowed cut.aes
+	assert_match "the footer or the last signature is missing; 2 verified before it, so the file is not signed past offset [0-9]+"
 	# stripped, or signed again by another key: whole without --signer,
 	# exit 7 and nothing made with it
 	/usr/bin/python3 "$F" k a.aes s.aes strip
